@@ -1,0 +1,59 @@
+/* main.c — reckon-cli: dispatches to one subcommand. */
+#define G_LOG_DOMAIN "reckon-cli"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rk-cli.h"
+
+typedef struct
+{
+  const char *name;
+  int       (*run) (int argc, char **argv);
+  const char *summary;
+} RkCliCommand;
+
+static const RkCliCommand commands[] = {
+  { NULL, NULL, NULL }
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "%s\n\n", _("Usage: reckon-cli COMMAND [OPTION…]"));
+  fprintf (out, "%s\n", _("Commands:"));
+  for (const RkCliCommand *c = commands; c->name != NULL; c++)
+    fprintf (out, "  %-10s %s\n", c->name, _(c->summary));
+  fprintf (out, "\n%s\n", _("Run “reckon-cli COMMAND --help” for a command's options."));
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      print_usage (argc < 2 ? stderr : stdout);
+      return argc < 2 ? RK_CLI_EXIT_USAGE : RK_CLI_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("reckon-cli %s\n", PACKAGE_VERSION);
+      return RK_CLI_EXIT_OK;
+    }
+
+  for (const RkCliCommand *c = commands; c->name != NULL; c++)
+    if (strcmp (argv[1], c->name) == 0)
+      return c->run (argc - 1, argv + 1);
+
+  fprintf (stderr, _("reckon-cli: unknown command “%s”.\n"), argv[1]);
+  print_usage (stderr);
+  return RK_CLI_EXIT_USAGE;
+}

@@ -1,0 +1,16 @@
+/* rk-cli.h — the subcommands of reckon-cli. Each returns the process exit status. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses shared by all subcommands. */
+enum
+{
+  RK_CLI_EXIT_OK = 0,
+  RK_CLI_EXIT_FAILURE = 1,
+  RK_CLI_EXIT_USAGE = 2,
+};
+
+G_END_DECLS

@@ -1,0 +1,33 @@
+/* rk-util.h — small helpers shared by libreckon-core: where the sandbox and
+ * kernel live, and the error domain for bad outside bytes. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define RK_PARSE_ERROR (rk_parse_error_quark ())
+
+/* Errors of the parsers of outside bytes (kernel protocol, model streams,
+ * table files, chart specs). */
+typedef enum
+{
+  RK_PARSE_ERROR_TOO_LARGE,
+  RK_PARSE_ERROR_MALFORMED,
+  RK_PARSE_ERROR_UNSUPPORTED,
+} RkParseError;
+
+GQuark       rk_parse_error_quark   (void);
+
+/* Path of reckon-sandbox: $RECKON_SANDBOX, else the installed one. */
+const char  *rk_sandbox_path        (void);
+/* Folder of the Python kernel: $RECKON_KERNEL_DIR, else the installed one. */
+const char  *rk_kernel_dir          (void);
+/* The Python interpreter the kernel runs: $RECKON_PYTHON, else /usr/bin/python3. */
+const char  *rk_python_path         (void);
+
+/* TRUE if @rel is a relative path that stays beneath its base: no leading
+ * '/', no '..' component, no empty component, no NUL, at most 4096 bytes. */
+gboolean     rk_path_is_beneath     (const char *rel);
+
+G_END_DECLS
