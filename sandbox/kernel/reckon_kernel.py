@@ -1,0 +1,570 @@
+"""Reckon's Python kernel: one interpreter a session, driven by the host.
+
+Requests arrive as JSON lines on fd 3 and events leave as JSON lines on fd 4
+(docs/kernel-protocol.md). The kernel moves both pipes to high, close-on-exec
+descriptors at start so that user code does not stumble on them; the host
+still treats every byte from here as hostile.
+"""
+
+import ast
+import builtins
+import codecs
+import fcntl
+import io
+import json
+import linecache
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+import traceback
+import types
+
+KERNEL_DIR = os.path.dirname(os.path.abspath(__file__))
+if KERNEL_DIR not in sys.path:
+    # python3 -I does not put the script's folder on sys.path.
+    sys.path.insert(0, KERNEL_DIR)
+
+from reckon import _hooks  # noqa: E402
+
+PROTOCOL_VERSION = 1
+REQUEST_FD = 3
+EVENT_FD = 4
+HIGH_FD = 100
+
+OUTPUT_CAP = 1 << 20          # stream text a cell may send, in bytes
+STREAM_CHUNK = 64 * 1024      # largest text in one stream event
+RESULT_CAP = 64 * 1024        # repr of a result
+TRACEBACK_CAP = 64 * 1024
+EVALUE_CAP = 8 * 1024
+SCAN_MAX_ENTRIES = 10000
+REPORT_MAX_FILES = 200
+FLUSH_INTERVAL = 0.05
+FIGURE_DPI = 100
+
+# Frames of this file are the kernel's own and are cut from tracebacks.
+_THIS_FILE = sys._getframe().f_code.co_filename
+
+
+def _cap_text(text, limit, keep_end=False):
+    if len(text) <= limit:
+        return text
+    if keep_end:
+        return "…" + text[-limit:]
+    return text[:limit] + "…"
+
+
+class KernelStream(io.TextIOBase):
+    """sys.stdout / sys.stderr while cells run: buffers text and hands it to
+    the kernel at each newline, when the buffer grows, or on the flusher's
+    tick, so output shows up while a cell is still running."""
+
+    def __init__(self, kernel, name, fd):
+        super().__init__()
+        self._kernel = kernel
+        self._name = name
+        self._fd = fd
+        self._buf = []
+        self._size = 0
+        self._lock = threading.Lock()
+
+    @property
+    def encoding(self):
+        return "utf-8"
+
+    @property
+    def errors(self):
+        return "replace"
+
+    def readable(self):
+        return False
+
+    def writable(self):
+        return True
+
+    def isatty(self):
+        return False
+
+    def fileno(self):
+        return self._fd
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError("write() argument must be str, not %s" % type(s).__name__)
+        if not s:
+            return 0
+        with self._lock:
+            self._buf.append(s)
+            self._size += len(s)
+            urgent = self._size >= 8192
+        if urgent or "\n" in s:
+            self.flush()
+        return len(s)
+
+    def flush(self):
+        with self._lock:
+            if not self._buf:
+                return
+            text = "".join(self._buf)
+            self._buf.clear()
+            self._size = 0
+        self._kernel.stream(self._name, text)
+
+
+class Kernel:
+    def __init__(self):
+        self.workspace = os.environ.get("RECKON_WORKSPACE") or os.getcwd()
+        _hooks.WORKSPACE = self.workspace
+        self.lock = threading.RLock()
+        self.cell_id = None
+        self.interruptible = False
+        self.out_bytes = 0
+        self.truncated = 0
+        self.events = queue.SimpleQueue()
+        self.table_module_missing_noted = False
+        self._setup_fds()
+
+    # -- descriptors ---------------------------------------------------------
+
+    def _setup_fds(self):
+        self.req_fd = fcntl.fcntl(REQUEST_FD, fcntl.F_DUPFD_CLOEXEC, HIGH_FD)
+        self.ev_fd = fcntl.fcntl(EVENT_FD, fcntl.F_DUPFD_CLOEXEC, HIGH_FD)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        # 3 and 4 now lead nowhere: a cell that writes to them reaches /dev/null.
+        os.dup2(devnull, REQUEST_FD)
+        os.dup2(devnull, EVENT_FD)
+        os.close(devnull)
+
+        # Keep the sandbox's stderr for the kernel's own diagnostics, then route
+        # fd 1 and 2 through pipes so output of C code and child processes
+        # reaches the cell too.
+        self.diag_fd = fcntl.fcntl(2, fcntl.F_DUPFD_CLOEXEC, HIGH_FD)
+        self.fd_pipes = []
+        for fd, name in ((1, "stdout"), (2, "stderr")):
+            r, w = os.pipe()
+            os.set_blocking(r, False)
+            fcntl.fcntl(r, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
+            os.dup2(w, fd)
+            os.close(w)
+            hi = fcntl.fcntl(r, fcntl.F_DUPFD_CLOEXEC, HIGH_FD)
+            os.close(r)
+            decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+            self.fd_pipes.append((hi, name, decoder))
+        self.drain_lock = threading.Lock()
+
+        self.stdout = KernelStream(self, "stdout", 1)
+        self.stderr = KernelStream(self, "stderr", 2)
+        sys.stdout = self.stdout
+        sys.stderr = self.stderr
+
+    def diag(self, message):
+        try:
+            os.write(self.diag_fd, ("reckon-kernel: %s\n" % message).encode("utf-8", "replace"))
+        except OSError:
+            pass
+
+    # -- events --------------------------------------------------------------
+
+    def _writer(self):
+        # The only thread that writes to the event pipe: signal handlers run in
+        # the main thread, so a KeyboardInterrupt can never cut a line in half.
+        while True:
+            data = self.events.get()
+            if data is None:
+                return
+            view = memoryview(data)
+            while view:
+                try:
+                    n = os.write(self.ev_fd, view)
+                except InterruptedError:
+                    continue
+                except OSError:
+                    os._exit(1)    # the host is gone
+                view = view[n:]
+
+    def send(self, event):
+        line = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+        # Lone surrogates (from undecodable bytes) must not reach the host.
+        self.events.put(line.encode("utf-8", "replace") + b"\n")
+
+    def emit(self, event):
+        """Events from helper modules (_hooks.emit): the id is already set."""
+        with self.lock:
+            if self.cell_id is None or event.get("id") != self.cell_id:
+                return
+            self.send(event)
+
+    def stream(self, name, text):
+        with self.lock:
+            if self.cell_id is None:
+                return
+            data = text.encode("utf-8", "replace")
+            room = OUTPUT_CAP - self.out_bytes
+            if room <= 0:
+                self.truncated += len(data)
+                return
+            if len(data) > room:
+                self.truncated += len(data) - room
+                data = data[:room]
+            self.out_bytes += len(data)
+            text = data.decode("utf-8", "ignore")
+            for i in range(0, len(text), STREAM_CHUNK):
+                self.send({"type": "stream", "id": self.cell_id, "name": name,
+                           "text": text[i:i + STREAM_CHUNK]})
+
+    def drain_fd_pipes(self, final=False):
+        with self.drain_lock:
+            for fd, name, decoder in self.fd_pipes:
+                chunks = []
+                while True:
+                    try:
+                        b = os.read(fd, 65536)
+                    except (BlockingIOError, InterruptedError):
+                        break
+                    if not b:
+                        break
+                    chunks.append(b)
+                text = decoder.decode(b"".join(chunks), final)
+                if text:
+                    self.stream(name, text)
+
+    def _flusher(self):
+        while True:
+            time.sleep(FLUSH_INTERVAL)
+            try:
+                self.stdout.flush()
+                self.stderr.flush()
+                self.drain_fd_pipes()
+            except Exception as e:  # never let the flusher die
+                self.diag("flusher: %r" % (e,))
+
+    # -- start-up ------------------------------------------------------------
+
+    def warm_up(self):
+        import numpy  # noqa: F401
+        import pandas
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        def show(*args, **kwargs):
+            self.capture_figures()
+        plt.show = show
+        self.versions = {
+            "python": "%d.%d.%d" % sys.version_info[:3],
+            "pandas": pandas.__version__,
+            "matplotlib": matplotlib.__version__,
+        }
+
+    def start(self):
+        threading.Thread(target=self._writer, name="reckon-events", daemon=True).start()
+        signal.signal(signal.SIGINT, self._on_sigint)
+        self.warm_up()
+
+        main = types.ModuleType("__main__")
+        main.__dict__["__builtins__"] = builtins
+        self.user_ns = main.__dict__
+        self.main_module = main
+        sys.modules["__main__"] = main
+
+        _hooks._emit_impl = self.emit
+        _hooks._show_impl = self.show
+        threading.Thread(target=self._flusher, name="reckon-flush", daemon=True).start()
+
+        ready = {"type": "ready", "protocol": PROTOCOL_VERSION}
+        ready.update(self.versions)
+        self.send(ready)
+
+    def _on_sigint(self, signum, frame):
+        if self.interruptible:
+            raise KeyboardInterrupt
+        # Between cells an interrupt has nothing to stop.
+
+    # -- requests ------------------------------------------------------------
+
+    def requests(self):
+        buf = b""
+        while True:
+            while b"\n" not in buf:
+                try:
+                    chunk = os.read(self.req_fd, 65536)
+                except InterruptedError:
+                    continue
+                except KeyboardInterrupt:
+                    continue
+                if not chunk:
+                    return
+                buf += chunk
+            line, buf = buf.split(b"\n", 1)
+            if not line.strip():
+                continue
+            try:
+                req = json.loads(line)
+            except ValueError:
+                self.diag("ignoring a request that is not JSON")
+                continue
+            if isinstance(req, dict):
+                yield req
+
+    def run(self):
+        self.start()
+        for req in self.requests():
+            kind = req.get("type")
+            if kind == "shutdown":
+                break
+            if kind == "execute":
+                cell_id = req.get("id")
+                code = req.get("code")
+                if not isinstance(cell_id, str) or not isinstance(code, str):
+                    self.diag("execute request without id or code")
+                    continue
+                try:
+                    self.execute(cell_id, code)
+                except KeyboardInterrupt:
+                    # An interrupt that lands in the kernel's own bookkeeping
+                    # after the cell has already been ended.
+                    pass
+            else:
+                self.diag("unknown request %r" % (kind,))
+        self.events.put(None)
+
+    # -- cells ---------------------------------------------------------------
+
+    def execute(self, cell_id, code):
+        t0 = time.monotonic()
+        with self.lock:
+            self.cell_id = cell_id
+            _hooks.current_id = cell_id
+            self.out_bytes = 0
+            self.truncated = 0
+        self.drain_fd_pipes()            # stray output from before this cell
+        sys.stdout = self.stdout
+        sys.stderr = self.stderr
+        self.send({"type": "started", "id": cell_id})
+
+        before = self.snapshot()
+        status = "ok"
+        error = None
+        filename = "<cell %s>" % "".join(c for c in cell_id[:32] if c.isalnum() or c in "-_.")
+        try:
+            try:
+                self.interruptible = True
+                self.run_code(code, filename)
+            finally:
+                self.interruptible = False
+        except KeyboardInterrupt:
+            status = "interrupted"
+        except BaseException as e:      # SystemExit too: the session goes on
+            status = "error"
+            error = e
+
+        self.stdout.flush()
+        self.stderr.flush()
+        self.drain_fd_pipes(final=False)
+
+        if error is not None:
+            self.report_error(error)
+        if status != "interrupted":
+            self.capture_figures()
+        else:
+            self.close_figures()
+        self.report_files(before)
+
+        with self.lock:
+            truncated = self.truncated
+            if truncated:
+                note = "\n[Reckon: output limit of 1 MiB reached; %d more bytes were not shown]\n" % truncated
+                self.send({"type": "stream", "id": cell_id, "name": "stderr", "text": note})
+            self.send({"type": "done", "id": cell_id, "status": status,
+                       "duration_ms": int((time.monotonic() - t0) * 1000),
+                       "truncated_bytes": truncated})
+            self.cell_id = None
+            _hooks.current_id = None
+
+    def run_code(self, code, filename):
+        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+        tree = ast.parse(code, filename, "exec")
+        last = None
+        name = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr) and not self._ends_with_semicolon(code, tree.body[-1]):
+            node = tree.body.pop()
+            last = ast.Expression(node.value)
+            if isinstance(node.value, ast.Name):
+                name = node.value.id
+        exec(compile(tree, filename, "exec", dont_inherit=True), self.user_ns)
+        if last is not None:
+            value = eval(compile(last, filename, "eval", dont_inherit=True), self.user_ns)
+            if value is not None:
+                self.user_ns["_"] = value
+                self.show(value, name)
+
+    @staticmethod
+    def _ends_with_semicolon(code, node):
+        lines = code.splitlines()
+        if node.end_lineno is None or node.end_lineno > len(lines):
+            return False
+        rest = lines[node.end_lineno - 1].encode("utf-8")[node.end_col_offset:]
+        return rest.decode("utf-8", "replace").lstrip().startswith(";")
+
+    # -- results and tables --------------------------------------------------
+
+    def show(self, obj, name=None):
+        """Show obj: a DataFrame/Series becomes a table plus a short repr."""
+        self.stdout.flush()
+        self.stderr.flush()
+        pd = sys.modules.get("pandas")
+        if pd is not None and isinstance(obj, (pd.DataFrame, pd.Series)):
+            self.write_table(obj, name)
+            with pd.option_context("display.max_rows", 10, "display.max_columns", 20,
+                                   "display.width", 120):
+                text = repr(obj)
+        else:
+            text = repr(obj)
+        cid = self.cell_id
+        if cid is not None:
+            self.send({"type": "result", "id": cid, "text": _cap_text(text, RESULT_CAP)})
+
+    def write_table(self, obj, name):
+        try:
+            import importlib
+            table = importlib.import_module("reckon.table")
+        except ModuleNotFoundError as e:
+            if e.name != "reckon.table":
+                raise
+            if not self.table_module_missing_noted:
+                self.diag("reckon/table.py is missing: DataFrames are shown as text only")
+                self.table_module_missing_noted = True
+            return
+        rel, full = _hooks.artifact_path("tables", "rkt")
+        try:
+            info = table.write(obj, full)
+            rows = int(info["rows"])
+            columns = int(info["columns"])
+        except Exception as e:
+            print("Reckon could not save this table: %s" % e, file=sys.stderr)
+            return
+        event = {"type": "table", "id": self.cell_id, "path": rel, "rows": rows, "columns": columns}
+        if isinstance(name, str) and name:
+            event["name"] = name
+        self.send(event)
+
+    # -- figures -------------------------------------------------------------
+
+    def capture_figures(self):
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is None or self.cell_id is None:
+            return
+        self.stdout.flush()
+        self.stderr.flush()
+        for num in plt.get_fignums():
+            fig = plt.figure(num)
+            rel, full = _hooks.artifact_path("figures", "png")
+            try:
+                fig.savefig(full, format="png", dpi=FIGURE_DPI)
+                width, height = self._png_size(full)
+            except Exception as e:
+                print("Reckon could not save figure %s: %s" % (num, e), file=sys.stderr)
+                continue
+            self.send({"type": "figure", "id": self.cell_id, "path": rel, "format": "png",
+                       "width": width, "height": height})
+        plt.close("all")
+
+    def close_figures(self):
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is not None:
+            plt.close("all")
+
+    @staticmethod
+    def _png_size(path):
+        with open(path, "rb") as f:
+            head = f.read(24)
+        if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n":
+            raise ValueError("not a PNG file")
+        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+    # -- files ---------------------------------------------------------------
+
+    def snapshot(self):
+        """(size, mtime_ns, inode) of regular files in the workspace, outside
+        .reckon/, scanning at most SCAN_MAX_ENTRIES entries."""
+        files = {}
+        seen = 0
+        stack = [""]
+        while stack:
+            rel_dir = stack.pop()
+            try:
+                it = os.scandir(os.path.join(self.workspace, rel_dir) if rel_dir else self.workspace)
+            except OSError:
+                continue
+            with it:
+                for entry in it:
+                    seen += 1
+                    if seen > SCAN_MAX_ENTRIES:
+                        return files
+                    if not rel_dir and entry.name == ".reckon":
+                        continue
+                    rel = rel_dir + "/" + entry.name if rel_dir else entry.name
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(rel)
+                        elif entry.is_file(follow_symlinks=False):
+                            st = entry.stat(follow_symlinks=False)
+                            files[rel] = (st.st_size, st.st_mtime_ns, st.st_ino)
+                    except OSError:
+                        continue
+        return files
+
+    def report_files(self, before):
+        after = self.snapshot()
+        changes = []
+        for rel, sig in after.items():
+            old = before.get(rel)
+            if old == sig:
+                continue
+            try:
+                rel.encode("utf-8")         # skip names that are not UTF-8
+            except UnicodeEncodeError:
+                continue
+            changes.append((rel, sig[0], "created" if old is None else "modified"))
+        changes.sort()
+        for rel, size, change in changes[:REPORT_MAX_FILES]:
+            self.send({"type": "file", "id": self.cell_id, "path": rel, "size": size, "change": change})
+        if len(changes) > REPORT_MAX_FILES:
+            self.stream("stderr", "[Reckon: %d more changed files are not listed]\n"
+                        % (len(changes) - REPORT_MAX_FILES))
+
+    # -- errors --------------------------------------------------------------
+
+    def report_error(self, error):
+        tb = error.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename == _THIS_FILE:
+            tb = tb.tb_next
+        if isinstance(error, SyntaxError):
+            lines = traceback.format_exception_only(type(error), error)
+        else:
+            lines = traceback.format_exception(type(error), error, tb)
+        try:
+            evalue = str(error)
+        except Exception:
+            evalue = "<unprintable %s>" % type(error).__name__
+        self.send({"type": "error", "id": self.cell_id,
+                   "ename": type(error).__name__,
+                   "evalue": _cap_text(evalue, EVALUE_CAP),
+                   "traceback": _cap_text("".join(lines), TRACEBACK_CAP, keep_end=True)})
+
+
+def main():
+    kernel = Kernel()
+    kernel.run()
+    # Let the writer finish, then leave without running user atexit hooks
+    # that could block the shutdown.
+    for t in threading.enumerate():
+        if t.name == "reckon-events":
+            t.join(timeout=5)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
