@@ -1,0 +1,521 @@
+/* rk-kernel-protocol.c — parses what the sandboxed kernel sends. Every byte
+ * is hostile: lines are bounded, fields strictly typed, paths kept beneath. */
+#define G_LOG_DOMAIN "rk-kernel"
+#include "config.h"
+#include "rk-kernel-protocol.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "rk-util.h"
+
+/* Events are flat objects; anything deeper is refused before json-glib's
+ * recursive parser sees it. */
+#define MAX_JSON_DEPTH 8
+
+G_DEFINE_BOXED_TYPE (RkKernelEvent, rk_kernel_event, rk_kernel_event_ref, rk_kernel_event_unref)
+
+RkKernelEvent *
+rk_kernel_event_new (RkKernelEventType type)
+{
+  RkKernelEvent *self = g_new0 (RkKernelEvent, 1);
+
+  g_ref_count_init (&self->ref_count);
+  self->type = type;
+  return self;
+}
+
+RkKernelEvent *
+rk_kernel_event_ref (RkKernelEvent *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+rk_kernel_event_unref (RkKernelEvent *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_ref_count_dec (&self->ref_count))
+    return;
+
+  g_free (self->id);
+  g_free (self->python);
+  g_free (self->pandas);
+  g_free (self->matplotlib);
+  g_free (self->text);
+  g_free (self->path);
+  g_free (self->name);
+  g_free (self->format);
+  g_free (self->title);
+  g_free (self->ename);
+  g_free (self->evalue);
+  g_free (self->traceback);
+  g_free (self);
+}
+
+const char *
+rk_kernel_event_type_to_string (RkKernelEventType type)
+{
+  static const char * const names[] = {
+    "ready", "started", "stream", "result", "table", "figure", "chart", "file", "error", "done",
+  };
+
+  if ((guint) type < G_N_ELEMENTS (names))
+    return names[type];
+  return "unknown";
+}
+
+const char *
+rk_kernel_status_to_string (RkKernelStatus status)
+{
+  switch (status)
+    {
+    case RK_KERNEL_STATUS_OK: return "ok";
+    case RK_KERNEL_STATUS_ERROR: return "error";
+    case RK_KERNEL_STATUS_INTERRUPTED: return "interrupted";
+    case RK_KERNEL_STATUS_DIED: return "died";
+    default: return "unknown";
+    }
+}
+
+static gboolean
+check_depth (const char *s,
+             gsize       len,
+             GError    **error)
+{
+  gboolean in_string = FALSE;
+  gboolean escaped = FALSE;
+  int depth = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = s[i];
+
+      if (in_string)
+        {
+          if (escaped)
+            escaped = FALSE;
+          else if (c == '\\')
+            escaped = TRUE;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        in_string = TRUE;
+      else if (c == '{' || c == '[')
+        {
+          if (++depth > MAX_JSON_DEPTH)
+            {
+              g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                           "kernel event nested deeper than %d levels", MAX_JSON_DEPTH);
+              return FALSE;
+            }
+        }
+      else if (c == '}' || c == ']')
+        depth--;
+    }
+  return TRUE;
+}
+
+/* A string member: absent is an error when required, NULL otherwise. JSON
+ * null counts as absent. The value must be a string of at most max_len bytes,
+ * valid UTF-8. */
+static gboolean
+get_string (JsonObject  *obj,
+            const char  *member,
+            gsize        max_len,
+            gboolean     required,
+            char       **out,
+            GError     **error)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+  const char *value;
+  gsize len;
+
+  *out = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      if (!required)
+        return TRUE;
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   "kernel event lacks “%s”", member);
+      return FALSE;
+    }
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   "kernel event field “%s” is not a string", member);
+      return FALSE;
+    }
+  value = json_node_get_string (node);
+  if (value == NULL)
+    value = "";
+  len = strlen (value);
+  if (len > max_len)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                   "kernel event field “%s” is too long", member);
+      return FALSE;
+    }
+  if (!g_utf8_validate (value, len, NULL))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   "kernel event field “%s” is not valid UTF-8", member);
+      return FALSE;
+    }
+  *out = g_strndup (value, len);
+  return TRUE;
+}
+
+static gboolean
+get_int (JsonObject  *obj,
+         const char  *member,
+         gint64       min,
+         gint64       max,
+         gint64      *out,
+         GError     **error)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+  gint64 value;
+
+  if (node == NULL)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   "kernel event lacks “%s”", member);
+      return FALSE;
+    }
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   "kernel event field “%s” is not an integer", member);
+      return FALSE;
+    }
+  value = json_node_get_int (node);
+  if (value < min || value > max)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   "kernel event field “%s” is out of range", member);
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
+}
+
+/* One of a fixed set of words; returns its index. */
+static gboolean
+get_enum (JsonObject         *obj,
+          const char         *member,
+          const char * const *words,
+          int                *out,
+          GError            **error)
+{
+  g_autofree char *value = NULL;
+
+  if (!get_string (obj, member, RK_KERNEL_MAX_SHORT, TRUE, &value, error))
+    return FALSE;
+  for (int i = 0; words[i] != NULL; i++)
+    if (strcmp (value, words[i]) == 0)
+      {
+        *out = i;
+        return TRUE;
+      }
+  g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+               "kernel event field “%s” has an unknown value", member);
+  return FALSE;
+}
+
+static gboolean
+get_path (JsonObject  *obj,
+          const char  *member,
+          char       **out,
+          GError     **error)
+{
+  g_autofree char *value = NULL;
+
+  if (!get_string (obj, member, RK_KERNEL_MAX_PATH, TRUE, &value, error))
+    return FALSE;
+  if (!rk_path_is_beneath (value))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   "kernel event path is not beneath the workspace");
+      return FALSE;
+    }
+  for (const char *p = value; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 || *p == 0x7f)
+      {
+        g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                     "kernel event path contains control characters");
+        return FALSE;
+      }
+  *out = g_steal_pointer (&value);
+  return TRUE;
+}
+
+static const char * const stream_words[] = { "stdout", "stderr", NULL };
+static const char * const status_words[] = { "ok", "error", "interrupted", NULL };
+static const char * const change_words[] = { "created", "modified", NULL };
+static const char * const format_words[] = { "png", "svg", NULL };
+
+static gboolean
+parse_fields (RkKernelEvent *ev,
+              JsonObject    *obj,
+              GError       **error)
+{
+  int word;
+
+  if (ev->type != RK_KERNEL_EVENT_READY &&
+      !get_string (obj, "id", RK_KERNEL_MAX_ID, TRUE, &ev->id, error))
+    return FALSE;
+  if (ev->id != NULL && ev->id[0] == '\0')
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "kernel event has an empty id");
+      return FALSE;
+    }
+
+  switch (ev->type)
+    {
+    case RK_KERNEL_EVENT_READY:
+      return get_int (obj, "protocol", 0, G_MAXINT32, &ev->protocol, error) &&
+             get_string (obj, "python", RK_KERNEL_MAX_SHORT, FALSE, &ev->python, error) &&
+             get_string (obj, "pandas", RK_KERNEL_MAX_SHORT, FALSE, &ev->pandas, error) &&
+             get_string (obj, "matplotlib", RK_KERNEL_MAX_SHORT, FALSE, &ev->matplotlib, error);
+
+    case RK_KERNEL_EVENT_STARTED:
+      return TRUE;
+
+    case RK_KERNEL_EVENT_STREAM:
+      if (!get_enum (obj, "name", stream_words, &word, error))
+        return FALSE;
+      ev->stream = (RkKernelStreamName) word;
+      return get_string (obj, "text", RK_KERNEL_MAX_LINE, TRUE, &ev->text, error);
+
+    case RK_KERNEL_EVENT_RESULT:
+      return get_string (obj, "text", RK_KERNEL_MAX_LINE, TRUE, &ev->text, error);
+
+    case RK_KERNEL_EVENT_TABLE:
+      return get_path (obj, "path", &ev->path, error) &&
+             get_string (obj, "name", RK_KERNEL_MAX_SHORT, FALSE, &ev->name, error) &&
+             get_int (obj, "rows", 0, G_MAXINT64, &ev->rows, error) &&
+             get_int (obj, "columns", 0, G_MAXINT32, &ev->columns, error);
+
+    case RK_KERNEL_EVENT_FIGURE:
+      if (!get_path (obj, "path", &ev->path, error) ||
+          !get_enum (obj, "format", format_words, &word, error))
+        return FALSE;
+      ev->format = g_strdup (format_words[word]);
+      return get_int (obj, "width", 0, 1000000, &ev->width, error) &&
+             get_int (obj, "height", 0, 1000000, &ev->height, error);
+
+    case RK_KERNEL_EVENT_CHART:
+      return get_path (obj, "path", &ev->path, error) &&
+             get_string (obj, "title", RK_KERNEL_MAX_SHORT, FALSE, &ev->title, error);
+
+    case RK_KERNEL_EVENT_FILE:
+      if (!get_path (obj, "path", &ev->path, error) ||
+          !get_int (obj, "size", 0, G_MAXINT64, &ev->size, error) ||
+          !get_enum (obj, "change", change_words, &word, error))
+        return FALSE;
+      ev->change = (RkKernelFileChange) word;
+      return TRUE;
+
+    case RK_KERNEL_EVENT_ERROR:
+      return get_string (obj, "ename", RK_KERNEL_MAX_SHORT, TRUE, &ev->ename, error) &&
+             get_string (obj, "evalue", RK_KERNEL_MAX_LINE, TRUE, &ev->evalue, error) &&
+             get_string (obj, "traceback", RK_KERNEL_MAX_LINE, TRUE, &ev->traceback, error);
+
+    case RK_KERNEL_EVENT_DONE:
+      if (!get_enum (obj, "status", status_words, &word, error))
+        return FALSE;
+      ev->status = (RkKernelStatus) word;
+      return get_int (obj, "duration_ms", 0, G_MAXINT64, &ev->duration_ms, error) &&
+             get_int (obj, "truncated_bytes", 0, G_MAXINT64, &ev->truncated_bytes, error);
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+RkKernelEvent *
+rk_kernel_event_parse (const char  *line,
+                       gsize        len,
+                       GError     **error)
+{
+  static const char * const type_words[] = {
+    "ready", "started", "stream", "result", "table", "figure", "chart", "file", "error", "done", NULL,
+  };
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(RkKernelEvent) ev = NULL;
+  g_autofree char *type = NULL;
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root;
+  JsonObject *obj;
+
+  g_return_val_if_fail (line != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (len > RK_KERNEL_MAX_LINE)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                   "kernel event line is longer than %u bytes", RK_KERNEL_MAX_LINE);
+      return NULL;
+    }
+  /* Also refuses NUL bytes inside the line. */
+  if (!g_utf8_validate (line, len, NULL))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   "kernel event is not valid UTF-8");
+      return NULL;
+    }
+  if (!check_depth (line, len, error))
+    return NULL;
+
+  parser = json_parser_new_immutable ();
+  if (len == 0 || !json_parser_load_from_data (parser, line, (gssize) len, &local_error))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   "kernel event is not valid JSON: %s",
+                   local_error ? local_error->message : "empty line");
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   "kernel event is not a JSON object");
+      return NULL;
+    }
+  obj = json_node_get_object (root);
+
+  if (!get_string (obj, "type", RK_KERNEL_MAX_SHORT, TRUE, &type, error))
+    return NULL;
+  for (int i = 0; type_words[i] != NULL; i++)
+    if (strcmp (type, type_words[i]) == 0)
+      {
+        ev = rk_kernel_event_new ((RkKernelEventType) i);
+        break;
+      }
+  if (ev == NULL)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_UNSUPPORTED,
+                   "kernel event has an unknown type");
+      return NULL;
+    }
+
+  if (!parse_fields (ev, obj, error))
+    return NULL;
+
+  return g_steal_pointer (&ev);
+}
+
+/* -- line splitter ------------------------------------------------------ */
+
+struct _RkKernelLineSplitter
+{
+  GByteArray *buf;
+  gsize       max_line;
+  gboolean    discarding;     /* inside an over-long line, until its newline */
+};
+
+RkKernelLineSplitter *
+rk_kernel_line_splitter_new (gsize max_line)
+{
+  RkKernelLineSplitter *self = g_new0 (RkKernelLineSplitter, 1);
+
+  self->buf = g_byte_array_new ();
+  self->max_line = max_line;
+  return self;
+}
+
+void
+rk_kernel_line_splitter_free (RkKernelLineSplitter *self)
+{
+  if (self == NULL)
+    return;
+  g_byte_array_unref (self->buf);
+  g_free (self);
+}
+
+void
+rk_kernel_line_splitter_reset (RkKernelLineSplitter *self)
+{
+  g_byte_array_set_size (self->buf, 0);
+  self->discarding = FALSE;
+}
+
+gsize
+rk_kernel_line_splitter_pending (RkKernelLineSplitter *self)
+{
+  return self->buf->len;
+}
+
+static void
+report_too_long (RkKernelLineSplitter *self,
+                 RkKernelLineFunc      func,
+                 gpointer              user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_set_error (&error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+               "kernel sent a line longer than %" G_GSIZE_FORMAT " bytes", self->max_line);
+  g_byte_array_set_size (self->buf, 0);
+  func (NULL, 0, error, user_data);
+}
+
+void
+rk_kernel_line_splitter_feed (RkKernelLineSplitter *self,
+                              const guint8         *data,
+                              gsize                 len,
+                              RkKernelLineFunc      func,
+                              gpointer              user_data)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (data != NULL || len == 0);
+  g_return_if_fail (func != NULL);
+
+  while (len > 0)
+    {
+      const guint8 *nl = memchr (data, '\n', len);
+      gsize seg = nl ? (gsize) (nl - data) : len;
+
+      if (self->discarding)
+        {
+          if (nl == NULL)
+            return;
+          self->discarding = FALSE;
+        }
+      else if (self->buf->len + seg > self->max_line)
+        {
+          /* Report once, then drop bytes until the next newline. */
+          report_too_long (self, func, user_data);
+          if (nl == NULL)
+            {
+              self->discarding = TRUE;
+              return;
+            }
+        }
+      else if (nl == NULL)
+        {
+          g_byte_array_append (self->buf, data, (guint) seg);
+          return;
+        }
+      else if (self->buf->len == 0)
+        {
+          /* The common case: a whole line inside this chunk, no copy. */
+          func ((const char *) data, seg, NULL, user_data);
+        }
+      else
+        {
+          g_byte_array_append (self->buf, data, (guint) seg);
+          func ((const char *) self->buf->data, self->buf->len, NULL, user_data);
+          g_byte_array_set_size (self->buf, 0);
+        }
+
+      data += seg + 1;
+      len -= seg + 1;
+    }
+}

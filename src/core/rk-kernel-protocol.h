@@ -1,0 +1,139 @@
+/* rk-kernel-protocol.h — the one parser of the bytes the sandboxed kernel
+ * sends (docs/kernel-protocol.md): a bounded line splitter and typed events. */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/* Longest line the host accepts from the kernel, newline excluded. */
+#define RK_KERNEL_MAX_LINE        (4u * 1024 * 1024)
+#define RK_KERNEL_MAX_ID          64
+#define RK_KERNEL_MAX_PATH        4096
+#define RK_KERNEL_MAX_SHORT       1024        /* names, versions, titles */
+#define RK_KERNEL_PROTOCOL_VERSION 1
+
+typedef enum
+{
+  RK_KERNEL_EVENT_READY,
+  RK_KERNEL_EVENT_STARTED,
+  RK_KERNEL_EVENT_STREAM,
+  RK_KERNEL_EVENT_RESULT,
+  RK_KERNEL_EVENT_TABLE,
+  RK_KERNEL_EVENT_FIGURE,
+  RK_KERNEL_EVENT_CHART,
+  RK_KERNEL_EVENT_FILE,
+  RK_KERNEL_EVENT_ERROR,
+  RK_KERNEL_EVENT_DONE,
+} RkKernelEventType;
+
+typedef enum
+{
+  RK_KERNEL_STREAM_STDOUT,
+  RK_KERNEL_STREAM_STDERR,
+} RkKernelStreamName;
+
+typedef enum
+{
+  RK_KERNEL_STATUS_OK,
+  RK_KERNEL_STATUS_ERROR,
+  RK_KERNEL_STATUS_INTERRUPTED,
+  /* Never sent by the kernel: the host ends a cell with it when the kernel
+   * died (a limit, a crash, a kill) or was restarted under it. */
+  RK_KERNEL_STATUS_DIED,
+} RkKernelStatus;
+
+typedef enum
+{
+  RK_KERNEL_FILE_CREATED,
+  RK_KERNEL_FILE_MODIFIED,
+} RkKernelFileChange;
+
+/* One validated event. Strings are valid UTF-8; every path is relative to
+ * the workspace and passed rk_path_is_beneath(). Fields that do not belong
+ * to the event's type are NULL / 0. */
+typedef struct
+{
+  /*< private >*/
+  grefcount          ref_count;
+
+  /*< public >*/
+  RkKernelEventType  type;
+  char              *id;              /* cell id; NULL only for READY */
+
+  /* READY */
+  gint64             protocol;
+  char              *python;          /* versions, may be NULL */
+  char              *pandas;
+  char              *matplotlib;
+
+  /* STREAM (stream, text), RESULT (text) */
+  RkKernelStreamName stream;
+  char              *text;
+
+  /* TABLE, FIGURE, CHART, FILE */
+  char              *path;
+  char              *name;            /* TABLE, may be NULL */
+  gint64             rows;            /* TABLE */
+  gint64             columns;         /* TABLE */
+  char              *format;          /* FIGURE: "png" or "svg" */
+  gint64             width;           /* FIGURE, pixels */
+  gint64             height;
+  char              *title;           /* CHART, may be NULL */
+  gint64             size;            /* FILE, bytes */
+  RkKernelFileChange change;          /* FILE */
+
+  /* ERROR */
+  char              *ename;
+  char              *evalue;
+  char              *traceback;
+
+  /* DONE */
+  RkKernelStatus     status;
+  gint64             duration_ms;
+  gint64             truncated_bytes;
+} RkKernelEvent;
+
+#define RK_TYPE_KERNEL_EVENT (rk_kernel_event_get_type ())
+
+GType          rk_kernel_event_get_type   (void) G_GNUC_CONST;
+RkKernelEvent *rk_kernel_event_new        (RkKernelEventType  type);
+RkKernelEvent *rk_kernel_event_ref        (RkKernelEvent     *self);
+void           rk_kernel_event_unref      (RkKernelEvent     *self);
+
+/* Parses one line (without its newline). Everything is checked: size,
+ * UTF-8, JSON nesting, the type and range of each field, paths. Errors are
+ * RK_PARSE_ERROR. */
+RkKernelEvent *rk_kernel_event_parse      (const char        *line,
+                                           gsize              len,
+                                           GError           **error);
+
+const char    *rk_kernel_event_type_to_string (RkKernelEventType type);
+const char    *rk_kernel_status_to_string     (RkKernelStatus    status);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkKernelEvent, rk_kernel_event_unref)
+
+/* Splits a byte stream into lines of at most max_line bytes. An over-long
+ * line is reported once (error set, line NULL) and skipped up to its
+ * newline; the lines after it come through normally. */
+typedef struct _RkKernelLineSplitter RkKernelLineSplitter;
+
+typedef void (*RkKernelLineFunc) (const char   *line,
+                                  gsize         len,
+                                  const GError *error,
+                                  gpointer      user_data);
+
+RkKernelLineSplitter *rk_kernel_line_splitter_new    (gsize                 max_line);
+void                  rk_kernel_line_splitter_free   (RkKernelLineSplitter *self);
+void                  rk_kernel_line_splitter_feed   (RkKernelLineSplitter *self,
+                                                      const guint8         *data,
+                                                      gsize                 len,
+                                                      RkKernelLineFunc      func,
+                                                      gpointer              user_data);
+/* Number of bytes of an unfinished line (dropped at end of stream). */
+gsize                 rk_kernel_line_splitter_pending (RkKernelLineSplitter *self);
+void                  rk_kernel_line_splitter_reset  (RkKernelLineSplitter *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkKernelLineSplitter, rk_kernel_line_splitter_free)
+
+G_END_DECLS
