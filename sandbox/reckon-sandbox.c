@@ -1,0 +1,1091 @@
+/* reckon-sandbox.c — runs one program in fresh namespaces with a new root,
+ * rlimits, no capabilities and a seccomp filter (DESIGN.md section 3).
+ *
+ * Three processes: the monitor (stays outside: maps ids, forwards signals,
+ * enforces the wall clock and the workspace limits, reports the status), the
+ * PID-1 of the new PID namespace (builds the root, reaps, forwards signals,
+ * and takes the whole namespace with it when it exits), and the program.
+ * Command line and exit status: docs/sandbox.md (a contract). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "syscall-filter.h"
+#include "utils.h"
+#include "workspace-usage.h"
+
+#define SANDBOX_UID 1000
+#define SANDBOX_GID 1000
+#define SANDBOX_USER "reckon"
+#define SANDBOX_HOSTNAME "reckon"
+/* Build the new root here, in our own mount namespace (bubblewrap does too). */
+#define NEWROOT "/tmp"
+#define MAX_RO_BINDS 32
+#define MAX_PASS_FDS 32
+#define MAX_SETENV 64
+
+struct ro_bind
+{
+  const char *src;
+  const char *dest;
+  int fd;
+};
+
+static struct
+{
+  const char *workspace;
+  uint64_t memory;
+  uint64_t cpu_seconds;
+  uint64_t timeout;
+  uint64_t max_procs;
+  uint64_t max_file_size;
+  uint64_t disk;
+  uint64_t max_files;
+  uint64_t max_open_files;
+  uint64_t tmp_size;
+  struct ro_bind ro_binds[MAX_RO_BINDS];
+  size_t n_ro_binds;
+  int pass_fds[MAX_PASS_FDS];
+  size_t n_pass_fds;
+  const char *setenv[MAX_SETENV][2];
+  size_t n_setenv;
+  char **argv;
+} opt = {
+  .memory = 2ULL << 30,
+  .cpu_seconds = 3600,
+  .max_procs = 64,
+  .max_file_size = 1ULL << 30,
+  .disk = 1ULL << 30,
+  .max_files = 100000,
+  .max_open_files = 1024,
+  .tmp_size = 256ULL << 20,
+};
+
+/* Signals the monitor and PID-1 pass on to the program. */
+static const int forwarded_signals[] = {
+  SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+};
+
+static int workspace_fd = -1;
+static uid_t host_uid;
+static gid_t host_gid;
+
+static void __attribute__((noreturn))
+usage (void)
+{
+  die ("usage: reckon-sandbox --workspace DIR [OPTION]... -- PROGRAM [ARG]...");
+}
+
+static uint64_t
+size_arg (const char *name, const char *value)
+{
+  uint64_t v;
+
+  if (value == NULL || !parse_size (value, &v))
+    die ("%s needs a number (plain, or with a K, M or G suffix)", name);
+  return v;
+}
+
+static int
+fd_arg (const char *name, const char *value)
+{
+  uint64_t v;
+
+  if (value == NULL || !parse_size (value, &v) || v > INT_MAX)
+    die ("%s needs a file descriptor number", name);
+  if (fcntl ((int) v, F_GETFD) < 0)
+    die ("%s %d is not an open file descriptor", name, (int) v);
+  return (int) v;
+}
+
+static void
+parse_args (int argc, char **argv)
+{
+  int i;
+
+  for (i = 1; i < argc; i++)
+    {
+      const char *a = argv[i];
+      const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+      if (strcmp (a, "--") == 0)
+        {
+          i++;
+          break;
+        }
+      if (strncmp (a, "--", 2) != 0)
+        break;
+      if (strcmp (a, "--ro-bind") == 0)
+        {
+          if (i + 2 >= argc)
+            die ("--ro-bind needs SRC and DEST");
+          if (opt.n_ro_binds == MAX_RO_BINDS)
+            die ("too many --ro-bind options");
+          if (argv[i + 2][0] != '/' || strstr (argv[i + 2], "..") != NULL)
+            die ("--ro-bind DEST must be an absolute path without '..': %s", argv[i + 2]);
+          opt.ro_binds[opt.n_ro_binds].src = argv[i + 1];
+          opt.ro_binds[opt.n_ro_binds].dest = argv[i + 2];
+          opt.ro_binds[opt.n_ro_binds].fd = -1;
+          opt.n_ro_binds++;
+          i += 2;
+          continue;
+        }
+      if (strcmp (a, "--setenv") == 0)
+        {
+          if (i + 2 >= argc)
+            die ("--setenv needs NAME and VALUE");
+          if (opt.n_setenv == MAX_SETENV)
+            die ("too many --setenv options");
+          if (argv[i + 1][0] == '\0' || strchr (argv[i + 1], '=') != NULL)
+            die ("--setenv NAME must be non-empty and without '='");
+          opt.setenv[opt.n_setenv][0] = argv[i + 1];
+          opt.setenv[opt.n_setenv][1] = argv[i + 2];
+          opt.n_setenv++;
+          i += 2;
+          continue;
+        }
+      if (v == NULL)
+        die ("%s needs a value", a);
+      i++;
+      if (strcmp (a, "--workspace") == 0)
+        opt.workspace = v;
+      else if (strcmp (a, "--memory") == 0)
+        opt.memory = size_arg (a, v);
+      else if (strcmp (a, "--cpu-seconds") == 0)
+        opt.cpu_seconds = size_arg (a, v);
+      else if (strcmp (a, "--timeout") == 0)
+        opt.timeout = size_arg (a, v);
+      else if (strcmp (a, "--max-procs") == 0)
+        opt.max_procs = size_arg (a, v);
+      else if (strcmp (a, "--max-file-size") == 0)
+        opt.max_file_size = size_arg (a, v);
+      else if (strcmp (a, "--disk") == 0)
+        opt.disk = size_arg (a, v);
+      else if (strcmp (a, "--max-files") == 0)
+        opt.max_files = size_arg (a, v);
+      else if (strcmp (a, "--max-open-files") == 0)
+        opt.max_open_files = size_arg (a, v);
+      else if (strcmp (a, "--tmp-size") == 0)
+        opt.tmp_size = size_arg (a, v);
+      else if (strcmp (a, "--pass-fd") == 0)
+        {
+          if (opt.n_pass_fds == MAX_PASS_FDS)
+            die ("too many --pass-fd options");
+          opt.pass_fds[opt.n_pass_fds++] = fd_arg (a, v);
+        }
+      else if (strcmp (a, "--status-fd") == 0)
+        status_fd = fd_arg (a, v);
+      else
+        die ("unknown option %s", a);
+    }
+
+  if (i >= argc)
+    usage ();
+  if (opt.workspace == NULL)
+    die ("--workspace is required");
+  if (opt.max_procs < 1 || opt.max_procs > 1000000)
+    die ("--max-procs must be between 1 and 1000000");
+  if (opt.max_open_files < 16)
+    die ("--max-open-files must be at least 16");
+  if (opt.tmp_size < 4096)
+    die ("--tmp-size must be at least 4K");
+  opt.argv = &argv[i];
+}
+
+/* ---------------------------------------------------------------------- */
+/* Inside: the new root.                                                   */
+
+static int
+open_path_or_die (const char *path)
+{
+  int fd = open (path, O_PATH | O_CLOEXEC);
+
+  if (fd < 0)
+    die_with_error ("cannot open %s", path);
+  return fd;
+}
+
+static char *
+fd_path (int fd, char buf[static 64])
+{
+  snprintf (buf, 64, "/proc/self/fd/%d", fd);
+  return buf;
+}
+
+/* Mount flags that a bind mount inherits and that an unprivileged remount
+ * must keep, or the kernel refuses it (they are locked). */
+static unsigned long
+locked_flags (const char *path)
+{
+  struct statvfs sv;
+  unsigned long flags = 0;
+
+  if (statvfs (path, &sv) != 0)
+    die_with_error ("cannot statvfs %s", path);
+  if (sv.f_flag & ST_NOSUID)
+    flags |= MS_NOSUID;
+  if (sv.f_flag & ST_NODEV)
+    flags |= MS_NODEV;
+  if (sv.f_flag & ST_NOEXEC)
+    flags |= MS_NOEXEC;
+  if (sv.f_flag & ST_NOATIME)
+    flags |= MS_NOATIME;
+  if (sv.f_flag & ST_NODIRATIME)
+    flags |= MS_NODIRATIME;
+  if (sv.f_flag & ST_RELATIME)
+    flags |= MS_RELATIME;
+  if (sv.f_flag & ST_RDONLY)
+    flags |= MS_RDONLY;
+  return flags;
+}
+
+static void
+remount (const char *dest, unsigned long extra)
+{
+  unsigned long flags = locked_flags (dest) | extra | MS_NOSUID | MS_NODEV;
+
+  if (mount ("none", dest, NULL, MS_REMOUNT | MS_BIND | flags, NULL) != 0)
+    die_with_error ("cannot remount %s", dest);
+  if (extra & MS_RDONLY)
+    {
+      /* Submounts stay writable after a plain remount: make them read-only
+       * too where the kernel can. */
+      struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
+      if (mount_setattr (AT_FDCWD, dest, AT_RECURSIVE, &attr, sizeof attr) != 0 && errno != ENOSYS)
+        die_with_error ("cannot make %s read-only", dest);
+    }
+}
+
+static void
+bind_mount (const char *src, const char *dest, unsigned long extra)
+{
+  if (mount (src, dest, NULL, MS_BIND | MS_REC, NULL) != 0)
+    die_with_error ("cannot bind %s", dest);
+  remount (dest, extra);
+}
+
+static void
+make_mount_point (const char *path, bool dir)
+{
+  if (dir)
+    {
+      if (mkdir (path, 0755) != 0 && errno != EEXIST)
+        die_with_error ("cannot create %s", path);
+    }
+  else
+    {
+      int fd = open (path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+      if (fd < 0)
+        die_with_error ("cannot create %s", path);
+      close (fd);
+    }
+}
+
+/* Creates the parents of @dest (absolute, inside NEWROOT) refusing to walk
+ * through a symlink, so a --ro-bind cannot land outside the new root. */
+static void
+make_parents (const char *dest)
+{
+  char path[PATH_MAX];
+  char *p;
+
+  if (snprintf (path, sizeof path, "%s%s", NEWROOT, dest) >= (int) sizeof path)
+    die ("path too long: %s", dest);
+  for (p = path + strlen (NEWROOT) + 1; (p = strchr (p, '/')) != NULL; p++)
+    {
+      struct stat st;
+      *p = '\0';
+      if (lstat (path, &st) == 0)
+        {
+          if (!S_ISDIR (st.st_mode))
+            die ("cannot bind over %s: a parent is not a folder", dest);
+        }
+      else if (mkdir (path, 0755) != 0)
+        die_with_error ("cannot create %s", path);
+      *p = '/';
+    }
+}
+
+static void
+bind_host_path (const char *host, const char *inside, unsigned long extra)
+{
+  char dest[PATH_MAX];
+  struct stat st;
+
+  if (lstat (host, &st) != 0)
+    return;
+  snprintf (dest, sizeof dest, NEWROOT "%s", inside);
+  if (S_ISLNK (st.st_mode))
+    {
+      char target[PATH_MAX];
+      ssize_t n = readlink (host, target, sizeof target - 1);
+      if (n < 0)
+        die_with_error ("cannot read link %s", host);
+      target[n] = '\0';
+      if (symlink (target, dest) != 0)
+        die_with_error ("cannot create %s", dest);
+      return;
+    }
+  make_mount_point (dest, S_ISDIR (st.st_mode));
+  bind_mount (host, dest, extra);
+}
+
+static void
+bring_up_loopback (void)
+{
+  struct ifreq ifr;
+  int fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+  if (fd < 0)
+    die_with_error ("cannot create a socket to bring up lo");
+  memset (&ifr, 0, sizeof ifr);
+  strcpy (ifr.ifr_name, "lo");
+  if (ioctl (fd, SIOCGIFFLAGS, &ifr) != 0)
+    die_with_error ("cannot read the flags of lo");
+  ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+  if (ioctl (fd, SIOCSIFFLAGS, &ifr) != 0)
+    die_with_error ("cannot bring up lo");
+  close (fd);
+}
+
+static const char *const system_dirs[] = {
+  "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+};
+
+static const char *const etc_files[] = {
+  "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/fonts",
+  "/etc/alternatives", "/etc/matplotlibrc", "/etc/localtime", "/etc/timezone",
+  "/etc/mime.types", "/etc/python3", "/etc/python3.11",
+};
+
+static void
+setup_newroot (void)
+{
+  char buf[64], opts[128];
+  int rootfd, ws_fd;
+
+  /* Open what the caller named before anything is mounted over it (the
+   * workspace may well live under /tmp). */
+  for (size_t i = 0; i < opt.n_ro_binds; i++)
+    opt.ro_binds[i].fd = open_path_or_die (opt.ro_binds[i].src);
+  /* Reopened here: an fd from before the clone names a mount of the host's
+   * namespace, which cannot be bound into ours. */
+  ws_fd = open (opt.workspace, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (ws_fd < 0)
+    die_with_error ("cannot open the workspace %s", opt.workspace);
+
+  if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+    die_with_error ("cannot make / private");
+  if (mount ("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m,nr_inodes=1024") != 0)
+    die_with_error ("cannot mount the new root");
+  rootfd = open (NEWROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (rootfd < 0)
+    die_with_error ("cannot open the new root");
+
+  for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; i++)
+    bind_host_path (system_dirs[i], system_dirs[i], MS_RDONLY);
+
+  make_mount_point (NEWROOT "/etc", true);
+  for (size_t i = 0; i < sizeof etc_files / sizeof etc_files[0]; i++)
+    bind_host_path (etc_files[i], etc_files[i], MS_RDONLY);
+  write_file_or_die (rootfd, "etc/passwd",
+                     SANDBOX_USER ":x:1000:1000:Reckon:/workspace:/bin/sh\n", 0644);
+  write_file_or_die (rootfd, "etc/group", SANDBOX_USER ":x:1000:\n", 0644);
+  write_file_or_die (rootfd, "etc/hostname", SANDBOX_HOSTNAME "\n", 0644);
+  write_file_or_die (rootfd, "etc/hosts", "127.0.0.1 localhost\n::1 localhost\n", 0644);
+  write_file_or_die (rootfd, "etc/nsswitch.conf",
+                     "passwd: files\ngroup: files\nhosts: files\n", 0644);
+
+  /* /workspace: the only host path that can be written. */
+  make_mount_point (NEWROOT "/workspace", true);
+  bind_mount (fd_path (ws_fd, buf), NEWROOT "/workspace", 0);
+  close (ws_fd);
+
+  for (size_t i = 0; i < opt.n_ro_binds; i++)
+    {
+      char dest[PATH_MAX];
+      struct stat st;
+      make_parents (opt.ro_binds[i].dest);
+      snprintf (dest, sizeof dest, NEWROOT "%s", opt.ro_binds[i].dest);
+      if (fstat (opt.ro_binds[i].fd, &st) != 0)
+        die_with_error ("cannot stat %s", opt.ro_binds[i].src);
+      if (lstat (dest, &st) == 0 ? S_ISLNK (st.st_mode) : false)
+        die ("cannot bind over the link %s", opt.ro_binds[i].dest);
+      if (fstat (opt.ro_binds[i].fd, &st) == 0)
+        make_mount_point (dest, S_ISDIR (st.st_mode));
+      bind_mount (fd_path (opt.ro_binds[i].fd, buf), dest, MS_RDONLY);
+      close (opt.ro_binds[i].fd);
+    }
+
+  /* Private /tmp, with a size and an inode cap. */
+  make_mount_point (NEWROOT "/tmp", true);
+  snprintf (opts, sizeof opts, "mode=1777,size=%llu,nr_inodes=65536",
+            (unsigned long long) opt.tmp_size);
+  if (mount ("tmpfs", NEWROOT "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+    die_with_error ("cannot mount /tmp");
+
+  /* /proc of our own PID namespace; its knobs read-only, as bubblewrap does. */
+  make_mount_point (NEWROOT "/proc", true);
+  if (mount ("proc", NEWROOT "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+    die_with_error ("cannot mount /proc");
+  {
+    static const char *const proc_ro[] = { "sys", "sysrq-trigger", "irq", "bus" };
+    for (size_t i = 0; i < sizeof proc_ro / sizeof proc_ro[0]; i++)
+      {
+        char p[128];
+        snprintf (p, sizeof p, NEWROOT "/proc/%s", proc_ro[i]);
+        if (access (p, F_OK) == 0)
+          bind_mount (p, p, MS_RDONLY);
+      }
+  }
+
+  /* Minimal /dev: mknod is not allowed in a user namespace, so bind nodes. */
+  make_mount_point (NEWROOT "/dev", true);
+  if (mount ("tmpfs", NEWROOT "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k,nr_inodes=64") != 0)
+    die_with_error ("cannot mount /dev");
+  {
+    static const char *const nodes[] = { "null", "zero", "full", "random", "urandom" };
+    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
+      {
+        char host[64], dest[64];
+        snprintf (host, sizeof host, "/dev/%s", nodes[i]);
+        snprintf (dest, sizeof dest, NEWROOT "/dev/%s", nodes[i]);
+        make_mount_point (dest, false);
+        if (mount (host, dest, NULL, MS_BIND, NULL) != 0)
+          die_with_error ("cannot bind %s", host);
+      }
+    if (symlink ("/proc/self/fd", NEWROOT "/dev/fd") != 0
+        || symlink ("/proc/self/fd/0", NEWROOT "/dev/stdin") != 0
+        || symlink ("/proc/self/fd/1", NEWROOT "/dev/stdout") != 0
+        || symlink ("/proc/self/fd/2", NEWROOT "/dev/stderr") != 0)
+      die_with_error ("cannot create the /dev links");
+    make_mount_point (NEWROOT "/dev/shm", true);
+    if (mount ("tmpfs", NEWROOT "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+      die_with_error ("cannot mount /dev/shm");
+  }
+
+  /* Switch roots; stacking the old root on the new one and detaching it
+   * leaves nothing of the host reachable. */
+  if (chdir (NEWROOT) != 0)
+    die_with_error ("cannot enter the new root");
+  if (syscall (SYS_pivot_root, ".", ".") != 0)
+    die_with_error ("cannot pivot_root");
+  if (umount2 (".", MNT_DETACH) != 0)
+    die_with_error ("cannot detach the old root");
+  if (chdir ("/") != 0)
+    die_with_error ("cannot enter /");
+  if (mount ("none", "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) != 0)
+    die_with_error ("cannot make / read-only");
+  close (rootfd);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Inside: privileges.                                                     */
+
+static void
+drop_capabilities (void)
+{
+  struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct data[2];
+  int last = CAP_LAST_CAP;
+  FILE *f = fopen ("/proc/sys/kernel/cap_last_cap", "re");
+
+  if (f != NULL)
+    {
+      if (fscanf (f, "%d", &last) != 1)
+        last = CAP_LAST_CAP;
+      fclose (f);
+    }
+  for (int cap = 0; cap <= last; cap++)
+    if (prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+      die_with_error ("cannot drop capability %d from the bounding set", cap);
+  if (prctl (PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL)
+    die_with_error ("cannot clear the ambient capabilities");
+  memset (data, 0, sizeof data);
+  if (syscall (SYS_capset, &hdr, data) != 0)
+    die_with_error ("cannot drop capabilities");
+}
+
+static void
+set_limit (int resource, uint64_t soft, uint64_t hard, const char *name)
+{
+  struct rlimit cur, lim;
+
+  if (getrlimit (resource, &cur) != 0)
+    die_with_error ("cannot read %s", name);
+  /* Raising a hard limit needs privileges we do not have: clamp. */
+  lim.rlim_max = hard < cur.rlim_max ? hard : cur.rlim_max;
+  lim.rlim_cur = soft < lim.rlim_max ? soft : lim.rlim_max;
+  if (setrlimit (resource, &lim) != 0)
+    die_with_error ("cannot set %s", name);
+}
+
+static void
+set_limits (void)
+{
+  set_limit (RLIMIT_AS, opt.memory, opt.memory, "RLIMIT_AS");
+  /* The soft limit sends SIGXCPU (reported as the "cpu" limit); the hard
+   * one, a second later, SIGKILL for a program that ignores it. */
+  set_limit (RLIMIT_CPU, opt.cpu_seconds, opt.cpu_seconds + 1, "RLIMIT_CPU");
+  /* PID-1 counts too: it runs as the same user in the same namespace. */
+  set_limit (RLIMIT_NPROC, opt.max_procs + 1, opt.max_procs + 1, "RLIMIT_NPROC");
+  set_limit (RLIMIT_FSIZE, opt.max_file_size, opt.max_file_size, "RLIMIT_FSIZE");
+  set_limit (RLIMIT_NOFILE, opt.max_open_files, opt.max_open_files, "RLIMIT_NOFILE");
+  set_limit (RLIMIT_CORE, 0, 0, "RLIMIT_CORE");
+  set_limit (RLIMIT_RTPRIO, 0, 0, "RLIMIT_RTPRIO");
+  set_limit (RLIMIT_NICE, 0, 0, "RLIMIT_NICE");
+}
+
+static void
+close_inherited_fds (void)
+{
+  int keep[MAX_PASS_FDS + 1];
+  size_t n = 0;
+  unsigned int from = 3;
+
+  for (size_t i = 0; i < opt.n_pass_fds; i++)
+    {
+      if (opt.pass_fds[i] < 3)
+        continue;
+      if (fcntl (opt.pass_fds[i], F_SETFD, 0) != 0)
+        die_with_error ("cannot pass fd %d", opt.pass_fds[i]);
+      keep[n++] = opt.pass_fds[i];
+    }
+  /* Sort the few kept fds, then mark every gap close-on-exec: the report
+   * pipe must stay open until the exec itself succeeds. */
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i; j > 0 && keep[j - 1] > keep[j]; j--)
+      {
+        int t = keep[j];
+        keep[j] = keep[j - 1];
+        keep[j - 1] = t;
+      }
+  keep[n++] = INT_MAX;
+  for (size_t i = 0; i < n; i++)
+    {
+      if ((unsigned int) keep[i] > from
+          && syscall (SYS_close_range, from, (unsigned int) keep[i] - 1, CLOSE_RANGE_CLOEXEC) != 0)
+        {
+          /* Older kernels: walk the fd table instead. */
+          DIR *d = opendir ("/proc/self/fd");
+          struct dirent *e;
+          if (d == NULL)
+            die_with_error ("cannot list open files");
+          while ((e = readdir (d)) != NULL)
+            {
+              int fd = atoi (e->d_name);
+              bool kept = false;
+              for (size_t k = 0; k < n; k++)
+                kept |= keep[k] == fd;
+              if (fd >= 3 && !kept && fd != dirfd (d))
+                fcntl (fd, F_SETFD, FD_CLOEXEC);
+            }
+          closedir (d);
+          break;
+        }
+      from = (unsigned int) keep[i] + 1;
+    }
+}
+
+static char **
+build_environment (void)
+{
+  static const char *const base[] = {
+    "PATH=/usr/bin:/bin",
+    "LANG=C.UTF-8",
+    "HOME=/workspace",
+    "TMPDIR=/tmp",
+    "MPLBACKEND=Agg",
+    "MPLCONFIGDIR=/tmp/matplotlib",
+    "PYTHONDONTWRITEBYTECODE=1",
+    "OPENBLAS_NUM_THREADS=1",
+    "USER=" SANDBOX_USER,
+    "LOGNAME=" SANDBOX_USER,
+  };
+  size_t nbase = sizeof base / sizeof base[0];
+  char **env = calloc (nbase + opt.n_setenv + 1, sizeof (char *));
+  size_t n = 0;
+
+  if (env == NULL)
+    die ("out of memory");
+  for (size_t i = 0; i < nbase; i++)
+    env[n++] = (char *) base[i];
+  for (size_t i = 0; i < opt.n_setenv; i++)
+    {
+      size_t len = strlen (opt.setenv[i][0]);
+      char *e;
+      /* A --setenv of a base name replaces it. */
+      for (size_t k = 0; k < n; k++)
+        if (strncmp (env[k], opt.setenv[i][0], len) == 0 && env[k][len] == '=')
+          {
+            env[k] = env[--n];
+            break;
+          }
+      if (asprintf (&e, "%s=%s", opt.setenv[i][0], opt.setenv[i][1]) < 0)
+        die ("out of memory");
+      env[n++] = e;
+    }
+  env[n] = NULL;
+  return env;
+}
+
+static void
+reset_signals (void)
+{
+  sigset_t all;
+  struct sigaction sa;
+
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; sig++)
+    sigaction (sig, &sa, NULL);
+  sigemptyset (&all);
+  sigprocmask (SIG_SETMASK, &all, NULL);
+}
+
+/* The program: last steps, then exec. Never returns. */
+static void __attribute__((noreturn))
+run_program (void)
+{
+  char **env = build_environment ();
+  const char *prog = opt.argv[0];
+
+  if (setsid () < 0)
+    die_with_error ("cannot start a new session");
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+    die_with_error ("cannot set the parent-death signal");
+  if (getppid () != 1)
+    _exit (EXIT_SETUP_FAILED);
+
+  set_limits ();
+  drop_capabilities ();
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    die_with_error ("cannot set no_new_privs");
+  if (chdir ("/workspace") != 0)
+    die_with_error ("cannot enter /workspace");
+  close_inherited_fds ();
+  reset_signals ();
+
+  /* Last thing before exec, as bubblewrap does. From here on a failure is
+   * the program's (126/127), not the sandbox's. */
+  load_seccomp_filter ();
+
+  if (strchr (prog, '/') != NULL)
+    execve (prog, opt.argv, env);
+  else
+    {
+      static const char *const path[] = { "/usr/bin/", "/bin/" };
+      int err = ENOENT;
+      for (size_t i = 0; i < 2; i++)
+        {
+          char full[PATH_MAX];
+          snprintf (full, sizeof full, "%s%s", path[i], prog);
+          execve (full, opt.argv, env);
+          if (errno != ENOENT)
+            err = errno;
+        }
+      errno = err;
+    }
+  {
+    int err = errno;
+    char line[PATH_MAX + 128];
+    int len = snprintf (line, sizeof line, "reckon-sandbox: cannot run %s: %s\n", prog, strerror (err));
+    if (len > 0)
+      write_all (STDERR_FILENO, line, strnlen (line, sizeof line));
+    _exit (err == ENOENT ? 127 : 126);
+  }
+}
+
+static void
+noop_handler (int sig)
+{
+  (void) sig;
+}
+
+/* PID-1 of the new PID namespace. Never returns. */
+static void __attribute__((noreturn))
+run_pid1 (int sync_fd)
+{
+  sigset_t set;
+  struct sigaction sa;
+  pid_t child;
+  char c;
+
+  /* If the monitor dies, we die, and the namespace with us. */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+    die_with_error ("cannot set the parent-death signal");
+  if (read (sync_fd, &c, 1) != 1)
+    _exit (EXIT_SETUP_FAILED);
+  close (sync_fd);
+
+  /* The monitor has written our id maps: become the sandbox user. The
+   * capabilities of this namespace stay, as namespace root is unmapped. */
+  if (prctl (PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0)
+    die_with_error ("cannot keep capabilities");
+  if (setresgid (SANDBOX_GID, SANDBOX_GID, SANDBOX_GID) != 0)
+    die_with_error ("cannot switch to the sandbox group");
+  if (host_uid == 0 && setgroups (0, NULL) != 0)
+    die_with_error ("cannot drop supplementary groups");
+  if (setresuid (SANDBOX_UID, SANDBOX_UID, SANDBOX_UID) != 0)
+    die_with_error ("cannot switch to the sandbox user");
+  {
+    struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct data[2];
+    if (syscall (SYS_capget, &hdr, data) != 0)
+      die_with_error ("cannot read capabilities");
+    data[0].effective = data[0].permitted;
+    data[1].effective = data[1].permitted;
+    if (syscall (SYS_capset, &hdr, data) != 0)
+      die_with_error ("cannot raise capabilities");
+  }
+
+  if (sethostname (SANDBOX_HOSTNAME, strlen (SANDBOX_HOSTNAME)) != 0)
+    die_with_error ("cannot set the host name");
+  bring_up_loopback ();
+  setup_newroot ();
+  if (setsid () < 0)
+    die_with_error ("cannot start a new session");
+
+  /* Handlers, not SIG_DFL: PID-1 ignores default-action signals. */
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = noop_handler;
+  sigemptyset (&set);
+  sigaddset (&set, SIGCHLD);
+  sigaction (SIGCHLD, &sa, NULL);
+  for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++)
+    {
+      sigaddset (&set, forwarded_signals[i]);
+      sigaction (forwarded_signals[i], &sa, NULL);
+    }
+  sigprocmask (SIG_BLOCK, &set, NULL);
+
+  child = fork ();
+  if (child < 0)
+    die_with_error ("cannot start the program");
+  if (child == 0)
+    run_program ();
+
+  drop_capabilities ();
+
+  for (;;)
+    {
+      siginfo_t info;
+      int sig = sigwaitinfo (&set, &info);
+
+      if (sig < 0)
+        continue;
+      if (sig != SIGCHLD)
+        {
+          kill (child, sig);
+          continue;
+        }
+      for (;;)
+        {
+          int status;
+          pid_t p = waitpid (-1, &status, WNOHANG);
+          if (p <= 0)
+            break;
+          if (p == child)
+            {
+              /* The run ends with the program; leaving takes every orphan
+               * with us (the kernel kills the namespace). */
+              char msg[1 + sizeof status];
+              msg[0] = 'S';
+              memcpy (msg + 1, &status, sizeof status);
+              write_all (report_fd, msg, sizeof msg);
+              _exit (0);
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Outside: the monitor.                                                   */
+
+static void
+write_proc_file (pid_t pid, const char *name, const char *content)
+{
+  char path[64];
+  int fd;
+
+  snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, name);
+  fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    die_with_error ("cannot open %s", path);
+  if (!write_all (fd, content, strlen (content)))
+    die_with_error ("cannot write %s", path);
+  close (fd);
+}
+
+static void
+write_id_maps (pid_t pid, uid_t outer_uid, gid_t outer_gid)
+{
+  char map[64];
+
+  if (host_uid != 0)
+    write_proc_file (pid, "setgroups", "deny");
+  snprintf (map, sizeof map, "%d %u 1\n", SANDBOX_UID, (unsigned) outer_uid);
+  write_proc_file (pid, "uid_map", map);
+  snprintf (map, sizeof map, "%d %u 1\n", SANDBOX_GID, (unsigned) outer_gid);
+  write_proc_file (pid, "gid_map", map);
+}
+
+static uint64_t
+now_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
+}
+
+static void
+write_status (const char *json)
+{
+  if (status_fd >= 0)
+    write_all (status_fd, json, strlen (json));
+}
+
+static const char *
+signal_limit (int sig)
+{
+  switch (sig)
+    {
+    case SIGXCPU: return "cpu";
+    case SIGXFSZ: return "file-size";
+    default: return NULL;
+    }
+}
+
+static int __attribute__((noreturn))
+finish (int status, bool have_status, const char *limit, const char *value)
+{
+  char json[256];
+
+  if (limit != NULL)
+    {
+      char line[256];
+      snprintf (line, sizeof line, "reckon-sandbox: stopped: %s limit exceeded (%s)\n", limit, value);
+      write_all (STDERR_FILENO, line, strlen (line));
+      snprintf (json, sizeof json, "{\"signal\": %d, \"limit\": \"%s\"}\n", SIGKILL, limit);
+      write_status (json);
+      exit (strcmp (limit, "timeout") == 0 ? 124 : 128 + SIGKILL);
+    }
+  if (!have_status)
+    {
+      write_status ("{\"error\": \"the sandbox ended without a status\"}\n");
+      exit (EXIT_SETUP_FAILED);
+    }
+  if (WIFEXITED (status))
+    {
+      snprintf (json, sizeof json, "{\"exit\": %d}\n", WEXITSTATUS (status));
+      write_status (json);
+      exit (WEXITSTATUS (status));
+    }
+  {
+    int sig = WTERMSIG (status);
+    const char *l = signal_limit (sig);
+    if (l != NULL)
+      snprintf (json, sizeof json, "{\"signal\": %d, \"limit\": \"%s\"}\n", sig, l);
+    else
+      snprintf (json, sizeof json, "{\"signal\": %d}\n", sig);
+    write_status (json);
+    exit (128 + sig);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  static char report[4096];
+  int sync_pipe[2], report_pipe[2];
+  sigset_t set;
+  pid_t pid1;
+  int sfd;
+  uid_t outer_uid;
+  gid_t outer_gid;
+  pid_t parent = getppid ();
+  uint64_t deadline = 0, next_check = 0;
+  const char *limit = NULL;
+  char limit_value[64] = "";
+  struct workspace_usage_walker *walker;
+
+  /* Die with our caller. */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+    die_with_error ("cannot set the parent-death signal");
+  if (getppid () != parent)
+    die ("the caller is gone");
+  signal (SIGPIPE, SIG_IGN);
+
+  parse_args (argc, argv);
+
+  host_uid = geteuid ();
+  host_gid = getegid ();
+  outer_uid = host_uid;
+  outer_gid = host_gid;
+
+  workspace_fd = open (opt.workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (workspace_fd < 0)
+    die_with_error ("cannot open the workspace %s", opt.workspace);
+  walker = workspace_usage_walker_new (workspace_fd, opt.max_files, host_uid != 0);
+
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    die_with_error ("cannot set no_new_privs");
+
+  sigemptyset (&set);
+  sigaddset (&set, SIGCHLD);
+  for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++)
+    sigaddset (&set, forwarded_signals[i]);
+  if (sigprocmask (SIG_BLOCK, &set, NULL) != 0)
+    die_with_error ("cannot block signals");
+  sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (sfd < 0)
+    die_with_error ("cannot create a signalfd");
+
+  if (pipe2 (sync_pipe, O_CLOEXEC) != 0 || pipe2 (report_pipe, O_CLOEXEC) != 0)
+    die_with_error ("cannot create pipes");
+
+  pid1 = (pid_t) syscall (SYS_clone, CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET
+                          | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP | SIGCHLD,
+                          NULL, NULL, NULL, NULL);
+  if (pid1 < 0)
+    die_with_error ("cannot create namespaces");
+  if (pid1 == 0)
+    {
+      close (sync_pipe[1]);
+      close (report_pipe[0]);
+      close (sfd);
+      status_fd = -1;
+      report_fd = report_pipe[1];
+      run_pid1 (sync_pipe[0]);
+    }
+
+  close (sync_pipe[0]);
+  close (report_pipe[1]);
+  write_id_maps (pid1, outer_uid, outer_gid);
+  if (write (sync_pipe[1], "x", 1) != 1)
+    die_with_error ("cannot start the sandbox");
+  close (sync_pipe[1]);
+
+  if (opt.timeout > 0)
+    deadline = now_ms () + opt.timeout * 1000;
+
+  for (;;)
+    {
+      struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+      uint64_t now = now_ms ();
+      int wait_ms;
+      int status;
+      pid_t p;
+
+      if (deadline != 0 && now >= deadline)
+        {
+          limit = "timeout";
+          snprintf (limit_value, sizeof limit_value, "%llus", (unsigned long long) opt.timeout);
+          kill (pid1, SIGKILL);
+          break;
+        }
+      if (now >= next_check)
+        {
+          struct workspace_usage u;
+          uint64_t t0 = now_ms (), spent;
+          workspace_usage_walk (walker, &u);
+          spent = now_ms () - t0;
+          if (u.bytes > opt.disk)
+            {
+              limit = "disk";
+              snprintf (limit_value, sizeof limit_value, "%llu bytes", (unsigned long long) opt.disk);
+            }
+          else if (u.entries > opt.max_files || u.too_deep)
+            {
+              limit = "files";
+              snprintf (limit_value, sizeof limit_value, "%llu", (unsigned long long) opt.max_files);
+            }
+          if (limit != NULL)
+            {
+              kill (pid1, SIGKILL);
+              break;
+            }
+          /* Poll every 150 ms, but spend at most a fifth of the time walking. */
+          next_check = now_ms () + (spent * 4 > 150 ? spent * 4 : 150);
+        }
+
+      wait_ms = (int) (next_check - now_ms ());
+      if (deadline != 0 && (int64_t) (deadline - now_ms ()) < wait_ms)
+        wait_ms = (int) (deadline - now_ms ());
+      if (wait_ms < 0)
+        wait_ms = 0;
+      if (poll (&pfd, 1, wait_ms) < 0 && errno != EINTR)
+        die_with_error ("poll failed");
+      if (pfd.revents & POLLIN)
+        {
+          struct signalfd_siginfo si;
+          while (read (sfd, &si, sizeof si) == sizeof si)
+            if (si.ssi_signo != SIGCHLD)
+              kill (pid1, (int) si.ssi_signo);
+        }
+      p = waitpid (pid1, &status, WNOHANG);
+      if (p == pid1)
+        {
+          pid1 = 0;
+          break;
+        }
+    }
+
+  if (pid1 != 0)
+    while (waitpid (pid1, NULL, 0) < 0 && errno == EINTR)
+      ;
+
+  {
+    size_t len = 0;
+    ssize_t n;
+    int status = 0;
+    bool have_status = false;
+
+    while (len < sizeof report - 1 && (n = read (report_pipe[0], report + len, sizeof report - 1 - len)) > 0)
+      len += (size_t) n;
+    report[len] = '\0';
+    if (limit == NULL && len > 0 && report[0] == 'E')
+      {
+        /* The inside already printed the reason on stderr. */
+        char esc[1200], json[1300];
+        json_escape (esc, sizeof esc, report + 1);
+        snprintf (json, sizeof json, "{\"error\": %s}\n", esc);
+        write_status (json);
+        exit (EXIT_SETUP_FAILED);
+      }
+    /* The program may have written into the pipe before exec failed: the
+     * status is the last message. */
+    if (len >= 1 + sizeof status && report[len - 1 - sizeof status] == 'S')
+      {
+        memcpy (&status, report + len - sizeof status, sizeof status);
+        have_status = true;
+      }
+    finish (status, have_status, limit, limit_value);
+  }
+}
