@@ -17,6 +17,7 @@ typedef struct
 } RkCliCommand;
 
 static const RkCliCommand commands[] = {
+  { "chart", rk_cli_chart, N_("Draw a chart spec to PNG, SVG or PDF") },
   { NULL, NULL, NULL }
 };
 

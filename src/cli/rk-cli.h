@@ -13,4 +13,7 @@ enum
   RK_CLI_EXIT_USAGE = 2,
 };
 
+/* chart: rk-cli-chart.c */
+int rk_cli_chart (int argc, char **argv);
+
 G_END_DECLS

@@ -1,0 +1,112 @@
+/* rk-chart.h — native charts: the one parser of chart specs (docs/chart-spec.md)
+ * and their Cairo drawing, hover hit-testing and export. */
+#pragma once
+
+#include <cairo.h>
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define RK_TYPE_CHART (rk_chart_get_type ())
+G_DECLARE_FINAL_TYPE (RkChart, rk_chart, RK, CHART, GObject)
+
+typedef enum
+{
+  RK_CHART_STYLE_LIGHT,
+  RK_CHART_STYLE_DARK,
+} RkChartStyle;
+
+typedef enum
+{
+  RK_CHART_KIND_LINE,
+  RK_CHART_KIND_AREA,
+  RK_CHART_KIND_BAR,
+  RK_CHART_KIND_SCATTER,
+  RK_CHART_KIND_HISTOGRAM,
+  RK_CHART_KIND_BOX,
+} RkChartKind;
+
+typedef enum
+{
+  RK_CHART_AXIS_NUMBER,
+  RK_CHART_AXIS_TIME,
+  RK_CHART_AXIS_CATEGORY,
+} RkChartAxisType;
+
+typedef enum
+{
+  RK_CHART_FORMAT_PNG,
+  RK_CHART_FORMAT_SVG,
+  RK_CHART_FORMAT_PDF,
+} RkChartFormat;
+
+/* What lies under the pointer. For line/area/scatter: the data point
+ * (x, y exactly as in the spec). Bar: category @index, y its value. Histogram:
+ * bin @index from x to x_end, y its count. Box: box @series (index 0). */
+typedef struct
+{
+  guint  series;
+  gsize  index;
+  double x;
+  double x_end;
+  double y;
+  double px;   /* where to anchor a tooltip, in the same pixel space */
+  double py;
+} RkChartHit;
+
+/* Limits of the parser (also documented in docs/chart-spec.md). */
+#define RK_CHART_MAX_SPEC_BYTES    (32u * 1024 * 1024)
+#define RK_CHART_MAX_SIDECAR_BYTES (256u * 1024 * 1024)
+#define RK_CHART_MAX_SERIES        64
+#define RK_CHART_MAX_POINTS        (1u << 24)  /* over all series */
+#define RK_CHART_MAX_CATEGORIES    10000
+#define RK_CHART_MAX_BINS          10000
+#define RK_CHART_MAX_OUTLIERS      10000
+#define RK_CHART_MAX_STRING        1024        /* bytes */
+#define RK_CHART_MAX_DEPTH         16
+
+/* @path is the spec; a sidecar it names is opened only beside it. */
+RkChart        *rk_chart_new_from_file     (const char     *path,
+                                            GError        **error);
+/* @base_dir: the folder a sidecar may be read from, or NULL to refuse sidecars. */
+RkChart        *rk_chart_new_from_bytes    (GBytes         *bytes,
+                                            const char     *base_dir,
+                                            GError        **error);
+
+RkChartKind     rk_chart_get_kind          (RkChart        *self);
+const char     *rk_chart_get_title         (RkChart        *self);
+RkChartAxisType rk_chart_get_x_type        (RkChart        *self);
+guint           rk_chart_get_n_series      (RkChart        *self);
+const char     *rk_chart_get_series_name   (RkChart        *self,
+                                            guint           series);
+/* Points in a series (bins for a histogram, 1 for a box). */
+gsize           rk_chart_get_n_points      (RkChart        *self,
+                                            guint           series);
+
+void            rk_chart_draw              (RkChart        *self,
+                                            cairo_t        *cr,
+                                            double          width,
+                                            double          height,
+                                            RkChartStyle    style);
+
+/* TRUE when (@x, @y) in a @width × @height drawing is over data. */
+gboolean        rk_chart_hit_test          (RkChart        *self,
+                                            double          width,
+                                            double          height,
+                                            double          x,
+                                            double          y,
+                                            RkChartHit     *hit);
+/* A tooltip for @hit: series name and exact values, one line each. */
+char           *rk_chart_describe_hit      (RkChart        *self,
+                                            const RkChartHit *hit);
+
+/* Format from the extension of @path when @format is -1. */
+gboolean        rk_chart_export            (RkChart        *self,
+                                            const char     *path,
+                                            int             format,
+                                            int             width,
+                                            int             height,
+                                            RkChartStyle    style,
+                                            GError        **error);
+
+G_END_DECLS
