@@ -1,0 +1,19 @@
+"""reckon_profile.py FILE... — print one JSON document profiling each file.
+
+Run by the host inside reckon-sandbox (never outside it: the files are
+untrusted). The document: {"version": 1, "files": [{"name": ..., ...}]},
+one entry per argument, each with either a profile or one "error" sentence.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from reckon.profile import main  # noqa: E402
+
+if __name__ == "__main__":
+    out = main(sys.argv[1:])
+    sys.stdout.write(out)
+    sys.stdout.write("\n")
+    sys.stdout.flush()

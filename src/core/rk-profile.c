@@ -1,0 +1,1069 @@
+/* rk-profile.c — runs the file profiler inside reckon-sandbox, parses what it
+ * prints (hostile bytes: size caps, strict types) and renders it for a model. */
+#define G_LOG_DOMAIN "rk-profile"
+#include "config.h"
+#include "rk-profile.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <gio/gunixinputstream.h>
+#include <json-glib/json-glib.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rk-util.h"
+
+#define MAX_FILES       256
+#define MAX_TABLES      64
+#define MAX_COLUMNS     256
+#define MAX_HEAD_ROWS   10
+#define MAX_LIST        32
+#define MAX_STRING      4096
+#define MAX_STDERR      (64 * 1024)
+#define KERNEL_MOUNT    "/opt/reckon/kernel"
+
+static guint64 profile_memory = G_GUINT64_CONSTANT (2) * 1024 * 1024 * 1024;
+static guint profile_timeout = 60;
+
+void
+rk_profile_set_limits (guint64 memory_bytes,
+                       guint   timeout_seconds)
+{
+  profile_memory = memory_bytes;
+  profile_timeout = timeout_seconds;
+}
+
+/* -- types ---------------------------------------------------------------- */
+
+static void
+column_free (gpointer data)
+{
+  RkColumnProfile *c = data;
+
+  g_free (c->name);
+  g_free (c->min_text);
+  g_free (c->max_text);
+  g_strfreev (c->values);
+  g_free (c);
+}
+
+static void
+table_free (gpointer data)
+{
+  RkTableProfile *t = data;
+
+  g_free (t->name);
+  g_clear_pointer (&t->columns, g_ptr_array_unref);
+  g_clear_pointer (&t->head, g_ptr_array_unref);
+  g_free (t);
+}
+
+void
+rk_file_profile_free (RkFileProfile *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->name);
+  g_free (self->error);
+  g_free (self->encoding);
+  g_free (self->delimiter);
+  g_free (self->decimal);
+  g_free (self->read_hint);
+  g_strfreev (self->page_text);
+  g_strfreev (self->first_lines);
+  g_strfreev (self->notes);
+  g_clear_pointer (&self->tables, g_ptr_array_unref);
+  g_free (self->raw_json);
+  g_free (self);
+}
+
+static RkTableProfile *
+table_copy (const RkTableProfile *t)
+{
+  RkTableProfile *c = g_memdup2 (t, sizeof *t);
+
+  c->name = g_strdup (t->name);
+  c->columns = g_ptr_array_new_with_free_func (column_free);
+  for (guint i = 0; i < t->columns->len; i++)
+    {
+      const RkColumnProfile *src = g_ptr_array_index (t->columns, i);
+      RkColumnProfile *col = g_memdup2 (src, sizeof *src);
+
+      col->name = g_strdup (src->name);
+      col->min_text = g_strdup (src->min_text);
+      col->max_text = g_strdup (src->max_text);
+      col->values = g_strdupv (src->values);
+      g_ptr_array_add (c->columns, col);
+    }
+  c->head = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  for (guint i = 0; i < t->head->len; i++)
+    g_ptr_array_add (c->head, g_strdupv (g_ptr_array_index (t->head, i)));
+  return c;
+}
+
+RkFileProfile *
+rk_file_profile_copy (const RkFileProfile *self)
+{
+  RkFileProfile *c = g_memdup2 (self, sizeof *self);
+
+  c->name = g_strdup (self->name);
+  c->error = g_strdup (self->error);
+  c->encoding = g_strdup (self->encoding);
+  c->delimiter = g_strdup (self->delimiter);
+  c->decimal = g_strdup (self->decimal);
+  c->read_hint = g_strdup (self->read_hint);
+  c->page_text = g_strdupv (self->page_text);
+  c->first_lines = g_strdupv (self->first_lines);
+  c->notes = g_strdupv (self->notes);
+  c->raw_json = g_strdup (self->raw_json);
+  c->tables = g_ptr_array_new_with_free_func (table_free);
+  for (guint i = 0; i < self->tables->len; i++)
+    g_ptr_array_add (c->tables, table_copy (g_ptr_array_index (self->tables, i)));
+  return c;
+}
+
+G_DEFINE_BOXED_TYPE (RkFileProfile, rk_file_profile, rk_file_profile_copy, rk_file_profile_free)
+
+static RkFileProfile *
+file_profile_new (const char *name)
+{
+  RkFileProfile *p = g_new0 (RkFileProfile, 1);
+
+  p->name = g_strdup (name);
+  p->tables = g_ptr_array_new_with_free_func (table_free);
+  return p;
+}
+
+RkFileProfile *
+rk_file_profile_new_error (const char *name,
+                           const char *error)
+{
+  RkFileProfile *p = file_profile_new (name);
+
+  p->error = g_strdup (error);
+  return p;
+}
+
+static const char *kind_names[] = {
+  "unknown", "csv", "tsv", "xlsx", "xls", "ods", "pdf", "text", "json",
+};
+
+static const char *type_names[] = {
+  "empty", "integer", "float", "boolean", "date", "datetime", "text", "mixed",
+};
+
+const char *
+rk_file_kind_to_string (RkFileKind kind)
+{
+  return (guint) kind < G_N_ELEMENTS (kind_names) ? kind_names[kind] : "unknown";
+}
+
+const char *
+rk_column_type_to_string (RkColumnType type)
+{
+  return (guint) type < G_N_ELEMENTS (type_names) ? type_names[type] : "text";
+}
+
+/* -- parsing -------------------------------------------------------------- */
+
+/* Valid UTF-8, at most @cap bytes, without control characters other than
+ * tab and line breaks (no terminal escapes reach a screen or a prompt). */
+static char *
+clean_string (const char *s,
+              gsize       cap)
+{
+  g_autofree char *valid = g_utf8_make_valid (s, -1);
+  GString *out = g_string_sized_new (MIN (strlen (valid), cap) + 1);
+
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iscntrl (c) && c != '\t' && c != '\n' && c != '\r')
+        continue;
+      if (out->len + 6 > cap)
+        break;
+      g_string_append_unichar (out, c);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+get_string (JsonObject *obj,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return clean_string (json_node_get_string (node), MAX_STRING);
+}
+
+static gboolean
+get_number (JsonObject *obj,
+            const char *member,
+            double     *out)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+  GType t;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  t = json_node_get_value_type (node);
+  if (t != G_TYPE_INT64 && t != G_TYPE_DOUBLE)
+    return FALSE;
+  *out = json_node_get_double (node);
+  return TRUE;
+}
+
+static guint64
+get_count (JsonObject *obj,
+           const char *member)
+{
+  double v = 0;
+
+  if (!get_number (obj, member, &v) || !(v >= 0) || v > 1e15)
+    return 0;
+  return (guint64) v;
+}
+
+static gboolean
+get_bool (JsonObject *obj,
+          const char *member)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
+}
+
+static JsonArray *
+get_array (JsonObject *obj,
+           const char *member)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  return (node != NULL && JSON_NODE_HOLDS_ARRAY (node)) ? json_node_get_array (node) : NULL;
+}
+
+/* A cell: a string, a number or null (shown as ""). */
+static char *
+cell_string (JsonNode *node)
+{
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return g_strdup ("");
+  if (!JSON_NODE_HOLDS_VALUE (node))
+    return g_strdup ("");
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:
+      return clean_string (json_node_get_string (node), 512);
+    case G_TYPE_INT64:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
+    case G_TYPE_DOUBLE:
+      return g_strdup_printf ("%.6g", json_node_get_double (node));
+    case G_TYPE_BOOLEAN:
+      return g_strdup (json_node_get_boolean (node) ? "true" : "false");
+    default:
+      return g_strdup ("");
+    }
+}
+
+static GStrv
+get_strv (JsonObject *obj,
+          const char *member,
+          guint       max)
+{
+  JsonArray *arr = get_array (obj, member);
+  g_autoptr(GStrvBuilder) b = NULL;
+
+  if (arr == NULL)
+    return NULL;
+  b = g_strv_builder_new ();
+  for (guint i = 0; i < json_array_get_length (arr) && i < max; i++)
+    {
+      g_autofree char *s = cell_string (json_array_get_element (arr, i));
+
+      g_strv_builder_add (b, s);
+    }
+  return g_strv_builder_end (b);
+}
+
+static RkColumnType
+column_type_from_string (const char *s)
+{
+  for (guint i = 0; s != NULL && i < G_N_ELEMENTS (type_names); i++)
+    if (strcmp (s, type_names[i]) == 0)
+      return i;
+  return RK_COLUMN_TEXT;
+}
+
+static RkFileKind
+file_kind_from_string (const char *s)
+{
+  for (guint i = 0; s != NULL && i < G_N_ELEMENTS (kind_names); i++)
+    if (strcmp (s, kind_names[i]) == 0)
+      return i;
+  return RK_FILE_KIND_UNKNOWN;
+}
+
+static RkColumnProfile *
+parse_column (JsonObject *obj)
+{
+  RkColumnProfile *c = g_new0 (RkColumnProfile, 1);
+  g_autofree char *type = get_string (obj, "type");
+  double v;
+
+  c->name = get_string (obj, "name");
+  if (c->name == NULL)
+    c->name = g_strdup ("");
+  c->type = column_type_from_string (type);
+  c->missing = get_count (obj, "missing");
+  c->unique = -1;
+  if (get_number (obj, "unique", &v) && v >= 0 && v < 1e15)
+    c->unique = (gint64) v;
+  if (get_number (obj, "min", &c->min) && get_number (obj, "max", &c->max) &&
+      get_number (obj, "mean", &c->mean))
+    {
+      c->has_stats = TRUE;
+      c->has_std = get_number (obj, "std", &c->std);
+    }
+  c->min_text = get_string (obj, "min");
+  c->max_text = get_string (obj, "max");
+  c->values = get_strv (obj, "values", 10);
+  return c;
+}
+
+static RkTableProfile *
+parse_table (JsonObject *obj)
+{
+  RkTableProfile *t = g_new0 (RkTableProfile, 1);
+  JsonArray *cols = get_array (obj, "column_info");
+  JsonArray *head = get_array (obj, "head");
+
+  t->name = get_string (obj, "name");
+  t->rows = get_count (obj, "rows");
+  t->n_columns = (guint) MIN (get_count (obj, "columns"), G_MAXUINT);
+  t->header = get_bool (obj, "header");
+  t->rows_approximate = get_bool (obj, "rows_approximate");
+  t->rows_sampled = get_count (obj, "rows_sampled");
+  t->page = (guint) MIN (get_count (obj, "page"), G_MAXUINT);
+  t->columns = g_ptr_array_new_with_free_func (column_free);
+  t->head = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+
+  for (guint i = 0; cols != NULL && i < json_array_get_length (cols) && i < MAX_COLUMNS; i++)
+    {
+      JsonNode *n = json_array_get_element (cols, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (n))
+        g_ptr_array_add (t->columns, parse_column (json_node_get_object (n)));
+    }
+  for (guint i = 0; head != NULL && i < json_array_get_length (head) && i < MAX_HEAD_ROWS; i++)
+    {
+      JsonNode *n = json_array_get_element (head, i);
+      g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+      JsonArray *row;
+
+      if (!JSON_NODE_HOLDS_ARRAY (n))
+        continue;
+      row = json_node_get_array (n);
+      for (guint j = 0; j < json_array_get_length (row) && j < MAX_COLUMNS; j++)
+        {
+          g_autofree char *cell = cell_string (json_array_get_element (row, j));
+
+          g_strv_builder_add (b, cell);
+        }
+      g_ptr_array_add (t->head, g_strv_builder_end (b));
+    }
+  return t;
+}
+
+static RkFileProfile *
+parse_file (JsonNode *node)
+{
+  JsonObject *obj = json_node_get_object (node);
+  g_autofree char *name = get_string (obj, "name");
+  g_autofree char *kind = get_string (obj, "kind");
+  RkFileProfile *p = file_profile_new (name ? name : "");
+  JsonArray *tables;
+
+  p->kind = file_kind_from_string (kind);
+  p->size = get_count (obj, "size");
+  p->error = get_string (obj, "error");
+  p->encoding = get_string (obj, "encoding");
+  p->delimiter = get_string (obj, "delimiter");
+  p->decimal = get_string (obj, "decimal");
+  p->read_hint = get_string (obj, "read_hint");
+  p->sheets = (guint) MIN (get_count (obj, "sheets"), G_MAXUINT);
+  p->pages = (guint) MIN (get_count (obj, "pages"), G_MAXUINT);
+  p->text_layer = get_bool (obj, "text_layer");
+  p->page_text = get_strv (obj, "page_text", 5);
+  p->lines = get_count (obj, "lines");
+  p->first_lines = get_strv (obj, "first_lines", 20);
+  p->notes = get_strv (obj, "notes", 16);
+  tables = get_array (obj, "tables");
+  for (guint i = 0; tables != NULL && i < json_array_get_length (tables) && i < MAX_TABLES; i++)
+    {
+      JsonNode *n = json_array_get_element (tables, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (n))
+        g_ptr_array_add (p->tables, parse_table (json_node_get_object (n)));
+    }
+  p->raw_json = json_to_string (node, FALSE);
+  return p;
+}
+
+GPtrArray *
+rk_profile_parse (const char  *data,
+                  gsize        len,
+                  GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GPtrArray) out = NULL;
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root;
+  JsonArray *files;
+  double version = 0;
+
+  if (len > RK_PROFILE_MAX_JSON)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                   _("The file profile is larger than %u bytes."), (guint) RK_PROFILE_MAX_JSON);
+      return NULL;
+    }
+  if (data == NULL || len == 0 || memchr (data, '\0', len) != NULL ||
+      !g_utf8_validate (data, len, NULL))
+    {
+      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                           _("The file profile is not valid text."));
+      return NULL;
+    }
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, data, len, &local_error))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   _("The file profile is not valid JSON: %s"), local_error->message);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    goto malformed;
+  if (!get_number (json_node_get_object (root), "version", &version) || version != 1)
+    {
+      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_UNSUPPORTED,
+                           _("The file profile has an unknown version."));
+      return NULL;
+    }
+  files = get_array (json_node_get_object (root), "files");
+  if (files == NULL)
+    goto malformed;
+
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_file_profile_free);
+  for (guint i = 0; i < json_array_get_length (files) && i < MAX_FILES; i++)
+    {
+      JsonNode *n = json_array_get_element (files, i);
+
+      if (!JSON_NODE_HOLDS_OBJECT (n))
+        goto malformed;
+      g_ptr_array_add (out, parse_file (n));
+    }
+  return g_steal_pointer (&out);
+
+malformed:
+  g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                       _("The file profile does not have the expected structure."));
+  return NULL;
+}
+
+/* -- rendering ------------------------------------------------------------ */
+
+/* One line: line breaks and tabs shown as visible escapes. */
+static void
+append_inline (GString    *s,
+               const char *text,
+               gsize       max)
+{
+  gsize start = s->len;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      if (s->len - start >= max)
+        {
+          g_string_append (s, "…");
+          return;
+        }
+      if (*p == '\n')
+        g_string_append (s, "\\n");
+      else if (*p == '\r')
+        g_string_append (s, "\\r");
+      else if (*p == '\t')
+        g_string_append (s, "\\t");
+      else
+        g_string_append_unichar (s, g_utf8_get_char (p));
+    }
+}
+
+static void
+append_size (GString *s,
+             guint64  size)
+{
+  g_autofree char *h = g_format_size (size);
+
+  g_string_append (s, h);
+}
+
+static void
+append_number (GString *s,
+               double   v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
+}
+
+static void
+append_column (GString               *s,
+               const RkColumnProfile *c)
+{
+  g_string_append (s, "- ");
+  append_inline (s, c->name, 80);
+  g_string_append_printf (s, ": %s", rk_column_type_to_string (c->type));
+  if (c->missing > 0)
+    g_string_append_printf (s, ", %" G_GUINT64_FORMAT " missing", c->missing);
+  if (c->has_stats)
+    {
+      g_string_append (s, ", min ");
+      append_number (s, c->min);
+      g_string_append (s, ", max ");
+      append_number (s, c->max);
+      g_string_append (s, ", mean ");
+      append_number (s, c->mean);
+      if (c->has_std)
+        {
+          g_string_append (s, ", std ");
+          append_number (s, c->std);
+        }
+    }
+  else if (c->min_text != NULL && c->max_text != NULL)
+    {
+      g_string_append (s, ", ");
+      append_inline (s, c->min_text, 40);
+      g_string_append (s, " to ");
+      append_inline (s, c->max_text, 40);
+    }
+  if (c->unique >= 0 && c->type != RK_COLUMN_INTEGER && c->type != RK_COLUMN_FLOAT)
+    g_string_append_printf (s, ", %" G_GINT64_FORMAT " distinct", c->unique);
+  if (c->values != NULL && c->values[0] != NULL)
+    {
+      g_string_append (s, " (");
+      for (guint i = 0; c->values[i] != NULL && i < 6; i++)
+        {
+          if (i > 0)
+            g_string_append (s, ", ");
+          append_inline (s, c->values[i], 30);
+        }
+      if (g_strv_length (c->values) > 6)
+        g_string_append (s, ", …");
+      g_string_append (s, ")");
+    }
+  g_string_append_c (s, '\n');
+}
+
+static void
+append_table (GString              *s,
+              const RkTableProfile *t,
+              gsize                 budget_end)
+{
+  if (t->name != NULL)
+    {
+      g_string_append (s, t->page > 0 ? "Table on " : "Sheet “");
+      append_inline (s, t->name, 80);
+      g_string_append (s, t->page > 0 ? ": " : "”: ");
+    }
+  else
+    g_string_append (s, "Table: ");
+  g_string_append_printf (s, "%s%" G_GUINT64_FORMAT " rows × %u columns%s",
+                          t->rows_approximate ? "about " : "", t->rows, t->n_columns,
+                          t->n_columns == 0 ? "" : (t->header ? ", first row is the header" : ", no header row"));
+  if (t->rows_sampled > 0)
+    g_string_append_printf (s, " (statistics from the first %" G_GUINT64_FORMAT " rows)", t->rows_sampled);
+  g_string_append_c (s, '\n');
+
+  for (guint i = 0; i < t->columns->len; i++)
+    {
+      if (s->len > budget_end)
+        {
+          g_string_append_printf (s, "- … and %u more columns\n", t->columns->len - i);
+          break;
+        }
+      append_column (s, g_ptr_array_index (t->columns, i));
+    }
+  if (t->n_columns > t->columns->len && s->len <= budget_end)
+    g_string_append_printf (s, "- … and %u more columns\n", t->n_columns - t->columns->len);
+
+  if (t->head->len > 0 && s->len < budget_end)
+    {
+      g_string_append (s, "First rows:\n");
+      if (t->header)
+        {
+          for (guint j = 0; j < t->columns->len && j < 20; j++)
+            {
+              const RkColumnProfile *c = g_ptr_array_index (t->columns, j);
+
+              g_string_append (s, j > 0 ? " | " : "");
+              append_inline (s, c->name, 30);
+            }
+          g_string_append_c (s, '\n');
+        }
+      for (guint i = 0; i < t->head->len && s->len < budget_end; i++)
+        {
+          GStrv row = g_ptr_array_index (t->head, i);
+
+          for (guint j = 0; row[j] != NULL && j < 20; j++)
+            {
+              g_string_append (s, j > 0 ? " | " : "");
+              append_inline (s, row[j], 30);
+            }
+          g_string_append_c (s, '\n');
+        }
+    }
+}
+
+static const char *
+kind_label (RkFileKind kind)
+{
+  switch (kind)
+    {
+    case RK_FILE_KIND_CSV: return "CSV";
+    case RK_FILE_KIND_TSV: return "TSV";
+    case RK_FILE_KIND_XLSX: return "Excel workbook (XLSX)";
+    case RK_FILE_KIND_XLS: return "Excel 97-2003 workbook (XLS)";
+    case RK_FILE_KIND_ODS: return "OpenDocument spreadsheet (ODS)";
+    case RK_FILE_KIND_PDF: return "PDF";
+    case RK_FILE_KIND_TEXT: return "text";
+    case RK_FILE_KIND_JSON: return "JSON";
+    case RK_FILE_KIND_UNKNOWN:
+    default: return "file";
+    }
+}
+
+static const char *
+delimiter_label (const char *d)
+{
+  if (g_strcmp0 (d, "\t") == 0)
+    return "tab";
+  if (g_strcmp0 (d, ",") == 0)
+    return "comma";
+  if (g_strcmp0 (d, ";") == 0)
+    return "semicolon";
+  if (g_strcmp0 (d, "|") == 0)
+    return "pipe";
+  return "other";
+}
+
+char *
+rk_file_profile_to_prompt (const RkFileProfile *self,
+                           gsize                max_bytes)
+{
+  GString *s = g_string_new ("File “");
+  /* Leave room for the closing lines (hint, notes) after the tables. */
+  gsize budget_end = max_bytes > 400 ? max_bytes - 300 : max_bytes;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  append_inline (s, self->name, 200);
+  g_string_append (s, "”");
+  if (self->error != NULL)
+    {
+      g_string_append (s, ": ");
+      append_inline (s, self->error, 300);
+      g_string_append_c (s, '\n');
+      return g_string_free (s, FALSE);
+    }
+  g_string_append_printf (s, " (%s, ", kind_label (self->kind));
+  append_size (s, self->size);
+  if (self->encoding != NULL)
+    g_string_append_printf (s, ", %s", self->encoding);
+  if (self->delimiter != NULL && self->kind != RK_FILE_KIND_TSV)
+    g_string_append_printf (s, ", %s-separated", delimiter_label (self->delimiter));
+  if (g_strcmp0 (self->decimal, ",") == 0)
+    g_string_append (s, ", decimal comma");
+  if (self->sheets > 0)
+    g_string_append_printf (s, ", %u sheet%s", self->sheets, self->sheets == 1 ? "" : "s");
+  if (self->kind == RK_FILE_KIND_PDF)
+    g_string_append_printf (s, ", %u page%s", self->pages, self->pages == 1 ? "" : "s");
+  if (self->kind == RK_FILE_KIND_TEXT)
+    g_string_append_printf (s, ", %" G_GUINT64_FORMAT " lines", self->lines);
+  g_string_append (s, ")\n");
+
+  for (guint i = 0; i < self->tables->len; i++)
+    {
+      if (s->len > budget_end)
+        {
+          g_string_append_printf (s, "… and %u more tables\n", self->tables->len - i);
+          break;
+        }
+      append_table (s, g_ptr_array_index (self->tables, i), budget_end);
+    }
+
+  if (self->kind == RK_FILE_KIND_PDF && self->page_text != NULL)
+    for (guint i = 0; self->page_text[i] != NULL && s->len < budget_end; i++)
+      {
+        if (*self->page_text[i] == '\0')
+          continue;
+        g_string_append_printf (s, "Page %u text: ", i + 1);
+        append_inline (s, self->page_text[i], MIN (600, budget_end - s->len));
+        g_string_append_c (s, '\n');
+      }
+  if (self->first_lines != NULL)
+    for (guint i = 0; self->first_lines[i] != NULL && i < 5 && s->len < budget_end; i++)
+      {
+        g_string_append (s, "> ");
+        append_inline (s, self->first_lines[i], 160);
+        g_string_append_c (s, '\n');
+      }
+  for (guint i = 0; self->notes != NULL && self->notes[i] != NULL && i < 4; i++)
+    {
+      g_string_append (s, "Note: ");
+      append_inline (s, self->notes[i], 200);
+      g_string_append_c (s, '\n');
+    }
+  if (self->read_hint != NULL)
+    {
+      g_string_append (s, "Load: ");
+      append_inline (s, self->read_hint, 200);
+      g_string_append_c (s, '\n');
+    }
+  return g_string_free (s, FALSE);
+}
+
+char *
+rk_profiles_to_prompt (GPtrArray *profiles,
+                       gsize      max_bytes)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < profiles->len; i++)
+    {
+      gsize left = max_bytes > s->len ? max_bytes - s->len : 0;
+      /* Each file gets a fair share of what is left, so one wide workbook
+       * cannot crowd out the others. */
+      gsize share = left / (profiles->len - i);
+      g_autofree char *one = NULL;
+
+      if (share < 120)
+        {
+          g_string_append_printf (s, "… and %u more files (not described, to save space)\n",
+                                  profiles->len - i);
+          break;
+        }
+      one = rk_file_profile_to_prompt (g_ptr_array_index (profiles, i), share);
+      if (i > 0)
+        g_string_append_c (s, '\n');
+      g_string_append (s, one);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* -- running -------------------------------------------------------------- */
+
+typedef struct
+{
+  char  *workspace;
+  GStrv  names;
+} ProfileData;
+
+static void
+profile_data_free (gpointer data)
+{
+  ProfileData *d = data;
+
+  g_free (d->workspace);
+  g_strfreev (d->names);
+  g_free (d);
+}
+
+/* Reads stdout and stderr together (so neither pipe can fill and stall the
+ * child), keeping at most @out_cap and MAX_STDERR bytes. Returns FALSE when
+ * cancelled or when stdout went over its cap (the child is then killed). */
+static gboolean
+drain (GSubprocess  *proc,
+       GByteArray   *out,
+       gsize         out_cap,
+       GByteArray   *err,
+       GCancellable *cancellable,
+       gboolean     *too_large)
+{
+  int fds[2] = {
+    g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (g_subprocess_get_stdout_pipe (proc))),
+    g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (g_subprocess_get_stderr_pipe (proc))),
+  };
+  gboolean open_[2] = { TRUE, TRUE };
+  GPollFD cancel_fd = { 0, };
+  gboolean have_cancel = cancellable != NULL && g_cancellable_make_pollfd (cancellable, &cancel_fd);
+  gint64 deadline = g_get_monotonic_time () + (gint64) (profile_timeout + 30) * G_USEC_PER_SEC;
+  guint8 buf[65536];
+  gboolean ok = TRUE;
+
+  *too_large = FALSE;
+  while (open_[0] || open_[1])
+    {
+      struct pollfd p[3];
+      int n = 0, idx[2] = { -1, -1 };
+      gint64 left = (deadline - g_get_monotonic_time ()) / 1000;
+
+      for (int i = 0; i < 2; i++)
+        if (open_[i])
+          {
+            idx[i] = n;
+            p[n].fd = fds[i];
+            p[n].events = POLLIN;
+            p[n++].revents = 0;
+          }
+      if (have_cancel)
+        {
+          p[n].fd = cancel_fd.fd;
+          p[n].events = POLLIN;
+          p[n++].revents = 0;
+        }
+      if (left <= 0)
+        {
+          /* The sandbox's own timeout should have fired long ago. */
+          g_subprocess_force_exit (proc);
+          ok = FALSE;
+          break;
+        }
+      if (poll (p, n, (int) MIN (left, 1000)) < 0 && errno != EINTR)
+        break;
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_subprocess_send_signal (proc, SIGKILL);
+          ok = FALSE;
+          break;
+        }
+      for (int i = 0; i < 2; i++)
+        {
+          ssize_t r;
+
+          if (idx[i] < 0 || (p[idx[i]].revents & (POLLIN | POLLHUP | POLLERR)) == 0)
+            continue;
+          r = read (fds[i], buf, sizeof buf);
+          if (r < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+          if (r <= 0)
+            {
+              open_[i] = FALSE;
+              continue;
+            }
+          if (i == 0)
+            {
+              if (out->len + (gsize) r > out_cap)
+                {
+                  *too_large = TRUE;
+                  g_subprocess_send_signal (proc, SIGKILL);
+                  ok = FALSE;
+                  goto done;
+                }
+              g_byte_array_append (out, buf, r);
+            }
+          else if (err->len < MAX_STDERR)
+            g_byte_array_append (err, buf, MIN ((gsize) r, MAX_STDERR - err->len));
+        }
+    }
+done:
+  if (have_cancel)
+    g_cancellable_release_fd (cancellable);
+  return ok;
+}
+
+/* The sandbox's "reckon-sandbox: stopped: disk limit exceeded (…)" line, or
+ * the setup reason after "reckon-sandbox: ". */
+static char *
+sandbox_reason (const char *err,
+                const char *prefix)
+{
+  const char *p = strstr (err, prefix);
+  g_autofree char *line = NULL;
+  const char *end;
+
+  if (p == NULL)
+    return NULL;
+  p += strlen (prefix);
+  end = strchr (p, '\n');
+  line = g_strndup (p, end ? (gsize) (end - p) : strlen (p));
+  return clean_string (line, 200);
+}
+
+static RkFileProfile *
+profile_one (const char   *workspace,
+             const char   *name,
+             GCancellable *cancellable,
+             GError      **error)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(GByteArray) err = g_byte_array_new ();
+  g_autofree char *mem = g_strdup_printf ("%" G_GUINT64_FORMAT, profile_memory);
+  g_autofree char *timeout = g_strdup_printf ("%u", profile_timeout);
+  g_autofree char *inside = NULL;
+  g_autofree char *err_text = NULL;
+  g_autoptr(GPtrArray) parsed = NULL;
+  gboolean too_large = FALSE;
+  int status;
+
+  if (!rk_path_is_beneath (name) || strchr (name, '/') != NULL)
+    return rk_file_profile_new_error (name, _("This file name is not allowed."));
+
+  inside = g_build_filename ("/workspace", name, NULL);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  {
+    const char *argv[] = {
+      rk_sandbox_path (), "--workspace", workspace,
+      "--ro-bind", rk_kernel_dir (), KERNEL_MOUNT,
+      "--memory", mem, "--timeout", timeout, "--max-procs", "16",
+      "--",
+      rk_python_path (), "-I", "-B", KERNEL_MOUNT "/reckon_profile.py", inside,
+      NULL,
+    };
+
+    proc = g_subprocess_launcher_spawnv (launcher, argv, &local_error);
+  }
+  if (proc == NULL)
+    return rk_file_profile_new_error (name, _("The sandbox could not be started, so the file was not profiled."));
+
+  if (!drain (proc, out, RK_PROFILE_MAX_JSON, err, cancellable, &too_large))
+    {
+      g_subprocess_wait (proc, NULL, NULL);
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      if (too_large)
+        return rk_file_profile_new_error (name, _("The profile of this file was too large to read."));
+      return rk_file_profile_new_error (name, _("Profiling this file took too long, so it was stopped."));
+    }
+  g_subprocess_wait (proc, NULL, NULL);
+  g_byte_array_append (err, (const guint8 *) "", 1);
+  err_text = g_strndup ((const char *) err->data, err->len);
+
+  if (g_subprocess_get_if_exited (proc))
+    status = g_subprocess_get_exit_status (proc);
+  else
+    status = 128 + g_subprocess_get_term_sig (proc);
+
+  if (status == 0 && out->len > 0)
+    {
+      parsed = rk_profile_parse ((const char *) out->data, out->len, &local_error);
+      if (parsed != NULL && parsed->len == 1)
+        {
+          RkFileProfile *p = g_ptr_array_steal_index (parsed, 0);
+
+          g_free (p->name);
+          p->name = g_strdup (name);
+          return p;
+        }
+      g_debug ("profile of %s unreadable: %s", name, local_error ? local_error->message : "no file");
+      return rk_file_profile_new_error (name, _("The profiler's answer could not be read."));
+    }
+
+  g_debug ("profiling %s: status %d, stderr: %s", name, status, err_text);
+  if (status == 124)
+    return rk_file_profile_new_error (name, _("Profiling this file took too long, so it was stopped."));
+  {
+    g_autofree char *limit = sandbox_reason (err_text, "reckon-sandbox: stopped: ");
+
+    if (limit != NULL)
+      {
+        g_autofree char *msg = g_strdup_printf (_("Profiling this file was stopped: %s."), limit);
+
+        return rk_file_profile_new_error (name, msg);
+      }
+  }
+  if (status == 125)
+    {
+      g_autofree char *why = sandbox_reason (err_text, "reckon-sandbox: ");
+      g_autofree char *msg = g_strdup_printf (_("The sandbox could not be set up (%s), so the file was not profiled."),
+                                              why ? why : _("no reason given"));
+
+      return rk_file_profile_new_error (name, msg);
+    }
+  if (status == 126 || status == 127)
+    return rk_file_profile_new_error (name, _("The profiler could not be started inside the sandbox."));
+  if (status == 128 + SIGKILL || status == 128 + SIGSEGV || status == 128 + SIGABRT ||
+      strstr (err_text, "MemoryError") != NULL || strstr (err_text, "Cannot allocate memory") != NULL)
+    return rk_file_profile_new_error (name, _("This file needs more memory than the sandbox allows, so it was not profiled."));
+  if (status == 128 + SIGXCPU)
+    return rk_file_profile_new_error (name, _("Profiling this file used too much processor time, so it was stopped."));
+  {
+    g_autofree char *msg = g_strdup_printf (_("The profiler stopped unexpectedly (status %d)."), status);
+
+    return rk_file_profile_new_error (name, msg);
+  }
+}
+
+GPtrArray *
+rk_profile_files (const char          *workspace,
+                  const char * const  *names,
+                  GCancellable        *cancellable,
+                  GError             **error)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_file_profile_free);
+
+  g_return_val_if_fail (workspace != NULL, NULL);
+
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    {
+      RkFileProfile *p = profile_one (workspace, names[i], cancellable, error);
+
+      if (p == NULL)
+        return NULL;
+      g_ptr_array_add (out, p);
+    }
+  return g_steal_pointer (&out);
+}
+
+static void
+profile_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  ProfileData *d = task_data;
+  GError *error = NULL;
+  GPtrArray *out = rk_profile_files (d->workspace, (const char * const *) d->names, cancellable, &error);
+
+  if (out == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, out, (GDestroyNotify) g_ptr_array_unref);
+}
+
+void
+rk_profile_files_async (const char          *workspace,
+                        const char * const  *names,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  ProfileData *d = g_new0 (ProfileData, 1);
+
+  d->workspace = g_strdup (workspace);
+  d->names = g_strdupv ((GStrv) names);
+  g_task_set_source_tag (task, rk_profile_files_async);
+  g_task_set_task_data (task, d, profile_data_free);
+  g_task_run_in_thread (task, profile_thread);
+}
+
+GPtrArray *
+rk_profile_files_finish (GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

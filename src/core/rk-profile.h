@@ -1,0 +1,136 @@
+/* rk-profile.h — profiles of workspace files, computed inside reckon-sandbox
+ * (sandbox/kernel/reckon_profile.py) and parsed here defensively. */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* Largest JSON document accepted from the profiler. */
+#define RK_PROFILE_MAX_JSON (4 * 1024 * 1024)
+
+typedef enum
+{
+  RK_FILE_KIND_UNKNOWN,
+  RK_FILE_KIND_CSV,
+  RK_FILE_KIND_TSV,
+  RK_FILE_KIND_XLSX,
+  RK_FILE_KIND_XLS,
+  RK_FILE_KIND_ODS,
+  RK_FILE_KIND_PDF,
+  RK_FILE_KIND_TEXT,
+  RK_FILE_KIND_JSON,
+} RkFileKind;
+
+typedef enum
+{
+  RK_COLUMN_EMPTY,
+  RK_COLUMN_INTEGER,
+  RK_COLUMN_FLOAT,
+  RK_COLUMN_BOOLEAN,
+  RK_COLUMN_DATE,
+  RK_COLUMN_DATETIME,
+  RK_COLUMN_TEXT,
+  RK_COLUMN_MIXED,
+} RkColumnType;
+
+typedef struct
+{
+  char         *name;
+  RkColumnType  type;
+  guint64       missing;
+  gboolean      has_stats;     /* min, max, mean (and std when has_std) */
+  gboolean      has_std;
+  double        min, max, mean, std;
+  char         *min_text;      /* dates: first and last */
+  char         *max_text;
+  gint64        unique;        /* -1 when unknown */
+  GStrv         values;        /* a few distinct values of a text column, or NULL */
+} RkColumnProfile;
+
+typedef struct
+{
+  char      *name;             /* sheet name, "page N" for PDF tables, or NULL */
+  guint64    rows;
+  guint      n_columns;
+  gboolean   header;
+  gboolean   rows_approximate;
+  guint64    rows_sampled;     /* statistics from this many rows; 0 = all */
+  guint      page;             /* PDF tables: their page; else 0 */
+  GPtrArray *columns;          /* RkColumnProfile */
+  GPtrArray *head;             /* GStrv per row, NULL cells as "" */
+} RkTableProfile;
+
+typedef struct
+{
+  char       *name;            /* file name inside the workspace */
+  RkFileKind  kind;
+  guint64     size;
+  char       *error;           /* one sentence, or NULL */
+  char       *encoding;
+  char       *delimiter;
+  char       *decimal;
+  char       *read_hint;       /* how to load it in pandas */
+  guint       sheets;
+  guint       pages;
+  gboolean    text_layer;
+  GStrv       page_text;       /* the first pages' text */
+  guint64     lines;           /* text files */
+  GStrv       first_lines;
+  GStrv       notes;
+  GPtrArray  *tables;          /* RkTableProfile */
+  char       *raw_json;        /* this file's object, as the profiler sent it */
+} RkFileProfile;
+
+GType           rk_file_profile_get_type   (void) G_GNUC_CONST;
+#define RK_TYPE_FILE_PROFILE (rk_file_profile_get_type ())
+
+RkFileProfile  *rk_file_profile_copy       (const RkFileProfile *self);
+void            rk_file_profile_free       (RkFileProfile       *self);
+/* A profile that is only an error sentence. */
+RkFileProfile  *rk_file_profile_new_error  (const char          *name,
+                                            const char          *error);
+
+const char     *rk_file_kind_to_string     (RkFileKind           kind);
+const char     *rk_column_type_to_string   (RkColumnType         type);
+
+/* Parses the profiler's document ({"version": 1, "files": [...]}): at most
+ * RK_PROFILE_MAX_JSON bytes, strict types, every string and list capped.
+ * Returns a GPtrArray of RkFileProfile. */
+GPtrArray      *rk_profile_parse           (const char          *data,
+                                            gsize                len,
+                                            GError             **error);
+
+/* The compact text a model is given about one file: schema first (rows,
+ * columns, types, missing values, ranges), then a few rows, then how to
+ * load it — never the whole file. At most about @max_bytes bytes. */
+char           *rk_file_profile_to_prompt  (const RkFileProfile *self,
+                                            gsize                max_bytes);
+/* All files, one block each, within @max_bytes overall. */
+char           *rk_profiles_to_prompt      (GPtrArray           *profiles,
+                                            gsize                max_bytes);
+
+/* Profiles files in @workspace (names relative to it, as rk_import_file
+ * returns them), one sandbox run each, so one hostile file cannot spoil the
+ * others' profiles. Every file gets a profile: on a crash, a limit or a
+ * timeout it holds one error sentence. Fails only when cancelled. */
+void            rk_profile_files_async     (const char          *workspace,
+                                            const char * const  *names,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+GPtrArray      *rk_profile_files_finish    (GAsyncResult        *result,
+                                            GError             **error);
+/* The same, blocking the calling thread. */
+GPtrArray      *rk_profile_files           (const char          *workspace,
+                                            const char * const  *names,
+                                            GCancellable        *cancellable,
+                                            GError             **error);
+
+/* Limits of one profiling run (defaults: 2 GiB memory, 60 s). Tests lower them. */
+void            rk_profile_set_limits      (guint64              memory_bytes,
+                                            guint                timeout_seconds);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkFileProfile, rk_file_profile_free)
+
+G_END_DECLS
