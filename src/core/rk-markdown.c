@@ -1,0 +1,726 @@
+/* rk-markdown.c — fenced-code splitting of model text and recovery of tool
+ * calls that a local model wrote out as JSON instead of calling the tool. */
+#define G_LOG_DOMAIN "rk-markdown"
+#include "config.h"
+
+#include <string.h>
+#include <json-glib/json-glib.h>
+
+#include "rk-markdown.h"
+
+/* One JSON candidate is at most this long, nested at most this deep; all
+ * candidates of one text together scan at most a few times its size. */
+#define MAX_CANDIDATE   (4u << 20)
+#define MAX_JSON_DEPTH  64
+#define MAX_TOOL_CALLS  64
+
+void
+rk_markdown_block_free (RkMarkdownBlock *block)
+{
+  if (block == NULL)
+    return;
+  g_free (block->text);
+  g_free (block->info);
+  g_free (block->language);
+  g_free (block);
+}
+
+void
+rk_markdown_tool_call_free (RkMarkdownToolCall *call)
+{
+  if (call == NULL)
+    return;
+  g_free (call->name);
+  g_free (call->code);
+  g_free (call);
+}
+
+/* Valid UTF-8 without NUL bytes, for everything handed out. */
+static char *
+clean_text (const char *p,
+            gsize       len)
+{
+  g_autoptr(GString) s = NULL;
+
+  if (memchr (p, '\0', len) == NULL)
+    return g_utf8_make_valid (p, len);
+  s = g_string_sized_new (len + 8);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (p[i] == '\0')
+        g_string_append (s, "\xef\xbf\xbd");
+      else
+        g_string_append_c (s, p[i]);
+    }
+  return g_utf8_make_valid (s->str, s->len);
+}
+
+static inline gboolean
+is_blank (char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+typedef struct
+{
+  char  ch;       /* '`' or '~' */
+  gsize count;    /* length of the fence run */
+  gsize indent;   /* leading blanks */
+  const char *info;
+  gsize info_len;
+} Fence;
+
+/* Is [p, p+len) (a line without its '\n') an opening fence? */
+static gboolean
+parse_fence (const char *p,
+             gsize       len,
+             Fence      *f)
+{
+  gsize i = 0, start;
+
+  while (i < len && (p[i] == ' ' || p[i] == '\t'))
+    i++;
+  if (i == len || (p[i] != '`' && p[i] != '~'))
+    return FALSE;
+  f->indent = i;
+  f->ch = p[i];
+  start = i;
+  while (i < len && p[i] == f->ch)
+    i++;
+  f->count = i - start;
+  if (f->count < 3)
+    return FALSE;
+  while (i < len && is_blank (p[i]))
+    i++;
+  f->info = p + i;
+  f->info_len = len - i;
+  while (f->info_len > 0 && is_blank (f->info[f->info_len - 1]))
+    f->info_len--;
+  /* A backtick fence's info string has no backtick: ```x``` is inline code. */
+  if (f->ch == '`' && memchr (f->info, '`', f->info_len) != NULL)
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+is_closing_fence (const char  *p,
+                  gsize        len,
+                  const Fence *open)
+{
+  gsize i = 0, start;
+
+  while (i < len && (p[i] == ' ' || p[i] == '\t'))
+    i++;
+  start = i;
+  while (i < len && p[i] == open->ch)
+    i++;
+  if (i - start < open->count)
+    return FALSE;
+  while (i < len && is_blank (p[i]))
+    i++;
+  return i == len;
+}
+
+/* If the line is code with exactly the closing fence run glued to its end,
+ * returns the length of the code part; else 0. */
+static gsize
+glued_fence (const char  *p,
+             gsize        len,
+             const Fence *open)
+{
+  gsize t = len, run = 0;
+
+  while (t > 0 && is_blank (p[t - 1]))
+    t--;
+  while (run < t && p[t - 1 - run] == open->ch)
+    run++;
+  if (run != open->count || run == t)
+    return 0;
+  t -= run;
+  for (gsize i = 0; i < t; i++)
+    if (!is_blank (p[i]))
+      return t;
+  return 0;
+}
+
+static char *
+language_of (const char *info,
+             gsize       len)
+{
+  gsize i = 0, start;
+
+  while (i < len && (info[i] == '{' || info[i] == '.' || is_blank (info[i])))
+    i++;
+  start = i;
+  while (i < len && !is_blank (info[i]) && info[i] != '{' && info[i] != '}' && info[i] != ',' && info[i] != ';')
+    i++;
+  {
+    g_autofree char *word = clean_text (info + start, i - start);
+    return g_ascii_strdown (word, -1);
+  }
+}
+
+gboolean
+rk_markdown_is_python_language (const char *language)
+{
+  const char *rest;
+
+  if (language == NULL)
+    return FALSE;
+  if (g_ascii_strcasecmp (language, "py") == 0 || g_ascii_strcasecmp (language, "py3") == 0)
+    return TRUE;
+  if (g_ascii_strncasecmp (language, "ipython", 7) == 0)
+    rest = language + 7;
+  else if (g_ascii_strncasecmp (language, "python", 6) == 0)
+    rest = language + 6;
+  else
+    return FALSE;
+  for (; *rest; rest++)
+    if (!g_ascii_isdigit (*rest) && *rest != '.')
+      return FALSE;
+  return TRUE;
+}
+
+static void
+add_block (GPtrArray      *blocks,
+           RkMarkdownKind  kind,
+           const char     *src,
+           gsize           offset,
+           gsize           length,
+           GString        *code,
+           const Fence    *fence,
+           gboolean        closed)
+{
+  RkMarkdownBlock *b;
+
+  if (kind == RK_MARKDOWN_PROSE && length == 0)
+    return;
+  b = g_new0 (RkMarkdownBlock, 1);
+  b->kind = kind;
+  b->offset = offset;
+  b->length = length;
+  if (kind == RK_MARKDOWN_PROSE)
+    b->text = clean_text (src + offset, length);
+  else
+    {
+      b->text = clean_text (code->str, code->len);
+      b->info = clean_text (fence->info, fence->info_len);
+      b->language = language_of (fence->info, fence->info_len);
+      b->closed = closed;
+    }
+  g_ptr_array_add (blocks, b);
+}
+
+/* Appends a code line with up to @indent leading blanks removed. */
+static void
+append_code_line (GString    *code,
+                  const char *p,
+                  gsize       len,
+                  gsize       indent,
+                  gboolean    newline)
+{
+  gsize i = 0;
+
+  while (i < indent && i < len && (p[i] == ' ' || p[i] == '\t'))
+    i++;
+  g_string_append_len (code, p + i, len - i);
+  if (newline)
+    g_string_append_c (code, '\n');
+}
+
+GPtrArray *
+rk_markdown_split (const char *text,
+                   gssize      len)
+{
+  GPtrArray *blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_markdown_block_free);
+  g_autoptr(GString) code = g_string_new (NULL);
+  gsize n, pos = 0, prose_start = 0, fence_start = 0;
+  gboolean in_code = FALSE;
+  Fence fence = { 0, };
+  gsize glued;
+
+  if (text == NULL)
+    return blocks;
+  n = len < 0 ? strlen (text) : (gsize) len;
+
+  while (pos < n)
+    {
+      const char *nl = memchr (text + pos, '\n', n - pos);
+      gsize line_len = (nl ? (gsize) (nl - text) : n) - pos;
+      gsize next = nl ? pos + line_len + 1 : n;
+
+      if (!in_code)
+        {
+          if (parse_fence (text + pos, line_len, &fence))
+            {
+              add_block (blocks, RK_MARKDOWN_PROSE, text, prose_start, pos - prose_start, NULL, NULL, FALSE);
+              in_code = TRUE;
+              fence_start = pos;
+              g_string_truncate (code, 0);
+            }
+        }
+      else if (is_closing_fence (text + pos, line_len, &fence))
+        {
+          add_block (blocks, RK_MARKDOWN_CODE, text, fence_start, next - fence_start, code, &fence, TRUE);
+          in_code = FALSE;
+          prose_start = next;
+        }
+      else if ((glued = glued_fence (text + pos, line_len, &fence)) > 0)
+        {
+          /* "print(x)```": a model glued the closing fence to the last line. */
+          append_code_line (code, text + pos, glued, fence.indent, TRUE);
+          add_block (blocks, RK_MARKDOWN_CODE, text, fence_start, next - fence_start, code, &fence, TRUE);
+          in_code = FALSE;
+          prose_start = next;
+        }
+      else
+        append_code_line (code, text + pos, line_len, fence.indent, nl != NULL);
+      pos = next;
+    }
+
+  if (in_code)
+    {
+      add_block (blocks, RK_MARKDOWN_CODE, text, fence_start, n - fence_start, code, &fence, FALSE);
+      prose_start = n;
+    }
+  add_block (blocks, RK_MARKDOWN_PROSE, text, prose_start, n - prose_start, NULL, NULL, FALSE);
+  return blocks;
+}
+
+static gboolean
+is_only_blank (const char *s)
+{
+  for (; *s; s++)
+    if (!g_ascii_isspace (*s))
+      return FALSE;
+  return TRUE;
+}
+
+GPtrArray *
+rk_markdown_python_blocks (const char      *text,
+                           gssize           len,
+                           RkMarkdownFlags  flags)
+{
+  g_autoptr(GPtrArray) blocks = rk_markdown_split (text, len);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      RkMarkdownBlock *b = blocks->pdata[i];
+
+      if (b->kind != RK_MARKDOWN_CODE)
+        continue;
+      if (!b->closed && (flags & RK_MARKDOWN_FLAGS_CLOSED_ONLY))
+        continue;
+      if (!rk_markdown_is_python_language (b->language) &&
+          !(b->language[0] == '\0' && (flags & RK_MARKDOWN_FLAGS_UNTAGGED_PYTHON)))
+        continue;
+      if (is_only_blank (b->text))
+        continue;
+      g_ptr_array_add (out, g_steal_pointer (&b->text));
+      b->text = g_strdup ("");
+    }
+  return out;
+}
+
+/* ---- tool calls written as text ---- */
+
+/* Finds the end of the JSON object starting at p[0] == '{': the index just
+ * past its closing brace, or 0 if it does not close within @len bytes, is
+ * nested too deep, or its brackets do not match. */
+static gsize
+match_object (const char *p,
+              gsize       len)
+{
+  char stack[MAX_JSON_DEPTH];
+  int depth = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = p[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      switch (c)
+        {
+        case '"':
+          in_string = TRUE;
+          break;
+        case '{':
+        case '[':
+          if (depth == MAX_JSON_DEPTH)
+            return 0;
+          stack[depth++] = c;
+          break;
+        case '}':
+        case ']':
+          if (depth == 0 || stack[depth - 1] != (c == '}' ? '{' : '['))
+            return 0;
+          if (--depth == 0)
+            return i + 1;
+          break;
+        default:
+          break;
+        }
+    }
+  return 0;
+}
+
+/* Models often put raw newlines and tabs into JSON strings, or regex
+ * backslashes like "\d": escape them so the JSON parses. */
+static char *
+repair_json (const char *p,
+             gsize       len)
+{
+  GString *s = g_string_sized_new (len + 64);
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = p[i];
+
+      if (!in_string)
+        {
+          if (c == '"')
+            in_string = TRUE;
+          g_string_append_c (s, c);
+          continue;
+        }
+      if (c == '"')
+        {
+          in_string = FALSE;
+          g_string_append_c (s, c);
+        }
+      else if (c == '\\')
+        {
+          char e = i + 1 < len ? p[i + 1] : '\0';
+          if (e && strchr ("\"\\/bfnrtu", e) != NULL)
+            {
+              g_string_append_c (s, '\\');
+              g_string_append_c (s, e);
+              i++;
+            }
+          else
+            g_string_append (s, "\\\\");
+        }
+      else if (c == '\n')
+        g_string_append (s, "\\n");
+      else if (c == '\r')
+        g_string_append (s, "\\r");
+      else if (c == '\t')
+        g_string_append (s, "\\t");
+      else if (c < 0x20)
+        g_string_append_printf (s, "\\u%04x", c);
+      else
+        g_string_append_c (s, c);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static JsonNode *
+parse_json (const char *p,
+            gsize       len,
+            gsize      *budget)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autofree char *valid = NULL;
+  g_autofree char *repaired = NULL;
+
+  if (len > *budget || len > MAX_CANDIDATE)
+    return NULL;
+  *budget -= len;
+  /* The matcher bounded the depth; json-glib's parser recurses. */
+  if (p[0] != '{' || match_object (p, len) != len)
+    return NULL;
+
+  /* Repair first: json-glib accepts some invalid escapes but drops the
+   * backslash ("\d" becomes "d"), which would change the code. */
+  valid = clean_text (p, len);
+  repaired = repair_json (valid, strlen (valid));
+  if (match_object (repaired, strlen (repaired)) != strlen (repaired))
+    return NULL;
+  parser = json_parser_new_immutable ();
+  if (json_parser_load_from_data (parser, repaired, -1, NULL))
+    return json_node_ref (json_parser_get_root (parser));
+  return NULL;
+}
+
+static const char *
+get_string (JsonObject *o,
+            const char *const *names)
+{
+  for (guint i = 0; names[i]; i++)
+    {
+      JsonNode *n = json_object_get_member (o, names[i]);
+      if (n != NULL && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
+        return json_node_get_string (n);
+    }
+  return NULL;
+}
+
+static gboolean
+is_python_tool (const char *name)
+{
+  static const char *const names[] = {
+    "python", "run_python", "execute_python", "python_exec", "exec_python",
+    "ipython", "code_interpreter", "run_code", "execute_code", "python_interpreter",
+    "run_python_code", "execute_python_code", "jupyter", "notebook", NULL
+  };
+  g_autofree char *down = g_ascii_strdown (name, -1);
+
+  g_strstrip (down);
+  for (guint i = 0; names[i]; i++)
+    if (g_str_equal (down, names[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static const char *const code_keys[] = { "code", "source", "python", "script", "program", "cell", NULL };
+
+static gboolean
+extract_call (JsonObject  *o,
+              gboolean     wrapped,
+              int          depth,
+              gsize       *budget,
+              char       **name_out,
+              char       **code_out)
+{
+  static const char *const name_keys[] = { "name", "tool", "tool_name", "function", "recipient_name", "action", NULL };
+  static const char *const arg_keys[] = { "arguments", "parameters", "args", "input", "tool_input", "action_input", "params", NULL };
+  JsonNode *n;
+  const char *name, *code;
+
+  if (depth > 3)
+    return FALSE;
+
+  /* {"tool_calls": [ {...}, ... ]}: the first python call. */
+  n = json_object_get_member (o, "tool_calls");
+  if (n != NULL && JSON_NODE_HOLDS_ARRAY (n))
+    {
+      JsonArray *a = json_node_get_array (n);
+      for (guint i = 0; i < json_array_get_length (a) && i < 16; i++)
+        {
+          JsonNode *e = json_array_get_element (a, i);
+          if (JSON_NODE_HOLDS_OBJECT (e) &&
+              extract_call (json_node_get_object (e), FALSE, depth + 1, budget, name_out, code_out))
+            return TRUE;
+        }
+      return FALSE;
+    }
+
+  /* {"function": {"name": ..., "arguments": ...}} */
+  n = json_object_get_member (o, "function");
+  if (n != NULL && JSON_NODE_HOLDS_OBJECT (n))
+    return extract_call (json_node_get_object (n), wrapped, depth + 1, budget, name_out, code_out);
+
+  name = get_string (o, name_keys);
+  if (name != NULL ? !is_python_tool (name) : !wrapped)
+    return FALSE;
+
+  code = NULL;
+  for (guint i = 0; arg_keys[i] && code == NULL; i++)
+    {
+      JsonNode *args = json_object_get_member (o, arg_keys[i]);
+
+      if (args == NULL)
+        continue;
+      if (JSON_NODE_HOLDS_OBJECT (args))
+        code = get_string (json_node_get_object (args), code_keys);
+      else if (JSON_NODE_HOLDS_VALUE (args) && json_node_get_value_type (args) == G_TYPE_STRING)
+        {
+          const char *s = json_node_get_string (args);
+          const char *t = s;
+
+          while (g_ascii_isspace (*t))
+            t++;
+          if (*t == '{')
+            {
+              /* Arguments as a JSON string, OpenAI style. */
+              g_autoptr(JsonNode) inner = parse_json (t, strlen (t), budget);
+              if (inner != NULL && JSON_NODE_HOLDS_OBJECT (inner))
+                {
+                  const char *c = get_string (json_node_get_object (inner), code_keys);
+                  if (c != NULL)
+                    {
+                      *name_out = g_strdup (name ? name : "python");
+                      *code_out = g_strdup (c);
+                      return TRUE;
+                    }
+                }
+            }
+          else
+            code = s;  /* the code itself */
+        }
+    }
+  if (code == NULL)
+    code = get_string (o, code_keys);
+  if (code == NULL || is_only_blank (code))
+    return FALSE;
+
+  *name_out = g_strdup (name ? name : "python");
+  *code_out = g_strdup (code);
+  return TRUE;
+}
+
+static gsize
+skip_blank_back (const char *text,
+                 gsize       lo,
+                 gsize       pos)
+{
+  while (pos > lo && g_ascii_isspace (text[pos - 1]))
+    pos--;
+  return pos;
+}
+
+static gsize
+skip_blank_fwd (const char *text,
+                gsize       hi,
+                gsize       pos)
+{
+  while (pos < hi && g_ascii_isspace (text[pos]))
+    pos++;
+  return pos;
+}
+
+#define OPEN_TAG "<tool_call>"
+#define CLOSE_TAG "</tool_call>"
+
+static gboolean
+tag_before (const char *text, gsize lo, gsize pos, gsize *start)
+{
+  gsize p = skip_blank_back (text, lo, pos);
+  gsize tl = strlen (OPEN_TAG);
+
+  if (p - lo >= tl && g_ascii_strncasecmp (text + p - tl, OPEN_TAG, tl) == 0)
+    {
+      *start = p - tl;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+tag_after (const char *text, gsize hi, gsize pos, gsize *end)
+{
+  gsize p = skip_blank_fwd (text, hi, pos);
+  gsize tl = strlen (CLOSE_TAG);
+
+  if (hi - p >= tl && g_ascii_strncasecmp (text + p, CLOSE_TAG, tl) == 0)
+    {
+      *end = p + tl;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+scan_region (const char  *text,
+             gsize        lo,
+             gsize        hi,
+             const RkMarkdownBlock *block,
+             gsize       *budget,
+             GPtrArray   *calls)
+{
+  gsize i = lo;
+
+  while (i < hi && calls->len < MAX_TOOL_CALLS && *budget > 0)
+    {
+      const char *brace = memchr (text + i, '{', hi - i);
+      gsize start, end, scan_len, span_start, span_end, tag_start = 0, tag_end = 0;
+      gboolean wrapped;
+      g_autoptr(JsonNode) node = NULL;
+      g_autofree char *name = NULL, *code = NULL;
+
+      if (brace == NULL)
+        break;
+      start = (gsize) (brace - text);
+      i = start + 1;
+      if (skip_blank_fwd (text, hi, start + 1) >= hi || text[skip_blank_fwd (text, hi, start + 1)] != '"')
+        continue;
+      scan_len = MIN (hi - start, MAX_CANDIDATE);
+      scan_len = MIN (scan_len, *budget);
+      end = match_object (text + start, scan_len);
+      *budget -= MIN (*budget, end ? end : scan_len);
+      if (end == 0)
+        continue;
+      end += start;
+      node = parse_json (text + start, end - start, budget);
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+
+      wrapped = tag_before (text, lo, start, &tag_start) && tag_after (text, hi, end, &tag_end);
+      if (!wrapped && block != NULL && block->kind == RK_MARKDOWN_CODE)
+        wrapped = g_str_equal (block->language, "tool_call") || g_str_equal (block->language, "tool_code");
+      if (!extract_call (json_node_get_object (node), wrapped, 0, budget, &name, &code))
+        continue;
+
+      span_start = start;
+      span_end = end;
+      if (tag_before (text, lo, start, &tag_start))
+        span_start = tag_start;
+      if (tag_after (text, hi, end, &tag_end))
+        span_end = tag_end;
+      /* A fenced block that holds only this call goes with it. */
+      if (block != NULL && block->kind == RK_MARKDOWN_CODE)
+        {
+          gsize first = memchr (text + block->offset, '\n', block->length) ?
+                        (gsize) ((const char *) memchr (text + block->offset, '\n', block->length) - text) + 1 : hi;
+          if (skip_blank_fwd (text, hi, first) == span_start)
+            {
+              gsize after = skip_blank_fwd (text, hi, span_end);
+              const char *rest = text + after;
+              gsize rest_len = hi - after;
+              gboolean only_fence = TRUE;
+
+              for (gsize k = 0; k < rest_len; k++)
+                if (rest[k] != '`' && rest[k] != '~' && !g_ascii_isspace (rest[k]))
+                  only_fence = FALSE;
+              if (only_fence)
+                span_start = block->offset, span_end = block->offset + block->length;
+            }
+        }
+
+      {
+        RkMarkdownToolCall *call = g_new0 (RkMarkdownToolCall, 1);
+        call->name = g_steal_pointer (&name);
+        call->code = g_steal_pointer (&code);
+        call->offset = span_start;
+        call->length = span_end - span_start;
+        g_ptr_array_add (calls, call);
+      }
+      i = MAX (end, span_end);
+    }
+}
+
+GPtrArray *
+rk_markdown_find_tool_calls (const char *text,
+                             gssize      len)
+{
+  GPtrArray *calls = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_markdown_tool_call_free);
+  g_autoptr(GPtrArray) blocks = NULL;
+  gsize n, budget;
+
+  if (text == NULL)
+    return calls;
+  n = len < 0 ? strlen (text) : (gsize) len;
+  budget = 8 * (gsize) n + MAX_CANDIDATE;
+  blocks = rk_markdown_split (text, n);
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      const RkMarkdownBlock *b = blocks->pdata[i];
+
+      /* Code meant to run is not a tool call, even if it builds such JSON. */
+      if (b->kind == RK_MARKDOWN_CODE && rk_markdown_is_python_language (b->language))
+        continue;
+      scan_region (text, b->offset, b->offset + b->length, b, &budget, calls);
+    }
+  return calls;
+}

@@ -1,0 +1,360 @@
+/* test-markdown.c — fenced code splitting and text tool-call recovery, on
+ * well-formed and hostile model output. */
+#include "config.h"
+
+#include <string.h>
+
+#include "rk-markdown.h"
+
+/* Splits and checks the invariants: blocks are in order, cover every byte,
+ * prose and code texts are valid UTF-8. */
+static GPtrArray *
+split (const char *text,
+       gssize      len)
+{
+  GPtrArray *blocks = rk_markdown_split (text, len);
+  gsize n = len < 0 ? strlen (text) : (gsize) len;
+  gsize pos = 0;
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      RkMarkdownBlock *b = blocks->pdata[i];
+
+      g_assert_cmpuint (b->offset, ==, pos);
+      g_assert_cmpuint (b->length, >, 0);
+      g_assert_true (g_utf8_validate (b->text, -1, NULL));
+      if (b->kind == RK_MARKDOWN_CODE)
+        {
+          g_assert_nonnull (b->info);
+          g_assert_nonnull (b->language);
+        }
+      else if (i > 0)
+        g_assert_cmpint (((RkMarkdownBlock *) blocks->pdata[i - 1])->kind, ==, RK_MARKDOWN_CODE);
+      pos += b->length;
+    }
+  g_assert_cmpuint (pos, ==, n);
+  return blocks;
+}
+
+#define BLOCK(blocks, i) ((RkMarkdownBlock *) (blocks)->pdata[i])
+
+static void
+test_basic (void)
+{
+  const char *t = "Let me load it.\n\n```python\nimport pandas as pd\ndf = pd.read_csv('x.csv')\n```\n\nThen we look.\n";
+  g_autoptr(GPtrArray) b = split (t, -1);
+  g_autoptr(GPtrArray) py = NULL;
+
+  g_assert_cmpuint (b->len, ==, 3);
+  g_assert_cmpint (BLOCK (b, 0)->kind, ==, RK_MARKDOWN_PROSE);
+  g_assert_cmpstr (BLOCK (b, 0)->text, ==, "Let me load it.\n\n");
+  g_assert_cmpint (BLOCK (b, 1)->kind, ==, RK_MARKDOWN_CODE);
+  g_assert_cmpstr (BLOCK (b, 1)->text, ==, "import pandas as pd\ndf = pd.read_csv('x.csv')\n");
+  g_assert_cmpstr (BLOCK (b, 1)->language, ==, "python");
+  g_assert_true (BLOCK (b, 1)->closed);
+  g_assert_cmpstr (BLOCK (b, 2)->text, ==, "\nThen we look.\n");
+
+  py = rk_markdown_python_blocks (t, -1, RK_MARKDOWN_FLAGS_NONE);
+  g_assert_cmpuint (py->len, ==, 1);
+  g_assert_cmpstr (py->pdata[0], ==, "import pandas as pd\ndf = pd.read_csv('x.csv')\n");
+}
+
+static void
+test_languages (void)
+{
+  const char *t = "~~~py\na = 1\n~~~\n```python3\nb = 2\n```\n``` {.python .numberLines}\nc = 3\n```\n"
+                  "```Python\nd = 4\n```\n```ipython3\ne = 5\n```\n```sql\nselect 1\n```\n```\nf = 6\n```\n"
+                  "```pycon\n>>> 1\n```\n```python3.11\ng = 7\n```\n";
+  g_autoptr(GPtrArray) py = rk_markdown_python_blocks (t, -1, RK_MARKDOWN_FLAGS_NONE);
+  g_autoptr(GPtrArray) all = rk_markdown_python_blocks (t, -1, RK_MARKDOWN_FLAGS_UNTAGGED_PYTHON);
+  g_autoptr(GPtrArray) b = split (t, -1);
+
+  g_assert_cmpuint (py->len, ==, 6);
+  g_assert_cmpstr (py->pdata[0], ==, "a = 1\n");
+  g_assert_cmpstr (py->pdata[2], ==, "c = 3\n");
+  g_assert_cmpstr (py->pdata[5], ==, "g = 7\n");
+  g_assert_cmpuint (all->len, ==, 7);
+  g_assert_cmpstr (all->pdata[5], ==, "f = 6\n");
+  g_assert_cmpstr (BLOCK (b, 2)->info, ==, "{.python .numberLines}");
+  g_assert_cmpstr (BLOCK (b, 2)->language, ==, "python");
+
+  g_assert_true (rk_markdown_is_python_language ("py"));
+  g_assert_false (rk_markdown_is_python_language ("pyx"));
+  g_assert_false (rk_markdown_is_python_language (""));
+  g_assert_false (rk_markdown_is_python_language (NULL));
+}
+
+static void
+test_unterminated (void)
+{
+  const char *t = "Here:\n```python\nx = 1\nprint(x";
+  g_autoptr(GPtrArray) b = split (t, -1);
+  g_autoptr(GPtrArray) py = rk_markdown_python_blocks (t, -1, RK_MARKDOWN_FLAGS_NONE);
+  g_autoptr(GPtrArray) closed = rk_markdown_python_blocks (t, -1, RK_MARKDOWN_FLAGS_CLOSED_ONLY);
+
+  g_assert_cmpuint (b->len, ==, 2);
+  g_assert_false (BLOCK (b, 1)->closed);
+  g_assert_cmpstr (BLOCK (b, 1)->text, ==, "x = 1\nprint(x");
+  g_assert_cmpuint (py->len, ==, 1);
+  g_assert_cmpuint (closed->len, ==, 0);
+
+  /* A fence alone at the very end: an empty unterminated block. */
+  {
+    g_autoptr(GPtrArray) b2 = split ("text\n```", -1);
+    g_assert_cmpuint (b2->len, ==, 2);
+    g_assert_cmpstr (BLOCK (b2, 1)->text, ==, "");
+    g_assert_false (BLOCK (b2, 1)->closed);
+  }
+  /* A shorter run does not close a longer fence. */
+  {
+    g_autoptr(GPtrArray) b3 = split ("````python\na\n```\nb\n", -1);
+    g_assert_cmpuint (b3->len, ==, 1);
+    g_assert_cmpstr (BLOCK (b3, 0)->text, ==, "a\n```\nb\n");
+    g_assert_false (BLOCK (b3, 0)->closed);
+  }
+  /* ...and tildes do not close backticks. */
+  {
+    g_autoptr(GPtrArray) b4 = split ("```\na\n~~~\n", -1);
+    g_assert_cmpuint (b4->len, ==, 1);
+    g_assert_false (BLOCK (b4, 0)->closed);
+  }
+}
+
+static void
+test_indented (void)
+{
+  const char *t = "1. Load:\n   ```python\n   import pandas as pd\n     x = 1\n   ```\n2. Plot:\n      ```py\n      plot()\n      ```\n";
+  g_autoptr(GPtrArray) py = rk_markdown_python_blocks (t, -1, RK_MARKDOWN_FLAGS_NONE);
+  g_autoptr(GPtrArray) b = split (t, -1);
+
+  g_assert_cmpuint (py->len, ==, 2);
+  g_assert_cmpstr (py->pdata[0], ==, "import pandas as pd\n  x = 1\n");
+  g_assert_cmpstr (py->pdata[1], ==, "plot()\n");
+  g_assert_cmpuint (b->len, ==, 4);
+}
+
+static void
+test_nested (void)
+{
+  const char *t = "````markdown\nExample:\n```python\nprint(1)\n```\n````\nafter\n```python\nreal()\n```\n";
+  g_autoptr(GPtrArray) b = split (t, -1);
+  g_autoptr(GPtrArray) py = rk_markdown_python_blocks (t, -1, RK_MARKDOWN_FLAGS_NONE);
+
+  g_assert_cmpuint (b->len, ==, 3);
+  g_assert_cmpstr (BLOCK (b, 0)->language, ==, "markdown");
+  g_assert_cmpstr (BLOCK (b, 0)->text, ==, "Example:\n```python\nprint(1)\n```\n");
+  g_assert_cmpuint (py->len, ==, 1);
+  g_assert_cmpstr (py->pdata[0], ==, "real()\n");
+
+  /* Inline triple backticks are not a fence. */
+  {
+    g_autoptr(GPtrArray) b2 = split ("Use ```python x``` inline\n```python x```\n", -1);
+    g_assert_cmpuint (b2->len, ==, 1);
+    g_assert_cmpint (BLOCK (b2, 0)->kind, ==, RK_MARKDOWN_PROSE);
+  }
+  /* Closing fence longer than the opening one, with trailing blanks. */
+  {
+    g_autoptr(GPtrArray) b3 = split ("```py\na\n`````  \nrest", -1);
+    g_assert_cmpuint (b3->len, ==, 2);
+    g_assert_true (BLOCK (b3, 0)->closed);
+    g_assert_cmpstr (BLOCK (b3, 1)->text, ==, "rest");
+  }
+}
+
+static void
+test_glued (void)
+{
+  const char *t = "```python\nx = 1\nprint(x)```\nDone. Next:\n```python\ny = 2\n```\n";
+  g_autoptr(GPtrArray) py = rk_markdown_python_blocks (t, -1, RK_MARKDOWN_FLAGS_NONE);
+  g_autoptr(GPtrArray) b = split (t, -1);
+
+  g_assert_cmpuint (py->len, ==, 2);
+  g_assert_cmpstr (py->pdata[0], ==, "x = 1\nprint(x)\n");
+  g_assert_cmpstr (py->pdata[1], ==, "y = 2\n");
+  g_assert_cmpuint (b->len, ==, 3);
+}
+
+static void
+test_hostile (void)
+{
+  /* CRLF */
+  {
+    const char *t = "Hi\r\n```python\r\nprint(1)\r\n```\r\nbye\r\n";
+    g_autoptr(GPtrArray) py = rk_markdown_python_blocks (t, -1, RK_MARKDOWN_FLAGS_NONE);
+    g_autoptr(GPtrArray) b = split (t, -1);
+    g_assert_cmpuint (py->len, ==, 1);
+    g_assert_cmpstr (py->pdata[0], ==, "print(1)\r\n");
+    g_assert_cmpuint (b->len, ==, 3);
+  }
+  /* NUL bytes and invalid UTF-8 are replaced, not cut at. */
+  {
+    static const char t[] = "a\0b\xff\n```py\nx\0y\n```\n";
+    g_autoptr(GPtrArray) b = split (t, sizeof t - 1);
+    g_assert_cmpuint (b->len, ==, 2);
+    g_assert_cmpstr (BLOCK (b, 0)->text, ==, "a\xef\xbf\xbd" "b\xef\xbf\xbd\n");
+    g_assert_cmpstr (BLOCK (b, 1)->text, ==, "x\xef\xbf\xbdy\n");
+  }
+  /* Empty and NULL. */
+  {
+    g_autoptr(GPtrArray) b = split ("", 0);
+    g_autoptr(GPtrArray) b2 = rk_markdown_split (NULL, -1);
+    g_autoptr(GPtrArray) c = rk_markdown_find_tool_calls (NULL, -1);
+    g_assert_cmpuint (b->len, ==, 0);
+    g_assert_cmpuint (b2->len, ==, 0);
+    g_assert_cmpuint (c->len, ==, 0);
+  }
+  /* A 1 MB line and 20,000 fences. */
+  {
+    gsize big = 1 << 20;
+    g_autoptr(GString) s = g_string_new ("```python\n");
+    g_autoptr(GPtrArray) b = NULL;
+    g_autoptr(GPtrArray) c = NULL;
+
+    for (gsize i = 0; i < big; i++)
+      g_string_append_c (s, "x{\"`"[i % 4]);
+    g_string_append (s, "\n```\n");
+    for (guint i = 0; i < 20000; i++)
+      g_string_append (s, i % 2 ? "```\n" : "~~~\n");
+    b = split (s->str, s->len);
+    g_assert_cmpuint (BLOCK (b, 0)->length, ==, big + 15);
+    c = rk_markdown_find_tool_calls (s->str, s->len);
+    g_assert_cmpuint (c->len, ==, 0);
+  }
+}
+
+static RkMarkdownToolCall *
+one_call (const char *text)
+{
+  g_autoptr(GPtrArray) calls = rk_markdown_find_tool_calls (text, -1);
+  RkMarkdownToolCall *c;
+
+  g_assert_cmpuint (calls->len, ==, 1);
+  c = g_ptr_array_steal_index (calls, 0);
+  g_assert_cmpuint (c->offset + c->length, <=, strlen (text));
+  return c;
+}
+
+static void
+no_call (const char *text)
+{
+  g_autoptr(GPtrArray) calls = rk_markdown_find_tool_calls (text, -1);
+  g_assert_cmpuint (calls->len, ==, 0);
+}
+
+static void
+test_tool_calls (void)
+{
+  {
+    const char *t = "I'll compute it.\n{\"name\": \"python\", \"arguments\": {\"code\": \"print(1)\"}}\nwait";
+    g_autoptr(RkMarkdownToolCall) c = one_call (t);
+    g_assert_cmpstr (c->name, ==, "python");
+    g_assert_cmpstr (c->code, ==, "print(1)");
+    g_assert_cmpuint (c->offset, ==, 17);
+    g_assert_cmpuint (c->length, ==, strlen ("{\"name\": \"python\", \"arguments\": {\"code\": \"print(1)\"}}"));
+  }
+  {
+    g_autoptr(RkMarkdownToolCall) c = one_call ("{\"tool\": \"python\", \"code\": \"x = 1\\ny = 2\"}");
+    g_assert_cmpstr (c->code, ==, "x = 1\ny = 2");
+  }
+  {
+    const char *t = "ok <tool_call>\n{\"name\":\"python\",\"parameters\":{\"code\":\"a\"}}\n</tool_call> done";
+    g_autoptr(RkMarkdownToolCall) c = one_call (t);
+    g_assert_cmpstr (c->code, ==, "a");
+    g_assert_cmpuint (c->offset, ==, 3);
+    g_assert_cmpuint (c->offset + c->length, ==, strlen (t) - 5);
+  }
+  {
+    g_autoptr(RkMarkdownToolCall) c = one_call ("{\"function\": {\"name\": \"python\", \"arguments\": \"{\\\"code\\\": \\\"print(2)\\\"}\"}}");
+    g_assert_cmpstr (c->code, ==, "print(2)");
+  }
+  {
+    g_autoptr(RkMarkdownToolCall) c = one_call ("{\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"run_python\",\"arguments\":{\"code\":\"q\"}}}");
+    g_assert_cmpstr (c->name, ==, "run_python");
+    g_assert_cmpstr (c->code, ==, "q");
+  }
+  {
+    g_autoptr(RkMarkdownToolCall) c = one_call ("{\"tool_calls\": [{\"function\": {\"name\": \"search\", \"arguments\": \"{}\"}}, "
+                                                "{\"function\": {\"name\": \"python\", \"arguments\": \"{\\\"code\\\":\\\"z\\\"}\"}}]}");
+    g_assert_cmpstr (c->code, ==, "z");
+  }
+  {
+    /* In a ```json fence: the whole block is the call. */
+    const char *t = "Running:\n```json\n{\"name\": \"python\", \"arguments\": {\"code\": \"df.head()\"}}\n```\nThat's it.";
+    g_autoptr(RkMarkdownToolCall) c = one_call (t);
+    g_assert_cmpstr (c->code, ==, "df.head()");
+    g_assert_cmpuint (c->offset, ==, 9);
+    g_assert_cmpuint (c->offset + c->length, ==, strlen (t) - strlen ("That's it."));
+  }
+  {
+    /* Raw newlines and a regex backslash inside the JSON string. */
+    g_autoptr(RkMarkdownToolCall) c = one_call ("{\"name\": \"python\", \"arguments\": {\"code\": \"import re\nre.findall('\\d+', s)\"}}");
+    g_assert_cmpstr (c->code, ==, "import re\nre.findall('\\d+', s)");
+  }
+  {
+    g_autoptr(RkMarkdownToolCall) c = one_call ("{\"name\": \"python\", \"arguments\": \"print(3)\"}");
+    g_assert_cmpstr (c->code, ==, "print(3)");
+  }
+  {
+    g_autoptr(RkMarkdownToolCall) c = one_call ("<tool_call>{\"code\": \"w = 1\"}</tool_call>");
+    g_assert_cmpstr (c->name, ==, "python");
+    g_assert_cmpstr (c->code, ==, "w = 1");
+  }
+  {
+    g_autoptr(GPtrArray) calls = rk_markdown_find_tool_calls ("{\"name\":\"python\",\"arguments\":{\"code\":\"a\"}} and "
+                                                              "{\"name\":\"python\",\"arguments\":{\"code\":\"b\"}}", -1);
+    g_assert_cmpuint (calls->len, ==, 2);
+    g_assert_cmpstr (((RkMarkdownToolCall *) calls->pdata[1])->code, ==, "b");
+  }
+
+  /* Not calls. */
+  no_call ("{\"name\": \"python\", \"arguments\": {\"code\": \"pri");
+  no_call ("{\"name\": \"python\", \"arguments\": {\"code\": \"x\"]}");
+  no_call ("{\"name\": \"web_search\", \"arguments\": {\"query\": \"x\"}}");
+  no_call ("{\"code\": \"x = 1\"}");
+  no_call ("{\"name\": \"python\", \"arguments\": {\"code\": \"   \"}}");
+  no_call ("{\"name\": \"python\", \"arguments\": {\"code\": 42}}");
+  no_call ("{\"name\": [\"python\"], \"code\": \"x\"}");
+  no_call ("```python\nd = {\"name\": \"python\", \"arguments\": {\"code\": \"x\"}}\n```\n");
+  no_call ("{\"name\": \"python\", \"arguments\": \"{\\\"code\\\": \"}");
+  no_call ("{{{{{{{{{{\"\"\"\"\"}}}}}");
+}
+
+static void
+test_tool_calls_hostile (void)
+{
+  g_autoptr(GString) deep = g_string_new ("{\"name\": \"python\", \"code\": ");
+  g_autoptr(GString) many = g_string_new (NULL);
+  g_autoptr(GPtrArray) c1 = NULL;
+  g_autoptr(GPtrArray) c2 = NULL;
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, ']');
+  g_string_append_c (deep, '}');
+  c1 = rk_markdown_find_tool_calls (deep->str, deep->len);
+  g_assert_cmpuint (c1->len, ==, 0);
+
+  /* Many unterminated candidates: bounded work, no call. */
+  for (guint i = 0; i < 50000; i++)
+    g_string_append (many, "{\"a\":\"");
+  c2 = rk_markdown_find_tool_calls (many->str, many->len);
+  g_assert_cmpuint (c2->len, ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/rk/markdown/basic", test_basic);
+  g_test_add_func ("/rk/markdown/languages", test_languages);
+  g_test_add_func ("/rk/markdown/unterminated", test_unterminated);
+  g_test_add_func ("/rk/markdown/indented", test_indented);
+  g_test_add_func ("/rk/markdown/nested", test_nested);
+  g_test_add_func ("/rk/markdown/glued", test_glued);
+  g_test_add_func ("/rk/markdown/hostile", test_hostile);
+  g_test_add_func ("/rk/markdown/tool-calls", test_tool_calls);
+  g_test_add_func ("/rk/markdown/tool-calls-hostile", test_tool_calls_hostile);
+  return g_test_run ();
+}
