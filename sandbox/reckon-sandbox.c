@@ -92,6 +92,9 @@ static const int forwarded_signals[] = {
 };
 
 static int workspace_fd = -1;
+/* Root only: the workspace, idmapped so that the unprivileged sandbox user
+ * can write the root-owned folder (see prepare_root_workspace). */
+static int workspace_tree_fd = -1;
 static uid_t host_uid;
 static gid_t host_gid;
 
@@ -423,7 +426,14 @@ setup_newroot (void)
 
   /* /workspace: the only host path that can be written. */
   make_mount_point (NEWROOT "/workspace", true);
-  bind_mount (fd_path (ws_fd, buf), NEWROOT "/workspace", 0);
+  if (workspace_tree_fd >= 0)
+    {
+      if (move_mount (workspace_tree_fd, "", AT_FDCWD, NEWROOT "/workspace", MOVE_MOUNT_F_EMPTY_PATH) != 0)
+        die_with_error ("cannot mount the idmapped workspace");
+      close (workspace_tree_fd);
+    }
+  else
+    bind_mount (fd_path (ws_fd, buf), NEWROOT "/workspace", 0);
   close (ws_fd);
 
   for (size_t i = 0; i < opt.n_ro_binds; i++)
@@ -855,6 +865,69 @@ write_id_maps (pid_t pid, uid_t outer_uid, gid_t outer_gid)
   write_proc_file (pid, "gid_map", map);
 }
 
+/* RLIMIT_NPROC is never enforced for host uid 0 (the kernel exempts
+ * INIT_USER, whatever the namespace), so root must not run the program as
+ * uid 0. The sandbox runs as the workspace's owner, or, for a root-owned
+ * workspace, as nobody with the workspace idmapped (on-disk root shows as
+ * nobody, and what nobody writes lands as root). */
+#define ROOT_SANDBOX_KUID 65534
+
+static void
+prepare_root_workspace (uid_t *outer_uid, gid_t *outer_gid)
+{
+  struct stat st;
+  int sync[2];
+  pid_t helper;
+  char path[64], map[64];
+  int nsfd;
+  struct mount_attr attr = { 0 };
+
+  if (fstat (workspace_fd, &st) != 0)
+    die_with_error ("cannot stat the workspace");
+  if (st.st_uid != 0)
+    {
+      *outer_uid = st.st_uid;
+      *outer_gid = st.st_gid;
+      return;
+    }
+  *outer_uid = ROOT_SANDBOX_KUID;
+  *outer_gid = ROOT_SANDBOX_KUID;
+
+  /* A user namespace that only holds the idmapping: inside 0 is nobody. */
+  if (pipe2 (sync, O_CLOEXEC) != 0)
+    die_with_error ("cannot create a pipe");
+  helper = (pid_t) syscall (SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL, NULL);
+  if (helper < 0)
+    die_with_error ("cannot create the idmapping namespace");
+  if (helper == 0)
+    {
+      char c;
+      close (sync[1]);
+      (void) !read (sync[0], &c, 1);
+      _exit (0);
+    }
+  close (sync[0]);
+  snprintf (map, sizeof map, "0 %d 1\n", ROOT_SANDBOX_KUID);
+  write_proc_file (helper, "uid_map", map);
+  write_proc_file (helper, "gid_map", map);
+  snprintf (path, sizeof path, "/proc/%d/ns/user", (int) helper);
+  nsfd = open (path, O_RDONLY | O_CLOEXEC);
+  if (nsfd < 0)
+    die_with_error ("cannot open %s", path);
+  close (sync[1]);
+  while (waitpid (helper, NULL, 0) < 0 && errno == EINTR)
+    ;
+
+  workspace_tree_fd = open_tree (workspace_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+  if (workspace_tree_fd < 0)
+    die_with_error ("cannot clone the workspace mount");
+  attr.attr_set = MOUNT_ATTR_IDMAP | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+  attr.userns_fd = (uint64_t) nsfd;
+  if (mount_setattr (workspace_tree_fd, "", AT_EMPTY_PATH, &attr, sizeof attr) != 0)
+    die_with_error ("cannot idmap the workspace (needed to run as root)");
+  close (nsfd);
+}
+
 static uint64_t
 now_ms (void)
 {
@@ -953,6 +1026,8 @@ main (int argc, char **argv)
   if (workspace_fd < 0)
     die_with_error ("cannot open the workspace %s", opt.workspace);
   walker = workspace_usage_walker_new (workspace_fd, opt.max_files, host_uid != 0);
+  if (host_uid == 0)
+    prepare_root_workspace (&outer_uid, &outer_gid);
 
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     die_with_error ("cannot set no_new_privs");
@@ -980,6 +1055,7 @@ main (int argc, char **argv)
       close (sync_pipe[1]);
       close (report_pipe[0]);
       close (sfd);
+      close (workspace_fd);
       status_fd = -1;
       report_fd = report_pipe[1];
       run_pid1 (sync_pipe[0]);
@@ -987,6 +1063,8 @@ main (int argc, char **argv)
 
   close (sync_pipe[0]);
   close (report_pipe[1]);
+  if (workspace_tree_fd >= 0)
+    close (workspace_tree_fd);
   write_id_maps (pid1, outer_uid, outer_gid);
   if (write (sync_pipe[1], "x", 1) != 1)
     die_with_error ("cannot start the sandbox");
