@@ -18,6 +18,7 @@ typedef struct
 
 static const RkCliCommand commands[] = {
   { "chart", rk_cli_chart, N_("Draw a chart spec to PNG, SVG or PDF") },
+  { "profile", rk_cli_profile, N_("Describe spreadsheets, PDFs and text files (read in the sandbox)") },
   { NULL, NULL, NULL }
 };
 

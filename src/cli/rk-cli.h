@@ -16,4 +16,7 @@ enum
 /* chart: rk-cli-chart.c */
 int rk_cli_chart (int argc, char **argv);
 
+/* profile: rk-cli-profile.c */
+int rk_cli_profile (int argc, char **argv);
+
 G_END_DECLS

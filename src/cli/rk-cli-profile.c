@@ -1,0 +1,122 @@
+/* rk-cli-profile.c — `reckon-cli profile FILE...`: import files into a
+ * throw-away workspace, profile them in the sandbox, print the profiles. */
+#define G_LOG_DOMAIN "reckon-cli"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+
+#include "rk-cli.h"
+#include "rk-import.h"
+#include "rk-profile.h"
+#include "rk-workspace.h"
+
+int
+rk_cli_profile (int    argc,
+                char **argv)
+{
+  gboolean json = FALSE;
+  g_auto(GStrv) files = NULL;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the raw JSON profile"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE…") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("FILE… — describe spreadsheets, PDFs and text files"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) profiles = NULL;
+  g_autoptr(GPtrArray) failed = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_file_profile_free);
+  g_autofree char *workspace = NULL;
+  int status = RK_CLI_EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+                                _("Each file is copied into a temporary workspace and read inside the sandbox."));
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "reckon-cli profile: %s\n", error->message);
+      return RK_CLI_EXIT_USAGE;
+    }
+  if (files == NULL || files[0] == NULL)
+    {
+      fprintf (stderr, "%s\n", _("reckon-cli profile: name at least one file."));
+      return RK_CLI_EXIT_USAGE;
+    }
+
+  workspace = rk_workspace_create (NULL, &error);
+  if (workspace == NULL)
+    {
+      fprintf (stderr, "reckon-cli profile: %s\n", error->message);
+      return RK_CLI_EXIT_FAILURE;
+    }
+
+  for (guint i = 0; files[i] != NULL; i++)
+    {
+      g_autoptr(GError) import_error = NULL;
+      char *name = rk_import_file (workspace, files[i], NULL, &import_error);
+
+      if (name != NULL)
+        g_ptr_array_add (names, name);
+      else
+        {
+          g_autofree char *display = g_filename_display_basename (files[i]);
+
+          g_ptr_array_add (failed, rk_file_profile_new_error (display, import_error->message));
+          status = RK_CLI_EXIT_FAILURE;
+        }
+    }
+  g_ptr_array_add (names, NULL);
+
+  profiles = rk_profile_files (workspace, (const char * const *) names->pdata, NULL, &error);
+  rk_workspace_delete (workspace, NULL);
+  if (profiles == NULL)
+    {
+      fprintf (stderr, "reckon-cli profile: %s\n", error->message);
+      return RK_CLI_EXIT_FAILURE;
+    }
+  /* Files that could not even be imported are reported too, in the same form. */
+  for (guint i = 0; i < failed->len; i++)
+    g_ptr_array_add (profiles, rk_file_profile_copy (g_ptr_array_index (failed, i)));
+
+  if (json)
+    {
+      g_autoptr(GString) s = g_string_new ("{\"version\": 1, \"files\": [");
+
+      for (guint i = 0; i < profiles->len; i++)
+        {
+          RkFileProfile *p = g_ptr_array_index (profiles, i);
+
+          if (i > 0)
+            g_string_append (s, ", ");
+          if (p->raw_json != NULL)
+            g_string_append (s, p->raw_json);
+          else
+            {
+              g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+              g_autoptr(JsonObject) obj = json_object_new ();
+              g_autofree char *one = NULL;
+
+              json_object_set_string_member (obj, "name", p->name);
+              json_object_set_string_member (obj, "error", p->error ? p->error : "");
+              json_node_set_object (node, obj);
+              one = json_to_string (node, FALSE);
+              g_string_append (s, one);
+            }
+        }
+      g_string_append (s, "]}\n");
+      fputs (s->str, stdout);
+    }
+  else
+    {
+      g_autofree char *text = rk_profiles_to_prompt (profiles, 1024 * 1024);
+
+      fputs (text, stdout);
+    }
+
+  for (guint i = 0; i < profiles->len; i++)
+    if (((RkFileProfile *) g_ptr_array_index (profiles, i))->error != NULL)
+      status = RK_CLI_EXIT_FAILURE;
+  return status;
+}
