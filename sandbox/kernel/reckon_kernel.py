@@ -187,7 +187,12 @@ class Kernel:
     def send(self, event):
         line = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
         # Lone surrogates (from undecodable bytes) must not reach the host.
-        self.events.put(line.encode("utf-8", "replace") + b"\n")
+        data = line.encode("utf-8", "replace") + b"\n"
+        if event.get("type") == "done":
+            # A cell that wrote to the event pipe itself may have left a line
+            # unfinished: end it, so the host resynchronises on this event.
+            data = b"\n" + data
+        self.events.put(data)
 
     def emit(self, event):
         """Events from helper modules (_hooks.emit): the id is already set."""

@@ -54,6 +54,8 @@ rk_kernel_event_unref (RkKernelEvent *self)
   g_free (self->ename);
   g_free (self->evalue);
   g_free (self->traceback);
+  g_free (self->message);
+  g_free (self->limit);
   g_free (self);
 }
 

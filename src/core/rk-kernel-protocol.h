@@ -92,6 +92,11 @@ typedef struct
   RkKernelStatus     status;
   gint64             duration_ms;
   gint64             truncated_bytes;
+  /* DONE with status DIED (set by the host, never parsed): one sentence for
+   * the user, and the sandbox limit that was crossed ("memory", "cpu",
+   * "disk", "file-size", "timeout", ...) or NULL. */
+  char              *message;
+  char              *limit;
 } RkKernelEvent;
 
 #define RK_TYPE_KERNEL_EVENT (rk_kernel_event_get_type ())

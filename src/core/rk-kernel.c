@@ -1,0 +1,1311 @@
+/* rk-kernel.c — client side of the sandboxed Python kernel: spawns
+ * reckon-sandbox, feeds it cells one at a time, relays validated events. */
+#define G_LOG_DOMAIN "rk-kernel"
+#include "config.h"
+#include "rk-kernel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib-unix.h>
+#include <gio/gunixinputstream.h>
+#include <gio/gunixoutputstream.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rk-util.h"
+
+#define KERNEL_MOUNT        "/opt/reckon/kernel"
+#define KERNEL_SCRIPT       KERNEL_MOUNT "/reckon_kernel.py"
+#define CHILD_REQUEST_FD    3
+#define CHILD_EVENT_FD      4
+#define CHILD_STATUS_FD     5
+#define READ_CHUNK          (64 * 1024)
+#define TAIL_MAX            4096
+#define START_TIMEOUT_S     90
+#define INTERRUPT_GRACE_MS  1000
+#define EXIT_SETTLE_MS      500
+#define HANGUP_GRACE_MS     1000
+#define SHUTDOWN_GRACE_S    2
+/* The kernel caps a cell's stream text at 1 MiB plus a note; the host holds
+ * a hostile kernel to a little more than that, and to a bounded number of
+ * artifacts. */
+#define HOST_STREAM_CAP     ((gsize) 1 << 20) + 256 * 1024
+#define HOST_ARTIFACT_CAP   1000
+
+/* One spawned sandbox. Callbacks of its pipes hold a reference and check
+ * `kernel`, which is cleared when the instance is torn down (restart,
+ * death, dispose), so a late callback never touches a newer sandbox. */
+typedef struct
+{
+  grefcount             ref_count;
+  RkKernel             *kernel;
+  GSubprocess          *process;
+  GCancellable         *cancellable;
+  GInputStream         *events;
+  GOutputStream        *requests;
+  GInputStream         *err;
+  GInputStream         *status;
+  RkKernelLineSplitter *splitter;
+  GString              *err_tail;
+  GString              *status_text;
+  char                 *host_reason;      /* why the host killed it */
+  guint                 settle_id;
+  guint                 hangup_id;
+  gboolean              exited;
+  gboolean              err_eof;
+  gboolean              status_eof;
+  gboolean              handled;
+} Instance;
+
+typedef struct
+{
+  char         *id;
+  char         *code;
+  GCancellable *cancellable;
+  gulong        cancelled_id;
+} Cell;
+
+struct _RkKernel
+{
+  GObject         parent_instance;
+
+  char           *workspace;
+  RkKernelLimits  limits;
+  RkKernelState   state;
+  Instance       *inst;
+  RkKernelEvent  *ready;
+
+  GQueue          start_tasks;     /* GTask*, waiting for "ready" */
+  GQueue          cells;           /* GTask* of queued cells */
+  GTask          *running;         /* the cell being run */
+
+  guint64         next_cell;
+  guint           start_timeout_id;
+  guint           interrupt_id;
+  guint           n_protocol_errors;
+  gsize           cell_stream_bytes;
+  guint           cell_artifacts;
+};
+
+G_DEFINE_FINAL_TYPE (RkKernel, rk_kernel, G_TYPE_OBJECT)
+
+enum
+{
+  SIGNAL_EVENT,
+  SIGNAL_STATE_CHANGED,
+  SIGNAL_DIED,
+  SIGNAL_PROTOCOL_ERROR,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void spawn_instance   (RkKernel *self);
+static void pump             (RkKernel *self);
+static void handle_exit      (Instance *inst);
+
+/* -- instances ---------------------------------------------------------- */
+
+static Instance *
+instance_ref (Instance *inst)
+{
+  g_ref_count_inc (&inst->ref_count);
+  return inst;
+}
+
+static void
+instance_unref (Instance *inst)
+{
+  if (!g_ref_count_dec (&inst->ref_count))
+    return;
+  g_clear_handle_id (&inst->settle_id, g_source_remove);
+  g_clear_handle_id (&inst->hangup_id, g_source_remove);
+  g_clear_object (&inst->process);
+  g_clear_object (&inst->cancellable);
+  g_clear_object (&inst->events);
+  g_clear_object (&inst->requests);
+  g_clear_object (&inst->err);
+  g_clear_object (&inst->status);
+  g_clear_pointer (&inst->splitter, rk_kernel_line_splitter_free);
+  g_string_free (inst->err_tail, TRUE);
+  g_string_free (inst->status_text, TRUE);
+  g_free (inst->host_reason);
+  g_free (inst);
+}
+
+/* Detaches the instance from the kernel and kills its sandbox. */
+static void
+instance_kill (Instance *inst)
+{
+  if (inst->kernel != NULL && inst->kernel->inst == inst)
+    inst->kernel->inst = NULL;
+  inst->kernel = NULL;
+  g_cancellable_cancel (inst->cancellable);
+  if (inst->process != NULL)
+    g_subprocess_force_exit (inst->process);
+  g_clear_handle_id (&inst->settle_id, g_source_remove);
+  g_clear_handle_id (&inst->hangup_id, g_source_remove);
+  instance_unref (inst);
+}
+
+static void
+cell_free (Cell *cell)
+{
+  if (cell->cancellable != NULL && cell->cancelled_id != 0)
+    g_cancellable_disconnect (cell->cancellable, cell->cancelled_id);
+  g_clear_object (&cell->cancellable);
+  g_free (cell->id);
+  g_free (cell->code);
+  g_free (cell);
+}
+
+static void
+set_state (RkKernel      *self,
+           RkKernelState  state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0, (int) state);
+}
+
+static void
+protocol_error (RkKernel     *self,
+                const GError *error)
+{
+  self->n_protocol_errors++;
+  g_debug ("dropped a line from the kernel: %s", error->message);
+  g_signal_emit (self, signals[SIGNAL_PROTOCOL_ERROR], 0, error);
+}
+
+static void
+emit_event (RkKernel      *self,
+            RkKernelEvent *ev)
+{
+  GQuark detail = g_quark_from_static_string (rk_kernel_event_type_to_string (ev->type));
+
+  g_signal_emit (self, signals[SIGNAL_EVENT], detail, ev);
+}
+
+/* -- finishing tasks ---------------------------------------------------- */
+
+static void
+fail_start_tasks (RkKernel     *self,
+                  const GError *error)
+{
+  GTask *task;
+
+  while ((task = g_queue_pop_head (&self->start_tasks)) != NULL)
+    {
+      g_task_return_error (task, g_error_copy (error));
+      g_object_unref (task);
+    }
+}
+
+static void
+fail_queued_cells (RkKernel     *self,
+                   const GError *error)
+{
+  GTask *task;
+
+  while ((task = g_queue_pop_head (&self->cells)) != NULL)
+    {
+      g_task_return_error (task, g_error_copy (error));
+      g_object_unref (task);
+    }
+}
+
+/* Ends the running cell with its DONE event. */
+static void
+finish_running (RkKernel      *self,
+                RkKernelEvent *done)
+{
+  g_autoptr(GTask) task = g_steal_pointer (&self->running);
+
+  g_clear_handle_id (&self->interrupt_id, g_source_remove);
+  if (task == NULL)
+    return;
+  if (self->state == RK_KERNEL_STATE_BUSY)
+    set_state (self, self->inst != NULL ? RK_KERNEL_STATE_IDLE : RK_KERNEL_STATE_STOPPED);
+  g_task_return_pointer (task, rk_kernel_event_ref (done), (GDestroyNotify) rk_kernel_event_unref);
+}
+
+/* Ends the running cell without a word from the kernel: it died, was
+ * restarted, or would not stop. */
+static void
+abort_running (RkKernel       *self,
+               RkKernelStatus  status,
+               const char     *limit,
+               const char     *message)
+{
+  Cell *cell;
+  g_autoptr(RkKernelEvent) error = NULL;
+  g_autoptr(RkKernelEvent) done = NULL;
+
+  if (self->running == NULL)
+    return;
+  cell = g_task_get_task_data (self->running);
+
+  error = rk_kernel_event_new (RK_KERNEL_EVENT_ERROR);
+  error->id = g_strdup (cell->id);
+  error->ename = g_strdup (status == RK_KERNEL_STATUS_INTERRUPTED ? "KeyboardInterrupt" : "KernelDied");
+  error->evalue = g_strdup (message);
+  error->traceback = g_strdup ("");
+  emit_event (self, error);
+
+  done = rk_kernel_event_new (RK_KERNEL_EVENT_DONE);
+  done->id = g_strdup (cell->id);
+  done->status = status;
+  done->message = g_strdup (message);
+  done->limit = g_strdup (limit);
+  emit_event (self, done);
+
+  finish_running (self, done);
+}
+
+/* -- reading the kernel ------------------------------------------------- */
+
+/* TRUE if @rel names a regular file beneath the workspace, reached without
+ * following any symbolic link. */
+static gboolean
+artifact_is_safe (RkKernel   *self,
+                  const char *rel)
+{
+  g_auto(GStrv) parts = g_strsplit (rel, "/", -1);
+  g_autoptr(GString) path = g_string_new (self->workspace);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      struct stat st;
+
+      g_string_append_c (path, '/');
+      g_string_append (path, parts[i]);
+      if (lstat (path->str, &st) != 0)
+        return FALSE;
+      if (parts[i + 1] != NULL ? !S_ISDIR (st.st_mode) : !S_ISREG (st.st_mode))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+handle_event (RkKernel      *self,
+              Instance      *inst,
+              RkKernelEvent *ev)
+{
+  Cell *cell = self->running ? g_task_get_task_data (self->running) : NULL;
+
+  if (ev->type == RK_KERNEL_EVENT_READY)
+    {
+      GTask *task;
+
+      if (self->state != RK_KERNEL_STATE_STARTING)
+        {
+          g_autoptr(GError) error = g_error_new (RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                                                 "kernel sent “ready” while running");
+          protocol_error (self, error);
+          return;
+        }
+      if (ev->protocol != RK_KERNEL_PROTOCOL_VERSION)
+        {
+          g_autoptr(GError) error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                                 _("The Python kernel speaks protocol %d, but Reckon needs %d."),
+                                                 (int) ev->protocol, RK_KERNEL_PROTOCOL_VERSION);
+          g_clear_handle_id (&self->start_timeout_id, g_source_remove);
+          instance_kill (inst);
+          set_state (self, RK_KERNEL_STATE_STOPPED);
+          fail_start_tasks (self, error);
+          fail_queued_cells (self, error);
+          return;
+        }
+      g_clear_handle_id (&self->start_timeout_id, g_source_remove);
+      g_clear_pointer (&self->ready, rk_kernel_event_unref);
+      self->ready = rk_kernel_event_ref (ev);
+      set_state (self, RK_KERNEL_STATE_IDLE);
+      while ((task = g_queue_pop_head (&self->start_tasks)) != NULL)
+        {
+          g_task_return_boolean (task, TRUE);
+          g_object_unref (task);
+        }
+      pump (self);
+      return;
+    }
+
+  /* Only the running cell's events count; late or forged ids are dropped. */
+  if (cell == NULL || g_strcmp0 (ev->id, cell->id) != 0)
+    {
+      g_debug ("dropped a “%s” event of cell %s", rk_kernel_event_type_to_string (ev->type), ev->id);
+      return;
+    }
+
+  switch (ev->type)
+    {
+    case RK_KERNEL_EVENT_STREAM:
+    case RK_KERNEL_EVENT_RESULT:
+      {
+        gsize len = strlen (ev->text);
+
+        if (self->cell_stream_bytes + len > HOST_STREAM_CAP)
+          {
+            self->cell_stream_bytes = HOST_STREAM_CAP;
+            return;
+          }
+        self->cell_stream_bytes += len;
+      }
+      break;
+
+    case RK_KERNEL_EVENT_TABLE:
+    case RK_KERNEL_EVENT_FIGURE:
+    case RK_KERNEL_EVENT_CHART:
+    case RK_KERNEL_EVENT_FILE:
+      if (self->cell_artifacts >= HOST_ARTIFACT_CAP)
+        return;
+      if (!artifact_is_safe (self, ev->path))
+        {
+          g_autoptr(GError) error = g_error_new (RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                                                 "kernel named “%s”, which is not a regular file in the workspace",
+                                                 ev->path);
+          protocol_error (self, error);
+          return;
+        }
+      self->cell_artifacts++;
+      break;
+
+    case RK_KERNEL_EVENT_DONE:
+      emit_event (self, ev);
+      finish_running (self, ev);
+      pump (self);
+      return;
+
+    case RK_KERNEL_EVENT_READY:
+    case RK_KERNEL_EVENT_STARTED:
+    case RK_KERNEL_EVENT_ERROR:
+    default:
+      break;
+    }
+
+  emit_event (self, ev);
+}
+
+static void
+line_cb (const char   *line,
+         gsize         len,
+         const GError *error,
+         gpointer      user_data)
+{
+  Instance *inst = user_data;
+  RkKernel *self = inst->kernel;
+  g_autoptr(GError) parse_error = NULL;
+  g_autoptr(RkKernelEvent) ev = NULL;
+
+  /* A signal handler may have restarted or dropped the kernel. */
+  if (self == NULL || self->inst != inst)
+    return;
+  if (error != NULL)
+    {
+      protocol_error (self, error);
+      return;
+    }
+  /* The kernel ends a line a cell may have left open with an empty one. */
+  if (len == 0)
+    return;
+  ev = rk_kernel_event_parse (line, len, &parse_error);
+  if (ev == NULL)
+    {
+      protocol_error (self, parse_error);
+      return;
+    }
+  handle_event (self, inst, ev);
+}
+
+static gboolean
+hangup_timeout_cb (gpointer user_data)
+{
+  Instance *inst = user_data;
+
+  inst->hangup_id = 0;
+  if (!inst->exited && inst->process != NULL)
+    {
+      g_free (inst->host_reason);
+      inst->host_reason = g_strdup (_("The Python kernel closed its connection to Reckon and was stopped."));
+      g_subprocess_force_exit (inst->process);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+events_read_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Instance *inst = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  g_autoptr(RkKernel) self = inst->kernel ? g_object_ref (inst->kernel) : NULL;
+
+  if (self == NULL || self->inst != inst || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      instance_unref (inst);
+      return;
+    }
+
+  if (bytes != NULL && g_bytes_get_size (bytes) > 0)
+    {
+      gsize size;
+      const guint8 *data = g_bytes_get_data (bytes, &size);
+
+      rk_kernel_line_splitter_feed (inst->splitter, data, size, line_cb, inst);
+      if (inst->kernel != NULL && self->inst == inst)
+        {
+          g_input_stream_read_bytes_async (inst->events, READ_CHUNK, G_PRIORITY_DEFAULT,
+                                           inst->cancellable, events_read_cb, inst);
+          return;   /* the reference goes on to the next read */
+        }
+    }
+  else if (!inst->exited && inst->hangup_id == 0)
+    {
+      /* End of the event pipe: usually the kernel is exiting. If it lives
+       * on, it can no longer report and is stopped. */
+      inst->hangup_id = g_timeout_add_full (G_PRIORITY_DEFAULT, HANGUP_GRACE_MS, hangup_timeout_cb,
+                                            instance_ref (inst), (GDestroyNotify) instance_unref);
+    }
+  instance_unref (inst);
+}
+
+/* Keeps the last TAIL_MAX bytes of the sandbox's stderr or status pipe. */
+static void
+tail_read_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Instance *inst = user_data;
+  GInputStream *stream = G_INPUT_STREAM (object);
+  gboolean is_err = (stream == inst->err);
+  GString *tail = is_err ? inst->err_tail : inst->status_text;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (stream, result, &error);
+
+  if (bytes != NULL && g_bytes_get_size (bytes) > 0)
+    {
+      gsize size;
+      const char *data = g_bytes_get_data (bytes, &size);
+
+      g_string_append_len (tail, data, (gssize) size);
+      if (tail->len > TAIL_MAX)
+        g_string_erase (tail, 0, (gssize) (tail->len - TAIL_MAX));
+      if (!g_cancellable_is_cancelled (inst->cancellable))
+        {
+          g_input_stream_read_bytes_async (stream, READ_CHUNK, G_PRIORITY_DEFAULT,
+                                           inst->cancellable, tail_read_cb, inst);
+          return;
+        }
+    }
+  if (is_err)
+    inst->err_eof = TRUE;
+  else
+    inst->status_eof = TRUE;
+  if (is_err && inst->err_tail->len > 0)
+    g_debug ("sandbox stderr: %.300s", inst->err_tail->str);
+  if (inst->exited && inst->err_eof && inst->status_eof)
+    handle_exit (inst);
+  instance_unref (inst);
+}
+
+/* -- exit and death ----------------------------------------------------- */
+
+static char *
+limit_message (const char *limit)
+{
+  if (g_strcmp0 (limit, "memory") == 0)
+    return g_strdup (_("The cell was stopped because it used more memory than the sandbox allows."));
+  if (g_strcmp0 (limit, "cpu") == 0)
+    return g_strdup (_("The cell was stopped because it used more CPU time than the sandbox allows."));
+  if (g_strcmp0 (limit, "file-size") == 0)
+    return g_strdup (_("The cell was stopped because it wrote a file larger than the sandbox allows."));
+  if (g_strcmp0 (limit, "disk") == 0)
+    return g_strdup (_("The cell was stopped because the workspace grew past its disk limit."));
+  if (g_strcmp0 (limit, "files") == 0)
+    return g_strdup (_("The cell was stopped because it created more files than the sandbox allows."));
+  if (g_strcmp0 (limit, "timeout") == 0)
+    return g_strdup (_("The cell was stopped because the kernel ran past its time limit."));
+  if (g_strcmp0 (limit, "procs") == 0 || g_strcmp0 (limit, "processes") == 0)
+    return g_strdup (_("The cell was stopped because it started more processes than the sandbox allows."));
+  return g_strdup_printf (_("The cell was stopped because it crossed the sandbox's “%s” limit."), limit);
+}
+
+/* The limit named by the sandbox's status line, or by its
+ * "reckon-sandbox: stopped: LIMIT limit exceeded" message. */
+static char *
+find_limit (Instance  *inst,
+            gint64    *status_exit,
+            gint64    *status_signal)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(GStrv) lines = NULL;
+  char *nl;
+
+  *status_exit = -1;
+  *status_signal = -1;
+  nl = memchr (inst->status_text->str, '\n', inst->status_text->len);
+  if (inst->status_text->len > 0 &&
+      g_utf8_validate (inst->status_text->str, nl ? nl - inst->status_text->str : (gssize) inst->status_text->len, NULL) &&
+      json_parser_load_from_data (parser, inst->status_text->str,
+                                  nl ? nl - inst->status_text->str : (gssize) inst->status_text->len, NULL) &&
+      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      JsonObject *obj = json_node_get_object (json_parser_get_root (parser));
+      JsonNode *node;
+
+      if ((node = json_object_get_member (obj, "exit")) && json_node_get_value_type (node) == G_TYPE_INT64)
+        *status_exit = json_node_get_int (node);
+      if ((node = json_object_get_member (obj, "signal")) && json_node_get_value_type (node) == G_TYPE_INT64)
+        *status_signal = json_node_get_int (node);
+      if ((node = json_object_get_member (obj, "limit")) && json_node_get_value_type (node) == G_TYPE_STRING)
+        {
+          const char *limit = json_node_get_string (node);
+          if (limit != NULL && strlen (limit) < 64 && g_utf8_validate (limit, -1, NULL))
+            return g_strdup (limit);
+        }
+    }
+
+  lines = g_strsplit (inst->err_tail->str, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *p = strstr (lines[i], "reckon-sandbox: stopped: ");
+      const char *end;
+
+      if (p == NULL)
+        continue;
+      p += strlen ("reckon-sandbox: stopped: ");
+      end = strstr (p, " limit exceeded");
+      if (end != NULL && end > p && end - p < 64 && g_utf8_validate (p, end - p, NULL))
+        return g_strndup (p, end - p);
+    }
+  return NULL;
+}
+
+/* The sandbox's one-line reason for failing to set up, if it gave one. */
+static char *
+sandbox_reason (Instance *inst)
+{
+  g_auto(GStrv) lines = g_strsplit (inst->err_tail->str, "\n", -1);
+  const char *found = NULL;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "reckon-sandbox: "))
+      found = lines[i] + strlen ("reckon-sandbox: ");
+  if (found == NULL || !g_utf8_validate (found, -1, NULL))
+    return NULL;
+  return g_utf8_substring (found, 0, 200);
+}
+
+static char *
+death_message (Instance  *inst,
+               char     **limit_out)
+{
+  gint64 status_exit, status_signal;
+  g_autofree char *limit = find_limit (inst, &status_exit, &status_signal);
+  int exit_code = -1, sig = -1;
+
+  if (g_subprocess_get_if_exited (inst->process))
+    exit_code = g_subprocess_get_exit_status (inst->process);
+  else if (g_subprocess_get_if_signaled (inst->process))
+    sig = g_subprocess_get_term_sig (inst->process);
+
+  if (limit == NULL && exit_code == 124)
+    limit = g_strdup ("timeout");
+  if (limit != NULL)
+    {
+      *limit_out = g_strdup (limit);
+      return limit_message (limit);
+    }
+  *limit_out = NULL;
+  if (inst->host_reason != NULL)
+    return g_strdup (inst->host_reason);
+  if (status_signal < 0 && exit_code > 128 && exit_code < 128 + 65)
+    status_signal = exit_code - 128;
+  if (status_signal < 0 && sig > 0)
+    status_signal = sig;
+  if (status_signal == SIGKILL)
+    return g_strdup (_("The Python kernel was killed, perhaps because it ran out of memory; its variables are lost."));
+  if (status_signal > 0)
+    return g_strdup_printf (_("The Python kernel stopped unexpectedly (signal %d); its variables are lost."),
+                            (int) status_signal);
+  if (exit_code == 125)
+    {
+      g_autofree char *reason = sandbox_reason (inst);
+      if (reason != NULL)
+        return g_strdup_printf (_("The sandbox could not be set up: %s"), reason);
+      return g_strdup (_("The sandbox could not be set up."));
+    }
+  if (exit_code == 126 || exit_code == 127)
+    return g_strdup (_("The Python interpreter could not be run inside the sandbox."));
+  if (status_exit < 0)
+    status_exit = exit_code;
+  return g_strdup_printf (_("The Python kernel exited unexpectedly with status %d; its variables are lost."),
+                          (int) status_exit);
+}
+
+static void
+handle_exit (Instance *inst)
+{
+  g_autoptr(RkKernel) self = NULL;
+  g_autofree char *limit = NULL;
+  g_autofree char *message = NULL;
+  RkKernelState was;
+
+  if (inst->handled)
+    return;
+  inst->handled = TRUE;
+  g_clear_handle_id (&inst->settle_id, g_source_remove);
+
+  if (inst->kernel == NULL || inst->kernel->inst != inst)
+    return;
+  self = g_object_ref (inst->kernel);
+  was = self->state;
+  message = death_message (inst, &limit);
+  g_debug ("kernel ended: %s", message);
+
+  instance_ref (inst);
+  instance_kill (inst);   /* detaches; the process is already gone */
+  g_clear_pointer (&self->ready, rk_kernel_event_unref);
+  g_clear_handle_id (&self->start_timeout_id, g_source_remove);
+
+  if (was == RK_KERNEL_STATE_STARTING)
+    {
+      g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, message);
+
+      set_state (self, RK_KERNEL_STATE_STOPPED);
+      fail_start_tasks (self, error);
+      fail_queued_cells (self, error);
+    }
+  else
+    {
+      set_state (self, RK_KERNEL_STATE_STOPPED);
+      g_signal_emit (self, signals[SIGNAL_DIED], 0, limit, message);
+      abort_running (self, RK_KERNEL_STATUS_DIED, limit, message);
+      pump (self);
+    }
+  instance_unref (inst);
+}
+
+static gboolean
+settle_timeout_cb (gpointer user_data)
+{
+  Instance *inst = user_data;
+
+  inst->settle_id = 0;
+  handle_exit (inst);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Instance *inst = user_data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  inst->exited = TRUE;
+  if (inst->kernel != NULL && !inst->handled)
+    {
+      /* Wait briefly for the status line and last stderr words. */
+      if (inst->err_eof && inst->status_eof)
+        handle_exit (inst);
+      else if (inst->settle_id == 0)
+        inst->settle_id = g_timeout_add_full (G_PRIORITY_DEFAULT, EXIT_SETTLE_MS, settle_timeout_cb,
+                                              instance_ref (inst), (GDestroyNotify) instance_unref);
+    }
+  instance_unref (inst);
+}
+
+static gboolean
+start_timeout_cb (gpointer user_data)
+{
+  RkKernel *self = user_data;
+
+  self->start_timeout_id = 0;
+  if (self->inst != NULL && self->state == RK_KERNEL_STATE_STARTING)
+    {
+      g_free (self->inst->host_reason);
+      self->inst->host_reason = g_strdup_printf (_("The Python kernel did not start within %d seconds."),
+                                                 START_TIMEOUT_S);
+      g_subprocess_force_exit (self->inst->process);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* -- spawning ----------------------------------------------------------- */
+
+static void
+add_limit (GPtrArray  *argv,
+           const char *option,
+           guint64     value)
+{
+  if (value == 0)
+    return;
+  g_ptr_array_add (argv, g_strdup (option));
+  g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, value));
+}
+
+/* A close-on-exec pipe with both ends above the numbers the child uses, so
+ * that handing them to the launcher never has a source equal to a target. */
+static gboolean
+make_pipe (int      fds[2],
+           GError **error)
+{
+  if (!g_unix_open_pipe (fds, FD_CLOEXEC, error))
+    return FALSE;
+  for (guint i = 0; i < 2; i++)
+    {
+      int high = fcntl (fds[i], F_DUPFD_CLOEXEC, 10);
+
+      if (high < 0)
+        {
+          int saved = errno;
+          close (fds[0]);
+          close (fds[1]);
+          fds[0] = fds[1] = -1;
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                       "%s", g_strerror (saved));
+          return FALSE;
+        }
+      close (fds[i]);
+      fds[i] = high;
+    }
+  return TRUE;
+}
+
+static Instance *
+launch (RkKernel  *self,
+        GError   **error)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSubprocess) process = NULL;
+  int req[2] = { -1, -1 }, ev[2] = { -1, -1 }, st[2] = { -1, -1 };
+  Instance *inst;
+
+  if (!make_pipe (req, error) || !make_pipe (ev, error) || !make_pipe (st, error))
+    goto fail;
+
+  g_ptr_array_add (argv, g_strdup (rk_sandbox_path ()));
+  g_ptr_array_add (argv, g_strdup ("--workspace"));
+  g_ptr_array_add (argv, g_strdup (self->workspace));
+  g_ptr_array_add (argv, g_strdup ("--ro-bind"));
+  g_ptr_array_add (argv, g_strdup (rk_kernel_dir ()));
+  g_ptr_array_add (argv, g_strdup (KERNEL_MOUNT));
+  g_ptr_array_add (argv, g_strdup ("--pass-fd"));
+  g_ptr_array_add (argv, g_strdup_printf ("%d", CHILD_REQUEST_FD));
+  g_ptr_array_add (argv, g_strdup ("--pass-fd"));
+  g_ptr_array_add (argv, g_strdup_printf ("%d", CHILD_EVENT_FD));
+  g_ptr_array_add (argv, g_strdup ("--status-fd"));
+  g_ptr_array_add (argv, g_strdup_printf ("%d", CHILD_STATUS_FD));
+  add_limit (argv, "--memory", self->limits.memory_bytes);
+  add_limit (argv, "--cpu-seconds", self->limits.cpu_seconds);
+  add_limit (argv, "--max-procs", self->limits.max_procs);
+  add_limit (argv, "--max-file-size", self->limits.max_file_size);
+  add_limit (argv, "--disk", self->limits.disk_bytes);
+  add_limit (argv, "--max-files", self->limits.max_files);
+  add_limit (argv, "--tmp-size", self->limits.tmp_size);
+  g_ptr_array_add (argv, g_strdup ("--"));
+  g_ptr_array_add (argv, g_strdup (rk_python_path ()));
+  g_ptr_array_add (argv, g_strdup ("-I"));
+  g_ptr_array_add (argv, g_strdup ("-B"));
+  g_ptr_array_add (argv, g_strdup (KERNEL_SCRIPT));
+  g_ptr_array_add (argv, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_take_fd (launcher, req[0], CHILD_REQUEST_FD);
+  g_subprocess_launcher_take_fd (launcher, ev[1], CHILD_EVENT_FD);
+  g_subprocess_launcher_take_fd (launcher, st[1], CHILD_STATUS_FD);
+  req[0] = ev[1] = st[1] = -1;
+
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, error);
+  /* The launcher holds the child's ends until it is finalized. */
+  g_clear_object (&launcher);
+  if (process == NULL)
+    goto fail;
+
+  g_unix_set_fd_nonblocking (req[1], TRUE, NULL);
+
+  inst = g_new0 (Instance, 1);
+  g_ref_count_init (&inst->ref_count);
+  inst->kernel = self;
+  inst->process = g_steal_pointer (&process);
+  inst->cancellable = g_cancellable_new ();
+  inst->events = g_unix_input_stream_new (ev[0], TRUE);
+  inst->requests = g_unix_output_stream_new (req[1], TRUE);
+  inst->status = g_unix_input_stream_new (st[0], TRUE);
+  inst->err = g_object_ref (g_subprocess_get_stderr_pipe (inst->process));
+  inst->splitter = rk_kernel_line_splitter_new (RK_KERNEL_MAX_LINE);
+  inst->err_tail = g_string_new (NULL);
+  inst->status_text = g_string_new (NULL);
+  return inst;
+
+fail:
+  for (guint i = 0; i < 2; i++)
+    {
+      if (req[i] >= 0) close (req[i]);
+      if (ev[i] >= 0) close (ev[i]);
+      if (st[i] >= 0) close (st[i]);
+    }
+  return NULL;
+}
+
+static void
+spawn_instance (RkKernel *self)
+{
+  g_autoptr(GError) error = NULL;
+  Instance *inst;
+
+  g_assert (self->inst == NULL);
+
+  inst = launch (self, &error);
+  if (inst == NULL)
+    {
+      g_autoptr(GError) user_error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED,
+                                                  _("The Python sandbox could not be started: %s"),
+                                                  error->message);
+      set_state (self, RK_KERNEL_STATE_STOPPED);
+      fail_start_tasks (self, user_error);
+      fail_queued_cells (self, user_error);
+      return;
+    }
+
+  self->inst = inst;
+  set_state (self, RK_KERNEL_STATE_STARTING);
+  self->start_timeout_id = g_timeout_add_seconds (START_TIMEOUT_S, start_timeout_cb, self);
+
+  g_input_stream_read_bytes_async (inst->events, READ_CHUNK, G_PRIORITY_DEFAULT,
+                                   inst->cancellable, events_read_cb, instance_ref (inst));
+  g_input_stream_read_bytes_async (inst->err, READ_CHUNK, G_PRIORITY_DEFAULT,
+                                   inst->cancellable, tail_read_cb, instance_ref (inst));
+  g_input_stream_read_bytes_async (inst->status, READ_CHUNK, G_PRIORITY_DEFAULT,
+                                   inst->cancellable, tail_read_cb, instance_ref (inst));
+  g_subprocess_wait_async (inst->process, NULL, wait_cb, instance_ref (inst));
+}
+
+/* -- running cells ------------------------------------------------------ */
+
+typedef struct
+{
+  Instance *inst;
+  GBytes   *request;     /* the stream reads from it until the write ends */
+} Write;
+
+static void
+request_written_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  Write *pending = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* A failed write means the kernel is gone; its exit is reported. */
+  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (object), result, NULL, &error))
+    g_debug ("could not send a request to the kernel: %s", error->message);
+  instance_unref (pending->inst);
+  g_bytes_unref (pending->request);
+  g_free (pending);
+}
+
+static GBytes *
+execute_request (Cell *cell)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  char *text;
+  gsize len;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "execute");
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_string_value (builder, cell->id);
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_string_value (builder, cell->code);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, &len);
+  text = g_realloc (text, len + 2);
+  text[len] = '\n';
+  text[len + 1] = '\0';
+  return g_bytes_new_take (text, len + 1);
+}
+
+static void
+pump (RkKernel *self)
+{
+  Write *pending;
+  GTask *task;
+  Cell *cell;
+
+  if (self->running != NULL || g_queue_is_empty (&self->cells))
+    return;
+  if (self->state == RK_KERNEL_STATE_STOPPED)
+    {
+      spawn_instance (self);
+      return;
+    }
+  if (self->state != RK_KERNEL_STATE_IDLE || self->inst == NULL)
+    return;
+
+  task = g_queue_pop_head (&self->cells);
+  cell = g_task_get_task_data (task);
+  self->running = task;
+  self->cell_stream_bytes = 0;
+  self->cell_artifacts = 0;
+  set_state (self, RK_KERNEL_STATE_BUSY);
+
+  pending = g_new0 (Write, 1);
+  pending->inst = instance_ref (self->inst);
+  pending->request = execute_request (cell);
+  g_output_stream_write_all_async (self->inst->requests,
+                                   g_bytes_get_data (pending->request, NULL),
+                                   g_bytes_get_size (pending->request),
+                                   G_PRIORITY_DEFAULT, self->inst->cancellable,
+                                   request_written_cb, pending);
+}
+
+static gboolean
+cell_cancelled_idle (gpointer user_data)
+{
+  GTask *task = user_data;
+  RkKernel *self = g_task_get_source_object (task);
+
+  if (self->running == task)
+    rk_kernel_interrupt (self);
+  else if (g_queue_remove (&self->cells, task))
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("The cell was cancelled."));
+      g_object_unref (task);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cell_cancelled_cb (GCancellable *cancellable,
+                   gpointer      user_data)
+{
+  GTask *task = user_data;
+
+  g_idle_add_full (G_PRIORITY_DEFAULT, cell_cancelled_idle, g_object_ref (task), g_object_unref);
+}
+
+void
+rk_kernel_execute_async (RkKernel            *self,
+                         const char          *code,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  Cell *cell;
+
+  g_return_if_fail (RK_IS_KERNEL (self));
+  g_return_if_fail (code != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_kernel_execute_async);
+
+  if (!g_utf8_validate (code, -1, NULL))
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                               _("The code is not valid UTF-8 text."));
+      return;
+    }
+
+  cell = g_new0 (Cell, 1);
+  cell->id = g_strdup_printf ("c%" G_GUINT64_FORMAT, ++self->next_cell);
+  cell->code = g_strdup (code);
+  g_task_set_task_data (task, cell, (GDestroyNotify) cell_free);
+  if (cancellable != NULL)
+    {
+      cell->cancellable = g_object_ref (cancellable);
+      cell->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cell_cancelled_cb), task, NULL);
+    }
+
+  g_queue_push_tail (&self->cells, g_steal_pointer (&task));
+  pump (self);
+}
+
+RkKernelEvent *
+rk_kernel_execute_finish (RkKernel      *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (RK_IS_KERNEL (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* -- interrupt, start, restart, shutdown -------------------------------- */
+
+static gboolean
+interrupt_timeout_cb (gpointer user_data)
+{
+  RkKernel *self = user_data;
+
+  self->interrupt_id = 0;
+  if (self->running == NULL || self->inst == NULL)
+    return G_SOURCE_REMOVE;
+
+  /* The cell ignored SIGINT (C code, a handler of its own): restart. */
+  g_object_ref (self);
+  instance_kill (self->inst);
+  g_clear_pointer (&self->ready, rk_kernel_event_unref);
+  set_state (self, RK_KERNEL_STATE_STOPPED);
+  abort_running (self, RK_KERNEL_STATUS_INTERRUPTED, NULL,
+                 _("The cell did not stop when interrupted, so the kernel was restarted and its variables are lost."));
+  if (self->inst == NULL && self->state == RK_KERNEL_STATE_STOPPED)
+    spawn_instance (self);
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+rk_kernel_interrupt (RkKernel *self)
+{
+  g_return_if_fail (RK_IS_KERNEL (self));
+
+  if (self->running == NULL || self->inst == NULL || self->state != RK_KERNEL_STATE_BUSY)
+    return;
+  g_subprocess_send_signal (self->inst->process, SIGINT);
+  if (self->interrupt_id == 0)
+    self->interrupt_id = g_timeout_add (INTERRUPT_GRACE_MS, interrupt_timeout_cb, self);
+}
+
+void
+rk_kernel_start_async (RkKernel            *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (RK_IS_KERNEL (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_kernel_start_async);
+
+  if (self->state == RK_KERNEL_STATE_IDLE || self->state == RK_KERNEL_STATE_BUSY)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  g_queue_push_tail (&self->start_tasks, g_steal_pointer (&task));
+  if (self->state == RK_KERNEL_STATE_STOPPED)
+    spawn_instance (self);
+}
+
+gboolean
+rk_kernel_start_finish (RkKernel      *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (RK_IS_KERNEL (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+rk_kernel_restart_async (RkKernel            *self,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_return_if_fail (RK_IS_KERNEL (self));
+
+  g_object_ref (self);
+  if (self->inst != NULL)
+    {
+      g_clear_handle_id (&self->start_timeout_id, g_source_remove);
+      instance_kill (self->inst);
+      g_clear_pointer (&self->ready, rk_kernel_event_unref);
+      set_state (self, RK_KERNEL_STATE_STOPPED);
+      abort_running (self, RK_KERNEL_STATUS_DIED, NULL,
+                     _("The kernel was restarted before the cell finished."));
+    }
+  /* Queued cells wait for the fresh kernel. */
+  rk_kernel_start_async (self, cancellable, callback, user_data);
+  g_object_unref (self);
+}
+
+gboolean
+rk_kernel_restart_finish (RkKernel      *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  return rk_kernel_start_finish (self, result, error);
+}
+
+static gboolean
+kill_later_cb (gpointer user_data)
+{
+  g_subprocess_force_exit (G_SUBPROCESS (user_data));
+  return G_SOURCE_REMOVE;
+}
+
+void
+rk_kernel_shutdown (RkKernel *self)
+{
+  g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                 _("The kernel was shut down."));
+  Instance *inst;
+
+  g_return_if_fail (RK_IS_KERNEL (self));
+
+  g_object_ref (self);
+  g_clear_handle_id (&self->start_timeout_id, g_source_remove);
+  g_clear_handle_id (&self->interrupt_id, g_source_remove);
+  inst = g_steal_pointer (&self->inst);
+  if (inst != NULL)
+    {
+      static const char request[] = "{\"type\":\"shutdown\"}\n";
+
+      inst->kernel = NULL;
+      g_cancellable_cancel (inst->cancellable);
+      /* Best effort, never blocking: the kill below settles it anyway. */
+      if (g_pollable_output_stream_write_nonblocking (G_POLLABLE_OUTPUT_STREAM (inst->requests),
+                                                      request, sizeof request - 1, NULL, NULL) > 0)
+        g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, SHUTDOWN_GRACE_S, kill_later_cb,
+                                    g_object_ref (inst->process), g_object_unref);
+      else
+        g_subprocess_force_exit (inst->process);
+      instance_unref (inst);
+    }
+  g_clear_pointer (&self->ready, rk_kernel_event_unref);
+  set_state (self, RK_KERNEL_STATE_STOPPED);
+  if (self->running != NULL)
+    {
+      g_autoptr(GTask) task = g_steal_pointer (&self->running);
+      g_task_return_error (task, g_error_copy (error));
+    }
+  fail_queued_cells (self, error);
+  fail_start_tasks (self, error);
+  g_object_unref (self);
+}
+
+/* -- object ------------------------------------------------------------- */
+
+const char *
+rk_kernel_get_workspace (RkKernel *self)
+{
+  g_return_val_if_fail (RK_IS_KERNEL (self), NULL);
+  return self->workspace;
+}
+
+RkKernelState
+rk_kernel_get_state (RkKernel *self)
+{
+  g_return_val_if_fail (RK_IS_KERNEL (self), RK_KERNEL_STATE_STOPPED);
+  return self->state;
+}
+
+RkKernelEvent *
+rk_kernel_get_ready_event (RkKernel *self)
+{
+  g_return_val_if_fail (RK_IS_KERNEL (self), NULL);
+  return self->ready;
+}
+
+const char *
+rk_kernel_get_running_cell (RkKernel *self)
+{
+  g_return_val_if_fail (RK_IS_KERNEL (self), NULL);
+  if (self->running == NULL)
+    return NULL;
+  return ((Cell *) g_task_get_task_data (self->running))->id;
+}
+
+guint
+rk_kernel_get_n_protocol_errors (RkKernel *self)
+{
+  g_return_val_if_fail (RK_IS_KERNEL (self), 0);
+  return self->n_protocol_errors;
+}
+
+static void
+rk_kernel_dispose (GObject *object)
+{
+  RkKernel *self = RK_KERNEL (object);
+
+  /* Tasks hold the kernel alive, so none can be pending here; the sandbox
+   * is killed at once. */
+  g_clear_handle_id (&self->start_timeout_id, g_source_remove);
+  g_clear_handle_id (&self->interrupt_id, g_source_remove);
+  if (self->inst != NULL)
+    instance_kill (self->inst);
+  g_clear_pointer (&self->ready, rk_kernel_event_unref);
+
+  G_OBJECT_CLASS (rk_kernel_parent_class)->dispose (object);
+}
+
+static void
+rk_kernel_finalize (GObject *object)
+{
+  RkKernel *self = RK_KERNEL (object);
+
+  g_free (self->workspace);
+
+  G_OBJECT_CLASS (rk_kernel_parent_class)->finalize (object);
+}
+
+static void
+rk_kernel_class_init (RkKernelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = rk_kernel_dispose;
+  object_class->finalize = rk_kernel_finalize;
+
+  signals[SIGNAL_EVENT] =
+    g_signal_new ("event", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, RK_TYPE_KERNEL_EVENT | G_SIGNAL_TYPE_STATIC_SCOPE);
+  signals[SIGNAL_STATE_CHANGED] =
+    g_signal_new ("state-changed", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_INT);
+  signals[SIGNAL_DIED] =
+    g_signal_new ("died", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  signals[SIGNAL_PROTOCOL_ERROR] =
+    g_signal_new ("protocol-error", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+}
+
+static void
+rk_kernel_init (RkKernel *self)
+{
+  g_queue_init (&self->start_tasks);
+  g_queue_init (&self->cells);
+}
+
+RkKernel *
+rk_kernel_new (const char           *workspace_dir,
+               const RkKernelLimits *limits)
+{
+  RkKernel *self;
+
+  g_return_val_if_fail (workspace_dir != NULL, NULL);
+
+  self = g_object_new (RK_TYPE_KERNEL, NULL);
+  self->workspace = g_canonicalize_filename (workspace_dir, NULL);
+  if (limits != NULL)
+    self->limits = *limits;
+  return self;
+}

@@ -1,0 +1,102 @@
+/* rk-kernel.h — client of the sandboxed Python kernel: one reckon-sandbox
+ * running reckon_kernel.py a session; start, execute, interrupt, restart. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "rk-kernel-protocol.h"
+
+G_BEGIN_DECLS
+
+#define RK_TYPE_KERNEL (rk_kernel_get_type ())
+
+G_DECLARE_FINAL_TYPE (RkKernel, rk_kernel, RK, KERNEL, GObject)
+
+typedef enum
+{
+  RK_KERNEL_STATE_STOPPED,    /* no sandbox: not started yet, shut down or died */
+  RK_KERNEL_STATE_STARTING,   /* sandbox spawned, waiting for "ready" */
+  RK_KERNEL_STATE_IDLE,
+  RK_KERNEL_STATE_BUSY,       /* a cell is running */
+} RkKernelState;
+
+/* Limits passed to reckon-sandbox; 0 keeps the sandbox's default
+ * (docs/sandbox.md). */
+typedef struct
+{
+  guint64 memory_bytes;
+  guint64 cpu_seconds;
+  guint64 max_procs;
+  guint64 max_file_size;
+  guint64 disk_bytes;
+  guint64 max_files;
+  guint64 tmp_size;
+} RkKernelLimits;
+
+RkKernel       *rk_kernel_new              (const char          *workspace_dir,
+                                            const RkKernelLimits *limits);
+
+const char     *rk_kernel_get_workspace    (RkKernel            *self);
+RkKernelState   rk_kernel_get_state        (RkKernel            *self);
+/* The "ready" event of the running kernel (versions), or NULL. */
+RkKernelEvent  *rk_kernel_get_ready_event  (RkKernel            *self);
+/* Id of the running cell, or NULL. */
+const char     *rk_kernel_get_running_cell (RkKernel            *self);
+/* Lines from the kernel that were dropped as malformed or hostile. */
+guint           rk_kernel_get_n_protocol_errors (RkKernel       *self);
+
+/* Spawns the sandbox and completes once the kernel is warm (pandas and
+ * matplotlib imported). Starting a started kernel completes at once. */
+void            rk_kernel_start_async      (RkKernel            *self,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+gboolean        rk_kernel_start_finish     (RkKernel            *self,
+                                            GAsyncResult        *result,
+                                            GError             **error);
+
+/* Queues one cell; cells run one at a time, in order. A stopped or dead
+ * kernel is started first (a fresh interpreter; workspace files stay).
+ * While it runs, the "event" signal delivers its events. Cancelling a
+ * queued cell removes it; cancelling a running cell interrupts it. */
+void            rk_kernel_execute_async    (RkKernel            *self,
+                                            const char          *code,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+/* Returns the cell's DONE event: status OK, ERROR, INTERRUPTED or DIED (then
+ * ->message says why in one sentence and ->limit names the limit, if any).
+ * A GError means the cell could not run at all (the sandbox cannot start). */
+RkKernelEvent  *rk_kernel_execute_finish   (RkKernel            *self,
+                                            GAsyncResult        *result,
+                                            GError             **error);
+
+/* SIGINT to the running cell. If it has not stopped within about a second,
+ * the kernel is restarted (the cell ends INTERRUPTED; variables are lost). */
+void            rk_kernel_interrupt        (RkKernel            *self);
+
+/* A fresh sandbox and interpreter; a running cell ends with status DIED. */
+void            rk_kernel_restart_async    (RkKernel            *self,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+gboolean        rk_kernel_restart_finish   (RkKernel            *self,
+                                            GAsyncResult        *result,
+                                            GError             **error);
+
+/* Asks the kernel to exit and kills the sandbox if it has not after a
+ * short grace period. Never blocks. Pending cells fail with CANCELLED. */
+void            rk_kernel_shutdown         (RkKernel            *self);
+
+/* Signals:
+ *   "event"         (RkKernelEvent *event)   detailed by type name, e.g.
+ *                   "event::stream", "event::figure"; only events of the
+ *                   running cell, already validated (paths beneath the
+ *                   workspace, regular files, no symlinks).
+ *   "state-changed" (RkKernelState state)
+ *   "died"          (const char *limit_or_NULL, const char *message)
+ *                   the sandbox ended without being asked to.
+ *   "protocol-error" (GError *error)          a line was dropped.
+ */
+
+G_END_DECLS

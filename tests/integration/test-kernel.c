@@ -1,0 +1,549 @@
+/* test-kernel.c — RkKernel against the real reckon-sandbox and the real
+ * Python kernel: state, streaming, interrupt, artifacts, hostile bytes on
+ * the protocol pipe, deaths, and the output cap. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "rk-kernel.h"
+#include "rk-util.h"
+
+typedef struct
+{
+  char          *workspace;
+  RkKernel      *kernel;
+  GPtrArray     *events;       /* RkKernelEvent* of the current cell */
+  GArray        *times;        /* gint64 arrival time of each event */
+  RkKernelEvent *done;
+  GError        *error;
+  gboolean       finished;
+  guint          n_died;
+} Fixture;
+
+static gboolean
+sandbox_usable (char **reason)
+{
+  const char *sandbox = rk_sandbox_path ();
+  g_autofree char *ws = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  const char *argv[] = { sandbox, "--workspace", NULL, "--", "/bin/true", NULL };
+
+  if (!g_file_test (sandbox, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      *reason = g_strdup_printf ("reckon-sandbox not found at %s", sandbox);
+      return FALSE;
+    }
+  ws = g_dir_make_tmp ("rk-kernel-probe-XXXXXX", NULL);
+  argv[2] = ws;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, NULL))
+    {
+      *reason = g_strdup ("reckon-sandbox cannot run a program on this machine");
+      g_rmdir (ws);
+      return FALSE;
+    }
+  g_rmdir (ws);
+  return TRUE;
+}
+
+static void
+event_cb (RkKernel      *kernel,
+          RkKernelEvent *ev,
+          Fixture       *f)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  g_ptr_array_add (f->events, rk_kernel_event_ref (ev));
+  g_array_append_val (f->times, now);
+}
+
+static void
+died_cb (RkKernel   *kernel,
+         const char *limit,
+         const char *message,
+         Fixture    *f)
+{
+  f->n_died++;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    while ((name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *child = g_build_filename (path, name, NULL);
+
+        if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+          remove_tree (child);
+        else
+          g_unlink (child);
+      }
+  g_rmdir (path);
+}
+
+static void
+wait_until (gboolean *flag,
+            int       seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
+
+  while (!*flag)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      if (!*flag)
+        g_usleep (1000);
+    }
+}
+
+static void
+start_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Fixture *f = user_data;
+
+  rk_kernel_start_finish (RK_KERNEL (object), result, &f->error);
+  f->finished = TRUE;
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *reason = NULL;
+  RkKernelLimits limits = { 0 };
+
+  memset (f, 0, sizeof *f);
+  if (!sandbox_usable (&reason))
+    {
+      g_test_skip (reason);
+      return;
+    }
+  limits.memory_bytes = 1024u * 1024 * 1024;
+  f->workspace = g_dir_make_tmp ("rk-kernel-test-XXXXXX", NULL);
+  f->kernel = rk_kernel_new (f->workspace, &limits);
+  f->events = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_kernel_event_unref);
+  f->times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_signal_connect (f->kernel, "event", G_CALLBACK (event_cb), f);
+  g_signal_connect (f->kernel, "died", G_CALLBACK (died_cb), f);
+
+  rk_kernel_start_async (f->kernel, NULL, start_cb, f);
+  wait_until (&f->finished, 120);
+  g_assert_no_error (f->error);
+  g_assert_cmpint (rk_kernel_get_state (f->kernel), ==, RK_KERNEL_STATE_IDLE);
+  g_assert_nonnull (rk_kernel_get_ready_event (f->kernel));
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  if (f->kernel == NULL)
+    return;
+  rk_kernel_shutdown (f->kernel);
+  g_assert_finalize_object (f->kernel);
+  g_clear_pointer (&f->events, g_ptr_array_unref);
+  g_clear_pointer (&f->times, g_array_unref);
+  g_clear_pointer (&f->done, rk_kernel_event_unref);
+  g_clear_error (&f->error);
+  remove_tree (f->workspace);
+  g_free (f->workspace);
+}
+
+static void
+execute_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Fixture *f = user_data;
+
+  f->done = rk_kernel_execute_finish (RK_KERNEL (object), result, &f->error);
+  f->finished = TRUE;
+}
+
+/* Runs one cell to its end; its events are in f->events. */
+static RkKernelEvent *
+run (Fixture    *f,
+     const char *code)
+{
+  g_ptr_array_set_size (f->events, 0);
+  g_array_set_size (f->times, 0);
+  g_clear_pointer (&f->done, rk_kernel_event_unref);
+  f->finished = FALSE;
+  rk_kernel_execute_async (f->kernel, code, NULL, execute_cb, f);
+  wait_until (&f->finished, 120);
+  g_assert_no_error (f->error);
+  g_assert_nonnull (f->done);
+  return f->done;
+}
+
+static RkKernelEvent *
+find (Fixture           *f,
+      RkKernelEventType  type,
+      guint             *index)
+{
+  for (guint i = 0; i < f->events->len; i++)
+    {
+      RkKernelEvent *ev = g_ptr_array_index (f->events, i);
+      if (ev->type == type)
+        {
+          if (index != NULL)
+            *index = i;
+          return ev;
+        }
+    }
+  return NULL;
+}
+
+static char *
+stream_text (Fixture *f)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < f->events->len; i++)
+    {
+      RkKernelEvent *ev = g_ptr_array_index (f->events, i);
+      if (ev->type == RK_KERNEL_EVENT_STREAM)
+        g_string_append (s, ev->text);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+assert_result (Fixture    *f,
+               const char *text)
+{
+  RkKernelEvent *result = find (f, RK_KERNEL_EVENT_RESULT, NULL);
+
+  g_assert_nonnull (result);
+  g_assert_cmpstr (result->text, ==, text);
+}
+
+static void
+test_state (Fixture       *f,
+            gconstpointer  data)
+{
+  if (f->kernel == NULL)
+    return;
+  g_assert_cmpint (run (f, "x = 41\ndef inc(v):\n    return v + 1\n")->status, ==, RK_KERNEL_STATUS_OK);
+  g_assert_cmpint (run (f, "inc(x)")->status, ==, RK_KERNEL_STATUS_OK);
+  assert_result (f, "42");
+
+  /* Errors keep the session and come with a trimmed traceback. */
+  g_assert_cmpint (run (f, "def f():\n    return 1 / 0\nf()")->status, ==, RK_KERNEL_STATUS_ERROR);
+  {
+    RkKernelEvent *error = find (f, RK_KERNEL_EVENT_ERROR, NULL);
+    g_assert_nonnull (error);
+    g_assert_cmpstr (error->ename, ==, "ZeroDivisionError");
+    g_assert_nonnull (strstr (error->traceback, "return 1 / 0"));
+    g_assert_null (strstr (error->traceback, "reckon_kernel.py"));
+  }
+  run (f, "x");
+  assert_result (f, "41");
+}
+
+static void
+test_stream (Fixture       *f,
+             gconstpointer  data)
+{
+  guint first_index;
+  RkKernelEvent *first;
+  gint64 first_at, done_at;
+
+  if (f->kernel == NULL)
+    return;
+  g_assert_cmpint (run (f, "import time\nprint('first')\ntime.sleep(2)\nprint('second')")->status,
+                   ==, RK_KERNEL_STATUS_OK);
+  first = find (f, RK_KERNEL_EVENT_STREAM, &first_index);
+  g_assert_nonnull (first);
+  g_assert_cmpstr (first->text, ==, "first\n");
+  first_at = g_array_index (f->times, gint64, first_index);
+  done_at = g_array_index (f->times, gint64, f->events->len - 1);
+  g_test_message ("first line arrived %.3f s before the end of the cell",
+                  (done_at - first_at) / 1e6);
+  /* Had the line been held back until the cell ended, it would have come
+   * with the second one, after the two-second sleep. */
+  g_assert_cmpint (done_at - first_at, >, G_USEC_PER_SEC);
+}
+
+static gboolean
+interrupt_cb (gpointer user_data)
+{
+  rk_kernel_interrupt (RK_KERNEL (user_data));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_interrupt (Fixture       *f,
+                gconstpointer  data)
+{
+  RkKernelEvent *done;
+
+  if (f->kernel == NULL)
+    return;
+  run (f, "kept = 'still here'");
+  g_timeout_add (500, interrupt_cb, f->kernel);
+  done = run (f, "while True:\n    pass\n");
+  /* Interrupted by SIGINT within the one-second grace: had it needed the
+   * restart that follows the grace, the variable would be gone. */
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_INTERRUPTED);
+  g_assert_null (done->message);
+  run (f, "kept");
+  assert_result (f, "'still here'");
+}
+
+static void
+test_artifacts (Fixture       *f,
+                gconstpointer  data)
+{
+  RkKernelEvent *figure, *file, *table;
+  g_autofree char *figure_path = NULL;
+  g_autofree char *file_path = NULL;
+
+  if (f->kernel == NULL)
+    return;
+  g_assert_cmpint (run (f,
+    "import pandas as pd, matplotlib.pyplot as plt\n"
+    "df = pd.DataFrame({'a': [1, 2, 3], 'b': ['x', 'y', 'z']})\n"
+    "plt.plot(df['a'])\n"
+    "df.to_csv('new.csv', index=False)\n"
+    "df")->status, ==, RK_KERNEL_STATUS_OK);
+
+  figure = find (f, RK_KERNEL_EVENT_FIGURE, NULL);
+  g_assert_nonnull (figure);
+  g_assert_true (rk_path_is_beneath (figure->path));
+  g_assert_cmpint (figure->width, ==, 640);
+  figure_path = g_build_filename (f->workspace, figure->path, NULL);
+  g_assert_true (g_file_test (figure_path, G_FILE_TEST_IS_REGULAR));
+
+  file = find (f, RK_KERNEL_EVENT_FILE, NULL);
+  g_assert_nonnull (file);
+  g_assert_cmpstr (file->path, ==, "new.csv");
+  g_assert_cmpint (file->change, ==, RK_KERNEL_FILE_CREATED);
+  file_path = g_build_filename (f->workspace, file->path, NULL);
+  g_assert_true (g_file_test (file_path, G_FILE_TEST_IS_REGULAR));
+
+  g_assert_nonnull (find (f, RK_KERNEL_EVENT_RESULT, NULL));
+  table = find (f, RK_KERNEL_EVENT_TABLE, NULL);
+  if (table == NULL)
+    {
+      g_test_message ("no table event: reckon/table.py is not there yet");
+    }
+  else
+    {
+      g_autofree char *table_path = g_build_filename (f->workspace, table->path, NULL);
+
+      g_assert_cmpstr (table->name, ==, "df");
+      g_assert_cmpint (table->rows, ==, 3);
+      g_assert_cmpint (table->columns, ==, 2);
+      g_assert_true (g_file_test (table_path, G_FILE_TEST_IS_REGULAR));
+    }
+
+  /* Changing a file is reported as such. */
+  run (f, "open('new.csv', 'a').write('4,w\\n')");
+  file = find (f, RK_KERNEL_EVENT_FILE, NULL);
+  g_assert_nonnull (file);
+  g_assert_cmpint (file->change, ==, RK_KERNEL_FILE_MODIFIED);
+}
+
+/* Finds the kernel's real event pipe through /proc and writes to it. */
+static const char hostile_prelude[] =
+  "import os, reckon._hooks as h\n"
+  "cid = h.current_id\n"
+  "targets = []\n"
+  "for name in os.listdir('/proc/self/fd'):\n"
+  "    n = int(name)\n"
+  "    try:\n"
+  "        if n < 10 or not os.readlink('/proc/self/fd/%d' % n).startswith('pipe:'):\n"
+  "            continue\n"
+  "        info = open('/proc/self/fdinfo/%d' % n).read()\n"
+  "    except OSError:\n"
+  "        continue\n"
+  "    flags = [l for l in info.splitlines() if l.startswith('flags:')][0]\n"
+  "    if int(flags.split()[1], 8) & 3 == 1:\n"
+  "        targets.append(n)\n"
+  "assert targets, 'no writable pipe found'\n"
+  "def send(b):\n"
+  "    for t in targets:\n"
+  "        os.write(t, b)\n"
+  "def ev(s):\n"
+  "    send(s.replace('CID', cid).encode() + b'\\n')\n";
+
+static void
+assert_no_escape (Fixture *f)
+{
+  for (guint i = 0; i < f->events->len; i++)
+    {
+      RkKernelEvent *ev = g_ptr_array_index (f->events, i);
+
+      if (ev->path != NULL)
+        {
+          g_autofree char *full = g_build_filename (f->workspace, ev->path, NULL);
+          g_autofree char *canon = g_canonicalize_filename (full, NULL);
+
+          g_assert_true (rk_path_is_beneath (ev->path));
+          g_assert_true (g_str_has_prefix (canon, f->workspace));
+          g_assert_false (g_file_test (full, G_FILE_TEST_IS_SYMLINK));
+        }
+    }
+}
+
+static void
+test_hostile (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *code = NULL;
+  RkKernelEvent *done;
+
+  if (f->kernel == NULL)
+    return;
+
+  code = g_strconcat (hostile_prelude,
+    "send(b'A' * (5 * 1024 * 1024) + b'\\n')\n"
+    "send(b'{\"type\": \"stream\", bad json\\n')\n"
+    "ev('{\"type\":\"file\",\"id\":\"CID\",\"path\":\"../../etc/passwd\",\"size\":1,\"change\":\"created\"}')\n"
+    "ev('{\"type\":\"file\",\"id\":\"CID\",\"path\":\"/etc/passwd\",\"size\":1,\"change\":\"created\"}')\n"
+    "ev('{\"type\":\"table\",\"id\":\"CID\",\"path\":\"../t.rkt\",\"rows\":1,\"columns\":1}')\n"
+    "os.symlink('/etc/passwd', 'link')\n"
+    "ev('{\"type\":\"file\",\"id\":\"CID\",\"path\":\"link\",\"size\":1,\"change\":\"created\"}')\n"
+    "send(b'{\"type\":\"stream\",\"id\":\"' + cid.encode() + b'\",\"name\":\"stdout\",\"text\":\"\\xff\\xfe\"}\\n')\n"
+    "send(b'[' * 100000 + b'\\n')\n"
+    "send(b'\\x00\\x01\\x02' * 1000 + b'\\n')\n"
+    "send(b'B' * (10 * 1000 * 1000))\n"
+    "print('survived')\n",
+    NULL);
+  done = run (f, code);
+  g_test_message ("hostile cell ended with %s, %u protocol errors",
+                  rk_kernel_status_to_string (done->status), rk_kernel_get_n_protocol_errors (f->kernel));
+  g_assert_cmpuint (rk_kernel_get_n_protocol_errors (f->kernel), >=, 8);
+  assert_no_escape (f);
+  g_assert_null (find (f, RK_KERNEL_EVENT_FILE, NULL));
+
+  /* The host and the kernel go on. */
+  run (f, "6 * 7");
+  assert_result (f, "42");
+
+  /* A forged "done" ends the cell early; the real one is then ignored and
+   * the next cell is unaffected. */
+  g_free (code);
+  code = g_strconcat (hostile_prelude,
+    "ev('{\"type\":\"done\",\"id\":\"CID\",\"status\":\"ok\",\"duration_ms\":0,\"truncated_bytes\":0}')\n"
+    "import time; time.sleep(0.3)\n",
+    NULL);
+  run (f, code);
+  run (f, "'after forgery'");
+  /* The real "done" of the forged cell may still be in flight: wait for
+   * this cell's own result. */
+  assert_result (f, "'after forgery'");
+}
+
+static void
+test_death (Fixture       *f,
+            gconstpointer  data)
+{
+  static const char * const killers[] = {
+    "import os\nos._exit(3)",
+    "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)",
+  };
+  RkKernelEvent *done;
+
+  if (f->kernel == NULL)
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (killers); i++)
+    {
+      RkKernelEvent *error;
+
+      run (f, "gone = 1");
+      done = run (f, killers[i]);
+      g_test_message ("%s -> %s", killers[i], done->message);
+      g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_DIED);
+      g_assert_nonnull (done->message);
+      error = find (f, RK_KERNEL_EVENT_ERROR, NULL);
+      g_assert_nonnull (error);
+      g_assert_cmpstr (error->evalue, ==, done->message);
+      g_assert_cmpuint (f->n_died, ==, i + 1);
+      if (i == 0)
+        g_assert_nonnull (strstr (done->message, "status 3"));
+      else
+        g_assert_nonnull (strstr (done->message, "killed"));
+
+      /* The next cell runs in a fresh kernel. */
+      g_assert_cmpint (run (f, "'gone' in globals()")->status, ==, RK_KERNEL_STATUS_OK);
+      assert_result (f, "False");
+    }
+
+  /* A memory bomb against a 1 GiB limit: either Python's MemoryError or a
+   * kill that names the limit; the session goes on either way. */
+  done = run (f, "b = bytearray(4 * 1024 * 1024 * 1024)");
+  g_test_message ("memory bomb -> %s %s", rk_kernel_status_to_string (done->status),
+                  done->message ? done->message : "");
+  if (done->status == RK_KERNEL_STATUS_ERROR)
+    g_assert_cmpstr (find (f, RK_KERNEL_EVENT_ERROR, NULL)->ename, ==, "MemoryError");
+  else
+    {
+      g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_DIED);
+      g_assert_nonnull (done->message);
+    }
+  run (f, "1 + 1");
+  assert_result (f, "2");
+}
+
+static void
+test_output_cap (Fixture       *f,
+                 gconstpointer  data)
+{
+  RkKernelEvent *done;
+  g_autofree char *text = NULL;
+
+  if (f->kernel == NULL)
+    return;
+  done = run (f, "for i in range(3):\n    print('x' * (1024 * 1024))\n");
+  text = stream_text (f);
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_OK);
+  g_assert_cmpint (done->truncated_bytes, >, 2 * 1024 * 1024);
+  g_assert_cmpuint (strlen (text), <=, (1 << 20) + 200);
+  g_assert_nonnull (strstr (text, "output limit"));
+}
+
+static void
+test_restart (Fixture       *f,
+              gconstpointer  data)
+{
+  if (f->kernel == NULL)
+    return;
+  run (f, "before_restart = 1");
+  f->finished = FALSE;
+  rk_kernel_restart_async (f->kernel, NULL, start_cb, f);
+  wait_until (&f->finished, 120);
+  g_assert_no_error (f->error);
+  run (f, "'before_restart' in globals()");
+  assert_result (f, "False");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("/rk/kernel/state", test_state);
+  ADD ("/rk/kernel/stream", test_stream);
+  ADD ("/rk/kernel/interrupt", test_interrupt);
+  ADD ("/rk/kernel/artifacts", test_artifacts);
+  ADD ("/rk/kernel/hostile", test_hostile);
+  ADD ("/rk/kernel/death", test_death);
+  ADD ("/rk/kernel/output-cap", test_output_cap);
+  ADD ("/rk/kernel/restart", test_restart);
+#undef ADD
+
+  return g_test_run ();
+}
