@@ -1,0 +1,155 @@
+/* rk-transcript-entry.c — one entry of the conversation, as plain data. */
+#define G_LOG_DOMAIN "rk-transcript"
+#include "config.h"
+
+#include "rk-transcript-entry-private.h"
+
+G_DEFINE_FINAL_TYPE (RkTranscriptEntry, rk_transcript_entry, G_TYPE_OBJECT)
+
+static void
+rk_transcript_entry_finalize (GObject *object)
+{
+  RkTranscriptEntry *self = RK_TRANSCRIPT_ENTRY (object);
+
+  g_clear_pointer (&self->cell_id, g_free);
+  g_clear_pointer (&self->text, g_free);
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->detail, g_free);
+  g_clear_pointer (&self->attachments, g_strfreev);
+  g_clear_pointer (&self->previous_code, g_free);
+  g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->mime_type, g_free);
+  g_clear_pointer (&self->title, g_free);
+
+  G_OBJECT_CLASS (rk_transcript_entry_parent_class)->finalize (object);
+}
+
+static void
+rk_transcript_entry_class_init (RkTranscriptEntryClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = rk_transcript_entry_finalize;
+}
+
+static void
+rk_transcript_entry_init (RkTranscriptEntry *self)
+{
+}
+
+RkTranscriptEntry *
+_rk_transcript_entry_new (RkEntryKind kind)
+{
+  RkTranscriptEntry *self = g_object_new (RK_TYPE_TRANSCRIPT_ENTRY, NULL);
+
+  self->kind = kind;
+  self->timestamp = g_get_real_time ();
+  return self;
+}
+
+#define GETTER(type, field, fallback)                                   \
+  type                                                                  \
+  rk_transcript_entry_get_##field (RkTranscriptEntry *self)             \
+  {                                                                     \
+    g_return_val_if_fail (RK_IS_TRANSCRIPT_ENTRY (self), fallback);     \
+    return self->field;                                                 \
+  }
+
+GETTER (guint, id, 0)
+GETTER (RkEntryKind, kind, RK_ENTRY_NOTE)
+GETTER (gint64, timestamp, 0)
+GETTER (const char *, cell_id, NULL)
+GETTER (const char *, name, NULL)
+GETTER (const char *, detail, NULL)
+GETTER (guint, revises, 0)
+GETTER (const char *, previous_code, NULL)
+GETTER (RkDecision, decision, RK_DECISION_NONE)
+GETTER (RkStream, stream, RK_STREAM_STDOUT)
+GETTER (gboolean, truncated, FALSE)
+GETTER (const char *, path, NULL)
+GETTER (const char *, mime_type, NULL)
+GETTER (const char *, title, NULL)
+GETTER (gint64, width, 0)
+GETTER (gint64, height, 0)
+GETTER (gint64, rows, 0)
+GETTER (gint64, columns, 0)
+
+/* Never NULL: entries without text have "". */
+const char *
+rk_transcript_entry_get_text (RkTranscriptEntry *self)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT_ENTRY (self), NULL);
+  return self->text ? self->text : "";
+}
+
+const char * const *
+rk_transcript_entry_get_attachments (RkTranscriptEntry *self)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT_ENTRY (self), NULL);
+  return (const char * const *) self->attachments;
+}
+
+static const char *const kind_names[] = {
+  [RK_ENTRY_USER] = "user",
+  [RK_ENTRY_ASSISTANT] = "assistant",
+  [RK_ENTRY_REASONING] = "reasoning",
+  [RK_ENTRY_CODE] = "code",
+  [RK_ENTRY_APPROVAL] = "approval",
+  [RK_ENTRY_STREAM] = "stream",
+  [RK_ENTRY_RESULT] = "result",
+  [RK_ENTRY_TABLE] = "table",
+  [RK_ENTRY_FIGURE] = "figure",
+  [RK_ENTRY_CHART] = "chart",
+  [RK_ENTRY_FILE] = "file",
+  [RK_ENTRY_ERROR] = "error",
+  [RK_ENTRY_ANSWER] = "answer",
+  [RK_ENTRY_NOTE] = "note",
+};
+
+static const char *const decision_names[] = {
+  [RK_DECISION_NONE] = "none",
+  [RK_DECISION_APPROVED] = "approved",
+  [RK_DECISION_EDITED] = "edited",
+  [RK_DECISION_SKIPPED] = "skipped",
+  [RK_DECISION_AUTO] = "auto",
+};
+
+const char *
+rk_entry_kind_to_string (RkEntryKind kind)
+{
+  if ((guint) kind >= G_N_ELEMENTS (kind_names))
+    return "note";
+  return kind_names[kind];
+}
+
+gboolean
+rk_entry_kind_from_string (const char  *str,
+                           RkEntryKind *kind)
+{
+  for (guint i = 0; str && i < G_N_ELEMENTS (kind_names); i++)
+    if (g_str_equal (str, kind_names[i]))
+      {
+        *kind = (RkEntryKind) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+rk_decision_to_string (RkDecision decision)
+{
+  if ((guint) decision >= G_N_ELEMENTS (decision_names))
+    return "none";
+  return decision_names[decision];
+}
+
+gboolean
+rk_decision_from_string (const char *str,
+                         RkDecision *decision)
+{
+  for (guint i = 0; str && i < G_N_ELEMENTS (decision_names); i++)
+    if (g_str_equal (str, decision_names[i]))
+      {
+        *decision = (RkDecision) i;
+        return TRUE;
+      }
+  return FALSE;
+}

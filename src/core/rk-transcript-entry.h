@@ -1,0 +1,76 @@
+/* rk-transcript-entry.h — one entry of the conversation (a message, code,
+ * an approval, an output, an artifact, an error, a note). Read-only outside
+ * RkTranscript, which creates them. */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  RK_ENTRY_USER,        /* text; attachments (file names) */
+  RK_ENTRY_ASSISTANT,   /* text: prose of the model */
+  RK_ENTRY_REASONING,   /* text: the model's thinking */
+  RK_ENTRY_CODE,        /* cell_id; text: code; revises, previous_code */
+  RK_ENTRY_APPROVAL,    /* cell_id; decision; text: the edited code (EDITED) */
+  RK_ENTRY_STREAM,      /* cell_id; stream; text; truncated */
+  RK_ENTRY_RESULT,      /* cell_id; text: repr of the last expression; truncated */
+  RK_ENTRY_TABLE,       /* cell_id; path, mime_type, title, rows, columns */
+  RK_ENTRY_FIGURE,      /* cell_id; path, mime_type, title, width, height */
+  RK_ENTRY_CHART,       /* cell_id; path (the chart spec), title */
+  RK_ENTRY_FILE,        /* cell_id; path, mime_type, title */
+  RK_ENTRY_ERROR,       /* cell_id (may be NULL); name: type; text: message; detail: traceback */
+  RK_ENTRY_ANSWER,      /* text: the final answer */
+  RK_ENTRY_NOTE,        /* name: what kind, e.g. "session-expired"; text */
+} RkEntryKind;
+
+typedef enum
+{
+  RK_DECISION_NONE,
+  RK_DECISION_APPROVED,
+  RK_DECISION_EDITED,
+  RK_DECISION_SKIPPED,
+  RK_DECISION_AUTO,
+} RkDecision;
+
+typedef enum
+{
+  RK_STREAM_STDOUT,
+  RK_STREAM_STDERR,
+} RkStream;
+
+#define RK_TYPE_TRANSCRIPT_ENTRY (rk_transcript_entry_get_type ())
+G_DECLARE_FINAL_TYPE (RkTranscriptEntry, rk_transcript_entry, RK, TRANSCRIPT_ENTRY, GObject)
+
+guint               rk_transcript_entry_get_id            (RkTranscriptEntry *self);
+RkEntryKind         rk_transcript_entry_get_kind          (RkTranscriptEntry *self);
+/* Microseconds since the Unix epoch. */
+gint64              rk_transcript_entry_get_timestamp     (RkTranscriptEntry *self);
+const char         *rk_transcript_entry_get_cell_id       (RkTranscriptEntry *self);
+const char         *rk_transcript_entry_get_text          (RkTranscriptEntry *self);
+const char         *rk_transcript_entry_get_name          (RkTranscriptEntry *self);
+const char         *rk_transcript_entry_get_detail        (RkTranscriptEntry *self);
+const char * const *rk_transcript_entry_get_attachments   (RkTranscriptEntry *self);
+guint               rk_transcript_entry_get_revises       (RkTranscriptEntry *self);
+const char         *rk_transcript_entry_get_previous_code (RkTranscriptEntry *self);
+RkDecision          rk_transcript_entry_get_decision      (RkTranscriptEntry *self);
+RkStream            rk_transcript_entry_get_stream        (RkTranscriptEntry *self);
+gboolean            rk_transcript_entry_get_truncated     (RkTranscriptEntry *self);
+/* Artifacts: a path relative to the session's workspace. */
+const char         *rk_transcript_entry_get_path          (RkTranscriptEntry *self);
+const char         *rk_transcript_entry_get_mime_type     (RkTranscriptEntry *self);
+const char         *rk_transcript_entry_get_title         (RkTranscriptEntry *self);
+gint64              rk_transcript_entry_get_width         (RkTranscriptEntry *self);
+gint64              rk_transcript_entry_get_height        (RkTranscriptEntry *self);
+gint64              rk_transcript_entry_get_rows          (RkTranscriptEntry *self);
+gint64              rk_transcript_entry_get_columns       (RkTranscriptEntry *self);
+
+const char         *rk_entry_kind_to_string               (RkEntryKind kind);
+gboolean            rk_entry_kind_from_string             (const char  *str,
+                                                           RkEntryKind *kind);
+const char         *rk_decision_to_string                 (RkDecision  decision);
+gboolean            rk_decision_from_string               (const char *str,
+                                                           RkDecision *decision);
+
+G_END_DECLS

@@ -1,0 +1,1012 @@
+/* rk-transcript.c — the conversation as data: a GListModel of entries, its
+ * JSON form (versioned, loaded defensively) and coalesced atomic autosave. */
+#define G_LOG_DOMAIN "rk-transcript"
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+
+#include "rk-transcript.h"
+#include "rk-transcript-entry-private.h"
+#include "rk-util.h"
+
+#define FORMAT_NAME        "reckon-transcript"
+#define AUTOSAVE_DELAY_MS  300
+#define MAX_JSON_DEPTH     16
+#define MAX_ATTACHMENTS    1000
+
+struct _RkTranscript
+{
+  GObject       parent_instance;
+
+  GPtrArray    *entries;      /* of RkTranscriptEntry */
+  GHashTable   *by_id;        /* id -> entry (borrowed) */
+  guint         next_id;
+
+  char         *autosave_path;
+  guint         autosave_source;
+  gboolean      dirty;
+  gboolean      saving;
+  GCancellable *cancellable;
+};
+
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (RkTranscript, rk_transcript, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+G_DEFINE_QUARK (rk-transcript-error-quark, rk_transcript_error)
+
+enum
+{
+  SIGNAL_SAVED,
+  SIGNAL_AUTOSAVE_FAILED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static gboolean write_sync (RkTranscript *self, GError **error);
+
+/* ---- GListModel ---- */
+
+static GType
+get_item_type (GListModel *model)
+{
+  return RK_TYPE_TRANSCRIPT_ENTRY;
+}
+
+static guint
+get_n_items (GListModel *model)
+{
+  return RK_TRANSCRIPT (model)->entries->len;
+}
+
+static gpointer
+get_item (GListModel *model,
+          guint       position)
+{
+  RkTranscript *self = RK_TRANSCRIPT (model);
+
+  if (position >= self->entries->len)
+    return NULL;
+  return g_object_ref (self->entries->pdata[position]);
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = get_item_type;
+  iface->get_n_items = get_n_items;
+  iface->get_item = get_item;
+}
+
+/* ---- object ---- */
+
+static void
+rk_transcript_dispose (GObject *object)
+{
+  RkTranscript *self = RK_TRANSCRIPT (object);
+
+  /* Nothing typed is lost on close: write what the timer would have. */
+  if (self->autosave_source != 0)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_clear_handle_id (&self->autosave_source, g_source_remove);
+      if (self->dirty && !write_sync (self, &error))
+        g_warning ("Could not save the conversation: %s", error->message);
+    }
+  g_cancellable_cancel (self->cancellable);
+
+  G_OBJECT_CLASS (rk_transcript_parent_class)->dispose (object);
+}
+
+static void
+rk_transcript_finalize (GObject *object)
+{
+  RkTranscript *self = RK_TRANSCRIPT (object);
+
+  g_clear_pointer (&self->by_id, g_hash_table_unref);
+  g_clear_pointer (&self->entries, g_ptr_array_unref);
+  g_clear_pointer (&self->autosave_path, g_free);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (rk_transcript_parent_class)->finalize (object);
+}
+
+static void
+rk_transcript_class_init (RkTranscriptClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = rk_transcript_dispose;
+  object_class->finalize = rk_transcript_finalize;
+
+  signals[SIGNAL_SAVED] =
+    g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_AUTOSAVE_FAILED] =
+    g_signal_new ("autosave-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
+}
+
+static void
+rk_transcript_init (RkTranscript *self)
+{
+  self->entries = g_ptr_array_new_with_free_func (g_object_unref);
+  self->by_id = g_hash_table_new (NULL, NULL);
+  self->next_id = 1;
+  self->cancellable = g_cancellable_new ();
+}
+
+RkTranscript *
+rk_transcript_new (void)
+{
+  return g_object_new (RK_TYPE_TRANSCRIPT, NULL);
+}
+
+/* ---- autosave ---- */
+
+GBytes *
+rk_transcript_to_bytes (RkTranscript *self)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  gsize len;
+  char *data;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "format");
+  json_builder_add_string_value (b, FORMAT_NAME);
+  json_builder_set_member_name (b, "version");
+  json_builder_add_int_value (b, RK_TRANSCRIPT_VERSION);
+  json_builder_set_member_name (b, "next_id");
+  json_builder_add_int_value (b, self->next_id);
+  json_builder_set_member_name (b, "entries");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      RkTranscriptEntry *e = self->entries->pdata[i];
+
+#define STR(key, field) \
+      if (e->field) { json_builder_set_member_name (b, key); json_builder_add_string_value (b, e->field); }
+#define INT(key, field) \
+      if (e->field) { json_builder_set_member_name (b, key); json_builder_add_int_value (b, e->field); }
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_int_value (b, e->id);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, rk_entry_kind_to_string (e->kind));
+      json_builder_set_member_name (b, "time");
+      json_builder_add_int_value (b, e->timestamp);
+      STR ("cell", cell_id);
+      STR ("text", text);
+      STR ("name", name);
+      STR ("detail", detail);
+      STR ("previous", previous_code);
+      STR ("path", path);
+      STR ("mime", mime_type);
+      STR ("title", title);
+      INT ("revises", revises);
+      INT ("width", width);
+      INT ("height", height);
+      INT ("rows", rows);
+      INT ("columns", columns);
+      if (e->kind == RK_ENTRY_APPROVAL)
+        {
+          json_builder_set_member_name (b, "decision");
+          json_builder_add_string_value (b, rk_decision_to_string (e->decision));
+        }
+      if (e->kind == RK_ENTRY_STREAM)
+        {
+          json_builder_set_member_name (b, "stream");
+          json_builder_add_string_value (b, e->stream == RK_STREAM_STDERR ? "stderr" : "stdout");
+        }
+      if (e->truncated)
+        {
+          json_builder_set_member_name (b, "truncated");
+          json_builder_add_boolean_value (b, TRUE);
+        }
+      if (e->attachments)
+        {
+          json_builder_set_member_name (b, "attachments");
+          json_builder_begin_array (b);
+          for (guint k = 0; e->attachments[k]; k++)
+            json_builder_add_string_value (b, e->attachments[k]);
+          json_builder_end_array (b);
+        }
+      json_builder_end_object (b);
+#undef STR
+#undef INT
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  data = json_generator_to_data (gen, &len);
+  return g_bytes_new_take (data, len);
+}
+
+static gboolean
+write_sync (RkTranscript *self,
+            GError      **error)
+{
+  g_autoptr(GBytes) bytes = rk_transcript_to_bytes (self);
+  g_autoptr(GError) local_error = NULL;
+
+  self->dirty = FALSE;
+  /* g_file_set_contents writes a temporary file and renames it over. */
+  if (!g_file_set_contents_full (self->autosave_path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, &local_error))
+    {
+      self->dirty = TRUE;
+      g_set_error (error, RK_TRANSCRIPT_ERROR, RK_TRANSCRIPT_ERROR_IO,
+                   _("The conversation could not be saved: %s"), local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void schedule_save (RkTranscript *self);
+
+static void
+replace_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(RkTranscript) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  self->saving = FALSE;
+  if (!g_file_replace_contents_finish (G_FILE (source), result, NULL, &error))
+    {
+      /* Still unsaved: the next change or flush() tries again. */
+      self->dirty = TRUE;
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      {
+        g_autoptr(GError) err = g_error_new (RK_TRANSCRIPT_ERROR, RK_TRANSCRIPT_ERROR_IO,
+                                             _("The conversation could not be saved: %s"), error->message);
+        g_signal_emit (self, signals[SIGNAL_AUTOSAVE_FAILED], 0, err);
+      }
+      return;
+    }
+  if (self->dirty)
+    schedule_save (self);
+  else
+    g_signal_emit (self, signals[SIGNAL_SAVED], 0);
+}
+
+static gboolean
+autosave_cb (gpointer user_data)
+{
+  RkTranscript *self = user_data;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+
+  self->autosave_source = 0;
+  if (self->autosave_path == NULL || !self->dirty)
+    return G_SOURCE_REMOVE;
+
+  bytes = rk_transcript_to_bytes (self);
+  file = g_file_new_for_path (self->autosave_path);
+  self->dirty = FALSE;
+  self->saving = TRUE;
+  /* g_file_replace writes to a temporary file and renames it into place. */
+  g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE,
+                                       G_FILE_CREATE_PRIVATE | G_FILE_CREATE_REPLACE_DESTINATION,
+                                       self->cancellable, replace_cb, g_object_ref (self));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_save (RkTranscript *self)
+{
+  if (self->autosave_path == NULL)
+    return;
+  self->dirty = TRUE;
+  if (self->autosave_source == 0 && !self->saving)
+    self->autosave_source = g_timeout_add (AUTOSAVE_DELAY_MS, autosave_cb, self);
+}
+
+void
+rk_transcript_set_autosave_path (RkTranscript *self,
+                                 const char   *path)
+{
+  g_return_if_fail (RK_IS_TRANSCRIPT (self));
+
+  if (g_strcmp0 (path, self->autosave_path) == 0)
+    return;
+  g_clear_handle_id (&self->autosave_source, g_source_remove);
+  g_free (self->autosave_path);
+  self->autosave_path = g_strdup (path);
+  self->dirty = FALSE;
+  if (path != NULL)
+    schedule_save (self);
+}
+
+const char *
+rk_transcript_get_autosave_path (RkTranscript *self)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
+  return self->autosave_path;
+}
+
+gboolean
+rk_transcript_has_unsaved (RkTranscript *self)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), FALSE);
+  return self->dirty || self->saving;
+}
+
+gboolean
+rk_transcript_flush (RkTranscript  *self,
+                     GError       **error)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), FALSE);
+
+  if (self->autosave_path == NULL || !self->dirty)
+    return TRUE;
+  g_clear_handle_id (&self->autosave_source, g_source_remove);
+  return write_sync (self, error);
+}
+
+/* ---- entries ---- */
+
+guint
+rk_transcript_get_n_entries (RkTranscript *self)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+  return self->entries->len;
+}
+
+RkTranscriptEntry *
+rk_transcript_get_entry (RkTranscript *self,
+                         guint         position)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
+  if (position >= self->entries->len)
+    return NULL;
+  return self->entries->pdata[position];
+}
+
+RkTranscriptEntry *
+rk_transcript_lookup (RkTranscript *self,
+                      guint         id)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
+  return g_hash_table_lookup (self->by_id, GUINT_TO_POINTER (id));
+}
+
+void
+rk_transcript_clear (RkTranscript *self)
+{
+  guint n;
+
+  g_return_if_fail (RK_IS_TRANSCRIPT (self));
+  n = self->entries->len;
+  if (n == 0)
+    return;
+  g_hash_table_remove_all (self->by_id);
+  g_ptr_array_set_size (self->entries, 0);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
+  schedule_save (self);
+}
+
+/* Valid UTF-8, NUL-free, at most @max bytes (cut at a character boundary). */
+static char *
+bounded_text (const char *text,
+              gsize       max,
+              gboolean   *truncated)
+{
+  gsize len;
+  g_autofree char *valid = NULL;
+
+  if (text == NULL)
+    return NULL;
+  len = strlen (text);
+  valid = g_utf8_make_valid (text, len);
+  len = strlen (valid);
+  if (len <= max)
+    return g_steal_pointer (&valid);
+  if (truncated)
+    *truncated = TRUE;
+  {
+    const char *end = valid + max;
+    /* Step back to the start of a character. */
+    while (end > valid && ((guchar) *end & 0xc0) == 0x80)
+      end--;
+    return g_strndup (valid, end - valid);
+  }
+}
+
+static guint
+insert_entry (RkTranscript      *self,
+              RkTranscriptEntry *entry)
+{
+  if (self->entries->len >= RK_TRANSCRIPT_MAX_ENTRIES || self->next_id == G_MAXUINT32)
+    {
+      g_object_unref (entry);
+      return 0;
+    }
+  entry->id = self->next_id++;
+  g_ptr_array_add (self->entries, entry);
+  g_hash_table_insert (self->by_id, GUINT_TO_POINTER (entry->id), entry);
+  g_list_model_items_changed (G_LIST_MODEL (self), self->entries->len - 1, 0, 1);
+  schedule_save (self);
+  return entry->id;
+}
+
+static guint
+add_text_entry (RkTranscript *self,
+                RkEntryKind   kind,
+                const char   *cell_id,
+                const char   *text)
+{
+  RkTranscriptEntry *e = _rk_transcript_entry_new (kind);
+
+  e->cell_id = bounded_text (cell_id, 256, NULL);
+  e->text = bounded_text (text ? text : "", RK_TRANSCRIPT_MAX_TEXT, &e->truncated);
+  return insert_entry (self, e);
+}
+
+guint
+rk_transcript_add_user (RkTranscript       *self,
+                        const char         *text,
+                        const char * const *attachments)
+{
+  guint id;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+
+  id = add_text_entry (self, RK_ENTRY_USER, NULL, text);
+  if (id != 0 && attachments != NULL && attachments[0] != NULL)
+    {
+      RkTranscriptEntry *e = rk_transcript_lookup (self, id);
+      guint n = MIN (g_strv_length ((char **) attachments), MAX_ATTACHMENTS);
+
+      e->attachments = g_new0 (char *, n + 1);
+      for (guint i = 0; i < n; i++)
+        e->attachments[i] = bounded_text (attachments[i], 4096, NULL);
+    }
+  return id;
+}
+
+guint
+rk_transcript_add_assistant (RkTranscript *self,
+                             const char   *text)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+  return add_text_entry (self, RK_ENTRY_ASSISTANT, NULL, text);
+}
+
+guint
+rk_transcript_add_reasoning (RkTranscript *self,
+                             const char   *text)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+  return add_text_entry (self, RK_ENTRY_REASONING, NULL, text);
+}
+
+guint
+rk_transcript_add_answer (RkTranscript *self,
+                          const char   *text)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+  return add_text_entry (self, RK_ENTRY_ANSWER, NULL, text);
+}
+
+guint
+rk_transcript_add_code (RkTranscript *self,
+                        const char   *cell_id,
+                        const char   *code,
+                        guint         revises)
+{
+  RkTranscriptEntry *e, *prev;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+
+  e = _rk_transcript_entry_new (RK_ENTRY_CODE);
+  e->cell_id = bounded_text (cell_id, 256, NULL);
+  e->text = bounded_text (code ? code : "", RK_TRANSCRIPT_MAX_TEXT, &e->truncated);
+  prev = revises ? rk_transcript_lookup (self, revises) : NULL;
+  if (prev != NULL && prev->kind == RK_ENTRY_CODE)
+    {
+      e->revises = revises;
+      e->previous_code = g_strdup (prev->text);
+    }
+  return insert_entry (self, e);
+}
+
+guint
+rk_transcript_add_approval (RkTranscript *self,
+                            const char   *cell_id,
+                            RkDecision    decision,
+                            const char   *edited_code)
+{
+  RkTranscriptEntry *e;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+
+  e = _rk_transcript_entry_new (RK_ENTRY_APPROVAL);
+  e->cell_id = bounded_text (cell_id, 256, NULL);
+  e->decision = decision;
+  if (decision == RK_DECISION_EDITED)
+    e->text = bounded_text (edited_code ? edited_code : "", RK_TRANSCRIPT_MAX_TEXT, &e->truncated);
+  return insert_entry (self, e);
+}
+
+guint
+rk_transcript_add_stream (RkTranscript *self,
+                          const char   *cell_id,
+                          RkStream      stream,
+                          const char   *text)
+{
+  RkTranscriptEntry *last, *e;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+
+  last = self->entries->len ? self->entries->pdata[self->entries->len - 1] : NULL;
+  if (last != NULL && last->kind == RK_ENTRY_STREAM && last->stream == stream &&
+      g_strcmp0 (last->cell_id, cell_id) == 0)
+    {
+      if (!last->truncated && text != NULL && *text != '\0')
+        {
+          g_autofree char *joined = g_strconcat (last->text, text, NULL);
+          g_free (last->text);
+          last->text = bounded_text (joined, RK_TRANSCRIPT_MAX_OUTPUT, &last->truncated);
+          g_list_model_items_changed (G_LIST_MODEL (self), self->entries->len - 1, 1, 1);
+          schedule_save (self);
+        }
+      return last->id;
+    }
+
+  e = _rk_transcript_entry_new (RK_ENTRY_STREAM);
+  e->cell_id = bounded_text (cell_id, 256, NULL);
+  e->stream = stream == RK_STREAM_STDERR ? RK_STREAM_STDERR : RK_STREAM_STDOUT;
+  e->text = bounded_text (text ? text : "", RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
+  return insert_entry (self, e);
+}
+
+guint
+rk_transcript_add_result (RkTranscript *self,
+                          const char   *cell_id,
+                          const char   *text)
+{
+  RkTranscriptEntry *e;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+
+  e = _rk_transcript_entry_new (RK_ENTRY_RESULT);
+  e->cell_id = bounded_text (cell_id, 256, NULL);
+  e->text = bounded_text (text ? text : "", RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
+  return insert_entry (self, e);
+}
+
+static gboolean
+is_artifact_kind (RkEntryKind kind)
+{
+  return kind == RK_ENTRY_TABLE || kind == RK_ENTRY_FIGURE || kind == RK_ENTRY_CHART || kind == RK_ENTRY_FILE;
+}
+
+guint
+rk_transcript_add_artifact (RkTranscript               *self,
+                            const char                 *cell_id,
+                            const RkTranscriptArtifact *artifact)
+{
+  RkTranscriptEntry *e;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+  g_return_val_if_fail (artifact != NULL, 0);
+
+  if (!is_artifact_kind (artifact->kind) || !rk_path_is_beneath (artifact->path) ||
+      !g_utf8_validate (artifact->path, -1, NULL))
+    return 0;
+
+  e = _rk_transcript_entry_new (artifact->kind);
+  e->cell_id = bounded_text (cell_id, 256, NULL);
+  e->path = g_strdup (artifact->path);
+  e->mime_type = bounded_text (artifact->mime_type, 256, NULL);
+  e->title = bounded_text (artifact->title, 4096, NULL);
+  e->width = CLAMP (artifact->width, 0, G_MAXINT32);
+  e->height = CLAMP (artifact->height, 0, G_MAXINT32);
+  e->rows = MAX (artifact->rows, 0);
+  e->columns = MAX (artifact->columns, 0);
+  return insert_entry (self, e);
+}
+
+guint
+rk_transcript_add_error (RkTranscript *self,
+                         const char   *cell_id,
+                         const char   *error_name,
+                         const char   *message,
+                         const char   *traceback)
+{
+  RkTranscriptEntry *e;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+
+  e = _rk_transcript_entry_new (RK_ENTRY_ERROR);
+  e->cell_id = bounded_text (cell_id, 256, NULL);
+  e->name = bounded_text (error_name, 256, NULL);
+  e->text = bounded_text (message ? message : "", RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
+  e->detail = bounded_text (traceback, RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
+  return insert_entry (self, e);
+}
+
+guint
+rk_transcript_add_note (RkTranscript *self,
+                        const char   *note_kind,
+                        const char   *text)
+{
+  RkTranscriptEntry *e;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+
+  e = _rk_transcript_entry_new (RK_ENTRY_NOTE);
+  e->name = bounded_text (note_kind, 256, NULL);
+  e->text = bounded_text (text ? text : "", RK_TRANSCRIPT_MAX_TEXT, &e->truncated);
+  return insert_entry (self, e);
+}
+
+gboolean
+rk_transcript_append_text (RkTranscript *self,
+                           guint         id,
+                           const char   *delta)
+{
+  RkTranscriptEntry *e;
+  guint pos;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), FALSE);
+
+  e = rk_transcript_lookup (self, id);
+  if (e == NULL || (e->kind != RK_ENTRY_ASSISTANT && e->kind != RK_ENTRY_REASONING && e->kind != RK_ENTRY_ANSWER))
+    return FALSE;
+  if (delta == NULL || *delta == '\0' || e->truncated)
+    return TRUE;
+  {
+    g_autofree char *joined = g_strconcat (e->text, delta, NULL);
+    g_free (e->text);
+    e->text = bounded_text (joined, RK_TRANSCRIPT_MAX_TEXT, &e->truncated);
+  }
+  if (g_ptr_array_find (self->entries, e, &pos))
+    g_list_model_items_changed (G_LIST_MODEL (self), pos, 1, 1);
+  schedule_save (self);
+  return TRUE;
+}
+
+/* ---- loading ---- */
+
+static gpointer
+corrupt (GError **error)
+{
+  g_set_error_literal (error, RK_TRANSCRIPT_ERROR, RK_TRANSCRIPT_ERROR_CORRUPT,
+                       _("The conversation file is damaged and could not be opened."));
+  return NULL;
+}
+
+/* json-glib's parser recurses: refuse deep nesting before it sees it. */
+static gboolean
+depth_ok (const char *p,
+          gsize       len)
+{
+  int depth = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = p[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '{' || c == '[')
+        {
+          if (++depth > MAX_JSON_DEPTH)
+            return FALSE;
+        }
+      else if (c == '}' || c == ']')
+        depth--;
+    }
+  return TRUE;
+}
+
+/* Reads an optional string member into *out: absent or null is fine, any
+ * other type is damage. */
+static gboolean
+opt_string (JsonObject  *o,
+            const char  *key,
+            gsize        max,
+            char       **out)
+{
+  JsonNode *n = json_object_get_member (o, key);
+
+  if (n == NULL || JSON_NODE_HOLDS_NULL (n))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return FALSE;
+  {
+    const char *s = json_node_get_string (n);
+    if (strlen (s) > max)
+      return FALSE;
+    *out = g_utf8_make_valid (s, -1);
+  }
+  return TRUE;
+}
+
+static gboolean
+opt_int (JsonObject *o,
+         const char *key,
+         gint64      min,
+         gint64      max,
+         gint64     *out)
+{
+  JsonNode *n = json_object_get_member (o, key);
+  gint64 v;
+
+  if (n == NULL || JSON_NODE_HOLDS_NULL (n))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64)
+    return FALSE;
+  v = json_node_get_int (n);
+  if (v < min || v > max)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+static RkTranscriptEntry *
+entry_from_json (JsonNode *node)
+{
+  g_autoptr(RkTranscriptEntry) e = NULL;
+  g_autofree char *kind = NULL, *decision = NULL, *stream = NULL;
+  JsonObject *o;
+  JsonNode *n;
+  RkEntryKind k;
+  gint64 id = 0, time = 0, revises = 0;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  o = json_node_get_object (node);
+  if (!opt_string (o, "kind", 64, &kind) || kind == NULL || !rk_entry_kind_from_string (kind, &k))
+    return NULL;
+  e = _rk_transcript_entry_new (k);
+  if (!opt_int (o, "id", 1, G_MAXUINT32 - 1, &id) || id == 0)
+    return NULL;
+  e->id = (guint) id;
+  if (!opt_int (o, "time", 0, G_MAXINT64, &time))
+    return NULL;
+  e->timestamp = time;
+  if (!opt_string (o, "cell", 256, &e->cell_id) ||
+      !opt_string (o, "text", RK_TRANSCRIPT_MAX_TEXT, &e->text) ||
+      !opt_string (o, "name", 256, &e->name) ||
+      !opt_string (o, "detail", RK_TRANSCRIPT_MAX_OUTPUT, &e->detail) ||
+      !opt_string (o, "previous", RK_TRANSCRIPT_MAX_TEXT, &e->previous_code) ||
+      !opt_string (o, "path", 4096, &e->path) ||
+      !opt_string (o, "mime", 256, &e->mime_type) ||
+      !opt_string (o, "title", 4096, &e->title) ||
+      !opt_string (o, "decision", 64, &decision) ||
+      !opt_string (o, "stream", 64, &stream) ||
+      !opt_int (o, "revises", 0, G_MAXUINT32 - 1, &revises) ||
+      !opt_int (o, "width", 0, G_MAXINT32, &e->width) ||
+      !opt_int (o, "height", 0, G_MAXINT32, &e->height) ||
+      !opt_int (o, "rows", 0, G_MAXINT64, &e->rows) ||
+      !opt_int (o, "columns", 0, G_MAXINT64, &e->columns))
+    return NULL;
+  e->revises = (guint) revises;
+  if (e->text == NULL)
+    e->text = g_strdup ("");
+
+  n = json_object_get_member (o, "truncated");
+  if (n != NULL && !JSON_NODE_HOLDS_NULL (n))
+    {
+      if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
+        return NULL;
+      e->truncated = json_node_get_boolean (n);
+    }
+
+  if (k == RK_ENTRY_APPROVAL && (decision == NULL || !rk_decision_from_string (decision, &e->decision)))
+    return NULL;
+  if (k == RK_ENTRY_STREAM)
+    {
+      if (g_strcmp0 (stream, "stdout") == 0)
+        e->stream = RK_STREAM_STDOUT;
+      else if (g_strcmp0 (stream, "stderr") == 0)
+        e->stream = RK_STREAM_STDERR;
+      else
+        return NULL;
+    }
+  if (is_artifact_kind (k) && !rk_path_is_beneath (e->path))
+    return NULL;
+  if (!is_artifact_kind (k) && e->path != NULL)
+    return NULL;
+
+  n = json_object_get_member (o, "attachments");
+  if (n != NULL && !JSON_NODE_HOLDS_NULL (n))
+    {
+      JsonArray *a;
+      guint len;
+
+      if (!JSON_NODE_HOLDS_ARRAY (n))
+        return NULL;
+      a = json_node_get_array (n);
+      len = json_array_get_length (a);
+      if (len > MAX_ATTACHMENTS)
+        return NULL;
+      e->attachments = g_new0 (char *, len + 1);
+      for (guint i = 0; i < len; i++)
+        {
+          JsonNode *s = json_array_get_element (a, i);
+          if (!JSON_NODE_HOLDS_VALUE (s) || json_node_get_value_type (s) != G_TYPE_STRING ||
+              strlen (json_node_get_string (s)) > 4096)
+            return NULL;
+          e->attachments[i] = g_utf8_make_valid (json_node_get_string (s), -1);
+        }
+    }
+  return g_steal_pointer (&e);
+}
+
+RkTranscript *
+rk_transcript_new_from_bytes (GBytes  *bytes,
+                              GError **error)
+{
+  g_autoptr(RkTranscript) self = NULL;
+  g_autoptr(JsonParser) parser = NULL;
+  g_autofree char *format = NULL;
+  const char *data;
+  gsize len;
+  JsonObject *root;
+  JsonNode *n;
+  JsonArray *entries;
+  gint64 version = 0, next_id = 1;
+  guint n_entries, max_id = 0;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  data = g_bytes_get_data (bytes, &len);
+  if (len > RK_TRANSCRIPT_MAX_FILE)
+    {
+      g_set_error_literal (error, RK_TRANSCRIPT_ERROR, RK_TRANSCRIPT_ERROR_TOO_LARGE,
+                           _("The conversation file is too large to open."));
+      return NULL;
+    }
+  if (len == 0 || data == NULL || !g_utf8_validate_len (data, len, NULL) || !depth_ok (data, len))
+    return corrupt (error);
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, data, len, NULL))
+    return corrupt (error);
+  n = json_parser_get_root (parser);
+  if (n == NULL || !JSON_NODE_HOLDS_OBJECT (n))
+    return corrupt (error);
+  root = json_node_get_object (n);
+
+  if (!opt_string (root, "format", 64, &format) || g_strcmp0 (format, FORMAT_NAME) != 0 ||
+      !opt_int (root, "version", 1, G_MAXINT32, &version) || version == 0 ||
+      !opt_int (root, "next_id", 1, G_MAXUINT32, &next_id))
+    return corrupt (error);
+  if (version > RK_TRANSCRIPT_VERSION)
+    {
+      g_set_error_literal (error, RK_TRANSCRIPT_ERROR, RK_TRANSCRIPT_ERROR_VERSION,
+                           _("The conversation was saved by a newer version of Reckon and cannot be opened."));
+      return NULL;
+    }
+
+  n = json_object_get_member (root, "entries");
+  if (n == NULL || !JSON_NODE_HOLDS_ARRAY (n))
+    return corrupt (error);
+  entries = json_node_get_array (n);
+  n_entries = json_array_get_length (entries);
+  if (n_entries > RK_TRANSCRIPT_MAX_ENTRIES)
+    {
+      g_set_error_literal (error, RK_TRANSCRIPT_ERROR, RK_TRANSCRIPT_ERROR_TOO_LARGE,
+                           _("The conversation file is too large to open."));
+      return NULL;
+    }
+
+  self = rk_transcript_new ();
+  for (guint i = 0; i < n_entries; i++)
+    {
+      RkTranscriptEntry *e = entry_from_json (json_array_get_element (entries, i));
+
+      if (e == NULL || g_hash_table_contains (self->by_id, GUINT_TO_POINTER (e->id)) ||
+          (e->revises != 0 && e->revises >= e->id))
+        {
+          g_clear_object (&e);
+          return corrupt (error);
+        }
+      max_id = MAX (max_id, e->id);
+      g_ptr_array_add (self->entries, e);
+      g_hash_table_insert (self->by_id, GUINT_TO_POINTER (e->id), e);
+    }
+  self->next_id = MAX ((guint) next_id, max_id + 1);
+  return g_steal_pointer (&self);
+}
+
+static GBytes *
+read_bounded (const char  *path,
+              GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  in = g_file_read (file, NULL, &local_error);
+  if (in != NULL)
+    bytes = g_input_stream_read_bytes (G_INPUT_STREAM (in), RK_TRANSCRIPT_MAX_FILE + 1, NULL, &local_error);
+  if (bytes == NULL)
+    {
+      g_set_error (error, RK_TRANSCRIPT_ERROR, RK_TRANSCRIPT_ERROR_IO,
+                   _("The conversation could not be read: %s"), local_error->message);
+      return NULL;
+    }
+  return g_steal_pointer (&bytes);
+}
+
+RkTranscript *
+rk_transcript_load (const char  *path,
+                    GError     **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  bytes = read_bounded (path, error);
+  if (bytes == NULL)
+    return NULL;
+  return rk_transcript_new_from_bytes (bytes, error);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GError *error = NULL;
+  RkTranscript *self = rk_transcript_load (task_data, &error);
+
+  if (self == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, self, g_object_unref);
+}
+
+void
+rk_transcript_load_async (const char          *path,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (path != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_transcript_load_async);
+  g_task_set_task_data (task, g_strdup (path), g_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, load_thread);
+}
+
+RkTranscript *
+rk_transcript_load_finish (GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

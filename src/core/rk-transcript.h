@@ -1,0 +1,146 @@
+/* rk-transcript.h — the conversation as data: an ordered GListModel of
+ * RkTranscriptEntry, autosaved as versioned JSON, exported as .ipynb and HTML. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "rk-transcript-entry.h"
+
+G_BEGIN_DECLS
+
+#define RK_TRANSCRIPT_ERROR (rk_transcript_error_quark ())
+
+typedef enum
+{
+  RK_TRANSCRIPT_ERROR_CORRUPT,    /* not a transcript, or damaged */
+  RK_TRANSCRIPT_ERROR_TOO_LARGE,  /* over the size limits */
+  RK_TRANSCRIPT_ERROR_VERSION,    /* written by a newer Reckon */
+  RK_TRANSCRIPT_ERROR_IO,         /* could not be read or written */
+} RkTranscriptError;
+
+GQuark rk_transcript_error_quark (void);
+
+/* Current format version of the JSON file. */
+#define RK_TRANSCRIPT_VERSION 1
+
+/* Limits: a stream or result entry keeps at most this much text (the rest is
+ * cut and the entry marked truncated); any other text is cut at 4 MiB; a
+ * transcript holds at most this many entries and loads from at most this
+ * many bytes. */
+#define RK_TRANSCRIPT_MAX_OUTPUT   (1u << 20)
+#define RK_TRANSCRIPT_MAX_TEXT     (4u << 20)
+#define RK_TRANSCRIPT_MAX_ENTRIES  100000
+#define RK_TRANSCRIPT_MAX_FILE     (64u << 20)
+
+/* An artifact a cell produced, to record: kind is RK_ENTRY_TABLE, _FIGURE,
+ * _CHART or _FILE; path is relative to the workspace. */
+typedef struct
+{
+  RkEntryKind  kind;
+  const char  *path;
+  const char  *mime_type;
+  const char  *title;
+  gint64       width;
+  gint64       height;
+  gint64       rows;
+  gint64       columns;
+} RkTranscriptArtifact;
+
+#define RK_TYPE_TRANSCRIPT (rk_transcript_get_type ())
+G_DECLARE_FINAL_TYPE (RkTranscript, rk_transcript, RK, TRANSCRIPT, GObject)
+
+RkTranscript      *rk_transcript_new                (void);
+
+/* Loading: the file is ours but may be damaged. Never crashes; fails with
+ * one clear sentence in RK_TRANSCRIPT_ERROR. */
+RkTranscript      *rk_transcript_new_from_bytes     (GBytes        *bytes,
+                                                     GError       **error);
+RkTranscript      *rk_transcript_load               (const char    *path,
+                                                     GError       **error);
+void               rk_transcript_load_async         (const char          *path,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+RkTranscript      *rk_transcript_load_finish        (GAsyncResult  *result,
+                                                     GError       **error);
+GBytes            *rk_transcript_to_bytes           (RkTranscript  *self);
+
+/* Autosave: after this, every change schedules an atomic write of the whole
+ * transcript to @path (coalesced, on the main loop). NULL stops it. Emits
+ * "saved" after each write and "autosave-failed" (GError) on failure. A
+ * pending write is done synchronously when the transcript is disposed. */
+void               rk_transcript_set_autosave_path  (RkTranscript  *self,
+                                                     const char    *path);
+const char        *rk_transcript_get_autosave_path  (RkTranscript  *self);
+/* Writes now (synchronously) if anything is unsaved. */
+gboolean           rk_transcript_flush              (RkTranscript  *self,
+                                                     GError       **error);
+gboolean           rk_transcript_has_unsaved        (RkTranscript  *self);
+
+/* Entries, in order (also through GListModel). */
+guint              rk_transcript_get_n_entries      (RkTranscript  *self);
+RkTranscriptEntry *rk_transcript_get_entry          (RkTranscript  *self,
+                                                     guint          position);
+RkTranscriptEntry *rk_transcript_lookup             (RkTranscript  *self,
+                                                     guint          id);
+void               rk_transcript_clear              (RkTranscript  *self);
+
+/* Each add returns the new entry's id (> 0), or 0 if it was refused (a bad
+ * artifact path, the transcript full). Texts that are not valid UTF-8 are
+ * repaired. */
+guint              rk_transcript_add_user           (RkTranscript       *self,
+                                                     const char         *text,
+                                                     const char * const *attachments);
+guint              rk_transcript_add_assistant      (RkTranscript  *self,
+                                                     const char    *text);
+guint              rk_transcript_add_reasoning      (RkTranscript  *self,
+                                                     const char    *text);
+/* @revises: id of the code entry this code revises, or 0. */
+guint              rk_transcript_add_code           (RkTranscript  *self,
+                                                     const char    *cell_id,
+                                                     const char    *code,
+                                                     guint          revises);
+/* @edited_code: the code as the user edited it (RK_DECISION_EDITED only). */
+guint              rk_transcript_add_approval       (RkTranscript  *self,
+                                                     const char    *cell_id,
+                                                     RkDecision     decision,
+                                                     const char    *edited_code);
+/* Consecutive output of one stream of one cell goes into one entry. */
+guint              rk_transcript_add_stream         (RkTranscript  *self,
+                                                     const char    *cell_id,
+                                                     RkStream       stream,
+                                                     const char    *text);
+guint              rk_transcript_add_result         (RkTranscript  *self,
+                                                     const char    *cell_id,
+                                                     const char    *text);
+guint              rk_transcript_add_artifact       (RkTranscript               *self,
+                                                     const char                 *cell_id,
+                                                     const RkTranscriptArtifact *artifact);
+guint              rk_transcript_add_error          (RkTranscript  *self,
+                                                     const char    *cell_id,
+                                                     const char    *error_name,
+                                                     const char    *message,
+                                                     const char    *traceback);
+guint              rk_transcript_add_answer         (RkTranscript  *self,
+                                                     const char    *text);
+/* @note_kind: e.g. "session-expired", "kernel-restarted", "cancelled". */
+guint              rk_transcript_add_note           (RkTranscript  *self,
+                                                     const char    *note_kind,
+                                                     const char    *text);
+/* Streaming: appends to the text of an assistant, reasoning or answer entry. */
+gboolean           rk_transcript_append_text        (RkTranscript  *self,
+                                                     guint          id,
+                                                     const char    *delta);
+
+/* Exports (rk-transcript-export.c). @workspace is the session's folder, from
+ * which figures are embedded (regular files beneath it only, size-capped);
+ * NULL embeds none. */
+char              *rk_transcript_to_notebook        (RkTranscript  *self,
+                                                     const char    *workspace,
+                                                     GError       **error);
+char              *rk_transcript_to_html            (RkTranscript  *self,
+                                                     const char    *workspace,
+                                                     const char    *title,
+                                                     GError       **error);
+
+G_END_DECLS
