@@ -594,6 +594,12 @@ rk_table_open_at (int          dirfd,
       if (next < 0)
         {
           int saved = errno;
+          struct stat st;
+
+          /* O_DIRECTORY | O_NOFOLLOW on a symlink says ENOTDIR: name the real cause. */
+          if (saved == ENOTDIR && fstatat (cur, parts[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+              S_ISLNK (st.st_mode))
+            saved = ELOOP;
           close (cur);
           set_open_error (error, saved);
           return NULL;
