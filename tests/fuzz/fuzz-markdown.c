@@ -1,0 +1,61 @@
+/* fuzz-markdown.c — fenced-code splitting and tool-call recovery on any
+ * bytes: blocks must tile the input, calls must lie inside it. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rk-markdown.h"
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+static void
+check (gboolean ok)
+{
+  if (!ok)
+    abort ();
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  const char *text = (const char *) data;
+  g_autoptr(GPtrArray) blocks = rk_markdown_split (text, size);
+  g_autoptr(GPtrArray) py = rk_markdown_python_blocks (text, size, RK_MARKDOWN_FLAGS_UNTAGGED_PYTHON);
+  g_autoptr(GPtrArray) calls = rk_markdown_find_tool_calls (text, size);
+  gsize pos = 0, last_end = 0;
+  guint n_python = 0;
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      RkMarkdownBlock *b = blocks->pdata[i];
+
+      check (b->offset == pos && b->length > 0);
+      check (g_utf8_validate (b->text, -1, NULL));
+      if (b->kind == RK_MARKDOWN_CODE)
+        {
+          check (b->info != NULL && b->language != NULL);
+          check (g_utf8_validate (b->info, -1, NULL));
+          /* Only the last block may be unterminated. */
+          check (b->closed || i == blocks->len - 1);
+          if ((rk_markdown_is_python_language (b->language) || b->language[0] == '\0') &&
+              strspn (b->text, " \t\n\r\v\f") != strlen (b->text))
+            n_python++;
+        }
+      pos += b->length;
+    }
+  check (pos == size);
+  check (py->len == n_python);
+
+  for (guint i = 0; i < calls->len; i++)
+    {
+      RkMarkdownToolCall *c = calls->pdata[i];
+
+      check (c->offset >= last_end && c->length > 0 && c->offset + c->length <= size);
+      check (c->name != NULL && c->code != NULL && c->code[0] != '\0');
+      check (g_utf8_validate (c->code, -1, NULL));
+      last_end = c->offset + c->length;
+    }
+  return 0;
+}
