@@ -167,7 +167,8 @@ read_bounded (const char *path,
   return g_bytes_new_take (g_steal_pointer (&buf), done);
 }
 
-/* json-glib parses recursively: refuse deep nesting before it sees the text. */
+/* json-glib parses recursively: refuse deep nesting before it sees the text.
+ * Also refuse an escaped NUL, which would cut a string short unseen. */
 static gboolean
 nesting_ok (const char *data,
             gsize       len)
@@ -182,7 +183,11 @@ nesting_ok (const char *data,
       if (in_string)
         {
           if (c == '\\')
-            i++;
+            {
+              if (i + 5 < len && data[i + 1] == 'u' && memcmp (data + i + 2, "0000", 4) == 0)
+                return FALSE;
+              i++;
+            }
           else if (c == '"')
             in_string = FALSE;
           continue;
@@ -806,7 +811,7 @@ rk_chart_new_from_bytes (GBytes     *bytes,
     }
   if (!nesting_ok (data, len))
     {
-      fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is nested too deeply."));
+      fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is nested too deeply or contains a NUL character."));
       return NULL;
     }
 
@@ -931,6 +936,16 @@ _rk_chart_nice_ticks (double  lo,
   f = raw / mag;
   nice = f <= 1.0 + 1e-9 ? 1 : f <= 2.0 + 1e-9 ? 2 : f <= 5.0 + 1e-9 ? 5 : 10;
   st = nice * mag;
+  /* rounding the step up can leave too few ticks (one, for [0.001, 0.0095]):
+   * then take the next smaller 1-2-5 step, whichever lands nearer the target */
+  {
+    double smaller = nice == 1 ? 0.5 * mag : nice == 2 ? mag : nice == 5 ? 2 * mag : 5 * mag;
+    double n_st = floor (hi / st + 1e-9) - ceil (lo / st - 1e-9) + 1;
+    double n_sm = floor (hi / smaller + 1e-9) - ceil (lo / smaller - 1e-9) + 1;
+
+    if (n_st < 2 || (n_st < target && fabs (n_sm - target) < fabs (n_st - target) && n_sm <= 2.0 * target))
+      st = smaller;
+  }
   i0 = (gint64) ceil (lo / st - 1e-9);
   i1 = (gint64) floor (hi / st + 1e-9);
   if (step)
@@ -2156,21 +2171,24 @@ rk_chart_draw (RkChart      *self,
 
 /* --------------------------------------------------------------- hit test */
 
-/* Index of the point with finite values whose x is nearest @xv, in a sorted series. */
-static gboolean
-nearest_sorted (const Series *s,
+/* In a sorted series, the points with values just left and right of @xv
+ * (G_MAXSIZE when there is none); @gap when missing values lie between them. */
+static void
+bracket_sorted (const Series *s,
                 const double *ys,
                 double        xv,
-                gsize        *best)
+                gsize        *left,
+                gsize        *right,
+                gboolean     *gap)
 {
   gsize lo = 0, hi = s->n;
-  gboolean found = FALSE;
-  double best_d = INFINITY;
 
+  *left = *right = G_MAXSIZE;
+  *gap = FALSE;
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
-      /* NaN x values sit anywhere; treat them as equal to their neighbours */
+      /* NaN x values sit anywhere: skip to the next real one */
       gsize m = mid;
       while (m < hi && isnan (s->x[m]))
         m++;
@@ -2184,32 +2202,24 @@ nearest_sorted (const Series *s,
       else
         hi = mid;
     }
-  /* look either side for the nearest point with a value */
-  for (gsize j = lo, steps = 0; j < s->n && steps < 100000; j++, steps++)
-    if (!isnan (s->x[j]) && !isnan (ys[j]))
-      {
-        double d = fabs (s->x[j] - xv);
-        if (d < best_d)
-          {
-            best_d = d;
-            *best = j;
-            found = TRUE;
-          }
-        break;
-      }
-  for (gsize j = lo, steps = 0; j > 0 && steps < 100000; j--, steps++)
-    if (!isnan (s->x[j - 1]) && !isnan (ys[j - 1]))
-      {
-        double d = fabs (s->x[j - 1] - xv);
-        if (d < best_d)
-          {
-            best_d = d;
-            *best = j - 1;
-            found = TRUE;
-          }
-        break;
-      }
-  return found;
+  for (gsize j = lo; j < s->n; j++)
+    {
+      if (!isnan (s->x[j]) && !isnan (ys[j]))
+        {
+          *right = j;
+          break;
+        }
+      *gap = TRUE;
+    }
+  for (gsize j = lo; j > 0; j--)
+    {
+      if (!isnan (s->x[j - 1]) && !isnan (ys[j - 1]))
+        {
+          *left = j - 1;
+          break;
+        }
+      *gap = TRUE;
+    }
 }
 
 gboolean
@@ -2256,19 +2266,37 @@ rk_chart_hit_test (RkChart    *self,
 
           if (!scatter && s->x_sorted && s->x != NULL)
             {
-              gsize i;
-              if (nearest_sorted (s, ys, unmap_x (&L, x), &i))
+              double xv = unmap_x (&L, x), line_y, dxl, dxr, d;
+              gsize left, right, i;
+              gboolean gap;
+
+              bracket_sorted (s, ys, xv, &left, &right, &gap);
+              if (left == G_MAXSIZE && right == G_MAXSIZE)
+                continue;
+              dxl = left != G_MAXSIZE ? fabs (map_x (&L, s->x[left]) - x) : INFINITY;
+              dxr = right != G_MAXSIZE ? fabs (map_x (&L, s->x[right]) - x) : INFINITY;
+              i = dxl <= dxr ? left : right;
+              /* pick the line nearest the pointer vertically, where it is
+               * drawn (interpolated between its points), and report its
+               * nearest data point */
+              if (left != G_MAXSIZE && right != G_MAXSIZE && !gap && s->x[right] > s->x[left])
                 {
-                  double dx = map_x (&L, s->x[i]) - x, dy = map_y (&L, ys[i]) - y;
-                  /* lines: nearest in x first, then the series nearest in y */
-                  double d = fabs (dx) * 1000 + fabs (dy);
-                  if (fabs (dx) <= 40 && d < best)
-                    {
-                      best = d;
-                      hit->series = k;
-                      hit->index = i;
-                      found = TRUE;
-                    }
+                  double t = (xv - s->x[left]) / (s->x[right] - s->x[left]);
+                  line_y = map_y (&L, ys[left] + t * (ys[right] - ys[left]));
+                }
+              else
+                {
+                  if (MIN (dxl, dxr) > 40)
+                    continue;
+                  line_y = map_y (&L, ys[i]);
+                }
+              d = fabs (line_y - y);
+              if (d < best)
+                {
+                  best = d;
+                  hit->series = k;
+                  hit->index = i;
+                  found = TRUE;
                 }
               continue;
             }
