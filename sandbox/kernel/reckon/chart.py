@@ -265,6 +265,7 @@ def _atomic_write(path, payload):
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(payload)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         try:
