@@ -751,7 +751,6 @@ run_pid1 (int sync_fd)
     die_with_error ("cannot set the parent-death signal");
   if (read (sync_fd, &c, 1) != 1)
     _exit (EXIT_SETUP_FAILED);
-  close (sync_fd);
 
   /* The monitor has written our id maps: become the sandbox user. The
    * capabilities of this namespace stay, as namespace root is unmapped. */
@@ -772,6 +771,17 @@ run_pid1 (int sync_fd)
     data[1].effective = data[1].permitted;
     if (syscall (SYS_capset, &hdr, data) != 0)
       die_with_error ("cannot raise capabilities");
+  }
+  /* A change of credentials clears the parent-death signal: set it again,
+   * then make sure the monitor did not die in between (it holds the other
+   * end of the sync pipe open for as long as it lives). */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+    die_with_error ("cannot set the parent-death signal");
+  {
+    struct pollfd pfd = { .fd = sync_fd, .events = POLLIN };
+    if (poll (&pfd, 1, 0) != 0)
+      _exit (EXIT_SETUP_FAILED);
+    close (sync_fd);
   }
 
   if (sethostname (SANDBOX_HOSTNAME, strlen (SANDBOX_HOSTNAME)) != 0)
@@ -1068,7 +1078,7 @@ main (int argc, char **argv)
   write_id_maps (pid1, outer_uid, outer_gid);
   if (write (sync_pipe[1], "x", 1) != 1)
     die_with_error ("cannot start the sandbox");
-  close (sync_pipe[1]);
+  /* sync_pipe[1] stays open: PID-1 checks it to see that we are alive. */
 
   if (opt.timeout > 0)
     deadline = now_ms () + opt.timeout * 1000;
