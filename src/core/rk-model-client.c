@@ -252,10 +252,15 @@ transport_error (HttpOp       *op,
     return g_error_new (RK_MODEL_ERROR, RK_MODEL_ERROR_CANCELLED,
                         _("The request to the model server at %s was cancelled."), op->endpoint);
   if (op->stalled)
-    return g_error_new (RK_MODEL_ERROR, RK_MODEL_ERROR_STALLED,
-                        in_body ? _("The model server at %s stopped sending for %u seconds.")
-                                : _("The model server at %s did not answer within %u seconds."),
-                        op->endpoint, (in_body ? op->idle_ms : op->response_ms) / 1000);
+    {
+      guint seconds = (in_body ? op->idle_ms : op->response_ms) / 1000;
+      return g_error_new (RK_MODEL_ERROR, RK_MODEL_ERROR_STALLED,
+                          in_body ? g_dngettext (GETTEXT_PACKAGE, "The model server at %s stopped sending for %u second.",
+                                                 "The model server at %s stopped sending for %u seconds.", seconds)
+                                  : g_dngettext (GETTEXT_PACKAGE, "The model server at %s did not answer within %u second.",
+                                                 "The model server at %s did not answer within %u seconds.", seconds),
+                          op->endpoint, seconds);
+    }
   if (!in_body &&
       (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
        g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
