@@ -43,6 +43,7 @@ SCAN_MAX_ENTRIES = 10000
 REPORT_MAX_FILES = 200
 FLUSH_INTERVAL = 0.05
 FIGURE_DPI = 100
+FONT_CACHE_REL = os.path.join(".reckon", "fontcache")
 
 # Frames of this file are the kernel's own and are cut from tracebacks.
 _THIS_FILE = sys._getframe().f_code.co_filename
@@ -248,11 +249,14 @@ class Kernel:
     # -- start-up ------------------------------------------------------------
 
     def warm_up(self):
+        seeded = self._seed_font_cache()
         import numpy  # noqa: F401
         import pandas
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        if not seeded:
+            self._export_font_cache()
 
         def show(*args, **kwargs):
             self.capture_figures()
@@ -262,6 +266,48 @@ class Kernel:
             "pandas": pandas.__version__,
             "matplotlib": matplotlib.__version__,
         }
+
+    # Building matplotlib's font list takes seconds, and the sandbox's
+    # MPLCONFIGDIR is a fresh tmpfs each time. The host keeps a copy of the
+    # list and puts it in .reckon/fontcache/ before a start; without one, the
+    # list built here is left there for the host to keep.
+
+    def _seed_font_cache(self):
+        cfg = os.environ.get("MPLCONFIGDIR")
+        seed = os.path.join(self.workspace, FONT_CACHE_REL)
+        if not cfg or not os.path.isdir(seed):
+            return False
+        seeded = False
+        try:
+            os.makedirs(cfg, exist_ok=True)
+            for name in os.listdir(seed):
+                if name.startswith("fontlist-") and name.endswith(".json"):
+                    with open(os.path.join(seed, name), "rb") as src:
+                        data = src.read(4 << 20)
+                    with open(os.path.join(cfg, name), "wb") as dst:
+                        dst.write(data)
+                    seeded = True
+        except OSError as e:
+            self.diag("font cache seed: %s" % e)
+        return seeded
+
+    def _export_font_cache(self):
+        cfg = os.environ.get("MPLCONFIGDIR")
+        if not cfg:
+            return
+        export = os.path.join(self.workspace, FONT_CACHE_REL)
+        try:
+            os.makedirs(export, exist_ok=True)
+            for name in os.listdir(cfg):
+                if name.startswith("fontlist-") and name.endswith(".json"):
+                    target = os.path.join(export, name)
+                    if os.path.lexists(target):
+                        os.unlink(target)
+                    with open(os.path.join(cfg, name), "rb") as src, \
+                            open(target, "xb") as dst:
+                        dst.write(src.read(4 << 20))
+        except OSError as e:
+            self.diag("font cache export: %s" % e)
 
     def start(self):
         threading.Thread(target=self._writer, name="reckon-events", daemon=True).start()

@@ -19,6 +19,8 @@ typedef struct
 static const RkCliCommand commands[] = {
   { "chart", rk_cli_chart, N_("Draw a chart spec to PNG, SVG or PDF") },
   { "profile", rk_cli_profile, N_("Describe spreadsheets, PDFs and text files (read in the sandbox)") },
+  { "exec", rk_cli_exec, N_("Run a Python file as one cell in the sandboxed kernel") },
+  { "models", rk_cli_models, N_("List the models a model server offers") },
   { NULL, NULL, NULL }
 };
 

@@ -11,6 +11,13 @@ enum
   RK_CLI_EXIT_OK = 0,
   RK_CLI_EXIT_FAILURE = 1,
   RK_CLI_EXIT_USAGE = 2,
+  /* Talking to a model server (ask, models). */
+  RK_CLI_EXIT_UNREACHABLE = 3,
+  RK_CLI_EXIT_MODEL_MISSING = 4,
+  RK_CLI_EXIT_CANCELLED = 5,
+  RK_CLI_EXIT_STEP_LIMIT = 6,
+  RK_CLI_EXIT_MODEL_ERROR = 7,
+  RK_CLI_EXIT_REPAIR_LIMIT = 8,
 };
 
 /* chart: rk-cli-chart.c */
@@ -18,5 +25,16 @@ int rk_cli_chart (int argc, char **argv);
 
 /* profile: rk-cli-profile.c */
 int rk_cli_profile (int argc, char **argv);
+
+/* exec: rk-cli-exec.c */
+int rk_cli_exec (int argc, char **argv);
+
+/* models: rk-cli-models.c */
+int rk_cli_models (int argc, char **argv);
+/* The exit status for an RK_MODEL_ERROR (shared with ask). */
+int rk_cli_exit_for_model_error (const GError *error);
+
+/* ask: rk-cli-ask.c */
+int rk_cli_ask (int argc, char **argv);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <glib-unix.h>
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
@@ -20,6 +21,8 @@
 
 #define KERNEL_MOUNT        "/opt/reckon/kernel"
 #define KERNEL_SCRIPT       KERNEL_MOUNT "/reckon_kernel.py"
+#define FONT_CACHE_REL      ".reckon/fontcache"
+#define FONT_CACHE_MAX      (4 * 1024 * 1024)
 #define CHILD_REQUEST_FD    3
 #define CHILD_EVENT_FD      4
 #define CHILD_STATUS_FD     5
@@ -292,6 +295,27 @@ artifact_is_safe (RkKernel   *self,
   return TRUE;
 }
 
+static gboolean
+artifact_is_safe_dir (RkKernel   *self,
+                      const char *rel)
+{
+  g_auto(GStrv) parts = g_strsplit (rel, "/", -1);
+  g_autoptr(GString) path = g_string_new (self->workspace);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      struct stat st;
+
+      g_string_append_c (path, '/');
+      g_string_append (path, parts[i]);
+      if (lstat (path->str, &st) != 0 || !S_ISDIR (st.st_mode))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void keep_font_cache (RkKernel *self);
+
 static void
 handle_event (RkKernel      *self,
               Instance      *inst,
@@ -325,6 +349,7 @@ handle_event (RkKernel      *self,
       g_clear_handle_id (&self->start_timeout_id, g_source_remove);
       g_clear_pointer (&self->ready, rk_kernel_event_unref);
       self->ready = rk_kernel_event_ref (ev);
+      keep_font_cache (self);
       set_state (self, RK_KERNEL_STATE_IDLE);
       while ((task = g_queue_pop_head (&self->start_tasks)) != NULL)
         {
@@ -740,6 +765,101 @@ start_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* -- matplotlib's font list ------------------------------------------------ */
+
+/* Building the font list costs the kernel seconds at every start (its
+ * MPLCONFIGDIR is a fresh tmpfs), so the host keeps one copy, taken from the
+ * first kernel's workspace (.reckon/fontcache/) before any cell ran, and
+ * puts it there for the later ones. The workspace, not a bind: the sandbox
+ * may run as a user who cannot read the host's cache folder. */
+static char *
+font_cache_dir (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "reckon", "matplotlib", NULL);
+}
+
+static gboolean
+font_cache_present (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    return FALSE;
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, "fontlist-") && g_str_has_suffix (name, ".json"))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+keep_font_cache (RkKernel *self)
+{
+  g_autofree char *dir = font_cache_dir ();
+  g_autofree char *exported = g_build_filename (self->workspace, FONT_CACHE_REL, NULL);
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+
+  if (font_cache_present (dir) || !artifact_is_safe_dir (self, FONT_CACHE_REL))
+    return;
+  d = g_dir_open (exported, 0, NULL);
+  if (d == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *rel = g_strconcat (FONT_CACHE_REL "/", name, NULL);
+      g_autofree char *src = g_build_filename (exported, name, NULL);
+      g_autofree char *dst = g_build_filename (dir, name, NULL);
+      g_autofree char *contents = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      gsize len;
+
+      if (!g_str_has_prefix (name, "fontlist-") || !g_str_has_suffix (name, ".json") ||
+          strlen (name) > 64 || !artifact_is_safe (self, rel))
+        continue;
+      if (!g_file_get_contents (src, &contents, &len, NULL) || len > FONT_CACHE_MAX ||
+          !g_utf8_validate (contents, (gssize) len, NULL) ||
+          !json_parser_load_from_data (parser, contents, (gssize) len, NULL) ||
+          !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+        continue;
+      if (g_mkdir_with_parents (dir, 0700) == 0)
+        g_file_set_contents (dst, contents, (gssize) len, NULL);
+    }
+}
+
+/* Copies the host's font list into the workspace for a kernel about to
+ * start. No kernel runs in the workspace now, and every folder on the way
+ * is checked not to be a link planted by an earlier cell. */
+static void
+seed_font_cache (RkKernel *self)
+{
+  g_autofree char *dir = font_cache_dir ();
+  g_autofree char *reckon_dir = g_build_filename (self->workspace, ".reckon", NULL);
+  g_autofree char *seed_dir = g_build_filename (self->workspace, FONT_CACHE_REL, NULL);
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+
+  if (!font_cache_present (dir))
+    return;
+  g_mkdir (reckon_dir, 0755);
+  g_mkdir (seed_dir, 0755);
+  if (!artifact_is_safe_dir (self, FONT_CACHE_REL))
+    return;
+  d = g_dir_open (dir, 0, NULL);
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *src = g_build_filename (dir, name, NULL);
+      g_autofree char *dst = g_build_filename (seed_dir, name, NULL);
+      g_autofree char *contents = NULL;
+      gsize len;
+
+      if (!g_str_has_prefix (name, "fontlist-") || !g_str_has_suffix (name, ".json"))
+        continue;
+      if (g_file_get_contents (src, &contents, &len, NULL) && len <= FONT_CACHE_MAX)
+        g_file_set_contents_full (dst, contents, (gssize) len, G_FILE_SET_CONTENTS_CONSISTENT, 0644, NULL);
+    }
+}
+
 /* -- spawning ----------------------------------------------------------- */
 
 static void
@@ -793,6 +913,7 @@ launch (RkKernel  *self,
 
   if (!make_pipe (req, error) || !make_pipe (ev, error) || !make_pipe (st, error))
     goto fail;
+  seed_font_cache (self);
 
   g_ptr_array_add (argv, g_strdup (rk_sandbox_path ()));
   g_ptr_array_add (argv, g_strdup ("--workspace"));
