@@ -23,4 +23,7 @@ int       _rk_table_column_utc_offset  (RkTable  *self,
                                         guint     column,
                                         gint64    secs);
 
+/* How many SIGBUS faults in table mappings were absorbed (for tests). */
+guint     _rk_table_sigbus_count       (void);
+
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -391,10 +392,122 @@ rk_table_new_from_bytes (GBytes  *bytes,
   return g_steal_pointer (&self);
 }
 
+/* The file is mapped directly, so opening a million rows costs nothing. But
+ * the sandbox may still hold it open and truncate it, and reading a page past
+ * the new end raises SIGBUS. As systemd's journal reader does, a SIGBUS inside
+ * one of our mappings is answered by mapping a zero page over the faulting
+ * page: the table then reads zeros there, which every check copes with (all
+ * offsets are re-checked at use), instead of the process dying. Faults
+ * elsewhere go to the previous handler. */
+#define MAX_GUARDED 1024
+
+typedef struct
+{
+  gsize start;   /* 0: free; written last when taken, first when freed */
+  gsize end;
+} GuardSlot;
+
+static GuardSlot guard_slots[MAX_GUARDED];
+static GMutex guard_lock;
+static struct sigaction previous_sigbus;
+static gsize guard_page_size;
+static int sigbus_hits;
+
+static void
+sigbus_handler (int        sig,
+                siginfo_t *info,
+                void      *context)
+{
+  gsize addr = (gsize) info->si_addr;
+
+  for (guint i = 0; i < MAX_GUARDED; i++)
+    {
+      gsize start = __atomic_load_n (&guard_slots[i].start, __ATOMIC_ACQUIRE);
+      gsize end = __atomic_load_n (&guard_slots[i].end, __ATOMIC_ACQUIRE);
+
+      if (start != 0 && addr >= start && addr < end)
+        {
+          void *page = (void *) (addr & ~(guard_page_size - 1));
+
+          if (mmap (page, guard_page_size, PROT_READ,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+            {
+              __atomic_add_fetch (&sigbus_hits, 1, __ATOMIC_RELAXED);
+              return;
+            }
+          break;
+        }
+    }
+
+  if ((previous_sigbus.sa_flags & SA_SIGINFO) && previous_sigbus.sa_sigaction != NULL)
+    previous_sigbus.sa_sigaction (sig, info, context);
+  else if (previous_sigbus.sa_handler != SIG_DFL && previous_sigbus.sa_handler != SIG_IGN)
+    previous_sigbus.sa_handler (sig);
+  else
+    {
+      /* Back to the default action: the fault repeats and ends the process. */
+      struct sigaction dfl = { 0, };
+      dfl.sa_handler = SIG_DFL;
+      sigaction (SIGBUS, &dfl, NULL);
+    }
+}
+
+static gpointer
+install_guard (gpointer data)
+{
+  struct sigaction sa = { 0, };
+
+  guard_page_size = (gsize) sysconf (_SC_PAGESIZE);
+  sa.sa_sigaction = sigbus_handler;
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigemptyset (&sa.sa_mask);
+  if (sigaction (SIGBUS, &sa, &previous_sigbus) < 0)
+    return GINT_TO_POINTER (FALSE);
+  return GINT_TO_POINTER (TRUE);
+}
+
+static int
+guard_register (void  *addr,
+                gsize  size)
+{
+  static GOnce once = G_ONCE_INIT;
+  int slot = -1;
+
+  if (!GPOINTER_TO_INT (g_once (&once, install_guard, NULL)))
+    return -1;
+  g_mutex_lock (&guard_lock);
+  for (guint i = 0; i < MAX_GUARDED; i++)
+    if (__atomic_load_n (&guard_slots[i].start, __ATOMIC_ACQUIRE) == 0)
+      {
+        __atomic_store_n (&guard_slots[i].end, (gsize) addr + size, __ATOMIC_RELEASE);
+        __atomic_store_n (&guard_slots[i].start, (gsize) addr, __ATOMIC_RELEASE);
+        slot = (int) i;
+        break;
+      }
+  g_mutex_unlock (&guard_lock);
+  return slot;
+}
+
+static void
+guard_unregister (int slot)
+{
+  g_mutex_lock (&guard_lock);
+  __atomic_store_n (&guard_slots[slot].start, 0, __ATOMIC_RELEASE);
+  __atomic_store_n (&guard_slots[slot].end, 0, __ATOMIC_RELEASE);
+  g_mutex_unlock (&guard_lock);
+}
+
+guint
+_rk_table_sigbus_count (void)
+{
+  return (guint) __atomic_load_n (&sigbus_hits, __ATOMIC_RELAXED);
+}
+
 typedef struct
 {
   void  *addr;
   gsize  size;
+  int    slot;
 } Mapping;
 
 static void
@@ -402,13 +515,13 @@ mapping_free (gpointer data)
 {
   Mapping *m = data;
 
+  if (m->slot >= 0)
+    guard_unregister (m->slot);
   munmap (m->addr, m->size);
   g_free (m);
 }
 
-/* A private copy of the file, in a memfd sealed against any change, mapped
- * read-only: the sandbox may still hold the original open and truncate it,
- * which would turn reads of a direct mapping into SIGBUS. */
+/* A private copy in a sealed memfd: used when no guard slot is free. */
 static GBytes *
 snapshot_fd (int      fd,
              guint64  size,
@@ -419,9 +532,6 @@ snapshot_fd (int      fd,
   guint64 got = 0;
   Mapping *m;
   void *r;
-
-  if (size == 0)
-    return g_bytes_new (NULL, 0);
 
   mfd = memfd_create ("rk-table", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (mfd < 0 || ftruncate (mfd, (off_t) size) < 0)
@@ -467,6 +577,7 @@ snapshot_fd (int      fd,
   m = g_new (Mapping, 1);
   m->addr = r;
   m->size = got;
+  m->slot = -1;
   return g_bytes_new_with_free_func (r, got, mapping_free, m);
 
 errno_fail:
@@ -479,6 +590,38 @@ errno_fail:
                  _("Could not read the table file: %s"), g_strerror (saved));
     return NULL;
   }
+}
+
+static GBytes *
+map_fd (int      fd,
+        guint64  size,
+        GError **error)
+{
+  Mapping *m;
+  void *addr;
+  int slot;
+
+  if (size == 0)
+    return g_bytes_new (NULL, 0);
+  addr = mmap (NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+  if (addr == MAP_FAILED)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Could not read the table file: %s"), g_strerror (saved));
+      return NULL;
+    }
+  slot = guard_register (addr, size);
+  if (slot < 0)
+    {
+      munmap (addr, size);
+      return snapshot_fd (fd, size, error);
+    }
+  m = g_new (Mapping, 1);
+  m->addr = addr;
+  m->size = size;
+  m->slot = slot;
+  return g_bytes_new_with_free_func (addr, size, mapping_free, m);
 }
 
 RkTable *
@@ -511,7 +654,7 @@ rk_table_open_fd (int      fd,
       return NULL;
     }
 
-  bytes = snapshot_fd (fd, (guint64) st.st_size, error);
+  bytes = map_fd (fd, (guint64) st.st_size, error);
   if (bytes == NULL)
     return NULL;
   return rk_table_new_from_bytes (bytes, error);
@@ -1195,6 +1338,51 @@ compare_string_keys (const void *a,
   return cmp != 0 ? cmp : (x->row < y->row ? -1 : 1);
 }
 
+/* Bottom-up merge sort, stable. Our own rather than qsort(): string keys
+ * point into the mapped file, which the sandbox may change meanwhile, and a
+ * merge sort stays in bounds even when comparisons contradict each other. */
+static gboolean
+merge_sort (SortKey       *keys,
+            gsize          n,
+            int          (*compare) (const void *, const void *, void *),
+            void          *data,
+            GCancellable  *cancellable,
+            GError       **error)
+{
+  g_autofree SortKey *tmp = NULL;
+  SortKey *src = keys, *dst;
+
+  if (n < 2)
+    return TRUE;
+  tmp = g_new (SortKey, n);
+  dst = tmp;
+  for (gsize width = 1; width < n; width *= 2)
+    {
+      SortKey *swap;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      for (gsize lo = 0; lo < n; lo += 2 * width)
+        {
+          gsize mid = MIN (lo + width, n), hi = MIN (lo + 2 * width, n);
+          gsize l = lo, r = mid, k = lo;
+
+          while (l < mid && r < hi)
+            dst[k++] = compare (&src[r], &src[l], data) < 0 ? src[r++] : src[l++];
+          while (l < mid)
+            dst[k++] = src[l++];
+          while (r < hi)
+            dst[k++] = src[r++];
+        }
+      swap = src;
+      src = dst;
+      dst = swap;
+    }
+  if (src != keys)
+    memcpy (keys, src, n * sizeof (SortKey));
+  return TRUE;
+}
+
 /* A permutation of the rows (guint32 each), stable, nulls and NaN last.
  * Thread-safe: reads the read-only mapping only. */
 static GBytes *
@@ -1269,7 +1457,8 @@ compute_permutation (RkTable       *self,
   compare = c->type == RK_TABLE_COLUMN_FLOAT64 ? compare_double_keys
           : c->type == RK_TABLE_COLUMN_STRING ? compare_string_keys
           : compare_int_keys;
-  qsort_r (keys, n_keys, sizeof (SortKey), compare, GINT_TO_POINTER (!ascending));
+  if (!merge_sort (keys, n_keys, compare, GINT_TO_POINTER (!ascending), cancellable, error))
+    return NULL;
 
   perm = g_new (guint32, MAX (self->n_rows, 1));
   for (gsize i = 0; i < n_keys; i++)

@@ -41,9 +41,10 @@ G_DECLARE_FINAL_TYPE (RkTableRow, rk_table_row, RK, TABLE_ROW, GObject)
 #define RK_TYPE_TABLE (rk_table_get_type ())
 G_DECLARE_FINAL_TYPE (RkTable, rk_table, RK, TABLE, GObject)
 
-/* Opening. A file is opened with O_NOFOLLOW and must be a regular file; the
- * table reads a private sealed snapshot of it, so the sandbox cannot change or
- * truncate it afterwards. */
+/* Opening. A file is opened with O_NOFOLLOW and must be a regular file. It is
+ * mapped, not read: if the sandbox truncates it afterwards, the lost pages
+ * read as zeros (a SIGBUS guard), and since every offset is checked at use,
+ * changed bytes can garble cells but never make the reader go out of bounds. */
 RkTable            *rk_table_open                 (const char    *path,
                                                    GError       **error);
 /* Opens @relpath beneath the directory @dirfd, refusing symlinks in every

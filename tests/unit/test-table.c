@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "rk-table.h"
+#include "rk-table-private.h"
 #include "rk-util.h"
 
 static char *fixtures;        /* folder of .rkt files, NULL if Python failed */
@@ -1039,17 +1040,26 @@ test_snapshot (void)
   g_autofree char *copy = NULL;
   g_autofree char *text = NULL;
   g_autoptr(GBytes) orig = NULL;
+  guint hits;
 
   NEED_FIXTURES ();
-  /* Truncating the file after open does not affect the table (no SIGBUS). */
+  /* Truncating the file after open (as the sandbox could) does not crash the
+   * host with SIGBUS: the lost pages read as zeros, the string column then
+   * fails its check, and every cell still reads safely. */
   orig = fixture_bytes ("small");
   copy = g_build_filename (fixtures, "trunc.rkt", NULL);
   g_assert_true (g_file_set_contents (copy, g_bytes_get_data (orig, NULL), g_bytes_get_size (orig), NULL));
   t = rk_table_open (copy, &error);
   g_assert_no_error (error);
+  hits = _rk_table_sigbus_count ();
   g_assert_cmpint (truncate (copy, 0), ==, 0);
   text = rk_table_get_cell_text (t, 1, 1);
-  g_assert_cmpstr (text, ==, "z");
+  g_assert_cmpstr (text, ==, "");
+  g_assert_cmpuint (_rk_table_sigbus_count (), >, hits);
+  for (guint r = 0; r < 2; r++)
+    for (guint c = 0; c < 2; c++)
+      g_free (rk_table_get_cell_text (t, r, c));
+  g_assert_true (rk_table_sort (t, 0, TRUE, NULL));
   g_clear_object (&t);
 
   /* An empty file is refused. */
