@@ -1,0 +1,180 @@
+/* rk-cli-models.c — `reckon-cli models`: which models a model server offers. */
+#define G_LOG_DOMAIN "reckon-cli"
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n-lib.h>
+#include <stdio.h>
+
+#include "rk-cli.h"
+#include "rk-model-client.h"
+
+int
+rk_cli_exit_for_model_error (const GError *error)
+{
+  if (error == NULL)
+    return RK_CLI_EXIT_OK;
+  if (error->domain != RK_MODEL_ERROR)
+    return RK_CLI_EXIT_FAILURE;
+  switch (error->code)
+    {
+    case RK_MODEL_ERROR_UNREACHABLE:
+      return RK_CLI_EXIT_UNREACHABLE;
+    case RK_MODEL_ERROR_MODEL_MISSING:
+      return RK_CLI_EXIT_MODEL_MISSING;
+    case RK_MODEL_ERROR_CANCELLED:
+      return RK_CLI_EXIT_CANCELLED;
+    default:
+      return RK_CLI_EXIT_MODEL_ERROR;
+    }
+}
+
+typedef struct
+{
+  GMainLoop    *loop;
+  GAsyncResult *result;
+} Wait;
+
+static void
+done_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      data)
+{
+  Wait *wait = data;
+
+  wait->result = g_object_ref (result);
+  g_main_loop_quit (wait->loop);
+}
+
+static gboolean
+interrupt_cb (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_CONTINUE;
+}
+
+int
+rk_cli_models (int    argc,
+               char **argv)
+{
+  g_autofree char *endpoint = NULL;
+  g_autofree char *api = NULL;
+  gboolean allow_remote = FALSE;
+  gboolean json = FALSE;
+  guint timeout = 0;
+  GOptionEntry entries[] = {
+    { "endpoint", 0, 0, G_OPTION_ARG_STRING, &endpoint,
+      N_("Model server address (default: try 127.0.0.1:11434, :8080, :1234)"), N_("URL") },
+    { "api", 0, 0, G_OPTION_ARG_STRING, &api, N_("Wire format: auto, openai or ollama (default auto)"), N_("API") },
+    { "allow-remote", 0, 0, G_OPTION_ARG_NONE, &allow_remote, N_("Allow a server that is not on this computer"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON array"), NULL },
+    { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout, N_("Seconds to wait for an answer (default 60)"), N_("SECONDS") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkModelClient) client = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GPtrArray) models = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  Wait wait = { 0 };
+  guint sigint;
+  RkModelApi api_value = RK_MODEL_API_AUTO;
+  const char *key;
+
+  g_option_context_set_summary (context, _("List the models a model server offers, and whether each supports tools."));
+  g_option_context_set_description (context,
+    _("The API key, if the server needs one, is read from $RECKON_API_KEY.\n\n"
+      "Exit status: 0 success, 1 failure, 2 bad usage, 3 no model server answers,\n"
+      "4 the model is missing, 5 cancelled, 7 any other model server error\n"
+      "(HTTP error, malformed reply, still loading, remote server not allowed)."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc > 1)
+    {
+      fprintf (stderr, "reckon-cli models: %s\n", error ? error->message : _("unexpected argument"));
+      return RK_CLI_EXIT_USAGE;
+    }
+  if (api != NULL)
+    {
+      if (g_strcmp0 (api, "openai") == 0)
+        api_value = RK_MODEL_API_OPENAI;
+      else if (g_strcmp0 (api, "ollama") == 0)
+        api_value = RK_MODEL_API_OLLAMA;
+      else if (g_strcmp0 (api, "auto") != 0)
+        {
+          fprintf (stderr, _("reckon-cli models: --api must be auto, openai or ollama.\n"));
+          return RK_CLI_EXIT_USAGE;
+        }
+    }
+
+  client = rk_model_client_new ();
+  rk_model_client_set_endpoint (client, endpoint);
+  rk_model_client_set_api (client, api_value);
+  rk_model_client_set_allow_remote (client, allow_remote);
+  if (timeout > 0)
+    {
+      rk_model_client_set_idle_timeout (client, timeout);
+      rk_model_client_set_response_timeout (client, timeout);
+    }
+  if ((key = g_getenv ("RECKON_API_KEY")) != NULL && key[0] != '\0')
+    rk_model_client_set_api_key (client, key);
+
+  loop = g_main_loop_new (NULL, FALSE);
+  wait.loop = loop;
+  sigint = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
+  rk_model_client_list_models_async (client, TRUE, cancellable, done_cb, &wait);
+  g_main_loop_run (loop);
+  g_source_remove (sigint);
+  models = rk_model_client_list_models_finish (client, wait.result, &error);
+  g_clear_object (&wait.result);
+  if (models == NULL)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_REMOTE_REFUSED))
+        fprintf (stderr, "%s\n", _("On the command line, add --allow-remote."));
+      return rk_cli_exit_for_model_error (error);
+    }
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_array (b);
+      for (guint i = 0; i < models->len; i++)
+        {
+          RkModelInfo *info = g_ptr_array_index (models, i);
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "name");
+          json_builder_add_string_value (b, info->name);
+          json_builder_set_member_name (b, "tools");
+          if (info->tools_known)
+            json_builder_add_boolean_value (b, info->tools);
+          else
+            json_builder_add_null_value (b);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      root = json_builder_get_root (b);
+      text = json_to_string (root, TRUE);
+      printf ("%s\n", text);
+      return RK_CLI_EXIT_OK;
+    }
+
+  fprintf (stderr, _("Models at %s (%s):\n"), rk_model_client_get_resolved_endpoint (client),
+           rk_model_client_get_resolved_api (client) == RK_MODEL_API_OLLAMA ? "Ollama" : "OpenAI-compatible");
+  for (guint i = 0; i < models->len; i++)
+    {
+      RkModelInfo *info = g_ptr_array_index (models, i);
+
+      if (info->tools_known)
+        printf ("%s\t%s\n", info->name, info->tools ? "tools" : "no-tools");
+      else
+        printf ("%s\n", info->name);
+    }
+  if (models->len == 0)
+    fprintf (stderr, "%s\n", _("No models are installed there."));
+  return RK_CLI_EXIT_OK;
+}

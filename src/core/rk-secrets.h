@@ -1,0 +1,35 @@
+/* rk-secrets.h — API keys of model servers in the Secret Service (libsecret),
+ * never in plain settings. One key per endpoint. */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* Schema "org.reckon.Reckon.ApiKey" with one string attribute, "endpoint". */
+const void *rk_secrets_get_schema            (void);
+
+void        rk_secrets_store_api_key_async   (const char          *endpoint,
+                                              const char          *api_key,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data);
+gboolean    rk_secrets_store_api_key_finish  (GAsyncResult        *result,
+                                              GError             **error);
+
+/* Finishes with NULL and no error when no key is stored. */
+void        rk_secrets_lookup_api_key_async  (const char          *endpoint,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data);
+char       *rk_secrets_lookup_api_key_finish (GAsyncResult        *result,
+                                              GError             **error);
+
+void        rk_secrets_clear_api_key_async   (const char          *endpoint,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data);
+gboolean    rk_secrets_clear_api_key_finish  (GAsyncResult        *result,
+                                              GError             **error);
+
+G_END_DECLS
