@@ -23,6 +23,8 @@
 #define MAX_STRING      4096
 #define MAX_STDERR      (64 * 1024)
 #define KERNEL_MOUNT    "/opt/reckon/kernel"
+/* The profiler's own sentence for a MemoryError (reckon/profile.py). */
+#define ERR_MEMORY      "This file needs more memory than the sandbox allows, so it was not profiled."
 
 static guint64 profile_memory = G_GUINT64_CONSTANT (2) * 1024 * 1024 * 1024;
 static guint profile_timeout = 60;
@@ -898,53 +900,67 @@ sandbox_reason (const char *err,
   return clean_string (line, 200);
 }
 
-static RkFileProfile *
-profile_one (const char   *workspace,
-             const char   *name,
-             GCancellable *cancellable,
-             GError      **error)
+/* Runs the profiler once over @names. Returns one profile per name, or NULL
+ * with *@failure set to the sentence for what went wrong (and @error set only
+ * when cancelled). */
+static GPtrArray *
+run_profiler (const char         *workspace,
+              const char * const *names,
+              guint               n_names,
+              GCancellable       *cancellable,
+              char              **failure,
+              GError            **error)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) proc = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GByteArray) out = g_byte_array_new ();
   g_autoptr(GByteArray) err = g_byte_array_new ();
-  g_autofree char *mem = g_strdup_printf ("%" G_GUINT64_FORMAT, profile_memory);
-  g_autofree char *timeout = g_strdup_printf ("%u", profile_timeout);
-  g_autofree char *inside = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *err_text = NULL;
   g_autoptr(GPtrArray) parsed = NULL;
   gboolean too_large = FALSE;
   int status;
 
-  if (!rk_path_is_beneath (name) || strchr (name, '/') != NULL)
-    return rk_file_profile_new_error (name, _("This file name is not allowed."));
+  *failure = NULL;
+  g_ptr_array_add (argv, g_strdup (rk_sandbox_path ()));
+  g_ptr_array_add (argv, g_strdup ("--workspace"));
+  g_ptr_array_add (argv, g_strdup (workspace));
+  g_ptr_array_add (argv, g_strdup ("--ro-bind"));
+  g_ptr_array_add (argv, g_strdup (rk_kernel_dir ()));
+  g_ptr_array_add (argv, g_strdup (KERNEL_MOUNT));
+  g_ptr_array_add (argv, g_strdup ("--memory"));
+  g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, profile_memory));
+  g_ptr_array_add (argv, g_strdup ("--timeout"));
+  g_ptr_array_add (argv, g_strdup_printf ("%u", profile_timeout));
+  g_ptr_array_add (argv, g_strdup ("--max-procs"));
+  g_ptr_array_add (argv, g_strdup ("16"));
+  g_ptr_array_add (argv, g_strdup ("--"));
+  g_ptr_array_add (argv, g_strdup (rk_python_path ()));
+  g_ptr_array_add (argv, g_strdup ("-I"));
+  g_ptr_array_add (argv, g_strdup ("-B"));
+  g_ptr_array_add (argv, g_strdup (KERNEL_MOUNT "/reckon_profile.py"));
+  for (guint i = 0; i < n_names; i++)
+    g_ptr_array_add (argv, g_build_filename ("/workspace", names[i], NULL));
+  g_ptr_array_add (argv, NULL);
 
-  inside = g_build_filename ("/workspace", name, NULL);
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  {
-    const char *argv[] = {
-      rk_sandbox_path (), "--workspace", workspace,
-      "--ro-bind", rk_kernel_dir (), KERNEL_MOUNT,
-      "--memory", mem, "--timeout", timeout, "--max-procs", "16",
-      "--",
-      rk_python_path (), "-I", "-B", KERNEL_MOUNT "/reckon_profile.py", inside,
-      NULL,
-    };
-
-    proc = g_subprocess_launcher_spawnv (launcher, argv, &local_error);
-  }
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &local_error);
   if (proc == NULL)
-    return rk_file_profile_new_error (name, _("The sandbox could not be started, so the file was not profiled."));
+    {
+      g_debug ("cannot start %s: %s", rk_sandbox_path (), local_error->message);
+      *failure = g_strdup (_("The sandbox could not be started, so the file was not profiled."));
+      return NULL;
+    }
 
   if (!drain (proc, out, RK_PROFILE_MAX_JSON, err, cancellable, &too_large))
     {
       g_subprocess_wait (proc, NULL, NULL);
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      if (too_large)
-        return rk_file_profile_new_error (name, _("The profile of this file was too large to read."));
-      return rk_file_profile_new_error (name, _("Profiling this file took too long, so it was stopped."));
+      *failure = g_strdup (too_large ? _("The profile of this file was too large to read.")
+                                     : _("Profiling this file took too long, so it was stopped."));
+      return NULL;
     }
   g_subprocess_wait (proc, NULL, NULL);
   g_byte_array_append (err, (const guint8 *) "", 1);
@@ -958,51 +974,54 @@ profile_one (const char   *workspace,
   if (status == 0 && out->len > 0)
     {
       parsed = rk_profile_parse ((const char *) out->data, out->len, &local_error);
-      if (parsed != NULL && parsed->len == 1)
+      if (parsed != NULL && parsed->len == n_names)
         {
-          RkFileProfile *p = g_ptr_array_steal_index (parsed, 0);
+          for (guint i = 0; i < n_names; i++)
+            {
+              RkFileProfile *p = g_ptr_array_index (parsed, i);
 
-          g_free (p->name);
-          p->name = g_strdup (name);
-          return p;
+              g_free (p->name);
+              p->name = g_strdup (names[i]);
+            }
+          return g_steal_pointer (&parsed);
         }
-      g_debug ("profile of %s unreadable: %s", name, local_error ? local_error->message : "no file");
-      return rk_file_profile_new_error (name, _("The profiler's answer could not be read."));
+      g_debug ("profile unreadable: %s", local_error ? local_error->message : "wrong number of files");
+      *failure = g_strdup (_("The profiler's answer could not be read."));
+      return NULL;
     }
 
-  g_debug ("profiling %s: status %d, stderr: %s", name, status, err_text);
+  g_debug ("profiler: status %d, stderr: %s", status, err_text);
   if (status == 124)
-    return rk_file_profile_new_error (name, _("Profiling this file took too long, so it was stopped."));
+    {
+      *failure = g_strdup (_("Profiling this file took too long, so it was stopped."));
+      return NULL;
+    }
   {
     g_autofree char *limit = sandbox_reason (err_text, "reckon-sandbox: stopped: ");
 
     if (limit != NULL)
       {
-        g_autofree char *msg = g_strdup_printf (_("Profiling this file was stopped: %s."), limit);
-
-        return rk_file_profile_new_error (name, msg);
+        *failure = g_strdup_printf (_("Profiling this file was stopped: %s."), limit);
+        return NULL;
       }
   }
   if (status == 125)
     {
       g_autofree char *why = sandbox_reason (err_text, "reckon-sandbox: ");
-      g_autofree char *msg = g_strdup_printf (_("The sandbox could not be set up (%s), so the file was not profiled."),
-                                              why ? why : _("no reason given"));
 
-      return rk_file_profile_new_error (name, msg);
+      *failure = g_strdup_printf (_("The sandbox could not be set up (%s), so the file was not profiled."),
+                                  why ? why : _("no reason given"));
     }
-  if (status == 126 || status == 127)
-    return rk_file_profile_new_error (name, _("The profiler could not be started inside the sandbox."));
-  if (status == 128 + SIGKILL || status == 128 + SIGSEGV || status == 128 + SIGABRT ||
-      strstr (err_text, "MemoryError") != NULL || strstr (err_text, "Cannot allocate memory") != NULL)
-    return rk_file_profile_new_error (name, _("This file needs more memory than the sandbox allows, so it was not profiled."));
-  if (status == 128 + SIGXCPU)
-    return rk_file_profile_new_error (name, _("Profiling this file used too much processor time, so it was stopped."));
-  {
-    g_autofree char *msg = g_strdup_printf (_("The profiler stopped unexpectedly (status %d)."), status);
-
-    return rk_file_profile_new_error (name, msg);
-  }
+  else if (status == 126 || status == 127)
+    *failure = g_strdup (_("The profiler could not be started inside the sandbox."));
+  else if (status == 128 + SIGKILL || status == 128 + SIGSEGV || status == 128 + SIGABRT ||
+           strstr (err_text, "MemoryError") != NULL || strstr (err_text, "Cannot allocate memory") != NULL)
+    *failure = g_strdup (_("This file needs more memory than the sandbox allows, so it was not profiled."));
+  else if (status == 128 + SIGXCPU)
+    *failure = g_strdup (_("Profiling this file used too much processor time, so it was stopped."));
+  else
+    *failure = g_strdup_printf (_("The profiler stopped unexpectedly (status %d)."), status);
+  return NULL;
 }
 
 GPtrArray *
@@ -1012,16 +1031,64 @@ rk_profile_files (const char          *workspace,
                   GError             **error)
 {
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_file_profile_free);
+  g_autoptr(GPtrArray) valid = g_ptr_array_new ();
+  g_autoptr(GPtrArray) batch = NULL;
+  g_autofree char *failure = NULL;
+  guint n = names != NULL ? g_strv_length ((GStrv) names) : 0;
+  guint next = 0;
+  gboolean batch_out_of_memory = FALSE;
 
   g_return_val_if_fail (workspace != NULL, NULL);
 
-  for (guint i = 0; names != NULL && names[i] != NULL; i++)
-    {
-      RkFileProfile *p = profile_one (workspace, names[i], cancellable, error);
+  for (guint i = 0; i < n; i++)
+    if (rk_path_is_beneath (names[i]) && strchr (names[i], '/') == NULL)
+      g_ptr_array_add (valid, (gpointer) names[i]);
 
-      if (p == NULL)
+  /* Fast path: one sandbox for every file (pandas is imported once). The
+   * profiler turns a bad file into an error sentence itself; only when the
+   * whole run fails (a memory limit, a crash, a timeout) is each file run on
+   * its own, so one hostile file cannot take the others' profiles with it. */
+  if (valid->len > 1)
+    {
+      batch = run_profiler (workspace, (const char * const *) valid->pdata, valid->len,
+                            cancellable, &failure, error);
+      g_clear_pointer (&failure, g_free);
+      if (batch == NULL && g_cancellable_is_cancelled (cancellable))
         return NULL;
-      g_ptr_array_add (out, p);
+      for (guint i = 0; batch != NULL && i < batch->len; i++)
+        if (g_strcmp0 (((RkFileProfile *) g_ptr_array_index (batch, i))->error, ERR_MEMORY) == 0)
+          batch_out_of_memory = TRUE;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GPtrArray) one = NULL;
+
+      if (!rk_path_is_beneath (names[i]) || strchr (names[i], '/') != NULL)
+        {
+          g_ptr_array_add (out, rk_file_profile_new_error (names[i], _("This file name is not allowed.")));
+          continue;
+        }
+      if (batch != NULL)
+        {
+          RkFileProfile *p = g_ptr_array_index (batch, next++);
+
+          /* After one file ran out of memory the interpreter's heap may be
+           * too fragmented for the next ones: those get a run of their own. */
+          if (p->error == NULL || !batch_out_of_memory)
+            {
+              g_ptr_array_add (out, rk_file_profile_copy (p));
+              continue;
+            }
+        }
+      one = run_profiler (workspace, &names[i], 1, cancellable, &failure, error);
+      if (one == NULL && g_cancellable_is_cancelled (cancellable))
+        return NULL;
+      if (one != NULL)
+        g_ptr_array_add (out, g_ptr_array_steal_index (one, 0));
+      else
+        g_ptr_array_add (out, rk_file_profile_new_error (names[i], failure));
+      g_clear_pointer (&failure, g_free);
     }
   return g_steal_pointer (&out);
 }

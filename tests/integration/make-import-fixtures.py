@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Writes the real-world file shapes test-import profiles into DIR.
 
-make-import-fixtures.py DIR [bench-csv SIZE_MB]
+make-import-fixtures.py DIR                     the fixtures of test-import
+make-import-fixtures.py DIR bomb-xlsx MB        DIR/bomb.xlsx, MB of shared strings
+make-import-fixtures.py FILE bench-csv MB       a mixed-type CSV of about MB
 Every fixture is generated (openpyxl, odfpy, matplotlib, pypdf), so the tests
 need no binary files in the tree. Prints nothing on success.
 """
@@ -33,7 +35,7 @@ def csvs(d):
     write(d, "notes.txt", b"first line\nsecond line\n")
     write(d, "records.json", b'[{"a": 1, "b": "x"}, {"a": 2, "b": "y"}, {"a": 3, "b": null}]')
     write(d, "odd name with spaces.csv", b"x,y\n1,2\n")
-    write(d, "caf\xc3\xa9 \xe2\x82\xac.csv", b"x,y\n1,2\n")
+    write(d, "caf\u00e9 \u20ac.csv", b"x,y\n1,2\n")
     write(d, "new\nline.csv", b"x,y\n1,2\n")
 
 
@@ -200,6 +202,10 @@ def bench_csv(path, megabytes):
 
 def main():
     d = sys.argv[1]
+    if len(sys.argv) > 3 and sys.argv[2] == "bomb-xlsx":
+        os.makedirs(d, exist_ok=True)
+        xlsx_bomb(d, int(sys.argv[3]))
+        return
     if len(sys.argv) > 2 and sys.argv[2] == "bench-csv":
         bench_csv(d, int(sys.argv[3]))
         return
@@ -210,8 +216,6 @@ def main():
     xlsx_small_sst(d)
     ods(d)
     pdfs(d)
-    if "--bomb" in sys.argv:
-        xlsx_bomb(d)
 
 
 if __name__ == "__main__":

@@ -823,6 +823,11 @@ def profile_file(path):
 
 
 def main(argv):
-    files = [profile_file(p) for p in argv]
+    import gc
+
+    files = []
+    for p in argv:
+        files.append(profile_file(p))
+        gc.collect()  # give back what a big file took before the next one
     doc = {"version": 1, "defused": DEFUSED, "files": files}
     return json.dumps(doc, ensure_ascii=False, allow_nan=False, default=str)

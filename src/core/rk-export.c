@@ -1,0 +1,600 @@
+/* rk-export.c — artifacts out of a workspace, read through fds only: a path
+ * is resolved once, beneath the workspace, with no symlink on the way, and
+ * the bytes come from that fd (SECURITY.md items 15-17, 57). */
+#define G_LOG_DOMAIN "rk-export"
+#include "config.h"
+#include "rk-export.h"
+#include "rk-export-private.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rk-import.h"
+#include "rk-util.h"
+
+#ifdef __has_include
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#define HAVE_OPENAT2_H 1
+#endif
+#endif
+
+#ifndef HAVE_OPENAT2_H
+struct open_how
+{
+  guint64 flags;
+  guint64 mode;
+  guint64 resolve;
+};
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS   0x04
+#define RESOLVE_BENEATH       0x08
+#endif
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+G_DEFINE_QUARK (rk-export-error-quark, rk_export_error)
+
+#define COPY_CHUNK (256 * 1024)
+
+static gboolean force_fallback;
+
+void
+_rk_export_set_force_fallback (gboolean force)
+{
+  force_fallback = force;
+}
+
+void
+rk_export_limits_init (RkExportLimits *limits)
+{
+  limits->max_files = 10000;
+  limits->max_total_bytes = G_GUINT64_CONSTANT (4) * 1024 * 1024 * 1024;
+}
+
+/* openat with O_NOFOLLOW at every step: each folder on the way is opened
+ * O_DIRECTORY | O_NOFOLLOW from the one before, so a symlink anywhere fails
+ * with ELOOP or ENOTDIR instead of being followed. */
+static int
+open_stepwise (int         dirfd,
+               const char *rel,
+               int         flags)
+{
+  g_auto(GStrv) parts = g_strsplit (rel, "/", -1);
+  int cur = dirfd;
+  int fd = -1;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      gboolean last = parts[i + 1] == NULL;
+      int next = openat (cur, parts[i],
+                         last ? flags | O_NOFOLLOW
+                              : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      int errsv = errno;
+
+      if (cur != dirfd)
+        close (cur);
+      if (next < 0)
+        {
+          errno = errsv;
+          return -1;
+        }
+      if (last)
+        fd = next;
+      else
+        cur = next;
+    }
+  return fd;
+}
+
+int
+rk_export_open_beneath (int          dirfd,
+                        const char  *rel_path,
+                        GError     **error)
+{
+  int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+  struct stat st;
+  int fd = -1;
+  int errsv;
+
+  if (!rk_path_is_beneath (rel_path))
+    {
+      g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED,
+                   _("“%s” is not a name inside the workspace."), rel_path ? rel_path : "");
+      return -1;
+    }
+
+  if (!force_fallback)
+    {
+      struct open_how how = { 0, };
+
+      how.flags = flags;
+      how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+      fd = (int) syscall (SYS_openat2, dirfd, rel_path, &how, sizeof how);
+    }
+  if (force_fallback || (fd < 0 && (errno == ENOSYS || errno == E2BIG || errno == EPERM)))
+    fd = open_stepwise (dirfd, rel_path, flags);
+
+  if (fd < 0)
+    {
+      errsv = errno;
+      if (errsv == ELOOP || errsv == EXDEV || errsv == ENOTDIR)
+        g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED,
+                     _("“%s” is a symbolic link or lies behind one, so it is not exported."), rel_path);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                     _("Could not open “%s”: %s."), rel_path, g_strerror (errsv));
+      return -1;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_REGULAR,
+                   _("“%s” is not a regular file, so it is not exported."), rel_path);
+      return -1;
+    }
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+static int
+open_workspace (const char  *workspace,
+                GError     **error)
+{
+  int fd = open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+  if (fd < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not open the workspace: %s."), g_strerror (errsv));
+    }
+  return fd;
+}
+
+/* Copies @in to @out (either an fd or an archive), counting into *@total
+ * against @max_total. */
+static gboolean
+copy_fd (int              in,
+         int              out,
+         struct archive  *ar,
+         guint64         *total,
+         guint64          max_total,
+         const char      *display,
+         GCancellable    *cancellable,
+         GError         **error)
+{
+  g_autofree char *buf = g_malloc (COPY_CHUNK);
+
+  for (;;)
+    {
+      ssize_t n;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      n = read (in, buf, COPY_CHUNK);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int errsv = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                       _("Could not read “%s”: %s."), display, g_strerror (errsv));
+          return FALSE;
+        }
+      if (n == 0)
+        return TRUE;
+      *total += n;
+      /* A file still growing in the sandbox cannot push past the cap. */
+      if (*total > max_total)
+        {
+          g_autofree char *cap = g_format_size (max_total);
+
+          g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE,
+                       _("The files to export are larger than %s together."), cap);
+          return FALSE;
+        }
+      if (ar != NULL)
+        {
+          if (archive_write_data (ar, buf, n) != n)
+            {
+              g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_FAILED,
+                           _("Could not write the zip file: %s."), archive_error_string (ar));
+              return FALSE;
+            }
+        }
+      else
+        {
+          const char *p = buf;
+
+          while (n > 0)
+            {
+              ssize_t w = write (out, p, n);
+
+              if (w < 0 && errno == EINTR)
+                continue;
+              if (w < 0)
+                {
+                  int errsv = errno;
+
+                  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                               _("Could not write “%s”: %s."), display, g_strerror (errsv));
+                  return FALSE;
+                }
+              p += w;
+              n -= w;
+            }
+        }
+    }
+}
+
+gboolean
+rk_export_file (const char    *workspace,
+                const char    *rel_path,
+                const char    *dest_path,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  g_autofree char *dir = g_path_get_dirname (dest_path);
+  g_autofree char *tmp = NULL;
+  RkExportLimits limits;
+  guint64 total = 0;
+  int ws, in, out;
+  gboolean ok;
+
+  rk_export_limits_init (&limits);
+  ws = open_workspace (workspace, error);
+  if (ws < 0)
+    return FALSE;
+  in = rk_export_open_beneath (ws, rel_path, error);
+  close (ws);
+  if (in < 0)
+    return FALSE;
+
+  tmp = g_build_filename (dir, ".reckon-export-XXXXXX", NULL);
+  out = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644);
+  if (out < 0)
+    {
+      int errsv = errno;
+
+      close (in);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not write to the chosen folder: %s."), g_strerror (errsv));
+      return FALSE;
+    }
+  ok = copy_fd (in, out, NULL, &total, limits.max_total_bytes, rel_path, cancellable, error);
+  close (in);
+  if (close (out) != 0 && ok)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not write the file: %s."), g_strerror (errsv));
+      ok = FALSE;
+    }
+  if (ok && rename (tmp, dest_path) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not save the file: %s."), g_strerror (errsv));
+      ok = FALSE;
+    }
+  if (!ok)
+    g_unlink (tmp);
+  return ok;
+}
+
+/* A destination name not yet in @used (which then holds it). */
+static char *
+unique_name (GHashTable *used,
+             const char *rel_path)
+{
+  g_autofree char *base = rk_import_sanitize_name (rel_path, RK_IMPORT_NAME_MAX);
+  char *name = g_strdup (base);
+
+  for (guint n = 2; g_hash_table_contains (used, name); n++)
+    {
+      g_free (name);
+      name = rk_import_numbered_name (base, n, RK_IMPORT_NAME_MAX);
+    }
+  g_hash_table_add (used, g_strdup (name));
+  return name;
+}
+
+gboolean
+rk_export_all (const char           *workspace,
+               const char * const   *rel_paths,
+               RkExportFormat        format,
+               const char           *dest,
+               const RkExportLimits *limits,
+               GStrv                *skipped,
+               GCancellable         *cancellable,
+               GError              **error)
+{
+  g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) created = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GStrvBuilder) skips = g_strv_builder_new ();
+  g_autofree char *zip_tmp = NULL;
+  struct archive *ar = NULL;
+  RkExportLimits defaults;
+  guint n_paths = rel_paths ? g_strv_length ((GStrv) rel_paths) : 0;
+  guint64 total = 0;
+  gboolean ok = FALSE;
+  int ws = -1, destfd = -1;
+
+  if (limits == NULL)
+    {
+      rk_export_limits_init (&defaults);
+      limits = &defaults;
+    }
+  if (n_paths > limits->max_files)
+    {
+      g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_MANY,
+                   _("There are %u files to export, more than the %u allowed at once."),
+                   n_paths, limits->max_files);
+      return FALSE;
+    }
+
+  ws = open_workspace (workspace, error);
+  if (ws < 0)
+    return FALSE;
+
+  if (format == RK_EXPORT_FOLDER)
+    {
+      if (g_mkdir (dest, 0755) != 0 && errno != EEXIST)
+        {
+          int errsv = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                       _("Could not create the folder: %s."), g_strerror (errsv));
+          goto out;
+        }
+      destfd = open (dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (destfd < 0)
+        {
+          int errsv = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                       _("Could not open the folder: %s."), g_strerror (errsv));
+          goto out;
+        }
+    }
+  else
+    {
+      g_autofree char *dir = g_path_get_dirname (dest);
+      int tmpfd;
+
+      zip_tmp = g_build_filename (dir, ".reckon-export-XXXXXX", NULL);
+      tmpfd = g_mkstemp_full (zip_tmp, O_WRONLY | O_CLOEXEC, 0644);
+      if (tmpfd < 0)
+        {
+          int errsv = errno;
+
+          g_clear_pointer (&zip_tmp, g_free);
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                       _("Could not write to the chosen folder: %s."), g_strerror (errsv));
+          goto out;
+        }
+      ar = archive_write_new ();
+      archive_write_set_format_zip (ar);
+      if (archive_write_open_fd (ar, tmpfd) != ARCHIVE_OK)
+        {
+          close (tmpfd);
+          g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_FAILED,
+                       _("Could not write the zip file: %s."), archive_error_string (ar));
+          goto out;
+        }
+      destfd = tmpfd;
+    }
+
+  for (guint i = 0; i < n_paths; i++)
+    {
+      g_autoptr(GError) local_error = NULL;
+      g_autofree char *name = NULL;
+      struct stat st;
+      int in = rk_export_open_beneath (ws, rel_paths[i], &local_error);
+
+      if (in < 0)
+        {
+          g_autofree char *line = g_strdup_printf ("%s: %s", rel_paths[i], local_error->message);
+
+          g_strv_builder_add (skips, line);
+          continue;
+        }
+      fstat (in, &st);
+      if (total + (guint64) st.st_size > limits->max_total_bytes)
+        {
+          g_autofree char *cap = g_format_size (limits->max_total_bytes);
+
+          close (in);
+          g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE,
+                       _("The files to export are larger than %s together."), cap);
+          goto out;
+        }
+      name = unique_name (used, rel_paths[i]);
+
+      if (ar != NULL)
+        {
+          struct archive_entry *entry = archive_entry_new ();
+          gboolean copied;
+
+          archive_entry_set_pathname (entry, name);
+          archive_entry_set_filetype (entry, AE_IFREG);
+          archive_entry_set_perm (entry, 0644);
+          archive_entry_set_size (entry, st.st_size);
+          archive_entry_set_mtime (entry, st.st_mtime, 0);
+          if (archive_write_header (ar, entry) != ARCHIVE_OK)
+            {
+              archive_entry_free (entry);
+              close (in);
+              g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_FAILED,
+                           _("Could not write the zip file: %s."), archive_error_string (ar));
+              goto out;
+            }
+          archive_entry_free (entry);
+          copied = copy_fd (in, -1, ar, &total, limits->max_total_bytes, rel_paths[i], cancellable, error);
+          close (in);
+          if (!copied)
+            goto out;
+        }
+      else
+        {
+          int outfd = -1;
+          gboolean copied;
+
+          /* O_EXCL: never write through something already there. */
+          for (guint n = 2; outfd < 0; n++)
+            {
+              outfd = openat (destfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+              if (outfd < 0 && errno == EEXIST && n < 10000)
+                {
+                  g_autofree char *base = rk_import_sanitize_name (rel_paths[i], RK_IMPORT_NAME_MAX);
+
+                  g_free (name);
+                  name = rk_import_numbered_name (base, n, RK_IMPORT_NAME_MAX);
+                  continue;
+                }
+              if (outfd < 0)
+                {
+                  int errsv = errno;
+
+                  close (in);
+                  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                               _("Could not write “%s”: %s."), name, g_strerror (errsv));
+                  goto out;
+                }
+            }
+          g_ptr_array_add (created, g_strdup (name));
+          copied = copy_fd (in, outfd, NULL, &total, limits->max_total_bytes, rel_paths[i], cancellable, error);
+          close (in);
+          if (close (outfd) != 0 && copied)
+            {
+              int errsv = errno;
+
+              g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                           _("Could not write “%s”: %s."), name, g_strerror (errsv));
+              copied = FALSE;
+            }
+          if (!copied)
+            goto out;
+        }
+    }
+
+  if (ar != NULL)
+    {
+      if (archive_write_close (ar) != ARCHIVE_OK)
+        {
+          g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_FAILED,
+                       _("Could not write the zip file: %s."), archive_error_string (ar));
+          goto out;
+        }
+      if (rename (zip_tmp, dest) != 0)
+        {
+          int errsv = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                       _("Could not save the zip file: %s."), g_strerror (errsv));
+          goto out;
+        }
+      g_clear_pointer (&zip_tmp, g_free);
+    }
+  ok = TRUE;
+
+out:
+  if (ar != NULL)
+    {
+      archive_write_free (ar);
+      destfd = -1; /* closed by libarchive */
+    }
+  if (zip_tmp != NULL)
+    g_unlink (zip_tmp);
+  if (!ok && destfd >= 0)
+    for (guint i = 0; i < created->len; i++)
+      unlinkat (destfd, g_ptr_array_index (created, i), 0);
+  if (destfd >= 0)
+    close (destfd);
+  if (ws >= 0)
+    close (ws);
+  if (ok && skipped != NULL)
+    *skipped = g_strv_builder_end (skips);
+  return ok;
+}
+
+typedef struct
+{
+  char           *workspace;
+  GStrv           rel_paths;
+  RkExportFormat  format;
+  char           *dest;
+} ExportData;
+
+static void
+export_data_free (gpointer data)
+{
+  ExportData *d = data;
+
+  g_free (d->workspace);
+  g_strfreev (d->rel_paths);
+  g_free (d->dest);
+  g_free (d);
+}
+
+static void
+export_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ExportData *d = task_data;
+  GError *error = NULL;
+  GStrv skipped = NULL;
+
+  if (rk_export_all (d->workspace, (const char * const *) d->rel_paths, d->format, d->dest,
+                     NULL, &skipped, cancellable, &error))
+    g_task_return_pointer (task, skipped, (GDestroyNotify) g_strfreev);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+rk_export_all_async (const char          *workspace,
+                     const char * const  *rel_paths,
+                     RkExportFormat       format,
+                     const char          *dest,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  ExportData *d = g_new0 (ExportData, 1);
+
+  d->workspace = g_strdup (workspace);
+  d->rel_paths = g_strdupv ((GStrv) rel_paths);
+  d->format = format;
+  d->dest = g_strdup (dest);
+  g_task_set_source_tag (task, rk_export_all_async);
+  g_task_set_task_data (task, d, export_data_free);
+  g_task_run_in_thread (task, export_thread);
+}
+
+GStrv
+rk_export_all_finish (GAsyncResult  *result,
+                      GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

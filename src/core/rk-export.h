@@ -1,0 +1,81 @@
+/* rk-export.h — saving artifacts out of a workspace: one file, or all of
+ * them into a folder or a zip. Only regular files beneath the workspace are
+ * read, each through one fd opened without following any symlink. */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define RK_EXPORT_ERROR (rk_export_error_quark ())
+
+typedef enum
+{
+  RK_EXPORT_ERROR_NOT_ALLOWED,   /* "..", an absolute name, a symlink on the way */
+  RK_EXPORT_ERROR_NOT_REGULAR,   /* a folder, FIFO, device or socket */
+  RK_EXPORT_ERROR_TOO_MANY,
+  RK_EXPORT_ERROR_TOO_LARGE,
+  RK_EXPORT_ERROR_FAILED,
+} RkExportError;
+
+typedef struct
+{
+  guint   max_files;        /* default 10,000 */
+  guint64 max_total_bytes;  /* default 4 GiB */
+} RkExportLimits;
+
+typedef enum
+{
+  RK_EXPORT_FOLDER,
+  RK_EXPORT_ZIP,
+} RkExportFormat;
+
+GQuark    rk_export_error_quark   (void);
+
+/* The defaults above. */
+void      rk_export_limits_init   (RkExportLimits *limits);
+
+/* Opens @rel_path beneath the folder open at @dirfd for reading: openat2
+ * with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS, or,
+ * where openat2 is missing, openat with O_NOFOLLOW at every step. Never
+ * blocks on a FIFO. Fails unless the result is a regular file. Returns the
+ * fd (the caller closes it) or -1. */
+int       rk_export_open_beneath  (int             dirfd,
+                                   const char     *rel_path,
+                                   GError        **error);
+
+/* Copies one artifact to @dest_path (the user chose it; an existing file
+ * there is replaced, atomically). */
+gboolean  rk_export_file          (const char     *workspace,
+                                   const char     *rel_path,
+                                   const char     *dest_path,
+                                   GCancellable   *cancellable,
+                                   GError        **error);
+
+/* Copies the artifacts @rel_paths into the folder @dest (created if
+ * missing) or into a new zip file @dest, each under its sanitised basename
+ * (" (2)" on collisions). A file that cannot be exported safely (a symlink,
+ * a FIFO, ...) is left out and named in @skipped ("name: reason"), if given.
+ * Going over @limits (NULL: defaults) fails the whole export and leaves
+ * nothing behind. */
+gboolean  rk_export_all           (const char          *workspace,
+                                   const char * const  *rel_paths,
+                                   RkExportFormat       format,
+                                   const char          *dest,
+                                   const RkExportLimits *limits,
+                                   GStrv               *skipped,
+                                   GCancellable        *cancellable,
+                                   GError             **error);
+
+void      rk_export_all_async     (const char          *workspace,
+                                   const char * const  *rel_paths,
+                                   RkExportFormat       format,
+                                   const char          *dest,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data);
+/* Returns the skipped list (possibly empty) on success. */
+GStrv     rk_export_all_finish    (GAsyncResult        *result,
+                                   GError             **error);
+
+G_END_DECLS
