@@ -53,6 +53,41 @@ w("sort", pd.DataFrame({
 w("small", pd.DataFrame({"a": [1, 2], "s": ["xy", "z"]}))
 w("wide", pd.DataFrame({"c%d" % i: [i] for i in range(30)}))
 
+# Odd frames: each must be written, and open and read on the host.
+import datetime
+import decimal
+
+odd = [
+    pd.DataFrame([[1, 2], [3, 4]], columns=["dup", "dup"]),
+    pd.DataFrame({("a", "x"): [1], ("a", "y"): [2.0], ("b", ""): ["s"]}),
+    pd.DataFrame({"v": [1, 2]}, index=pd.RangeIndex(5, 7, name="r")),
+    pd.DataFrame({"v": [1, 2]}, index=pd.date_range("2024-01-01", periods=2, tz="UTC")),
+    pd.DataFrame({"v": [1, 2]}, index=pd.CategoricalIndex(["p", "q"])),
+    pd.DataFrame({"v": [1.0, 2.0]}, index=[0.5, np.nan]),
+    pd.DataFrame({"s": pd.array(["x", None], dtype="string")}),
+    pd.DataFrame({"p": pd.period_range("2024-01", periods=2, freq="M")}),
+    pd.DataFrame({"iv": pd.interval_range(0, 2)}),
+    pd.DataFrame({"c": [1 + 2j, 3j]}),
+    pd.DataFrame({"o": [decimal.Decimal("1.10"), datetime.date(2024, 1, 2)]}),
+    pd.DataFrame({"o": [[1, 2], {"k": None}]}),
+    pd.DataFrame({"b": [True, None]}),
+    pd.DataFrame({"by": [b"\xff\x00bytes", b"ok"]}),
+    pd.DataFrame({"f16": np.array([1.5, -2], dtype=np.float16),
+                  "u8": np.array([0, 255], dtype=np.uint8),
+                  "be": np.array([1, 2], dtype=">i8")}),
+    pd.DataFrame({"cat": pd.Categorical([1, None], categories=[1, 2])}),
+    pd.DataFrame({"sp": pd.arrays.SparseArray([0, 1])}),
+    pd.DataFrame({"dt": pd.to_datetime(["2024-01-01"]).tz_localize(
+        datetime.timezone(datetime.timedelta(hours=-3, minutes=-30)))}),
+    pd.DataFrame({"x" * 3000: [1]}),
+    pd.DataFrame({"t": pd.to_datetime(["1677-09-22", "2262-04-11"])}),
+    pd.DataFrame(np.arange(6).reshape(3, 2).T),
+    pd.Series([], dtype=float),
+    pd.Series([1, 2]).rename(None),
+]
+for i, frame in enumerate(odd):
+    w("odd_%02d" % i, frame)
+
 # Writer errors are clear ValueErrors, not bad files.
 try:
     table.write(pd.DataFrame(np.zeros((1, table.MAX_COLUMNS + 1))), out + "/too_wide.rkt")

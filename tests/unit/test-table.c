@@ -300,6 +300,66 @@ test_index (void)
   assert_column_text (s, "total", (const char *[]) { "10", "20", NULL });
 }
 
+/* Odd DataFrames (see table-fixtures.py): each opens and reads. */
+static void exercise (GBytes *bytes);
+
+static void
+test_odd_frames (void)
+{
+  struct { const char *file; guint col; guint row; const char *name; const char *text; } checks[] = {
+    { "odd_00", 1, 1, "dup", "4" },
+    { "odd_01", 0, 0, "a / x", "1" },
+    { "odd_01", 2, 0, "b", "s" },
+    { "odd_02", 0, 1, "r", "6" },
+    { "odd_03", 0, 1, "index", "2024-01-02 00:00:00+00:00" },
+    { "odd_04", 0, 1, "index", "q" },
+    { "odd_05", 0, 1, "index", "NaN" },
+    { "odd_06", 0, 1, "s", "" },
+    { "odd_07", 0, 0, "p", "2024-01" },
+    { "odd_08", 0, 1, "iv", "(1, 2]" },
+    { "odd_09", 0, 0, "c", "(1+2j)" },
+    { "odd_10", 0, 0, "o", "1.10" },
+    { "odd_10", 0, 1, "o", "2024-01-02" },
+    { "odd_12", 0, 0, "b", "True" },
+    { "odd_12", 0, 1, "b", "" },
+    { "odd_13", 0, 0, "by", "\xEF\xBF\xBD\xEF\xBF\xBD" "bytes" },
+    { "odd_14", 0, 1, "f16", "-2.0" },
+    { "odd_14", 1, 1, "u8", "255" },
+    { "odd_14", 2, 1, "be", "2" },
+    { "odd_15", 0, 1, "cat", "" },
+    { "odd_16", 0, 1, "sp", "1" },
+    { "odd_17", 0, 0, "dt", "2024-01-01 00:00:00-03:30" },
+    { "odd_19", 0, 0, "t", "1677-09-22" },
+    { "odd_19", 0, 1, "t", "2262-04-11" },
+    { "odd_20", 2, 1, "2", "5" },
+    { "odd_22", 0, 1, "0", "2" },
+  };
+
+  NEED_FIXTURES ();
+  for (guint i = 0; i < G_N_ELEMENTS (checks); i++)
+    {
+      g_autoptr(RkTable) t = open_fixture (checks[i].file);
+      g_autofree char *text = rk_table_get_cell_text (t, checks[i].row, checks[i].col);
+
+      g_assert_cmpstr (rk_table_get_column_name (t, checks[i].col), ==, checks[i].name);
+      g_assert_cmpstr (text, ==, checks[i].text);
+    }
+  {
+    g_autoptr(RkTable) t = open_fixture ("odd_18");
+    g_assert_cmpuint (strlen (rk_table_get_column_name (t, 0)), ==, RK_TABLE_MAX_NAME);
+  }
+  {
+    g_autoptr(RkTable) t = open_fixture ("odd_21");
+    g_assert_cmpuint (rk_table_get_n_rows (t), ==, 0);
+  }
+  for (guint i = 0; i <= 22; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("odd_%02u", i);
+      g_autoptr(GBytes) bytes = fixture_bytes (name);
+      exercise (bytes);
+    }
+}
+
 /* ----------------------------------------------------------------- sort */
 
 static void
@@ -1083,6 +1143,7 @@ main (int   argc,
   g_test_add_func ("/rk/table/zero-columns", test_zero_columns);
   g_test_add_func ("/rk/table/one-row", test_one_row);
   g_test_add_func ("/rk/table/index", test_index);
+  g_test_add_func ("/rk/table/odd-frames", test_odd_frames);
   g_test_add_func ("/rk/table/sort", test_sort);
   g_test_add_func ("/rk/table/sort-async", test_sort_async);
   g_test_add_func ("/rk/table/export/csv", test_export_csv);
