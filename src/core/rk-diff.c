@@ -543,8 +543,13 @@ rk_diff_new (const char *old_text,
     new_len = strlen (new_text);
 
   g_atomic_ref_count_init (&self->ref_count);
-  self->old_buf = g_memdup2 (old_text, old_len + 1);
-  self->new_buf = g_memdup2 (new_text, new_len + 1);
+  /* Copies with a NUL after them; the inputs need not have one. */
+  self->old_buf = g_malloc (old_len + 1);
+  memcpy (self->old_buf, old_text, old_len);
+  self->old_buf[old_len] = '\0';
+  self->new_buf = g_malloc (new_len + 1);
+  memcpy (self->new_buf, new_text, new_len);
+  self->new_buf[new_len] = '\0';
   self->n_old = split_lines (self->old_buf, old_len, &self->old_lines);
   self->n_new = split_lines (self->new_buf, new_len, &self->new_lines);
   compute (self);

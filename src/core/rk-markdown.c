@@ -687,6 +687,14 @@ scan_region (const char  *text,
             }
         }
 
+      /* Calls never overlap: a wrapper reaching back over an earlier call is dropped. */
+      if (calls->len > 0)
+        {
+          RkMarkdownToolCall *prev = calls->pdata[calls->len - 1];
+          if (span_start < prev->offset + prev->length)
+            span_start = start;
+        }
+
       {
         RkMarkdownToolCall *call = g_new0 (RkMarkdownToolCall, 1);
         call->name = g_steal_pointer (&name);
@@ -720,7 +728,15 @@ rk_markdown_find_tool_calls (const char *text,
       /* Code meant to run is not a tool call, even if it builds such JSON. */
       if (b->kind == RK_MARKDOWN_CODE && rk_markdown_is_python_language (b->language))
         continue;
-      scan_region (text, b->offset, b->offset + b->length, b, &budget, calls);
+      if (b->kind == RK_MARKDOWN_CODE)
+        {
+          /* The content only: not the fence line and its info string. */
+          const char *nl = memchr (text + b->offset, '\n', b->length);
+          gsize lo = nl ? (gsize) (nl - text) + 1 : b->offset + b->length;
+          scan_region (text, lo, b->offset + b->length, b, &budget, calls);
+        }
+      else
+        scan_region (text, b->offset, b->offset + b->length, b, &budget, calls);
     }
   return calls;
 }

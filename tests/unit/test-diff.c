@@ -317,7 +317,7 @@ static void
 test_random_distinct (void)
 {
   /* With distinct lines the diff is unique: it must equal GNU's exactly. */
-  for (guint iter = 0; iter < 150; iter++)
+  for (guint iter = 0; iter < 100; iter++)
     {
       g_autoptr(GString) a = g_string_new (NULL);
       g_autoptr(GString) b = g_string_new (NULL);
@@ -334,7 +334,7 @@ test_random_repetitive (void)
 
   /* Few distinct lines: many equally short diffs. Ours must be minimal and
    * patch must rebuild new; byte equality with GNU is reported. */
-  for (guint iter = 0; iter < 150; iter++)
+  for (guint iter = 0; iter < 100; iter++)
     {
       g_autoptr(GString) a = g_string_new (NULL);
       g_autoptr(GString) b = g_string_new (NULL);
