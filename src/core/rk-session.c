@@ -1,0 +1,799 @@
+/* rk-session.c — a session's workspace, files, artifacts, kernel, idle
+ * expiry (on an injectable RkClock) and restart with replay. */
+#define G_LOG_DOMAIN "rk-session"
+#include "config.h"
+#include "rk-session.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "rk-import.h"
+#include "rk-workspace.h"
+
+G_DEFINE_QUARK (rk-session-error-quark, rk_session_error)
+
+struct _RkSession
+{
+  GObject         parent_instance;
+
+  char           *id;
+  char           *workspace;
+  RkClock        *clock;
+  RkSessionState  state;
+
+  RkKernel       *kernel;
+  RkKernelLimits  limits;
+  gboolean        have_limits;
+
+  GPtrArray      *files;       /* RkSessionFile */
+  GPtrArray      *artifacts;   /* RkArtifact */
+
+  guint           idle_seconds;
+  gint64          last_activity;
+  guint           timer_id;
+  gboolean        warned;
+};
+
+G_DEFINE_FINAL_TYPE (RkSession, rk_session, G_TYPE_OBJECT)
+
+enum
+{
+  SIGNAL_EXPIRY_WARNING,
+  SIGNAL_EXPIRED,
+  SIGNAL_ARTIFACT_ADDED,
+  SIGNAL_FILES_CHANGED,
+  SIGNAL_RESTARTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void schedule_timer (RkSession *self);
+
+static void
+session_file_free (gpointer data)
+{
+  RkSessionFile *f = data;
+
+  g_free (f->name);
+  g_free (f->original_path);
+  g_free (f);
+}
+
+static void
+artifact_free (gpointer data)
+{
+  RkArtifact *a = data;
+
+  g_free (a->path);
+  g_free (a->cell_id);
+  g_free (a->title);
+  g_free (a);
+}
+
+/* -- idle expiry ---------------------------------------------------------- */
+
+static gint64
+warning_us (RkSession *self)
+{
+  guint64 idle = (guint64) self->idle_seconds * G_USEC_PER_SEC;
+  guint64 warn = (guint64) RK_SESSION_WARNING_SECONDS * G_USEC_PER_SEC;
+
+  /* Short timeouts (tests, impatient settings) warn halfway. */
+  return (gint64) (idle > 2 * warn ? warn : idle / 2);
+}
+
+static gint64
+expiry_time (RkSession *self)
+{
+  return self->last_activity + (gint64) self->idle_seconds * G_USEC_PER_SEC;
+}
+
+static gboolean
+timer_cb (gpointer data)
+{
+  RkSession *self = data;
+  gint64 now = rk_clock_now_us (self->clock);
+  gint64 expiry = expiry_time (self);
+
+  self->timer_id = 0;
+  if (self->state != RK_SESSION_ACTIVE)
+    return G_SOURCE_REMOVE;
+
+  /* A cell that runs for a long time is not idleness. */
+  if (self->kernel != NULL && rk_kernel_get_state (self->kernel) == RK_KERNEL_STATE_BUSY)
+    {
+      rk_session_keep_alive (self);
+      return G_SOURCE_REMOVE;
+    }
+  if (now >= expiry)
+    {
+      rk_session_expire (self);
+      return G_SOURCE_REMOVE;
+    }
+  if (!self->warned && now >= expiry - warning_us (self))
+    {
+      guint left = (guint) ((expiry - now + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC);
+
+      self->warned = TRUE;
+      schedule_timer (self);
+      g_signal_emit (self, signals[SIGNAL_EXPIRY_WARNING], 0, left);
+      return G_SOURCE_REMOVE;
+    }
+  schedule_timer (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_timer (RkSession *self)
+{
+  gint64 now, next;
+
+  if (self->timer_id != 0)
+    {
+      rk_clock_remove_timeout (self->clock, self->timer_id);
+      self->timer_id = 0;
+    }
+  if (self->idle_seconds == 0 || self->state != RK_SESSION_ACTIVE)
+    return;
+
+  now = rk_clock_now_us (self->clock);
+  next = self->warned ? expiry_time (self) : expiry_time (self) - warning_us (self);
+  self->timer_id = rk_clock_add_timeout (self->clock, (guint64) MAX (next - now, 0), timer_cb, self, NULL);
+}
+
+void
+rk_session_keep_alive (RkSession *self)
+{
+  g_return_if_fail (RK_IS_SESSION (self));
+
+  if (self->state != RK_SESSION_ACTIVE)
+    return;
+  self->last_activity = rk_clock_now_us (self->clock);
+  self->warned = FALSE;
+  schedule_timer (self);
+}
+
+void
+rk_session_set_idle_timeout (RkSession *self,
+                             guint      seconds)
+{
+  g_return_if_fail (RK_IS_SESSION (self));
+
+  self->idle_seconds = seconds;
+  rk_session_keep_alive (self);
+}
+
+guint
+rk_session_get_idle_timeout (RkSession *self)
+{
+  g_return_val_if_fail (RK_IS_SESSION (self), 0);
+
+  return self->idle_seconds;
+}
+
+gint64
+rk_session_get_expiry_time (RkSession *self)
+{
+  g_return_val_if_fail (RK_IS_SESSION (self), 0);
+
+  if (self->idle_seconds == 0 || self->state != RK_SESSION_ACTIVE)
+    return 0;
+  return expiry_time (self);
+}
+
+/* -- kernel --------------------------------------------------------------- */
+
+static void
+kernel_event_cb (RkKernel      *kernel,
+                 RkKernelEvent *event,
+                 RkSession     *self)
+{
+  rk_session_keep_alive (self);
+  switch (event->type)
+    {
+    case RK_KERNEL_EVENT_TABLE:
+      rk_session_add_artifact (self, RK_ARTIFACT_TABLE, event->path, event->id, event->name);
+      break;
+    case RK_KERNEL_EVENT_FIGURE:
+      rk_session_add_artifact (self, RK_ARTIFACT_FIGURE, event->path, event->id, NULL);
+      break;
+    case RK_KERNEL_EVENT_CHART:
+      rk_session_add_artifact (self, RK_ARTIFACT_CHART, event->path, event->id, event->title);
+      break;
+    case RK_KERNEL_EVENT_FILE:
+      rk_session_add_artifact (self, RK_ARTIFACT_FILE, event->path, event->id, NULL);
+      break;
+    case RK_KERNEL_EVENT_READY:
+    case RK_KERNEL_EVENT_STARTED:
+    case RK_KERNEL_EVENT_STREAM:
+    case RK_KERNEL_EVENT_RESULT:
+    case RK_KERNEL_EVENT_ERROR:
+    case RK_KERNEL_EVENT_DONE:
+    default:
+      break;
+    }
+}
+
+static void
+kernel_state_cb (RkKernel      *kernel,
+                 int            state,
+                 RkSession     *self)
+{
+  rk_session_keep_alive (self);
+}
+
+static void
+drop_kernel (RkSession *self)
+{
+  if (self->kernel == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->kernel, self);
+  rk_kernel_shutdown (self->kernel);
+  g_clear_object (&self->kernel);
+}
+
+RkKernel *
+rk_session_get_kernel (RkSession *self)
+{
+  g_return_val_if_fail (RK_IS_SESSION (self), NULL);
+
+  if (self->kernel == NULL)
+    {
+      self->kernel = rk_kernel_new (self->workspace, self->have_limits ? &self->limits : NULL);
+      g_signal_connect (self->kernel, "event", G_CALLBACK (kernel_event_cb), self);
+      g_signal_connect (self->kernel, "state-changed", G_CALLBACK (kernel_state_cb), self);
+    }
+  return self->kernel;
+}
+
+void
+rk_session_set_kernel_limits (RkSession            *self,
+                              const RkKernelLimits *limits)
+{
+  g_return_if_fail (RK_IS_SESSION (self));
+
+  self->have_limits = limits != NULL;
+  if (limits != NULL)
+    self->limits = *limits;
+}
+
+void
+rk_session_expire (RkSession *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (RK_IS_SESSION (self));
+
+  if (self->state == RK_SESSION_EXPIRED)
+    return;
+  g_object_ref (self);
+  self->state = RK_SESSION_EXPIRED;
+  if (self->timer_id != 0)
+    {
+      rk_clock_remove_timeout (self->clock, self->timer_id);
+      self->timer_id = 0;
+    }
+  drop_kernel (self);
+  if (!rk_workspace_delete (self->workspace, &error))
+    g_warning ("session %s: %s", self->id, error->message);
+  /* The files' originals are remembered for a restart; artifacts lived in
+   * the workspace and are gone with it. */
+  g_ptr_array_set_size (self->artifacts, 0);
+  g_signal_emit (self, signals[SIGNAL_EXPIRED], 0);
+  g_object_unref (self);
+}
+
+/* -- files and artifacts -------------------------------------------------- */
+
+static void
+add_file_done_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  RkSession *self = g_task_get_source_object (task);
+  GError *error = NULL;
+  char *name = rk_import_file_finish (result, &error);
+  RkSessionFile *f;
+
+  if (name == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  f = g_new0 (RkSessionFile, 1);
+  f->name = g_strdup (name);
+  f->original_path = g_strdup (g_task_get_task_data (task));
+  g_ptr_array_add (self->files, f);
+  rk_session_keep_alive (self);
+  g_signal_emit (self, signals[SIGNAL_FILES_CHANGED], 0);
+  g_task_return_pointer (task, name, g_free);
+}
+
+void
+rk_session_add_file_async (RkSession           *self,
+                           const char          *source_path,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (RK_IS_SESSION (self));
+  g_return_if_fail (source_path != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_session_add_file_async);
+  g_task_set_task_data (task, g_canonicalize_filename (source_path, NULL), g_free);
+  if (self->state != RK_SESSION_ACTIVE)
+    {
+      g_task_return_new_error (task, RK_SESSION_ERROR, RK_SESSION_ERROR_EXPIRED,
+                               _("This session has ended; restart it to add files."));
+      return;
+    }
+  rk_session_keep_alive (self);
+  rk_import_file_async (self->workspace, g_task_get_task_data (task), cancellable,
+                        add_file_done_cb, g_object_ref (task));
+}
+
+char *
+rk_session_add_file_finish (RkSession     *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+GPtrArray *
+rk_session_get_files (RkSession *self)
+{
+  g_return_val_if_fail (RK_IS_SESSION (self), NULL);
+
+  return self->files;
+}
+
+GStrv
+rk_session_dup_file_names (RkSession *self)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  g_return_val_if_fail (RK_IS_SESSION (self), NULL);
+
+  for (guint i = 0; i < self->files->len; i++)
+    g_strv_builder_add (b, ((RkSessionFile *) g_ptr_array_index (self->files, i))->name);
+  return g_strv_builder_end (b);
+}
+
+void
+rk_session_add_artifact (RkSession      *self,
+                         RkArtifactKind  kind,
+                         const char     *path,
+                         const char     *cell_id,
+                         const char     *title)
+{
+  RkArtifact *a = NULL;
+  guint index;
+
+  g_return_if_fail (RK_IS_SESSION (self));
+  g_return_if_fail (path != NULL);
+
+  for (index = 0; index < self->artifacts->len; index++)
+    {
+      RkArtifact *existing = g_ptr_array_index (self->artifacts, index);
+
+      if (g_strcmp0 (existing->path, path) == 0)
+        {
+          a = existing;
+          break;
+        }
+    }
+  if (a == NULL)
+    {
+      a = g_new0 (RkArtifact, 1);
+      a->path = g_strdup (path);
+      index = self->artifacts->len;
+      g_ptr_array_add (self->artifacts, a);
+    }
+  a->kind = kind;
+  g_free (a->cell_id);
+  a->cell_id = g_strdup (cell_id);
+  g_free (a->title);
+  a->title = g_strdup (title);
+  g_signal_emit (self, signals[SIGNAL_ARTIFACT_ADDED], 0, index);
+}
+
+GPtrArray *
+rk_session_get_artifacts (RkSession *self)
+{
+  g_return_val_if_fail (RK_IS_SESSION (self), NULL);
+
+  return self->artifacts;
+}
+
+static void
+export_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  GStrv skipped = rk_export_all_finish (result, &error);
+
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, skipped, (GDestroyNotify) g_strfreev);
+}
+
+void
+rk_session_export_all_async (RkSession           *self,
+                             RkExportFormat       format,
+                             const char          *dest,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_auto(GStrv) paths = NULL;
+
+  g_return_if_fail (RK_IS_SESSION (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_session_export_all_async);
+  if (self->state != RK_SESSION_ACTIVE)
+    {
+      g_task_return_new_error (task, RK_SESSION_ERROR, RK_SESSION_ERROR_EXPIRED,
+                               _("This session has ended, so its results can no longer be saved."));
+      return;
+    }
+  for (guint i = 0; i < self->artifacts->len; i++)
+    g_strv_builder_add (b, ((RkArtifact *) g_ptr_array_index (self->artifacts, i))->path);
+  paths = g_strv_builder_end (b);
+  rk_session_keep_alive (self);
+  rk_export_all_async (self->workspace, (const char * const *) paths, format, dest,
+                       cancellable, export_done_cb, g_object_ref (task));
+}
+
+GStrv
+rk_session_export_all_finish (RkSession     *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* -- restart -------------------------------------------------------------- */
+
+typedef struct
+{
+  char    *workspace;
+  GStrv    originals;
+  GStrv    expected_names;
+  GStrv    cells;
+  guint    next_cell;
+} RestartData;
+
+static void
+restart_data_free (gpointer data)
+{
+  RestartData *d = data;
+
+  g_free (d->workspace);
+  g_strfreev (d->originals);
+  g_strfreev (d->expected_names);
+  g_strfreev (d->cells);
+  g_free (d);
+}
+
+/* Worker thread: a fresh workspace folder, then each original again. */
+static void
+reimport_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  RestartData *d = task_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!rk_workspace_delete (d->workspace, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (g_mkdir (d->workspace, 0700) != 0)
+    {
+      int errsv = errno;
+
+      g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (errsv),
+                               _("Could not create the session folder again: %s."), g_strerror (errsv));
+      return;
+    }
+  for (guint i = 0; d->originals[i] != NULL; i++)
+    {
+      g_autofree char *name = rk_import_file (d->workspace, d->originals[i], cancellable, &error);
+
+      if (name == NULL)
+        {
+          g_autofree char *display = g_filename_display_basename (d->originals[i]);
+
+          g_task_return_new_error (task, RK_SESSION_ERROR, RK_SESSION_ERROR_REIMPORT,
+                                   _("“%s” could not be added again: %s"), display, error->message);
+          return;
+        }
+      if (g_strcmp0 (name, d->expected_names[i]) != 0)
+        g_warning ("re-imported %s as %s, not %s", d->originals[i], name, d->expected_names[i]);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void replay_next (GTask *task);
+
+static void
+restart_fail (GTask  *task,
+              GError *error)
+{
+  RkSession *self = g_task_get_source_object (task);
+
+  /* The workspace exists (re-import got that far or not): the session is
+   * usable again either way, and says so. */
+  if (self->state == RK_SESSION_RESTARTING)
+    {
+      self->state = g_file_test (self->workspace, G_FILE_TEST_IS_DIR) ? RK_SESSION_ACTIVE : RK_SESSION_EXPIRED;
+      rk_session_keep_alive (self);
+    }
+  g_task_return_error (task, error);
+}
+
+static void
+replay_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  RestartData *d = g_task_get_task_data (task);
+  GError *error = NULL;
+  g_autoptr(RkKernelEvent) done = rk_kernel_execute_finish (RK_KERNEL (source), result, &error);
+
+  if (done == NULL)
+    {
+      restart_fail (task, error);
+      return;
+    }
+  if (done->status != RK_KERNEL_STATUS_OK)
+    {
+      restart_fail (task, g_error_new (RK_SESSION_ERROR, RK_SESSION_ERROR_REPLAY,
+                                       _("Replaying cell %u of %u did not succeed (%s)."),
+                                       d->next_cell, g_strv_length (d->cells),
+                                       done->message ? done->message : rk_kernel_status_to_string (done->status)));
+      return;
+    }
+  replay_next (g_steal_pointer (&task));
+}
+
+static void
+replay_next (GTask *task)
+{
+  RkSession *self = g_task_get_source_object (task);
+  RestartData *d = g_task_get_task_data (task);
+
+  if (d->cells == NULL || d->cells[d->next_cell] == NULL)
+    {
+      rk_session_keep_alive (self);
+      g_signal_emit (self, signals[SIGNAL_RESTARTED], 0);
+      g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
+      return;
+    }
+  rk_kernel_execute_async (rk_session_get_kernel (self), d->cells[d->next_cell++],
+                           g_task_get_cancellable (task), replay_done_cb, task);
+}
+
+static void
+reimport_done_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  RkSession *self = g_task_get_source_object (task);
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      restart_fail (task, error);
+      return;
+    }
+  self->state = RK_SESSION_ACTIVE;
+  rk_session_keep_alive (self);
+  replay_next (g_steal_pointer (&task));
+}
+
+void
+rk_session_restart_async (RkSession           *self,
+                          const char * const  *replay_cells,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) worker = NULL;
+  g_autoptr(GStrvBuilder) originals = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  RestartData *d;
+
+  g_return_if_fail (RK_IS_SESSION (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_session_restart_async);
+  if (self->state == RK_SESSION_RESTARTING)
+    {
+      g_task_return_new_error (task, RK_SESSION_ERROR, RK_SESSION_ERROR_BUSY,
+                               _("The session is already being restarted."));
+      return;
+    }
+
+  for (guint i = 0; i < self->files->len; i++)
+    {
+      RkSessionFile *f = g_ptr_array_index (self->files, i);
+
+      g_strv_builder_add (originals, f->original_path);
+      g_strv_builder_add (names, f->name);
+    }
+  d = g_new0 (RestartData, 1);
+  d->workspace = g_strdup (self->workspace);
+  d->originals = g_strv_builder_end (originals);
+  d->expected_names = g_strv_builder_end (names);
+  d->cells = g_strdupv ((GStrv) replay_cells);
+  g_task_set_task_data (task, d, restart_data_free);
+
+  /* The old kernel and everything in the old workspace go first. */
+  self->state = RK_SESSION_RESTARTING;
+  if (self->timer_id != 0)
+    {
+      rk_clock_remove_timeout (self->clock, self->timer_id);
+      self->timer_id = 0;
+    }
+  drop_kernel (self);
+  g_ptr_array_set_size (self->artifacts, 0);
+
+  worker = g_task_new (self, cancellable, reimport_done_cb, g_object_ref (task));
+  g_task_set_task_data (worker, d, NULL);
+  g_task_run_in_thread (worker, reimport_thread);
+}
+
+gboolean
+rk_session_restart_finish (RkSession     *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* -- object --------------------------------------------------------------- */
+
+const char *
+rk_session_get_id (RkSession *self)
+{
+  g_return_val_if_fail (RK_IS_SESSION (self), NULL);
+
+  return self->id;
+}
+
+const char *
+rk_session_get_workspace (RkSession *self)
+{
+  g_return_val_if_fail (RK_IS_SESSION (self), NULL);
+
+  return self->workspace;
+}
+
+RkSessionState
+rk_session_get_state (RkSession *self)
+{
+  g_return_val_if_fail (RK_IS_SESSION (self), RK_SESSION_EXPIRED);
+
+  return self->state;
+}
+
+RkSession *
+rk_session_new (const char  *sessions_dir,
+                RkClock     *clock,
+                GError     **error)
+{
+  g_autoptr(RkSession) self = g_object_new (RK_TYPE_SESSION, NULL);
+  g_autofree char *parent = NULL;
+
+  parent = sessions_dir != NULL ? g_strdup (sessions_dir)
+                                : g_build_filename (g_get_user_cache_dir (), "reckon", "sessions", NULL);
+  if (g_mkdir_with_parents (parent, 0700) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not create the folder for sessions: %s."), g_strerror (errsv));
+      return NULL;
+    }
+  self->id = g_uuid_string_random ();
+  self->workspace = g_build_filename (parent, self->id, NULL);
+  if (g_mkdir (self->workspace, 0700) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not create a session folder: %s."), g_strerror (errsv));
+      return NULL;
+    }
+  self->clock = clock != NULL ? g_object_ref (clock) : rk_system_clock_new ();
+  self->state = RK_SESSION_ACTIVE;
+  rk_session_keep_alive (self);
+  return g_steal_pointer (&self);
+}
+
+static void
+rk_session_dispose (GObject *object)
+{
+  RkSession *self = RK_SESSION (object);
+
+  if (self->timer_id != 0 && self->clock != NULL)
+    {
+      rk_clock_remove_timeout (self->clock, self->timer_id);
+      self->timer_id = 0;
+    }
+  drop_kernel (self);
+  g_clear_object (&self->clock);
+  G_OBJECT_CLASS (rk_session_parent_class)->dispose (object);
+}
+
+static void
+rk_session_finalize (GObject *object)
+{
+  RkSession *self = RK_SESSION (object);
+
+  g_free (self->id);
+  g_free (self->workspace);
+  g_ptr_array_unref (self->files);
+  g_ptr_array_unref (self->artifacts);
+  G_OBJECT_CLASS (rk_session_parent_class)->finalize (object);
+}
+
+static void
+rk_session_class_init (RkSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = rk_session_dispose;
+  object_class->finalize = rk_session_finalize;
+
+  signals[SIGNAL_EXPIRY_WARNING] =
+    g_signal_new ("expiry-warning", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[SIGNAL_EXPIRED] =
+    g_signal_new ("expired", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_ARTIFACT_ADDED] =
+    g_signal_new ("artifact-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[SIGNAL_FILES_CHANGED] =
+    g_signal_new ("files-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_RESTARTED] =
+    g_signal_new ("restarted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+rk_session_init (RkSession *self)
+{
+  self->files = g_ptr_array_new_with_free_func (session_file_free);
+  self->artifacts = g_ptr_array_new_with_free_func (artifact_free);
+  self->idle_seconds = RK_SESSION_DEFAULT_IDLE_SECONDS;
+  self->state = RK_SESSION_EXPIRED;
+}
