@@ -34,7 +34,17 @@ int rk_cli_models (int argc, char **argv);
 /* The exit status for an RK_MODEL_ERROR (shared with ask). */
 int rk_cli_exit_for_model_error (const GError *error);
 
+/* table: rk-cli-table.c */
+int rk_cli_table (int argc, char **argv);
+
 /* ask: rk-cli-ask.c */
 int rk_cli_ask (int argc, char **argv);
+
+/* rk-cli-artifacts.c: copies the artifacts (RkKernelEvent: table, figure,
+ * chart, file) out of @workspace into @out_dir, tables as CSV. Returns how
+ * many could not be saved, each reported on stderr. */
+guint rk_cli_save_artifacts (const char *workspace,
+                             GPtrArray  *artifacts,
+                             const char *out_dir);
 
 G_END_DECLS
