@@ -683,6 +683,7 @@ static void __attribute__((noreturn))
 run_program (void)
 {
   char **env = build_environment ();
+  struct sock_fprog *filter = build_seccomp_filter ();
   const char *prog = opt.argv[0];
 
   if (setsid () < 0)
@@ -692,7 +693,6 @@ run_program (void)
   if (getppid () != 1)
     _exit (EXIT_SETUP_FAILED);
 
-  set_limits ();
   drop_capabilities ();
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     die_with_error ("cannot set no_new_privs");
@@ -700,10 +700,12 @@ run_program (void)
     die_with_error ("cannot enter /workspace");
   close_inherited_fds ();
   reset_signals ();
+  /* Limits late: nothing below allocates (RLIMIT_AS would refuse it). */
+  set_limits ();
 
   /* Last thing before exec, as bubblewrap does. From here on a failure is
    * the program's (126/127), not the sandbox's. */
-  load_seccomp_filter ();
+  apply_seccomp_filter (filter);
 
   if (strchr (prog, '/') != NULL)
     execve (prog, opt.argv, env);
@@ -811,6 +813,13 @@ run_pid1 (int sync_fd)
     run_program ();
 
   drop_capabilities ();
+  /* Keep only the report pipe: pipes passed to the program must see EOF
+   * when it ends, and nothing here is of use to an attacker. */
+  for (int fd = 3; fd < report_fd; fd++)
+    close (fd);
+  if (syscall (SYS_close_range, (unsigned int) report_fd + 1, ~0U, 0) != 0)
+    for (int fd = report_fd + 1; fd < 1024; fd++)
+      close (fd);
 
   for (;;)
     {
@@ -1017,6 +1026,14 @@ main (int argc, char **argv)
   const char *limit = NULL;
   char limit_value[64] = "";
   struct workspace_usage_walker *walker;
+  struct workspace_usage last = { 0 };
+  uint64_t interval = 150;
+
+  /* With 0-2 closed, our own pipes would land there and reach the program
+   * as its stdio. */
+  for (int fd = 0; fd < 3; fd++)
+    if (fcntl (fd, F_GETFD) < 0 && open ("/dev/null", O_RDWR) != fd)
+      die_with_error ("cannot open /dev/null");
 
   /* Die with our caller. */
   if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
@@ -1119,8 +1136,14 @@ main (int argc, char **argv)
               kill (pid1, SIGKILL);
               break;
             }
-          /* Poll every 150 ms, but spend at most a fifth of the time walking. */
-          next_check = now_ms () + (spent * 4 > 150 ? spent * 4 : 150);
+          /* Poll every 150 ms while the workspace changes, backing off to
+           * 1 s while it does not, and walk at most a tenth of the time. */
+          if (u.bytes != last.bytes || u.entries != last.entries)
+            interval = 150;
+          else if (interval < 1000)
+            interval = interval * 2 > 1000 ? 1000 : interval * 2;
+          last = u;
+          next_check = now_ms () + (spent * 10 > interval ? spent * 10 : interval);
         }
 
       wait_ms = (int) (next_check - now_ms ());

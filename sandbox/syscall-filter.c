@@ -1,11 +1,20 @@
 /* syscall-filter.c — the system call filter of reckon-sandbox: Flatpak's deny list
  * (SECURITY.md, "Seccomp policy") plus the additions listed there. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <sys/personality.h>
 #include <sys/socket.h>
 
@@ -125,9 +134,42 @@ add_rule (scmp_filter_ctx ctx, int errnum, const char *name,
     }
 }
 
-void
-load_seccomp_filter (void)
+/* libseccomp 2.5 can only export to an fd: go through a memfd. */
+static struct sock_fprog *
+export_filter (scmp_filter_ctx ctx)
 {
+  struct sock_fprog *prog = calloc (1, sizeof *prog);
+  int fd = memfd_create ("reckon-seccomp", MFD_CLOEXEC);
+  struct stat st;
+  int r;
+
+  if (prog == NULL)
+    die ("out of memory");
+  if (fd < 0)
+    die_with_error ("cannot create a memfd for the seccomp filter");
+  r = seccomp_export_bpf (ctx, fd);
+  if (r < 0)
+    {
+      errno = -r;
+      die_with_error ("cannot compile the seccomp filter");
+    }
+  if (fstat (fd, &st) != 0 || st.st_size <= 0 || st.st_size % sizeof (struct sock_filter) != 0
+      || st.st_size / sizeof (struct sock_filter) > USHRT_MAX)
+    die ("the compiled seccomp filter has a bad size");
+  prog->len = (unsigned short) (st.st_size / sizeof (struct sock_filter));
+  prog->filter = malloc ((size_t) st.st_size);
+  if (prog->filter == NULL)
+    die ("out of memory");
+  if (pread (fd, prog->filter, (size_t) st.st_size, 0) != st.st_size)
+    die_with_error ("cannot read the compiled seccomp filter");
+  close (fd);
+  return prog;
+}
+
+struct sock_fprog *
+build_seccomp_filter (void)
+{
+  struct sock_fprog *prog;
   scmp_filter_ctx ctx = seccomp_init (SCMP_ACT_ALLOW);
   static const uint32_t extra_arches[] = { SCMP_ARCH_X86, SCMP_ARCH_X32 };
   struct scmp_arg_cmp cmp[1];
@@ -174,11 +216,16 @@ load_seccomp_filter (void)
   add_rule (ctx, EAFNOSUPPORT, "socket", 1, cmp);
   add_rule (ctx, EAFNOSUPPORT, "socketpair", 1, cmp);
 
-  r = seccomp_load (ctx);
-  if (r < 0)
-    {
-      errno = -r;
-      die_with_error ("cannot load the seccomp filter");
-    }
+  prog = export_filter (ctx);
   seccomp_release (ctx);
+  return prog;
+}
+
+void
+apply_seccomp_filter (const struct sock_fprog *prog)
+{
+  /* No allocation here: under RLIMIT_AS (or ASan's huge shadow mapping)
+   * this runs after the limits are in place. */
+  if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog, 0, 0) != 0)
+    die_with_error ("cannot load the seccomp filter");
 }

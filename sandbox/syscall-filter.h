@@ -1,6 +1,10 @@
 /* syscall-filter.h — the system call filter reckon-sandbox loads just before exec. */
 #pragma once
 
-/* Builds and loads the filter (native x86-64 plus i386 and x32, so
- * `int 0x80` and x32 calls meet the same rules); dies on failure. */
-void load_seccomp_filter (void);
+#include <linux/filter.h>
+
+/* Compiles the filter (native x86-64 plus i386 and x32, so `int 0x80` and
+ * x32 calls meet the same rules); dies on failure. */
+struct sock_fprog *build_seccomp_filter (void);
+/* Installs it (needs no_new_privs); allocates nothing. */
+void apply_seccomp_filter (const struct sock_fprog *prog);
