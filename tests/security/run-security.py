@@ -793,6 +793,12 @@ def _():
         victim.wait()
 
 
+@case('net', 'SIGKILL to the parent (PID 1) is ignored; the run ends normally')
+def _():
+    res = run('import signal; os.kill(os.getppid(), signal.SIGKILL); import time; time.sleep(0.2); print(os.getppid())')
+    equal((res.rc, res.line(), res.status), (0, '1', {'exit': 0}))
+
+
 @case('net', 'the monitor and host PIDs cannot be signalled (ESRCH)')
 def _():
     me = os.getpid()
@@ -927,6 +933,156 @@ def _():
 @case('kernel', 'native raw unshare through the C helper fails with EPERM')
 def _():
     equal(run(argv=[HELPER_INSIDE, 'native', '272', str(0x10000000)]).line(), 'errno EPERM')
+
+
+# The installed filter itself, read back from the running program with
+# PTRACE_SECCOMP_GET_FILTER (root only) and evaluated by a small classic-BPF
+# interpreter: this checks the i386 and x32 rules even on a kernel where
+# `int 0x80` cannot be executed.
+
+AUDIT_ARCH_X86_64 = 0xC000003E
+AUDIT_ARCH_I386 = 0x40000003
+AUDIT_ARCH_AARCH64 = 0xC00000B7
+RET_ALLOW = 0x7FFF0000
+RET_KILL_PROCESS = 0x80000000
+
+_filter_cache = []
+
+
+def children(pid):
+    try:
+        with open(f'/proc/{pid}/task/{pid}/children') as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def installed_filter():
+    if os.geteuid() != 0:
+        raise Skip('reading a seccomp filter back needs CAP_SYS_ADMIN (root)')
+    if _filter_cache:
+        return _filter_cache[0]
+    p = start('import time\nprint("ready", flush=True)\ntime.sleep(30)')
+    try:
+        wait_line(p)
+        pid1 = children(p.pid)
+        prog = children(pid1[0]) if pid1 else []
+        check(len(prog) == 1, f'cannot find the program under {p.pid}')
+        pid = prog[0]
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.ptrace.restype = ctypes.c_long
+        libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+        check(libc.ptrace(0x4206, pid, None, None) == 0, f'PTRACE_SEIZE: errno {ctypes.get_errno()}')
+        try:
+            libc.ptrace(0x4207, pid, None, None)  # PTRACE_INTERRUPT
+            os.waitpid(pid, 0x40000000)  # __WALL
+            n = libc.ptrace(0x420C, pid, None, None)  # PTRACE_SECCOMP_GET_FILTER
+            check(n > 0, f'PTRACE_SECCOMP_GET_FILTER: errno {ctypes.get_errno()}')
+            buf = (ctypes.c_uint64 * n)()
+            check(libc.ptrace(0x420C, pid, None, ctypes.addressof(buf)) == n, 'short filter')
+        finally:
+            libc.ptrace(17, pid, None, None)  # PTRACE_DETACH
+        insns = [(v & 0xFFFF, (v >> 16) & 0xFF, (v >> 24) & 0xFF, v >> 32) for v in buf]
+    finally:
+        p.kill()
+        p.wait()
+    _filter_cache.append(insns)
+    return insns
+
+
+def bpf_eval(insns, arch, nr, args=()):
+    """Runs a seccomp classic-BPF program on one seccomp_data."""
+    import struct
+    a6 = list(args) + [0] * (6 - len(args))
+    data = struct.pack('<iIQ6Q', nr, arch, 0, *[x & 0xFFFFFFFFFFFFFFFF for x in a6])
+    A = X = 0
+    mem = [0] * 16
+    pc = 0
+    for _ in range(100000):
+        code, jt, jf, k = insns[pc]
+        pc += 1
+        if code == 0x20:
+            A = struct.unpack_from('<I', data, k)[0]
+        elif code == 0x00:
+            A = k
+        elif code == 0x01:
+            X = k
+        elif code == 0x60:
+            A = mem[k]
+        elif code == 0x61:
+            X = mem[k]
+        elif code == 0x02:
+            mem[k] = A
+        elif code == 0x03:
+            mem[k] = X
+        elif code == 0x54:
+            A &= k
+        elif code == 0x44:
+            A |= k
+        elif code == 0x04:
+            A = (A + k) & 0xFFFFFFFF
+        elif code == 0x14:
+            A = (A - k) & 0xFFFFFFFF
+        elif code == 0x07:
+            X = A
+        elif code == 0x87:
+            A = X
+        elif code == 0x05:
+            pc += k
+        elif code in (0x15, 0x25, 0x35, 0x45, 0x1D, 0x2D, 0x3D, 0x4D):
+            v = X if code & 0x08 else k
+            op = code & 0xF0
+            taken = {0x10: A == v, 0x20: A > v, 0x30: A >= v, 0x40: (A & v) != 0}[op]
+            pc += jt if taken else jf
+        elif code == 0x06:
+            return k
+        elif code == 0x16:
+            return A
+        else:
+            raise Fail(f'unknown BPF opcode {code:#x}')
+    raise Fail('BPF program did not return')
+
+
+def verdict(ret):
+    if ret == RET_ALLOW:
+        return 'allow'
+    if ret == RET_KILL_PROCESS:
+        return 'kill'
+    if ret & 0xFFFF0000 == 0x00050000:
+        return errno.errorcode.get(ret & 0xFFFF, str(ret & 0xFFFF))
+    return hex(ret)
+
+
+FILTER_CASES = [
+    ('i386 getpid is allowed', AUDIT_ARCH_I386, 20, (), 'allow'),
+    ('i386 unshare(CLONE_NEWUSER)', AUDIT_ARCH_I386, 310, (0x10000000,), 'EPERM'),
+    ('i386 clone(CLONE_NEWUSER)', AUDIT_ARCH_I386, 120, (0x10000000 | 17,), 'EPERM'),
+    ('i386 clone for a thread is allowed', AUDIT_ARCH_I386, 120, (0x3D0F00,), 'allow'),
+    ('i386 mount', AUDIT_ARCH_I386, 21, (), 'EPERM'),
+    ('i386 ptrace', AUDIT_ARCH_I386, 26, (), 'EPERM'),
+    ('i386 socketcall multiplexer', AUDIT_ARCH_I386, 102, (1, 0), 'ENOSYS'),
+    ('i386 socket(AF_INET)', AUDIT_ARCH_I386, 359, (2, 1, 0), 'EAFNOSUPPORT'),
+    ('i386 socket(AF_UNIX) is allowed', AUDIT_ARCH_I386, 359, (1, 1, 0), 'allow'),
+    ('i386 ioctl(TIOCSTI)', AUDIT_ARCH_I386, 54, (0, 0x5412, 0), 'EPERM'),
+    ('i386 ioctl(TIOCLINUX)', AUDIT_ARCH_I386, 54, (0, 0x541C, 0), 'EPERM'),
+    ('i386 io_uring_setup', AUDIT_ARCH_I386, 425, (), 'ENOSYS'),
+    ('i386 clone3', AUDIT_ARCH_I386, 435, (), 'ENOSYS'),
+    ('i386 keyctl', AUDIT_ARCH_I386, 288, (), 'EPERM'),
+    ('i386 personality(ADDR_NO_RANDOMIZE)', AUDIT_ARCH_I386, 136, (0x40000,), 'EPERM'),
+    ('i386 bpf', AUDIT_ARCH_I386, 357, (), 'EPERM'),
+    ('x32 unshare', AUDIT_ARCH_X86_64, 0x40000000 | 272, (0x10000000,), 'EPERM'),
+    ('x32 mount', AUDIT_ARCH_X86_64, 0x40000000 | 165, (), 'EPERM'),
+    ('x86-64 ioctl(TIOCSTI) with high bits set', AUDIT_ARCH_X86_64, 16, (0, (5 << 32) | 0x5412), 'EPERM'),
+    ('x86-64 read is allowed', AUDIT_ARCH_X86_64, 0, (), 'allow'),
+    ('an unknown architecture (aarch64) is killed', AUDIT_ARCH_AARCH64, 0, (), 'kill'),
+]
+
+for _name, _arch, _nr, _args, _want in FILTER_CASES:
+    def _make(arch, nr, args, want):
+        def fn():
+            equal(verdict(bpf_eval(installed_filter(), arch, nr, args)), want)
+        return fn
+    case('kernel', f'installed filter: {_name} -> {_want}')(_make(_arch, _nr, _args, _want))
 
 
 # ---------------------------------------------------------------------------
