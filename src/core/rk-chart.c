@@ -1242,22 +1242,26 @@ typedef struct
   double r, g, b;
 } Rgb;
 
+#define N_COLORS 10
+
 typedef struct
 {
   Rgb    bg, fg, muted, grid, axis;
-  Rgb    palette[8];
+  Rgb    palette[N_COLORS];
 } Palette;
 
 /* GNOME HIG palette: darker shades on light, lighter ones on dark. */
 static const Palette light_palette = {
   { 1, 1, 1 }, { 0.14, 0.14, 0.16 }, { 0.36, 0.36, 0.40 }, { 0.90, 0.90, 0.91 }, { 0.55, 0.55, 0.58 },
   { { 0.110, 0.443, 0.847 }, { 0.902, 0.380, 0.000 }, { 0.149, 0.635, 0.412 }, { 0.506, 0.239, 0.612 },
-    { 0.753, 0.110, 0.157 }, { 0.000, 0.560, 0.560 }, { 0.525, 0.369, 0.235 }, { 0.800, 0.560, 0.000 } },
+    { 0.753, 0.110, 0.157 }, { 0.000, 0.560, 0.560 }, { 0.525, 0.369, 0.235 }, { 0.800, 0.560, 0.000 },
+    { 0.839, 0.200, 0.424 }, { 0.369, 0.361, 0.392 } },
 };
 static const Palette dark_palette = {
   { 0.141, 0.141, 0.141 }, { 0.96, 0.96, 0.96 }, { 0.70, 0.70, 0.72 }, { 0.24, 0.24, 0.25 }, { 0.50, 0.50, 0.52 },
   { { 0.384, 0.627, 0.918 }, { 1.000, 0.639, 0.282 }, { 0.341, 0.890, 0.537 }, { 0.753, 0.380, 0.796 },
-    { 0.965, 0.380, 0.318 }, { 0.357, 0.784, 0.686 }, { 0.804, 0.671, 0.561 }, { 0.973, 0.894, 0.361 } },
+    { 0.965, 0.380, 0.318 }, { 0.357, 0.784, 0.686 }, { 0.804, 0.671, 0.561 }, { 0.973, 0.894, 0.361 },
+    { 0.945, 0.498, 0.627 }, { 0.753, 0.749, 0.737 } },
 };
 
 typedef struct
@@ -1279,6 +1283,8 @@ typedef struct
   double   legend_row_h;
   guint    legend_rows;
   double   cat_label_w;       /* max width of a category label */
+  gboolean cat_rotate;        /* crowded category labels run diagonally */
+  double   cat_rot_w;         /* and are ellipsized to this width */
 } Layout;
 
 static PangoLayout *
@@ -1541,6 +1547,27 @@ compute_layout (RkChart *self,
       while (L->cat_stride < n &&
              MIN (L->cat_label_w, 2.5 * slot * L->cat_stride - 8) + 8 > slot * L->cat_stride)
         L->cat_stride++;
+
+      /* when they would be thinned, run them at 45° instead: more fit */
+      if (L->cat_stride > 1)
+        {
+          double rot_w = MIN (L->cat_label_w, MIN (160, 0.22 * h * G_SQRT2));
+          double extent = (rot_w + tick_h) / G_SQRT2;
+          double first_w;
+
+          if (L->b - extent + tick_h - L->t >= 60)
+            {
+              L->cat_rotate = TRUE;
+              L->cat_rot_w = rot_w;
+              L->b -= extent - tick_h;
+              L->cat_stride = MAX (1, (guint) ceil (tick_h * 1.5 / slot));
+              /* the first label runs down-left from its bar: keep it inside */
+              text_size (cr, g_ptr_array_index (self->categories, 0), FONT_PX, FALSE, &first_w, NULL);
+              first_w = MIN (first_w, rot_w);
+              if (L->l + slot / 2 - (first_w + tick_h / 2) / G_SQRT2 < 2)
+                L->l = MIN ((first_w + tick_h / 2) / G_SQRT2 + 2 - slot / 2, L->r - 40);
+            }
+        }
     }
   else
     {
@@ -1724,7 +1751,7 @@ draw_lines (RkChart      *self,
   for (guint k = 0; k < self->n_series; k++)
     {
       const Series *s = &self->series[k];
-      Rgb c = pal->palette[k % 8];
+      Rgb c = pal->palette[k % N_COLORS];
       g_autoptr(GArray) top = g_array_new (FALSE, FALSE, sizeof (Pt));
 
       decimate (L, s, self->stacked ? s->top : s->y, top);
@@ -1771,6 +1798,14 @@ draw_lines (RkChart      *self,
             }
         }
       path_polyline (cr, top);
+      if (k >= N_COLORS)
+        {
+          /* colours repeat past the palette: tell those lines apart by dashes */
+          static const double dashes[][2] = { { 6, 3 }, { 2, 3 }, { 10, 4 } };
+          cairo_set_dash (cr, dashes[(k / N_COLORS - 1) % 3], 2, 0);
+        }
+      else
+        cairo_set_dash (cr, NULL, 0, 0);
       cairo_set_line_width (cr, s->n > (gsize) (L->r - L->l) * 2 ? 1.0 : 2.0);
       cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
       cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
@@ -1805,7 +1840,7 @@ draw_scatter (RkChart       *self,
   for (guint k = 0; k < self->n_series; k++)
     {
       const Series *s = &self->series[k];
-      Rgb c = pal->palette[k % 8];
+      Rgb c = pal->palette[k % N_COLORS];
 
       set_rgb (cr, c, s->n > 5000 ? 0.9 : 0.75);
       if (s->n <= 20000)
@@ -1892,7 +1927,7 @@ draw_bars (RkChart       *self,
           gap = bw > 6 ? 1 : 0;
           cairo_rectangle (cr, x + gap, MIN (y0, y1), MAX (bw - 2 * gap, 1), fabs (y1 - y0));
         }
-      set_rgb (cr, pal->palette[k % 8], 1);
+      set_rgb (cr, pal->palette[k % N_COLORS], 1);
       cairo_fill (cr);
     }
 }
@@ -1908,7 +1943,7 @@ draw_histogram (RkChart       *self,
   for (guint k = 0; k < self->n_series; k++)
     {
       const Series *s = &self->series[k];
-      Rgb c = pal->palette[k % 8];
+      Rgb c = pal->palette[k % N_COLORS];
 
       for (gsize i = 0; i < s->nbins; i++)
         {
@@ -1934,7 +1969,7 @@ draw_boxes (RkChart       *self,
   for (guint k = 0; k < self->n_series; k++)
     {
       const Series *s = &self->series[k];
-      Rgb c = pal->palette[k % 8];
+      Rgb c = pal->palette[k % N_COLORS];
       double cx = map_x (L, k), cxr = round (cx) + 0.5;
       double yq1 = map_y (L, s->q1), yq3 = map_y (L, s->q3);
 
@@ -2021,9 +2056,36 @@ draw_axes (RkChart       *self,
 
       maxw = MIN (maxw, slot * L->cat_stride - 4);
       for (guint i = 0; i < self->categories->len; i += L->cat_stride)
-        draw_text (cr, g_ptr_array_index (self->categories, i), FONT_PX, FALSE,
-                   map_x (L, i), L->b + 6, 0.5, 0,
-                   L->cat_label_w > maxw ? MAX (maxw, 12) : 0);
+        {
+          const char *label = g_ptr_array_index (self->categories, i);
+          double x = map_x (L, i), tw, ax = 0.5;
+
+          if (L->cat_rotate)
+            {
+              cairo_save (cr);
+              cairo_translate (cr, x, L->b + 4 + tick_h / 2);
+              cairo_rotate (cr, -G_PI / 4);
+              draw_text (cr, label, FONT_PX, FALSE, 0, 0, 1, 0.5, L->cat_rot_w);
+              cairo_restore (cr);
+              continue;
+            }
+          /* keep edge labels inside the picture */
+          text_size (cr, label, FONT_PX, FALSE, &tw, NULL);
+          if (L->cat_label_w > maxw)
+            tw = MIN (tw, MAX (maxw, 12));
+          if (x - tw / 2 < 2)
+            {
+              x = 2;
+              ax = 0;
+            }
+          else if (x + tw / 2 > L->w - 2)
+            {
+              x = L->w - 2;
+              ax = 1;
+            }
+          draw_text (cr, label, FONT_PX, FALSE, x, L->b + 6, ax, 0,
+                     L->cat_label_w > maxw ? MAX (maxw, 12) : 0);
+        }
     }
   else
     {
@@ -2105,7 +2167,7 @@ draw_legend (RkChart       *self,
       x = MAX (PAD, (L->w - total) / 2);
       for (guint j = first; j < k; j++)
         {
-          set_rgb (cr, pal->palette[j % 8], 1);
+          set_rgb (cr, pal->palette[j % N_COLORS], 1);
           cairo_rectangle (cr, x, y + (L->legend_row_h - 4) / 2 - 5, 12, 10);
           cairo_fill (cr);
           set_rgb (cr, pal->fg, 0.9);

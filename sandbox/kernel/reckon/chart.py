@@ -42,7 +42,8 @@ class Chart:
 
     def __repr__(self):
         if self.title:
-            return "<chart %s %r: %s>" % (self.kind, self.title, self.path)
+            title = self.title if len(self.title) <= 40 else self.title[:39] + "…"
+            return "<chart %s %r: %s>" % (self.kind, title, self.path)
         return "<chart %s: %s>" % (self.kind, self.path)
 
     def __fspath__(self):
