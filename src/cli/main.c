@@ -22,6 +22,7 @@ static const RkCliCommand commands[] = {
   { "exec", rk_cli_exec, N_("Run a Python file as one cell in the sandboxed kernel") },
   { "models", rk_cli_models, N_("List the models a model server offers") },
   { "table", rk_cli_table, N_("Show a table the kernel wrote, or save it as CSV or XLSX") },
+  { "ask", rk_cli_ask, N_("Ask a local model about your data; it writes Python that runs in the sandbox") },
   { NULL, NULL, NULL }
 };
 

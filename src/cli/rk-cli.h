@@ -40,4 +40,11 @@ int rk_cli_table (int argc, char **argv);
 /* ask: rk-cli-ask.c */
 int rk_cli_ask (int argc, char **argv);
 
+/* rk-cli-artifacts.c: copies the artifacts (RkKernelEvent: table, figure,
+ * chart, file) out of @workspace into @out_dir, tables as CSV. Returns how
+ * many could not be saved, each reported on stderr. */
+guint rk_cli_save_artifacts (const char *workspace,
+                             GPtrArray  *artifacts,
+                             const char *out_dir);
+
 G_END_DECLS

@@ -1,0 +1,696 @@
+/* rk-cli-ask.c — `reckon-cli ask QUESTION`: the interpreter loop in a
+ * terminal. Streams the answer, shows code and diffs, asks before each run
+ * (y/n/e, like Open Interpreter), and copies artifacts out at the end. */
+#define G_LOG_DOMAIN "reckon-cli"
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <glib-unix.h>
+#include <gio/gunixinputstream.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rk-agent.h"
+#include "rk-cli.h"
+#include "rk-import.h"
+#include "rk-kernel.h"
+#include "rk-model-client.h"
+#include "rk-profile.h"
+#include "rk-workspace.h"
+
+#define FILES_CONTEXT_BUDGET 8000
+
+typedef struct
+{
+  RkAgent          *agent;
+  GCancellable     *cancellable;
+  GDataInputStream *stdin_lines;
+  gboolean          json;
+  gboolean          finished;
+  char             *answer;
+  GError           *error;
+  GPtrArray        *artifacts;    /* RkKernelEvent */
+  gboolean          at_line_start;
+  gboolean          answer_streamed;
+  guint             n_interrupts;
+  char             *pending_code; /* proposal waiting for y/n/e */
+} Ask;
+
+/* -- output -- */
+
+static void
+print_json_event (const RkAgentEvent *event)
+{
+  static const char *names[] = {
+    "text", "reasoning", "code", "approval", "run", "output", "table",
+    "figure", "chart", "file", "error", "run-finished", "answer",
+  };
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *line = NULL;
+  RkKernelEvent *k = event->kernel_event;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "event");
+  json_builder_add_string_value (b, names[event->type]);
+  json_builder_set_member_name (b, "step");
+  json_builder_add_int_value (b, event->step);
+  if (event->cell_id != NULL)
+    {
+      json_builder_set_member_name (b, "cell");
+      json_builder_add_string_value (b, event->cell_id);
+    }
+  if (event->text != NULL)
+    {
+      json_builder_set_member_name (b, "text");
+      json_builder_add_string_value (b, event->text);
+    }
+  if (event->code != NULL && (event->type == RK_AGENT_EVENT_CODE_PROPOSED
+                              || event->type == RK_AGENT_EVENT_RUN_STARTED))
+    {
+      json_builder_set_member_name (b, "code");
+      json_builder_add_string_value (b, event->code);
+    }
+  if (event->diff != NULL)
+    {
+      json_builder_set_member_name (b, "diff");
+      json_builder_add_string_value (b, event->diff);
+    }
+  if (k != NULL)
+    {
+      if (k->type == RK_KERNEL_EVENT_STREAM)
+        {
+          json_builder_set_member_name (b, "stream");
+          json_builder_add_string_value (b, k->stream == RK_KERNEL_STREAM_STDERR ? "stderr" : "stdout");
+        }
+      if (k->path != NULL)
+        {
+          json_builder_set_member_name (b, "path");
+          json_builder_add_string_value (b, k->path);
+        }
+      if (k->type == RK_KERNEL_EVENT_TABLE)
+        {
+          json_builder_set_member_name (b, "rows");
+          json_builder_add_int_value (b, k->rows);
+          json_builder_set_member_name (b, "columns");
+          json_builder_add_int_value (b, k->columns);
+        }
+      if (k->type == RK_KERNEL_EVENT_DONE)
+        {
+          json_builder_set_member_name (b, "status");
+          json_builder_add_string_value (b, rk_kernel_status_to_string (k->status));
+          if (k->limit != NULL)
+            {
+              json_builder_set_member_name (b, "limit");
+              json_builder_add_string_value (b, k->limit);
+            }
+        }
+    }
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  line = json_generator_to_data (gen, NULL);
+  printf ("%s\n", line);
+  fflush (stdout);
+}
+
+static void
+ensure_line_start (Ask *a)
+{
+  if (!a->at_line_start)
+    {
+      fputc ('\n', stdout);
+      a->at_line_start = TRUE;
+    }
+}
+
+static void
+print_text (Ask        *a,
+            FILE       *out,
+            const char *text)
+{
+  gsize len = strlen (text);
+
+  fwrite (text, 1, len, out);
+  fflush (out);
+  if (len > 0)
+    a->at_line_start = text[len - 1] == '\n';
+}
+
+static void
+print_code (Ask                *a,
+            const RkAgentEvent *event)
+{
+  ensure_line_start (a);
+  if (event->diff != NULL && *event->diff != '\0')
+    {
+      printf (_("── Revised code (changes against the code that failed) ──\n"));
+      print_text (a, stdout, event->diff);
+    }
+  else
+    {
+      printf (_("── Code ──\n"));
+      print_text (a, stdout, event->code);
+    }
+  ensure_line_start (a);
+  printf ("──────────\n");
+  fflush (stdout);
+}
+
+/* -- approval -- */
+
+static void read_decision (Ask *a);
+
+static char *
+edit_code (const char *code,
+           GError    **error)
+{
+  const char *editor = g_getenv ("VISUAL");
+  g_autofree char *path = NULL;
+  g_autofree char *edited = NULL;
+  g_autofree char *command = NULL;
+  g_auto(GStrv) argv = NULL;
+  int fd, wait_status;
+
+  if (editor == NULL || *editor == '\0')
+    editor = g_getenv ("EDITOR");
+  if (editor == NULL || *editor == '\0' || !isatty (STDIN_FILENO))
+    return NULL;
+
+  fd = g_file_open_tmp ("reckon-XXXXXX.py", &path, error);
+  if (fd < 0)
+    return NULL;
+  close (fd);
+  if (!g_file_set_contents (path, code, -1, error))
+    return NULL;
+  command = g_strdup_printf ("%s %s", editor, path);
+  if (!g_shell_parse_argv (command, NULL, &argv, error)
+      || !g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN,
+                        NULL, NULL, NULL, NULL, &wait_status, error)
+      || !g_file_get_contents (path, &edited, NULL, error))
+    {
+      g_unlink (path);
+      return NULL;
+    }
+  g_unlink (path);
+  return g_steal_pointer (&edited);
+}
+
+/* Without an editor, edited code is read from standard input up to a line
+ * holding only a dot. */
+static void
+read_edit_line_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data);
+
+typedef struct
+{
+  Ask     *ask;
+  GString *code;
+} EditRead;
+
+static void
+read_edit_line_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  EditRead *er = user_data;
+  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (source),
+                                                                      result, NULL, NULL);
+
+  if (line != NULL && strcmp (line, ".") != 0)
+    {
+      g_string_append_printf (er->code, "%s\n", line);
+      g_data_input_stream_read_line_async (er->ask->stdin_lines, G_PRIORITY_DEFAULT,
+                                           er->ask->cancellable, read_edit_line_cb, er);
+      return;
+    }
+  rk_agent_approve (er->ask->agent, RK_AGENT_DECISION_EDIT, er->code->str);
+  g_string_free (er->code, TRUE);
+  g_free (er);
+}
+
+static void
+decision_line_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  Ask *a = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (source),
+                                                                      result, NULL, &error);
+  g_autofree char *answer = NULL;
+
+  if (a->finished || a->pending_code == NULL)
+    return;
+  if (line == NULL)
+    {
+      /* End of input: nobody can approve, so nothing runs. */
+      printf ("\n");
+      rk_agent_approve (a->agent, RK_AGENT_DECISION_SKIP, NULL);
+      return;
+    }
+
+  answer = g_ascii_strdown (g_strstrip (line), -1);
+  if (g_strcmp0 (answer, "y") == 0 || g_strcmp0 (answer, "yes") == 0)
+    {
+      g_clear_pointer (&a->pending_code, g_free);
+      rk_agent_approve (a->agent, RK_AGENT_DECISION_RUN, NULL);
+    }
+  else if (g_strcmp0 (answer, "n") == 0 || g_strcmp0 (answer, "no") == 0)
+    {
+      g_clear_pointer (&a->pending_code, g_free);
+      rk_agent_approve (a->agent, RK_AGENT_DECISION_SKIP, NULL);
+    }
+  else if (g_strcmp0 (answer, "e") == 0 || g_strcmp0 (answer, "edit") == 0)
+    {
+      g_autoptr(GError) edit_error = NULL;
+      g_autofree char *edited = edit_code (a->pending_code, &edit_error);
+
+      if (edited != NULL)
+        {
+          g_clear_pointer (&a->pending_code, g_free);
+          rk_agent_approve (a->agent, RK_AGENT_DECISION_EDIT, edited);
+        }
+      else if (edit_error != NULL)
+        {
+          fprintf (stderr, _("reckon: could not edit the code: %s\n"), edit_error->message);
+          read_decision (a);
+        }
+      else
+        {
+          EditRead *er = g_new0 (EditRead, 1);
+
+          printf ("%s\n", _("Type the code to run, then a line with only “.”:"));
+          fflush (stdout);
+          g_clear_pointer (&a->pending_code, g_free);
+          er->ask = a;
+          er->code = g_string_new (NULL);
+          g_data_input_stream_read_line_async (a->stdin_lines, G_PRIORITY_DEFAULT,
+                                               a->cancellable, read_edit_line_cb, er);
+        }
+    }
+  else
+    read_decision (a);
+}
+
+static void
+read_decision (Ask *a)
+{
+  printf ("%s", _("Run this code? [y]es, [n]o, [e]dit: "));
+  fflush (stdout);
+  a->at_line_start = FALSE;
+  g_data_input_stream_read_line_async (a->stdin_lines, G_PRIORITY_DEFAULT,
+                                       a->cancellable, decision_line_cb, a);
+}
+
+/* -- agent events -- */
+
+static void
+agent_event_cb (RkAgent            *agent,
+                const RkAgentEvent *event,
+                Ask                *a)
+{
+  RkKernelEvent *k = event->kernel_event;
+
+  if (k != NULL && (event->type == RK_AGENT_EVENT_TABLE || event->type == RK_AGENT_EVENT_FIGURE
+                    || event->type == RK_AGENT_EVENT_CHART || event->type == RK_AGENT_EVENT_FILE))
+    g_ptr_array_add (a->artifacts, rk_kernel_event_ref (k));
+
+  if (a->json)
+    {
+      print_json_event (event);
+      if (event->type == RK_AGENT_EVENT_APPROVAL_NEEDED)
+        {
+          a->pending_code = g_strdup (event->code);
+          g_data_input_stream_read_line_async (a->stdin_lines, G_PRIORITY_DEFAULT,
+                                               a->cancellable, decision_line_cb, a);
+        }
+      return;
+    }
+
+  switch (event->type)
+    {
+    case RK_AGENT_EVENT_TEXT_DELTA:
+      print_text (a, stdout, event->text);
+      break;
+    case RK_AGENT_EVENT_REASONING_DELTA:
+      break;
+    case RK_AGENT_EVENT_CODE_PROPOSED:
+      print_code (a, event);
+      break;
+    case RK_AGENT_EVENT_APPROVAL_NEEDED:
+      a->pending_code = g_strdup (event->code);
+      read_decision (a);
+      break;
+    case RK_AGENT_EVENT_RUN_STARTED:
+      ensure_line_start (a);
+      break;
+    case RK_AGENT_EVENT_OUTPUT:
+      if (k != NULL && k->type == RK_KERNEL_EVENT_STREAM && k->stream == RK_KERNEL_STREAM_STDERR)
+        print_text (a, stderr, event->text);
+      else
+        {
+          print_text (a, stdout, event->text);
+          if (k != NULL && k->type == RK_KERNEL_EVENT_RESULT)
+            ensure_line_start (a);
+        }
+      break;
+    case RK_AGENT_EVENT_TABLE:
+      ensure_line_start (a);
+      printf (_("[table %s: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns]\n"),
+              k->name ? k->name : k->path, k->rows, k->columns);
+      break;
+    case RK_AGENT_EVENT_FIGURE:
+      ensure_line_start (a);
+      printf (_("[figure %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "]\n"), k->width, k->height);
+      break;
+    case RK_AGENT_EVENT_CHART:
+      ensure_line_start (a);
+      printf (_("[chart %s]\n"), k->title ? k->title : k->path);
+      break;
+    case RK_AGENT_EVENT_FILE:
+      ensure_line_start (a);
+      printf (_("[file %s]\n"), k->path);
+      break;
+    case RK_AGENT_EVENT_ERROR:
+      ensure_line_start (a);
+      if (k != NULL && k->type == RK_KERNEL_EVENT_ERROR && k->traceback != NULL && *k->traceback)
+        print_text (a, stderr, k->traceback);
+      else
+        fprintf (stderr, "%s\n", event->text);
+      a->at_line_start = TRUE;
+      break;
+    case RK_AGENT_EVENT_RUN_FINISHED:
+      ensure_line_start (a);
+      break;
+    case RK_AGENT_EVENT_FINAL_ANSWER:
+      a->answer_streamed = TRUE;
+      ensure_line_start (a);
+      break;
+    default:
+      break;
+    }
+  fflush (stdout);
+}
+
+static void
+ask_cb (GObject      *source,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  Ask *a = user_data;
+
+  a->answer = rk_agent_ask_finish (RK_AGENT (source), result, &a->error);
+  a->finished = TRUE;
+}
+
+static gboolean
+sigint_cb (gpointer user_data)
+{
+  Ask *a = user_data;
+
+  if (++a->n_interrupts > 1)
+    {
+      fprintf (stderr, "%s\n", _("reckon-cli ask: stopped."));
+      _exit (RK_CLI_EXIT_CANCELLED);
+    }
+  g_cancellable_cancel (a->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+/* -- set-up -- */
+
+static void
+profile_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GPtrArray **out = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *out = rk_profile_files_finish (result, &error);
+  if (*out == NULL)
+    *out = g_ptr_array_new ();
+}
+
+/* A failed start is reported by the first run, which starts it again. */
+static void
+start_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!rk_kernel_start_finish (RK_KERNEL (source), result, &error))
+    g_debug ("kernel start: %s", error->message);
+}
+
+static int
+exit_status_for (const GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      || g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_CANCELLED))
+    return RK_CLI_EXIT_CANCELLED;
+  if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_UNREACHABLE)
+      || g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_REMOTE_REFUSED))
+    return RK_CLI_EXIT_UNREACHABLE;
+  if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_MODEL_MISSING))
+    return RK_CLI_EXIT_MODEL_MISSING;
+  if (g_error_matches (error, RK_AGENT_ERROR, RK_AGENT_ERROR_STEP_LIMIT))
+    return RK_CLI_EXIT_STEP_LIMIT;
+  if (g_error_matches (error, RK_AGENT_ERROR, RK_AGENT_ERROR_REPAIR_LIMIT))
+    return RK_CLI_EXIT_REPAIR_LIMIT;
+  if (error->domain == RK_MODEL_ERROR)
+    return RK_CLI_EXIT_MODEL_ERROR;
+  return RK_CLI_EXIT_FAILURE;
+}
+
+int
+rk_cli_ask (int    argc,
+            char **argv)
+{
+  g_autofree char *endpoint = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *api = NULL;
+  g_autofree char *approve = NULL;
+  g_autofree char *out_dir = NULL;
+  g_autofree char *transcript_path = NULL;
+  g_auto(GStrv) files = NULL;
+  g_auto(GStrv) rest = NULL;
+  gboolean json = FALSE, allow_remote = FALSE, no_tools = FALSE;
+  int max_steps = 8, max_repairs = 3, idle_timeout = 0;
+  GOptionEntry entries[] = {
+    { "endpoint", 0, 0, G_OPTION_ARG_STRING, &endpoint, N_("Model server URL (default: try 127.0.0.1:11434, :8080, :1234)"), N_("URL") },
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model, N_("Model name (default: the first the server lists)"), N_("NAME") },
+    { "api", 0, 0, G_OPTION_ARG_STRING, &api, N_("Wire format: auto, openai or ollama (default auto)"), N_("API") },
+    { "file", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &files, N_("Give the model a copy of PATH (repeatable)"), N_("PATH") },
+    { "approve", 0, 0, G_OPTION_ARG_STRING, &approve, N_("Before running code: ask, auto or never (default ask)"), N_("POLICY") },
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, N_("Copy tables (as CSV), figures, charts and files into DIR at the end"), N_("DIR") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON event a line"), NULL },
+    { "allow-remote", 0, 0, G_OPTION_ARG_NONE, &allow_remote, N_("Allow a model server that is not on this machine"), NULL },
+    { "no-tools", 0, 0, G_OPTION_ARG_NONE, &no_tools, N_("Ask for fenced code instead of tool calls"), NULL },
+    { "max-steps", 0, 0, G_OPTION_ARG_INT, &max_steps, N_("Model requests per question (default 8)"), N_("N") },
+    { "max-repairs", 0, 0, G_OPTION_ARG_INT, &max_repairs, N_("Automatic repairs after an error (default 3)"), N_("N") },
+    { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &idle_timeout, N_("Seconds of silence before the model counts as stalled (default 60)"), N_("S") },
+    { "transcript", 0, 0, G_OPTION_ARG_FILENAME, &transcript_path, N_("Save the conversation to FILE as it goes"), N_("FILE") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("QUESTION") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("QUESTION — ask about your data"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkModelClient) client = NULL;
+  g_autoptr(RkKernel) kernel = NULL;
+  g_autoptr(RkTranscript) transcript = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) profiles = NULL;
+  g_autoptr(GInputStream) stdin_stream = NULL;
+  g_autofree char *workspace = NULL;
+  g_autofree char *question = NULL;
+  Ask a = { 0 };
+  RkApprovalPolicy policy = RK_APPROVAL_ASK;
+  RkModelApi model_api = RK_MODEL_API_AUTO;
+  guint sigint_id;
+  int status = RK_CLI_EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+    _("A local model answers QUESTION by writing Python that runs in the sandbox, "
+      "over copies of the given files. Code is shown and, by default, run only "
+      "when you say yes."));
+  g_option_context_set_description (context,
+    _("Exit status:\n"
+      "  0  answered\n"
+      "  1  another failure (the sandbox, a file)\n"
+      "  2  wrong usage\n"
+      "  3  no model server answers, or it is not on this machine\n"
+      "  4  the model is not on the server\n"
+      "  5  cancelled (Ctrl+C)\n"
+      "  6  the model did not answer within --max-steps\n"
+      "  7  the model server failed (an HTTP error, a broken stream, a stall)\n"
+      "  8  the code kept failing after --max-repairs repairs\n"));
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "reckon-cli ask: %s\n", error->message);
+      return RK_CLI_EXIT_USAGE;
+    }
+  if (rest == NULL || rest[0] == NULL)
+    {
+      fprintf (stderr, "%s\n", _("reckon-cli ask: give a question."));
+      return RK_CLI_EXIT_USAGE;
+    }
+  question = g_strjoinv (" ", rest);
+  if (approve == NULL || g_strcmp0 (approve, "ask") == 0)
+    policy = RK_APPROVAL_ASK;
+  else if (g_strcmp0 (approve, "auto") == 0)
+    policy = RK_APPROVAL_AUTO;
+  else if (g_strcmp0 (approve, "never") == 0)
+    policy = RK_APPROVAL_NEVER;
+  else
+    {
+      fprintf (stderr, _("reckon-cli ask: --approve takes ask, auto or never, not “%s”.\n"), approve);
+      return RK_CLI_EXIT_USAGE;
+    }
+  if (api == NULL || g_strcmp0 (api, "auto") == 0)
+    model_api = RK_MODEL_API_AUTO;
+  else if (g_strcmp0 (api, "openai") == 0)
+    model_api = RK_MODEL_API_OPENAI;
+  else if (g_strcmp0 (api, "ollama") == 0)
+    model_api = RK_MODEL_API_OLLAMA;
+  else
+    {
+      fprintf (stderr, _("reckon-cli ask: --api takes auto, openai or ollama, not “%s”.\n"), api);
+      return RK_CLI_EXIT_USAGE;
+    }
+  if (max_steps < 1 || max_repairs < 0 || idle_timeout < 0)
+    {
+      fprintf (stderr, "%s\n", _("reckon-cli ask: the step, repair and timeout limits must be positive numbers."));
+      return RK_CLI_EXIT_USAGE;
+    }
+
+  workspace = rk_workspace_create (NULL, &error);
+  if (workspace == NULL)
+    {
+      fprintf (stderr, "reckon-cli ask: %s\n", error->message);
+      return RK_CLI_EXIT_FAILURE;
+    }
+  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+    {
+      char *name = rk_import_file (workspace, files[i], NULL, &error);
+
+      if (name == NULL)
+        {
+          fprintf (stderr, _("reckon-cli ask: could not copy “%s”: %s\n"), files[i], error->message);
+          rk_workspace_delete (workspace, NULL);
+          return RK_CLI_EXIT_FAILURE;
+        }
+      g_ptr_array_add (names, name);
+    }
+  g_ptr_array_add (names, NULL);
+
+  /* The kernel warms up (pandas, matplotlib) while the files are profiled. */
+  kernel = rk_kernel_new (workspace, NULL);
+  rk_kernel_start_async (kernel, NULL, start_cb, NULL);
+  if (names->len > 1)
+    {
+      rk_profile_files_async (workspace, (const char * const *) names->pdata, NULL, profile_cb, &profiles);
+      while (profiles == NULL)
+        g_main_context_iteration (NULL, TRUE);
+    }
+
+  client = rk_model_client_new ();
+  rk_model_client_set_endpoint (client, endpoint);
+  rk_model_client_set_model (client, model);
+  rk_model_client_set_api (client, model_api);
+  rk_model_client_set_allow_remote (client, allow_remote);
+  if (idle_timeout > 0)
+    rk_model_client_set_idle_timeout (client, (guint) idle_timeout);
+
+  transcript = rk_transcript_new ();
+  if (transcript_path != NULL)
+    rk_transcript_set_autosave_path (transcript, transcript_path);
+
+  a.agent = rk_agent_new (client, kernel, transcript);
+  a.cancellable = g_cancellable_new ();
+  a.json = json;
+  a.at_line_start = TRUE;
+  a.artifacts = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_kernel_event_unref);
+  stdin_stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+  a.stdin_lines = g_data_input_stream_new (stdin_stream);
+  rk_agent_set_policy (a.agent, policy);
+  rk_agent_set_max_steps (a.agent, (guint) max_steps);
+  rk_agent_set_max_repairs (a.agent, (guint) max_repairs);
+  rk_agent_set_use_tools (a.agent, !no_tools);
+  if (profiles != NULL && profiles->len > 0)
+    {
+      g_autofree char *context_text = rk_profiles_to_prompt (profiles, FILES_CONTEXT_BUDGET);
+      rk_agent_set_files_context (a.agent, context_text);
+    }
+  g_signal_connect (a.agent, "event", G_CALLBACK (agent_event_cb), &a);
+
+  sigint_id = g_unix_signal_add (SIGINT, sigint_cb, &a);
+  rk_agent_ask_async (a.agent, question, a.cancellable, ask_cb, &a);
+  while (!a.finished)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (sigint_id);
+
+  ensure_line_start (&a);
+  if (a.error != NULL)
+    {
+      if (json)
+        {
+          g_autoptr(JsonBuilder) b = json_builder_new ();
+          g_autoptr(JsonGenerator) gen = json_generator_new ();
+          g_autoptr(JsonNode) root = NULL;
+          g_autofree char *line = NULL;
+
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "event");
+          json_builder_add_string_value (b, "failed");
+          json_builder_set_member_name (b, "text");
+          json_builder_add_string_value (b, a.error->message);
+          json_builder_end_object (b);
+          root = json_builder_get_root (b);
+          json_generator_set_root (gen, root);
+          line = json_generator_to_data (gen, NULL);
+          printf ("%s\n", line);
+        }
+      fprintf (stderr, "reckon-cli ask: %s\n", a.error->message);
+      status = exit_status_for (a.error);
+    }
+  else if (!json && a.answer != NULL && !a.answer_streamed)
+    printf ("%s\n", a.answer);   /* Reckon's own ending (code skipped, or not run) */
+
+  /* The sandbox stops before anything is copied out of the workspace. */
+  rk_kernel_shutdown (kernel);
+  g_clear_object (&a.agent);
+  g_clear_object (&kernel);
+
+  if (out_dir != NULL && a.artifacts->len > 0)
+    {
+      guint failed = rk_cli_save_artifacts (workspace, a.artifacts, out_dir);
+      if (failed > 0 && status == RK_CLI_EXIT_OK)
+        status = RK_CLI_EXIT_FAILURE;
+    }
+  if (transcript_path != NULL && !rk_transcript_flush (transcript, &error))
+    {
+      fprintf (stderr, "reckon-cli ask: %s\n", error->message);
+      g_clear_error (&error);
+    }
+
+  if (!rk_workspace_delete (workspace, &error))
+    fprintf (stderr, "reckon-cli ask: %s\n", error->message);
+
+  g_clear_error (&a.error);
+  g_free (a.answer);
+  g_free (a.pending_code);
+  g_ptr_array_unref (a.artifacts);
+  g_clear_object (&a.stdin_lines);
+  g_clear_object (&a.cancellable);
+  return status;
+}

@@ -1,0 +1,257 @@
+#!/usr/bin/python3
+"""test-cli-ask.py — `reckon-cli ask` end to end, as a user runs it: the
+scripted model server over real HTTP, the real sandbox, both wire formats,
+tool calls and fenced code, artifacts in --out, faults and exit statuses.
+Speaks TAP."""
+import csv
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BUILD = os.environ["RECKON_BUILD_ROOT"]
+CLI = os.path.join(BUILD, "src", "cli", "reckon-cli")
+MOCK = os.path.join(BUILD, "tests", "lib", "reckon-mock-server")
+
+results = []
+
+
+def check(name, cond, detail=""):
+    results.append((name, bool(cond), detail))
+
+
+class Server:
+    def __init__(self, script, tmp):
+        self.script_path = os.path.join(tmp, "script.json")
+        self.record = os.path.join(tmp, "record.jsonl")
+        with open(self.script_path, "w") as f:
+            json.dump(script, f)
+        self.proc = subprocess.Popen([MOCK, self.script_path, "--record", self.record],
+                                     stdout=subprocess.PIPE, text=True)
+        self.port = int(self.proc.stdout.readline())
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def chat_requests(self):
+        out = []
+        if not os.path.exists(self.record):
+            return out
+        for line in open(self.record):
+            r = json.loads(line)
+            if r["path"] in ("/v1/chat/completions", "/api/chat"):
+                out.append(json.loads(r["body"]))
+        return out
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(10)
+
+
+def ask(server_url, args, stdin=None, timeout=120):
+    cmd = [CLI, "ask", "--endpoint", server_url, "--model", "m", "--idle-timeout", "3"] + args
+    start = time.monotonic()
+    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=timeout)
+    return p, time.monotonic() - start
+
+
+CODE = (
+    "import pandas as pd\n"
+    "import matplotlib.pyplot as plt\n"
+    "df = pd.read_csv('numbers.csv')\n"
+    "print(f\"total={df['amount'].sum():.4f}\")\n"
+    "summary = df.groupby('group')['amount'].sum().reset_index()\n"
+    "summary.plot(kind='bar', x='group', y='amount')\n"
+    "summary\n"
+)
+
+
+def end_to_end(api, fenced):
+    name = f"{api} {'fenced' if fenced else 'tool call'}"
+    tmp = tempfile.mkdtemp(prefix="rk-ask-")
+    try:
+        rng = random.Random()
+        rows = [(g, round(rng.uniform(-500, 500), 4)) for g in rng.choices("ABCD", k=300)]
+        data = os.path.join(tmp, "numbers.csv")
+        with open(data, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["group", "amount"])
+            w.writerows(rows)
+        total = f"{sum(a for _, a in rows):.4f}"
+
+        if fenced:
+            first = {"text": "Let me add it up.", "code": CODE}
+        else:
+            first = {"text": "Let me add it up.",
+                     "tool_calls": [{"id": "call_7", "name": "python",
+                                     "arguments": json.dumps({"code": CODE})}]}
+        server = Server({"api": api, "models": ["m"],
+                         "turns": [first, {"text": "The total is as printed."}]}, tmp)
+        out = os.path.join(tmp, "out")
+        args = ["--api", api, "--file", data, "--approve", "auto", "--out", out]
+        if fenced:
+            args.append("--no-tools")
+        p, _ = ask(server.url, args + ["What is the total amount?"])
+        reqs = server.chat_requests()
+        server.stop()
+
+        check(f"{name}: exit 0", p.returncode == 0, p.stderr)
+        check(f"{name}: answer printed", "The total is as printed." in p.stdout, p.stdout)
+        check(f"{name}: code shown", "read_csv('numbers.csv')" in p.stdout, p.stdout)
+        obs = json.dumps(reqs[1]["messages"][-1]) if len(reqs) > 1 else ""
+        check(f"{name}: observation holds the number computed from the file",
+              f"total={total}" in obs, obs[:400])
+        system = reqs[0]["messages"][0]["content"] if reqs else ""
+        check(f"{name}: the model was told the file's schema",
+              "numbers.csv" in system and "amount" in system, system[:400])
+        files = sorted(os.listdir(out)) if os.path.isdir(out) else []
+        check(f"{name}: a table arrives in --out as CSV",
+              any(f.endswith(".csv") and f != "numbers.csv" for f in files), files)
+        check(f"{name}: a figure arrives in --out as PNG",
+              any(f.endswith(".png") for f in files), files)
+        for f in files:
+            if f.endswith(".png"):
+                with open(os.path.join(out, f), "rb") as fh:
+                    check(f"{name}: the figure is a PNG", fh.read(8) == b"\x89PNG\r\n\x1a\n")
+                break
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def faults():
+    tmp = tempfile.mkdtemp(prefix="rk-ask-")
+    try:
+        # Nothing listens: a port that was just free.
+        server = Server({"models": ["m"], "turns": []}, tmp)
+        url = server.url
+        server.stop()
+        p, _ = ask(url, ["--api", "openai", "Hello?"])
+        check("refused: exit 3", p.returncode == 3, (p.returncode, p.stderr))
+        check("refused: one sentence naming the endpoint",
+              url in p.stderr and p.stderr.strip().count("\n") == 0, p.stderr)
+
+        server = Server({"api": "ollama", "models": ["llama3.1:8b", "qwen2.5:7b"], "turns": [],
+                         "check_model": True}, tmp)
+        p, _ = ask(server.url, ["--api", "ollama", "Hello?"])
+        server.stop()
+        check("missing model: exit 4", p.returncode == 4, (p.returncode, p.stderr))
+        check("missing model: names the models there are",
+              "llama3.1:8b" in p.stderr and "qwen2.5:7b" in p.stderr, p.stderr)
+
+        cases = [("500", 7, "HTTP 500"), ("cut", 7, "cut"), ("malformed", 7, "malformed"),
+                 ("stall", 7, "stall")]
+        for fault, code, label in cases:
+            transcript = os.path.join(tmp, f"t-{fault}.json")
+            server = Server({"api": "openai", "models": ["m"],
+                             "turns": [{"text": "Partial answer ", "fault": fault, "stall_seconds": 30}]}, tmp)
+            p, took = ask(server.url, ["--api", "openai", "--transcript", transcript, "Hello?"])
+            server.stop()
+            check(f"{label}: exit {code}", p.returncode == code, (p.returncode, p.stderr))
+            check(f"{label}: one sentence naming the endpoint",
+                  server.url in p.stderr and p.stderr.strip().count("\n") == 0, p.stderr)
+            try:
+                saved = json.load(open(transcript))
+                text = json.dumps(saved)
+                kept = "Hello?" in text
+            except (OSError, ValueError) as e:
+                kept, text = False, str(e)
+            check(f"{label}: the transcript keeps the question", kept, text[:300])
+            if fault == "stall":
+                check("stall: gives up after the idle timeout, not the stall", took < 20, took)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def approval_and_limits():
+    tmp = tempfile.mkdtemp(prefix="rk-ask-")
+    try:
+        server = Server({"api": "openai", "models": ["m"],
+                         "turns": [{"code": "print('ran ' + 'it')\n"}, {"text": "Done."}]}, tmp)
+        p, _ = ask(server.url, ["--api", "openai", "--no-tools", "Go"], stdin="n\n")
+        server.stop()
+        check("approval n: nothing runs", "ran it" not in p.stdout and p.returncode == 0, p.stdout)
+        check("approval n: says so", "skipped" in p.stdout, p.stdout)
+
+        server = Server({"api": "openai", "models": ["m"],
+                         "turns": [{"code": "print('ran ' + 'it')\n"}, {"text": "Done."}]}, tmp)
+        p, _ = ask(server.url, ["--api", "openai", "--no-tools", "Go"],
+                   stdin="e\nprint('edited ' + 'code')\n.\n")
+        server.stop()
+        check("approval e: the edited code runs", "edited code" in p.stdout and "ran it" not in p.stdout,
+              p.stdout + p.stderr)
+
+        bad = {"code": "1/0\n"}
+        server = Server({"api": "openai", "models": ["m"], "turns": [bad] * 5}, tmp)
+        p, _ = ask(server.url, ["--api", "openai", "--no-tools", "--approve", "auto",
+                                "--max-repairs", "2", "Go"])
+        server.stop()
+        check("repair limit: exit 8", p.returncode == 8, (p.returncode, p.stderr))
+        check("repair limit: clear message", "automatic repairs" in p.stderr and "division by zero" in p.stderr,
+              p.stderr)
+
+        server = Server({"api": "openai", "models": ["m"],
+                         "turns": [{"code": "x = 1\nprint(x / 0)\n"},
+                                   {"code": "x = 1\nprint(x / 4)\n"}, {"text": "A quarter."}]}, tmp)
+        p, _ = ask(server.url, ["--api", "openai", "--no-tools", "--approve", "auto", "--json", "Go"])
+        server.stop()
+        events = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+        diffs = [e.get("diff") for e in events if e["event"] == "code" and e.get("diff")]
+        check("--json: one JSON event a line", events and all("event" in e for e in events), p.stdout[:300])
+        check("--json: the revision carries a unified diff",
+              diffs and "-print(x / 0)" in diffs[0] and "+print(x / 4)" in diffs[0], diffs)
+        check("--json: the answer event", any(e["event"] == "answer" and e["text"] == "A quarter." for e in events))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def cancel():
+    tmp = tempfile.mkdtemp(prefix="rk-ask-")
+    try:
+        server = Server({"api": "openai", "models": ["m"],
+                         "turns": [{"code": "import time\nprint('spinning', flush=True)\nwhile True:\n    pass\n"}]}, tmp)
+        proc = subprocess.Popen([CLI, "ask", "--endpoint", server.url, "--model", "m", "--api", "openai",
+                                 "--no-tools", "--approve", "auto", "Spin"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = ""
+        deadline = time.monotonic() + 60
+        while "spinning" not in line and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line and proc.poll() is not None:
+                break
+        time.sleep(0.3)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        took = time.monotonic() - sent
+        server.stop()
+        check("Ctrl+C during a running cell: exit 5", proc.returncode == 5, proc.returncode)
+        check("Ctrl+C during a running cell: stops within 1 s", took < 1.0, took)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    if not os.access(os.environ.get("RECKON_SANDBOX", ""), os.X_OK):
+        print("1..0 # SKIP reckon-sandbox is not built")
+        return
+    for api in ("openai", "ollama"):
+        for fenced in (False, True):
+            end_to_end(api, fenced)
+    faults()
+    approval_and_limits()
+    cancel()
+    print(f"1..{len(results)}")
+    for i, (name, ok, detail) in enumerate(results, 1):
+        print(f"{'ok' if ok else 'not ok'} {i} - {name}")
+        if not ok:
+            for line in str(detail).splitlines()[:20]:
+                print(f"# {line}")
+
+
+main()
