@@ -27,6 +27,7 @@ sandbox_usable (char **reason)
   const char *sandbox = rk_sandbox_path ();
   g_autofree char *ws = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
   int status = 0;
   const char *argv[] = { sandbox, "--workspace", NULL, "--", "/bin/true", NULL };
 
@@ -37,11 +38,12 @@ sandbox_usable (char **reason)
     }
   ws = g_dir_make_tmp ("rk-kernel-probe-XXXXXX", NULL);
   argv[2] = ws;
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                     NULL, NULL, NULL, NULL, &status, &error) ||
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+                     NULL, NULL, NULL, &err, &status, &error) ||
       !g_spawn_check_wait_status (status, NULL))
     {
-      *reason = g_strdup ("reckon-sandbox cannot run a program on this machine");
+      *reason = g_strdup_printf ("reckon-sandbox (%s) cannot run a program on this machine: %s",
+                                 sandbox, error ? error->message : g_strstrip (err));
       g_rmdir (ws);
       return FALSE;
     }
