@@ -21,6 +21,7 @@
 #define MAX_HEAD_ROWS   10
 #define MAX_LIST        32
 #define MAX_STRING      4096
+#define MAX_DEPTH       16
 #define MAX_STDERR      (64 * 1024)
 #define KERNEL_MOUNT    "/opt/reckon/kernel"
 /* The profiler's own sentence for a MemoryError (reckon/profile.py). */
@@ -418,6 +419,39 @@ parse_file (JsonNode *node)
   return p;
 }
 
+/* json-glib parses recursively: refuse deep nesting before it sees it. */
+static gboolean
+nesting_ok (const char *data,
+            gsize       len)
+{
+  gboolean in_string = FALSE;
+  int depth = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > MAX_DEPTH)
+            return FALSE;
+        }
+      else if (c == ']' || c == '}')
+        depth--;
+    }
+  return TRUE;
+}
+
 GPtrArray *
 rk_profile_parse (const char  *data,
                   gsize        len,
@@ -441,6 +475,13 @@ rk_profile_parse (const char  *data,
     {
       g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
                            _("The file profile is not valid text."));
+      return NULL;
+    }
+
+  if (!nesting_ok (data, len))
+    {
+      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                           _("The file profile is nested too deeply."));
       return NULL;
     }
 

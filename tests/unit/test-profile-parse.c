@@ -1,0 +1,207 @@
+/* test-profile-parse.c — the parser of the profiler's JSON and the prompt
+ * text, with well-formed and hostile input. */
+#include "config.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "rk-profile.h"
+#include "rk-util.h"
+
+static const char *good =
+  "{\"version\": 1, \"files\": [{\"name\": \"s.csv\", \"size\": 120, \"kind\": \"csv\","
+  " \"encoding\": \"UTF-8\", \"delimiter\": \";\", \"decimal\": \",\", \"header\": true,"
+  " \"notes\": [\"a note\"], \"read_hint\": \"pd.read_csv('s.csv', sep=';')\","
+  " \"tables\": [{\"rows\": 3, \"columns\": 2, \"header\": true,"
+  "   \"column_info\": [{\"name\": \"city\", \"type\": \"text\", \"missing\": 1, \"unique\": 2, \"values\": [\"Lyon\", \"Nice\"]},"
+  "                     {\"name\": \"pop\", \"type\": \"integer\", \"missing\": 0, \"min\": 1, \"max\": 9.5, \"mean\": 4, \"std\": 2}],"
+  "   \"head\": [[\"Lyon\", \"1\"], [null, 9.5], [true, \"x\\ny\"]]}]},"
+  " {\"name\": \"bad.bin\", \"error\": \"This file is not a spreadsheet: it contains binary data.\"}]}";
+
+static GPtrArray *
+parse (const char  *s,
+       GError     **error)
+{
+  return rk_profile_parse (s, strlen (s), error);
+}
+
+static void
+test_good (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = parse (good, &error);
+  RkFileProfile *p;
+  RkTableProfile *t;
+  RkColumnProfile *c;
+  GStrv row;
+  g_autofree char *text = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, ==, 2);
+  p = g_ptr_array_index (files, 0);
+  g_assert_cmpstr (p->name, ==, "s.csv");
+  g_assert_cmpint (p->kind, ==, RK_FILE_KIND_CSV);
+  g_assert_cmpuint (p->size, ==, 120);
+  g_assert_cmpstr (p->delimiter, ==, ";");
+  g_assert_cmpstr (p->notes[0], ==, "a note");
+  t = g_ptr_array_index (p->tables, 0);
+  g_assert_cmpuint (t->rows, ==, 3);
+  g_assert_true (t->header);
+  c = g_ptr_array_index (t->columns, 1);
+  g_assert_cmpint (c->type, ==, RK_COLUMN_INTEGER);
+  g_assert_true (c->has_stats);
+  g_assert_cmpfloat (c->max, ==, 9.5);
+  c = g_ptr_array_index (t->columns, 0);
+  g_assert_false (c->has_stats);
+  g_assert_cmpint (c->unique, ==, 2);
+  g_assert_cmpstr (c->values[1], ==, "Nice");
+  row = g_ptr_array_index (t->head, 1);
+  g_assert_cmpstr (row[0], ==, "");
+  g_assert_cmpstr (row[1], ==, "9.5");
+  row = g_ptr_array_index (t->head, 2);
+  g_assert_cmpstr (row[0], ==, "true");
+  g_assert_cmpstr (row[1], ==, "x\ny");
+
+  p = g_ptr_array_index (files, 1);
+  g_assert_cmpstr (p->error, ==, "This file is not a spreadsheet: it contains binary data.");
+
+  text = rk_profiles_to_prompt (files, 4096);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "File “s.csv” (CSV, 120 bytes, UTF-8, semicolon-separated, decimal comma)"));
+  g_assert_nonnull (strstr (text, "- city: text, 1 missing, 2 distinct (Lyon, Nice)"));
+  g_assert_nonnull (strstr (text, "- pop: integer, min 1, max 9.5, mean 4, std 2"));
+  /* A line break inside a cell stays on one line. */
+  g_assert_nonnull (strstr (text, "true | x\\ny"));
+  g_assert_nonnull (strstr (text, "File “bad.bin”: This file is not a spreadsheet"));
+
+  /* Copies are deep. */
+  {
+    g_autoptr(RkFileProfile) copy = rk_file_profile_copy (g_ptr_array_index (files, 0));
+
+    g_assert_cmpstr (((RkColumnProfile *) g_ptr_array_index (((RkTableProfile *) g_ptr_array_index (copy->tables, 0))->columns, 0))->values[0], ==, "Lyon");
+  }
+}
+
+static void
+expect_error (const char *s,
+              gsize       len,
+              int         code)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = rk_profile_parse (s, len, &error);
+
+  g_assert_null (files);
+  g_assert_error (error, RK_PARSE_ERROR, code);
+}
+
+static void
+test_hostile (void)
+{
+  g_autofree char *huge = g_strnfill (RK_PROFILE_MAX_JSON + 1, ' ');
+  g_autofree char *deep = NULL;
+  g_autoptr(GString) d = g_string_new ("{\"version\": 1, \"files\": ");
+
+  expect_error (huge, strlen (huge), RK_PARSE_ERROR_TOO_LARGE);
+  expect_error ("", 0, RK_PARSE_ERROR_MALFORMED);
+  expect_error ("{\"version\": 1, \"files\": [{\"name\": \"\xff\"}]}", 33, RK_PARSE_ERROR_MALFORMED);
+  expect_error ("{\"version\": 1,\0 \"files\": []}", 28, RK_PARSE_ERROR_MALFORMED);
+  expect_error ("{\"version\": 2, \"files\": []}", 27, RK_PARSE_ERROR_UNSUPPORTED);
+  expect_error ("{\"version\": \"1\", \"files\": []}", 29, RK_PARSE_ERROR_UNSUPPORTED);
+  expect_error ("[1, 2]", 6, RK_PARSE_ERROR_MALFORMED);
+  expect_error ("{\"version\": 1, \"files\": {}}", 27, RK_PARSE_ERROR_MALFORMED);
+  expect_error ("{\"version\": 1, \"files\": [5]}", 28, RK_PARSE_ERROR_MALFORMED);
+  expect_error ("{\"version\": 1, \"files\": [", 25, RK_PARSE_ERROR_MALFORMED);
+
+  for (int i = 0; i < 100000; i++)
+    g_string_append_c (d, '[');
+  deep = g_string_free (g_steal_pointer (&d), FALSE);
+  expect_error (deep, strlen (deep), RK_PARSE_ERROR_MALFORMED);
+}
+
+static void
+test_wrong_types_and_caps (void)
+{
+  g_autoptr(GString) s = g_string_new ("{\"version\": 1, \"files\": [{\"name\": 5, \"size\": -3, \"kind\": \"exe\","
+                                       " \"error\": \"\\u001b[31mred\\u0007\", \"sheets\": 1e300,"
+                                       " \"tables\": [{\"rows\": \"12\", \"columns\": 1e20, \"column_info\": [");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  RkFileProfile *p;
+  RkTableProfile *t;
+
+  for (int i = 0; i < 1000; i++)
+    g_string_append_printf (s, "%s{\"name\": \"c%d\", \"type\": \"weird\", \"min\": \"x\"}", i ? "," : "", i);
+  g_string_append (s, "], \"head\": [");
+  for (int i = 0; i < 100; i++)
+    g_string_append_printf (s, "%s[{\"a\": 1}, [1], \"ok\"]", i ? "," : "");
+  g_string_append (s, "]}]}]}");
+
+  files = rk_profile_parse (s->str, s->len, &error);
+  g_assert_no_error (error);
+  p = g_ptr_array_index (files, 0);
+  g_assert_cmpstr (p->name, ==, "");
+  g_assert_cmpuint (p->size, ==, 0);
+  g_assert_cmpint (p->kind, ==, RK_FILE_KIND_UNKNOWN);
+  g_assert_cmpuint (p->sheets, ==, 0);
+  /* Terminal escapes and other control characters are dropped. */
+  g_assert_cmpstr (p->error, ==, "[31mred");
+  t = g_ptr_array_index (p->tables, 0);
+  g_assert_cmpuint (t->rows, ==, 0);
+  g_assert_cmpuint (t->n_columns, ==, 0);
+  g_assert_cmpuint (t->columns->len, ==, 256);
+  g_assert_cmpint (((RkColumnProfile *) g_ptr_array_index (t->columns, 0))->type, ==, RK_COLUMN_TEXT);
+  g_assert_false (((RkColumnProfile *) g_ptr_array_index (t->columns, 0))->has_stats);
+  g_assert_cmpuint (t->head->len, ==, 10);
+  g_assert_cmpstr (((GStrv) g_ptr_array_index (t->head, 0))[0], ==, "");
+  g_assert_cmpstr (((GStrv) g_ptr_array_index (t->head, 0))[2], ==, "ok");
+}
+
+static void
+test_prompt_budget (void)
+{
+  g_autoptr(GString) s = g_string_new ("{\"version\": 1, \"files\": [");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  g_autofree char *text = NULL;
+
+  /* Ten wide files with long names and cells. */
+  for (int f = 0; f < 10; f++)
+    {
+      g_string_append_printf (s, "%s{\"name\": \"file%d.csv\", \"kind\": \"csv\", \"tables\": [{\"rows\": 5, \"columns\": 200, \"column_info\": [", f ? "," : "", f);
+      for (int i = 0; i < 200; i++)
+        g_string_append_printf (s, "%s{\"name\": \"a rather long column name number %d\", \"type\": \"float\", \"min\": 1, \"max\": 2, \"mean\": 1.5}", i ? "," : "", i);
+      g_string_append (s, "], \"head\": [[\"");
+      for (int i = 0; i < 400; i++)
+        g_string_append (s, "x");
+      g_string_append (s, "\"]]}]}");
+    }
+  g_string_append (s, "]}");
+  files = rk_profile_parse (s->str, s->len, &error);
+  g_assert_no_error (error);
+
+  text = rk_profiles_to_prompt (files, 8000);
+  g_test_message ("%zu bytes", strlen (text));
+  g_assert_cmpuint (strlen (text), <=, 8000 + 2000);
+  /* Every file is named, each gets its share. */
+  for (int f = 0; f < 10; f++)
+    {
+      g_autofree char *name = g_strdup_printf ("file%d.csv", f);
+
+      g_assert_nonnull (strstr (text, name));
+    }
+  g_assert_nonnull (strstr (text, "more columns"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/rk/profile-parse/good", test_good);
+  g_test_add_func ("/rk/profile-parse/hostile", test_hostile);
+  g_test_add_func ("/rk/profile-parse/wrong-types-and-caps", test_wrong_types_and_caps);
+  g_test_add_func ("/rk/profile-parse/prompt-budget", test_prompt_budget);
+
+  return g_test_run ();
+}
