@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <json-glib/json-glib.h>
 
 #include "rk-chart.h"
 #include "rk-chart-private.h"
@@ -369,6 +370,61 @@ test_python_kinds (Fixture *f, gconstpointer data)
     g_autoptr(RkChart) chart = rk_chart_new_from_file (paths[G_N_ELEMENTS (cases)], NULL);
     g_assert_cmpstr (rk_chart_get_title (chart), ==, "T");
   }
+}
+
+/* Inside the kernel, reckon._hooks carries the emit function: the chart
+ * event names the spec relative to the workspace. */
+static void
+test_python_emit (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *script = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(RkChart) chart = NULL;
+  g_autofree char *spec = NULL;
+  JsonObject *root, *event;
+  JsonArray *events;
+  int status = 0;
+  const char *argv[] = { rk_python_path (), "-B", "-c", NULL, NULL };
+
+  script = g_strdup_printf ("import json\n"
+                            "from reckon import _hooks\n"
+                            "events = []\n"
+                            "_hooks._emit_impl = events.append\n"
+                            "_hooks.current_id = 'c9'\n"
+                            "_hooks.WORKSPACE = %s\n"
+                            "import reckon\n"
+                            "r = reckon.chart([1, 2, 3], title='Emitted ' * 20)\n"
+                            "print(json.dumps({'events': events, 'repr': repr(r)}))\n",
+                            "__import__('os').environ['WS']");
+  argv[3] = script;
+  env = g_environ_setenv (env, "PYTHONPATH", rk_kernel_dir (), TRUE);
+  env = g_environ_setenv (env, "WS", f->dir, TRUE);
+  g_spawn_sync (f->dir, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("python failed: %s", err);
+
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  events = json_object_get_array_member (root, "events");
+  g_assert_cmpuint (json_array_get_length (events), ==, 1);
+  event = json_array_get_object_element (events, 0);
+  g_assert_cmpstr (json_object_get_string_member (event, "type"), ==, "chart");
+  g_assert_cmpstr (json_object_get_string_member (event, "id"), ==, "c9");
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (event, "title"), "Emitted Emitted"));
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (event, "path"), ".reckon/charts/c"));
+  g_assert_true (rk_path_is_beneath (json_object_get_string_member (event, "path")));
+  /* the repr a cell shows stays short, even for a long title */
+  g_assert_cmpuint (strlen (json_object_get_string_member (root, "repr")), <, 100);
+
+  spec = g_build_filename (f->dir, json_object_get_string_member (event, "path"), NULL);
+  chart = rk_chart_new_from_file (spec, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rk_chart_get_n_points (chart, 0), ==, 3);
 }
 
 /* ------------------------------------------------------------ pixels */
@@ -895,6 +951,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/chart/ticks/time", test_time_ticks);
   g_test_add_func ("/rk/chart/ticks/format", test_format_number);
   g_test_add ("/rk/chart/python/every-kind", Fixture, NULL, fixture_setup, test_python_kinds, fixture_teardown);
+  g_test_add ("/rk/chart/python/emit", Fixture, NULL, fixture_setup, test_python_emit, fixture_teardown);
   g_test_add_func ("/rk/chart/draw/pixels", test_draw_pixels);
   g_test_add_func ("/rk/chart/draw/bars", test_draw_bars);
   g_test_add ("/rk/chart/draw/decimation-spike", Fixture, NULL, fixture_setup, test_decimation_spike, fixture_teardown);

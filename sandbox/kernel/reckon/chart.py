@@ -142,6 +142,8 @@ def _labels(values):
     for v in values:
         if v is None or (isinstance(v, float) and math.isnan(v)):
             out.append("")
+        elif isinstance(v, tuple):  # a MultiIndex level combination
+            out.append(_text(" / ".join(str(p) for p in v), "category"))
         elif hasattr(v, "strftime") and hasattr(v, "hour"):
             if (v.hour, v.minute, v.second) == (0, 0, 0):
                 out.append(v.strftime("%Y-%m-%d"))
@@ -300,6 +302,14 @@ def chart(data, kind="line", x=None, y=None, title=None, xlabel=None, ylabel=Non
         raise ValueError("chart: kind must be one of %s, not %r" % (", ".join(KINDS), kind))
 
     xv, xname, series = _columns(data, x, y)
+    try:
+        import pandas as pd
+        if isinstance(xv, pd.PeriodIndex):
+            xv = xv.to_timestamp()
+        elif isinstance(xv, pd.Series) and isinstance(xv.dtype, pd.PeriodDtype):
+            xv = xv.dt.to_timestamp()
+    except (ImportError, AttributeError):  # pragma: no cover
+        pass
     if len(series) > MAX_SERIES:
         raise ValueError("chart: too many series (%d; at most %d)" % (len(series), MAX_SERIES))
 
@@ -344,7 +354,10 @@ def chart(data, kind="line", x=None, y=None, title=None, xlabel=None, ylabel=Non
             entry = {"name": _text(name, "name")}
             if shared_x is not None:
                 entry["x"] = shared_x
-            entry["y"] = w.array(_to_float(s))
+            ys = _to_float(s)
+            if len(ys) and not np.isfinite(ys).any() and any(v is not None and v == v for v in list(s)[:1000]):
+                raise ValueError("chart: %r has no numbers to plot" % name)
+            entry["y"] = w.array(ys)
             out_series.append(entry)
         spec["x"] = {"type": xtype}
         if kind in ("bar", "area"):
