@@ -1015,7 +1015,9 @@ _rk_chart_time_ticks (double      lo,
   if (i < G_N_ELEMENTS (time_steps) && time_steps[i].unit <= _RK_TIME_DAY)
     {
       double st = time_steps[i].ms;
-      double v = ceil (lo / st) * st;
+      /* weeks start on Mondays: 1970-01-05 was one (the epoch a Thursday) */
+      double origin = st >= 604800e3 ? 4 * 86400e3 : 0;
+      double v = ceil ((lo - origin) / st) * st + origin;
 
       *unit = time_steps[i].unit;
       for (; v <= hi && count < max_out; v += st)
@@ -1475,7 +1477,7 @@ compute_layout (RkChart *self,
 
   /* y ticks, then widen the range to whole steps so the top has a label */
   {
-    double target = MAX (2, (L->b - L->t) / 48);
+    double target = MAX (3, (L->b - L->t) / 42);
     L->n_yt = _rk_chart_nice_ticks (lo, hi, (guint) target, L->yt, MAX_TICKS, &L->ystep);
     /* bars and areas get a labelled top; lines and points keep their
      * data range (with a margin) so no band of the plot stays empty */

@@ -264,6 +264,15 @@ test_time_ticks (void)
   for (guint i = 0; i < n; i++)
     g_assert_cmpfloat (fmod (ticks[i], day), ==, 0);
 
+  /* three months of days: weekly ticks fall on Mondays */
+  n = _rk_chart_time_ticks (jan1_2020, jan1_2020 + 60 * day, 8, ticks, 64, &unit);
+  g_assert_cmpint (unit, ==, _RK_TIME_DAY);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GDateTime) t = g_date_time_new_from_unix_utc ((gint64) (ticks[i] / 1e3));
+      g_assert_cmpint (g_date_time_get_day_of_week (t), ==, 1);
+    }
+
   /* a working day: hour ticks */
   n = _rk_chart_time_ticks (jan1_2020 + 8 * 3600e3, jan1_2020 + 18 * 3600e3, 6, ticks, 64, &unit);
   g_assert_cmpint (unit, ==, _RK_TIME_HOUR);
