@@ -458,6 +458,43 @@ test_profile_workbooks (void)
 }
 
 static void
+test_profile_xls (void)
+{
+  /* No XLS writer ships in Debian 12: python3-xlrd's own example it is. */
+  const char *xls = "/usr/share/doc/python3-xlrd/examples/namesdemo.xls";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) profiles = NULL;
+  g_autofree char *name = NULL;
+  RkFileProfile *p;
+  RkTableProfile *t;
+
+  if (skip_without_sandbox ())
+    return;
+  if (!g_file_test (xls, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_skip ("no XLS sample: python3-xlrd's examples are not installed");
+      return;
+    }
+  name = rk_import_file (fx.workspace, xls, NULL, &error);
+  g_assert_no_error (error);
+  {
+    const char *names[] = { name, NULL };
+
+    profiles = rk_profile_files (fx.workspace, names, NULL, &error);
+  }
+  g_assert_no_error (error);
+  p = g_ptr_array_index (profiles, 0);
+  g_assert_null (p->error);
+  g_assert_cmpint (p->kind, ==, RK_FILE_KIND_XLS);
+  g_assert_cmpuint (p->sheets, ==, 4);
+  t = table (p, 0);
+  g_assert_cmpstr (t->name, ==, "Sheet1");
+  g_assert_cmpstr (cell (t, 0, 0), ==, "42");
+  t = table (p, 2);
+  g_assert_cmpstr (column (t, 1)->name, ==, "Jan");
+}
+
+static void
 test_profile_pdfs (void)
 {
   RkFileProfile *p;
@@ -762,6 +799,7 @@ main (int    argc,
   g_test_add_func ("/rk/profile/csv-shapes", test_profile_csv_shapes);
   g_test_add_func ("/rk/profile/odd-names", test_profile_odd_names);
   g_test_add_func ("/rk/profile/workbooks", test_profile_workbooks);
+  g_test_add_func ("/rk/profile/xls", test_profile_xls);
   g_test_add_func ("/rk/profile/pdfs", test_profile_pdfs);
   g_test_add_func ("/rk/profile/hostile-xml", test_profile_hostile_xml);
   g_test_add_func ("/rk/profile/zip-bomb", test_profile_zip_bomb);

@@ -501,6 +501,8 @@ def _sheet_table(name, rows, total_rows=None):
 def _fmt_cell(v):
     if v is None:
         return None
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2 ** 53:
+        return int(v)  # spreadsheets store 42 as 42.0
     if hasattr(v, "isoformat"):
         s = v.isoformat()
         return s[:-9] if s.endswith("T00:00:00") else s
