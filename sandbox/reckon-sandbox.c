@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/seccomp.h>
 #include <limits.h>
 #include <linux/capability.h>
 #include <net/if.h>
@@ -35,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "syscall-filter.h"
+#include "seccomp-filter-bpf.h"
 #include "utils.h"
 #include "workspace-usage.h"
 
@@ -683,7 +684,12 @@ static void __attribute__((noreturn))
 run_program (void)
 {
   char **env = build_environment ();
-  struct sock_fprog *filter = build_seccomp_filter ();
+  /* The filter (syscall-filter.c) is compiled at build time; installing
+   * it allocates nothing, which matters under RLIMIT_AS. */
+  struct sock_fprog filter = {
+    .len = sizeof seccomp_filter_insns / sizeof seccomp_filter_insns[0],
+    .filter = (struct sock_filter *) seccomp_filter_insns,
+  };
   const char *prog = opt.argv[0];
 
   if (setsid () < 0)
@@ -705,7 +711,8 @@ run_program (void)
 
   /* Last thing before exec, as bubblewrap does. From here on a failure is
    * the program's (126/127), not the sandbox's. */
-  apply_seccomp_filter (filter);
+  if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter, 0, 0) != 0)
+    die_with_error ("cannot load the seccomp filter");
 
   if (strchr (prog, '/') != NULL)
     execve (prog, opt.argv, env);

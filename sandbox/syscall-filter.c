@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sys/personality.h>
@@ -219,13 +218,4 @@ build_seccomp_filter (void)
   prog = export_filter (ctx);
   seccomp_release (ctx);
   return prog;
-}
-
-void
-apply_seccomp_filter (const struct sock_fprog *prog)
-{
-  /* No allocation here: under RLIMIT_AS (or ASan's huge shadow mapping)
-   * this runs after the limits are in place. */
-  if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog, 0, 0) != 0)
-    die_with_error ("cannot load the seccomp filter");
 }
