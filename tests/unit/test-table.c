@@ -1128,6 +1128,43 @@ test_snapshot (void)
   g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
 }
 
+/* Beyond 1024 mapped tables, further ones are read into a sealed memfd copy. */
+static void
+test_many_open (void)
+{
+  g_autoptr(GPtrArray) tables = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *path = NULL;
+  g_autofree char *copy = NULL;
+  g_autoptr(GBytes) orig = NULL;
+  g_autoptr(GError) error = NULL;
+  RkTable *last;
+  g_autofree char *text = NULL;
+
+  NEED_FIXTURES ();
+  path = fixture ("small");
+  for (guint i = 0; i < 1100; i++)
+    {
+      RkTable *t = rk_table_open (path, &error);
+      g_assert_no_error (error);
+      g_ptr_array_add (tables, t);
+    }
+  /* The last one is a copy: truncating its file changes nothing. */
+  orig = fixture_bytes ("small");
+  copy = g_build_filename (fixtures, "many.rkt", NULL);
+  g_assert_true (g_file_set_contents (copy, g_bytes_get_data (orig, NULL), g_bytes_get_size (orig), NULL));
+  last = rk_table_open (copy, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (truncate (copy, 0), ==, 0);
+  text = rk_table_get_cell_text (last, 1, 1);
+  g_assert_cmpstr (text, ==, "z");
+  g_object_unref (last);
+  for (guint i = 0; i < tables->len; i++)
+    {
+      g_autofree char *cell = rk_table_get_cell_text (tables->pdata[i], 0, 1);
+      g_assert_cmpstr (cell, ==, "xy");
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1162,6 +1199,7 @@ main (int   argc,
   g_test_add_func ("/rk/table/hostile/symlink", test_hostile_symlink);
   g_test_add_func ("/rk/table/hostile/fifo", test_hostile_fifo);
   g_test_add_func ("/rk/table/snapshot", test_snapshot);
+  g_test_add_func ("/rk/table/many-open", test_many_open);
 
   ret = g_test_run ();
 
