@@ -95,6 +95,7 @@ struct _RkKernel
 };
 
 G_DEFINE_FINAL_TYPE (RkKernel, rk_kernel, G_TYPE_OBJECT)
+G_DEFINE_QUARK (rk-kernel-error-quark, rk_kernel_error)
 
 enum
 {
@@ -336,7 +337,7 @@ handle_event (RkKernel      *self,
         }
       if (ev->protocol != RK_KERNEL_PROTOCOL_VERSION)
         {
-          g_autoptr(GError) error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+          g_autoptr(GError) error = g_error_new (RK_KERNEL_ERROR, RK_KERNEL_ERROR_PROTOCOL,
                                                  _("The Python kernel speaks protocol %d, but Reckon needs %d."),
                                                  (int) ev->protocol, RK_KERNEL_PROTOCOL_VERSION);
           g_clear_handle_id (&self->start_timeout_id, g_source_remove);
@@ -702,7 +703,21 @@ handle_exit (Instance *inst)
 
   if (was == RK_KERNEL_STATE_STARTING)
     {
-      g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, message);
+      g_autoptr(GError) error = NULL;
+      int code = RK_KERNEL_ERROR_DIED;
+
+      if (g_strcmp0 (limit, "disk") == 0 || g_strcmp0 (limit, "files") == 0)
+        {
+          g_free (message);
+          message = g_strdup (g_strcmp0 (limit, "disk") == 0
+                              ? _("The Python kernel cannot start while the workspace is over its disk limit; delete some files first.")
+                              : _("The Python kernel cannot start while the workspace holds more files than allowed; delete some first."));
+        }
+      if (limit != NULL)
+        code = RK_KERNEL_ERROR_LIMIT;
+      else if (g_subprocess_get_if_exited (inst->process) && g_subprocess_get_exit_status (inst->process) == 125)
+        code = RK_KERNEL_ERROR_SANDBOX;
+      error = g_error_new_literal (RK_KERNEL_ERROR, code, message);
 
       set_state (self, RK_KERNEL_STATE_STOPPED);
       fail_start_tasks (self, error);
@@ -855,8 +870,19 @@ seed_font_cache (RkKernel *self)
 
       if (!g_str_has_prefix (name, "fontlist-") || !g_str_has_suffix (name, ".json"))
         continue;
-      if (g_file_get_contents (src, &contents, &len, NULL) && len <= FONT_CACHE_MAX)
-        g_file_set_contents_full (dst, contents, (gssize) len, G_FILE_SET_CONTENTS_CONSISTENT, 0644, NULL);
+      int fd;
+
+      if (!g_file_get_contents (src, &contents, &len, NULL) || len > FONT_CACHE_MAX)
+        continue;
+      /* Whatever an earlier cell left at that name (a symlink out, say) is
+       * removed, never followed. */
+      g_unlink (dst);
+      fd = open (dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+      if (fd < 0)
+        continue;
+      if (write (fd, contents, len) != (gssize) len)
+        g_unlink (dst);
+      close (fd);
     }
 }
 
@@ -991,7 +1017,7 @@ spawn_instance (RkKernel *self)
   inst = launch (self, &error);
   if (inst == NULL)
     {
-      g_autoptr(GError) user_error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED,
+      g_autoptr(GError) user_error = g_error_new (RK_KERNEL_ERROR, RK_KERNEL_ERROR_SPAWN,
                                                   _("The Python sandbox could not be started: %s"),
                                                   error->message);
       set_state (self, RK_KERNEL_STATE_STOPPED);

@@ -9,6 +9,19 @@
 G_BEGIN_DECLS
 
 #define RK_TYPE_KERNEL (rk_kernel_get_type ())
+#define RK_KERNEL_ERROR (rk_kernel_error_quark ())
+
+/* Why a kernel could not start (errors of start, restart and execute). */
+typedef enum
+{
+  RK_KERNEL_ERROR_SPAWN,      /* reckon-sandbox could not be run */
+  RK_KERNEL_ERROR_SANDBOX,    /* the sandbox could not be set up (exit 125) */
+  RK_KERNEL_ERROR_LIMIT,      /* a limit stopped it at once (e.g. a full workspace) */
+  RK_KERNEL_ERROR_PROTOCOL,   /* the kernel speaks another protocol version */
+  RK_KERNEL_ERROR_DIED,       /* it ended before it was ready */
+} RkKernelError;
+
+GQuark rk_kernel_error_quark (void);
 
 G_DECLARE_FINAL_TYPE (RkKernel, rk_kernel, RK, KERNEL, GObject)
 

@@ -303,6 +303,86 @@ test_interrupt (Fixture       *f,
 }
 
 static void
+test_interrupt_escalation (Fixture       *f,
+                           gconstpointer  data)
+{
+  RkKernelEvent *done;
+
+  if (f->kernel == NULL)
+    return;
+  run (f, "lost = 1");
+  g_timeout_add (500, interrupt_cb, f->kernel);
+  done = run (f, "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n");
+  g_test_message ("stubborn cell -> %s", done->message);
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_INTERRUPTED);
+  g_assert_nonnull (done->message);
+  /* A fresh kernel: usable, and without the old variables. */
+  run (f, "'lost' in globals()");
+  assert_result (f, "False");
+}
+
+typedef struct
+{
+  Fixture *f;
+  guint    n_done;
+  char    *results[3];
+} Queue;
+
+static void
+queued_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Queue *q = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkKernelEvent) done = rk_kernel_execute_finish (RK_KERNEL (object), result, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_OK);
+  q->n_done++;
+}
+
+static void
+queue_event_cb (RkKernel      *kernel,
+                RkKernelEvent *ev,
+                Queue         *q)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (q->results) && q->results[i] != NULL; i++)
+    ;
+  g_assert_cmpuint (i, <, G_N_ELEMENTS (q->results));
+  q->results[i] = g_strdup (ev->text);
+}
+
+static void
+test_queue (Fixture       *f,
+            gconstpointer  data)
+{
+  Queue q = { f, 0, { NULL } };
+  gboolean all_done = FALSE;
+  gulong handler;
+
+  if (f->kernel == NULL)
+    return;
+  handler = g_signal_connect (f->kernel, "event::result", G_CALLBACK (queue_event_cb), &q);
+  rk_kernel_execute_async (f->kernel, "import time\ntime.sleep(0.2)\nv = 1\nv", NULL, queued_cb, &q);
+  rk_kernel_execute_async (f->kernel, "v = v + 1\nv", NULL, queued_cb, &q);
+  rk_kernel_execute_async (f->kernel, "v * 10", NULL, queued_cb, &q);
+  while (!all_done)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      all_done = q.n_done == 3;
+    }
+  g_signal_handler_disconnect (f->kernel, handler);
+  g_assert_cmpstr (q.results[0], ==, "1");
+  g_assert_cmpstr (q.results[1], ==, "2");
+  g_assert_cmpstr (q.results[2], ==, "20");
+  for (guint i = 0; i < G_N_ELEMENTS (q.results); i++)
+    g_free (q.results[i]);
+}
+
+static void
 test_artifacts (Fixture       *f,
                 gconstpointer  data)
 {
@@ -499,6 +579,64 @@ test_death (Fixture       *f,
   assert_result (f, "2");
 }
 
+/* A kernel whose workspace may hold only 16 MiB: writing more ends it, and
+ * the cell says which limit it hit. */
+static void
+test_disk_limit (void)
+{
+  Fixture fx, *f = &fx;
+  g_autofree char *reason = NULL;
+  RkKernelLimits limits = { 0 };
+  RkKernelEvent *done;
+
+  memset (f, 0, sizeof *f);
+  if (!sandbox_usable (&reason))
+    {
+      g_test_skip (reason);
+      return;
+    }
+  limits.disk_bytes = 16 * 1024 * 1024;
+  f->workspace = g_dir_make_tmp ("rk-kernel-test-XXXXXX", NULL);
+  f->kernel = rk_kernel_new (f->workspace, &limits);
+  f->events = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_kernel_event_unref);
+  f->times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_signal_connect (f->kernel, "event", G_CALLBACK (event_cb), f);
+  g_signal_connect (f->kernel, "died", G_CALLBACK (died_cb), f);
+
+  done = run (f,
+    "import time\n"
+    "with open('big.bin', 'wb') as out:\n"
+    "    for i in range(64):\n"
+    "        out.write(b'x' * (1024 * 1024))\n"
+    "        out.flush()\n"
+    "        time.sleep(0.05)\n"
+    "time.sleep(10)\n");
+  g_test_message ("disk bomb -> %s: %s (limit %s)", rk_kernel_status_to_string (done->status),
+                  done->message ? done->message : "", done->limit ? done->limit : "none");
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_DIED);
+  g_assert_cmpstr (done->limit, ==, "disk");
+  g_assert_nonnull (strstr (done->message, "disk"));
+
+  /* Over the limit, no kernel can start until files go. */
+  {
+    g_autofree char *big = g_build_filename (f->workspace, "big.bin", NULL);
+
+    f->finished = FALSE;
+    rk_kernel_execute_async (f->kernel, "'blocked'", NULL, execute_cb, f);
+    wait_until (&f->finished, 120);
+    g_test_message ("start over the limit -> %s", f->error ? f->error->message : "ran");
+    if (f->error != NULL)
+      {
+        g_assert_error (f->error, RK_KERNEL_ERROR, RK_KERNEL_ERROR_LIMIT);
+        g_clear_error (&f->error);
+      }
+    g_assert_cmpint (g_unlink (big), ==, 0);
+  }
+  run (f, "'clean'");
+  assert_result (f, "'clean'");
+  fixture_teardown (f, NULL);
+}
+
 static void
 test_output_cap (Fixture       *f,
                  gconstpointer  data)
@@ -540,12 +678,15 @@ main (int argc, char **argv)
   ADD ("/rk/kernel/state", test_state);
   ADD ("/rk/kernel/stream", test_stream);
   ADD ("/rk/kernel/interrupt", test_interrupt);
+  ADD ("/rk/kernel/interrupt-escalation", test_interrupt_escalation);
+  ADD ("/rk/kernel/queue", test_queue);
   ADD ("/rk/kernel/artifacts", test_artifacts);
   ADD ("/rk/kernel/hostile", test_hostile);
   ADD ("/rk/kernel/death", test_death);
   ADD ("/rk/kernel/output-cap", test_output_cap);
   ADD ("/rk/kernel/restart", test_restart);
 #undef ADD
+  g_test_add_func ("/rk/kernel/disk-limit", test_disk_limit);
 
   return g_test_run ();
 }
