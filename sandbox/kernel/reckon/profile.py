@@ -262,6 +262,7 @@ def _profile_csv(path, kind, head, result):
     if thousands:
         opts["thousands"] = thousands
     head_rows = None
+    ragged = None
     # Big files: statistics from the first rows, the row count from a fast
     # scan of line breaks (exact unless quoted fields hold line breaks).
     big = os.path.getsize(path) > BIG_CSV and not codec.startswith("utf-16")
@@ -317,7 +318,10 @@ def _profile_csv(path, kind, head, result):
         read += ", decimal=%r, thousands=%r" % (decimal, thousands)
     if codec not in ("utf-8",):
         read += ", encoding=%r" % codec
-    if not header:
+    if ragged is not None:
+        # Rows longer than the header: name every column, so none is lost.
+        read += ", header=None, skiprows=%d, names=%r" % (1 if header else 0, list(df.columns))
+    elif not header:
         read += ", header=None"
     result["read_hint"] = read + ")"
 
