@@ -343,7 +343,7 @@ rk_cli_exec (int    argc,
     { "file", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &data_files, N_("Copy DATA into the workspace first (repeatable)"), N_("DATA") },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, N_("Copy tables (as CSV), figures, charts and created files into DIR"), N_("DIR") },
     { "timeout", 't', 0, G_OPTION_ARG_INT, &timeout_s, N_("Interrupt the cell after S seconds"), N_("S") },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("CODE.py") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("CODE.py — run Python code in the sandboxed kernel"));

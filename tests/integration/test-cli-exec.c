@@ -1,0 +1,179 @@
+/* test-cli-exec.c — `reckon-cli exec` end to end: real binary, real sandbox,
+ * real kernel; output, exit statuses and the artifacts it copies out. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "rk-util.h"
+#include "rk-workspace.h"
+
+typedef struct
+{
+  char *dir;        /* scratch folder: code, data, out/ */
+} Fixture;
+
+static char *
+cli_path (void)
+{
+  return g_build_filename (g_getenv ("RECKON_BUILD_ROOT"), "src", "cli", "reckon-cli", NULL);
+}
+
+static gboolean
+sandbox_usable (char **reason)
+{
+  const char *argv[] = { rk_sandbox_path (), "--workspace", NULL, "--", "/bin/true", NULL };
+  g_autofree char *ws = g_dir_make_tmp ("rk-cli-exec-probe-XXXXXX", NULL);
+  int status = 0;
+  gboolean ok;
+
+  argv[2] = ws;
+  ok = g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, NULL) &&
+       g_spawn_check_wait_status (status, NULL);
+  g_rmdir (ws);
+  if (!ok)
+    *reason = g_strdup_printf ("reckon-sandbox (%s) cannot run a program here", rk_sandbox_path ());
+  return ok;
+}
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  g_autofree char *reason = NULL;
+
+  f->dir = NULL;
+  if (!sandbox_usable (&reason))
+    {
+      g_test_skip (reason);
+      return;
+    }
+  f->dir = g_dir_make_tmp ("rk-cli-exec-XXXXXX", NULL);
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  if (f->dir != NULL)
+    rk_workspace_delete (f->dir, NULL);
+  g_free (f->dir);
+}
+
+/* Runs reckon-cli exec with @code; returns the exit status. */
+static int
+exec_code (Fixture     *f,
+           const char  *code,
+           const char **extra,
+           char       **out,
+           char       **err)
+{
+  g_autofree char *cli = cli_path ();
+  g_autofree char *code_path = g_build_filename (f->dir, "code.py", NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_file_set_contents (code_path, code, -1, NULL));
+  g_ptr_array_add (argv, cli);
+  g_ptr_array_add (argv, (char *) "exec");
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) extra[i]);
+  g_ptr_array_add (argv, code_path);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (f->dir, (char **) argv->pdata, NULL, 0, NULL, NULL, out, err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+static void
+test_ok_and_artifacts (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *data_path = NULL, *out_dir = NULL, *csv = NULL, *png = NULL, *made = NULL;
+  g_autofree char *contents = NULL;
+  const char *extra[5];
+
+  if (f->dir == NULL)
+    return;
+  data_path = g_build_filename (f->dir, "sales data.csv", NULL);
+  g_assert_true (g_file_set_contents (data_path, "month,total\n1,10\n2,30\n", -1, NULL));
+  out_dir = g_build_filename (f->dir, "out", NULL);
+  extra[0] = "--file";
+  extra[1] = data_path;
+  extra[2] = "--out";
+  extra[3] = out_dir;
+  extra[4] = NULL;
+
+  g_assert_cmpint (exec_code (f,
+    "import pandas as pd, matplotlib.pyplot as plt, os\n"
+    "sales = pd.read_csv('sales data.csv')\n"
+    "print('rows', len(sales))\n"
+    "plt.bar(sales.month, sales.total)\n"
+    "os.makedirs('report', exist_ok=True)\n"
+    "open('report/note.txt', 'w').write('done')\n"
+    "sales\n", extra, &out, &err), ==, 0);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_nonnull (strstr (out, "rows 2\n"));
+  g_assert_nonnull (strstr (out, "total"));
+
+  csv = g_build_filename (out_dir, "sales.csv", NULL);
+  png = g_build_filename (out_dir, "f1.png", NULL);
+  made = g_build_filename (out_dir, "report", "note.txt", NULL);
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_get_contents (made, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "done");
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "month,total"));
+}
+
+static void
+test_statuses (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  const char *timeout[] = { "--timeout", "1", NULL };
+
+  if (f->dir == NULL)
+    return;
+  g_assert_cmpint (exec_code (f, "raise ValueError('bad input')\n", NULL, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "ValueError: bad input"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (exec_code (f, "import os\nos._exit(3)\n", NULL, &out, &err), ==, 3);
+  g_assert_nonnull (strstr (err, "status 3"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (exec_code (f, "print('start', flush=True)\nwhile True:\n    pass\n", timeout, &out, &err), ==, 4);
+  g_assert_nonnull (strstr (out, "start"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Usage errors. */
+  {
+    g_autofree char *cli = cli_path ();
+    const char *argv[] = { cli, "exec", NULL };
+    int status = 0;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL, NULL, NULL, &status, NULL));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/rk/cli/exec/artifacts", Fixture, NULL, setup, test_ok_and_artifacts, teardown);
+  g_test_add ("/rk/cli/exec/statuses", Fixture, NULL, setup, test_statuses, teardown);
+
+  return g_test_run ();
+}
