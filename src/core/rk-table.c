@@ -800,8 +800,7 @@ column_validate (RkTable *self,
 
       if (self->n_rows == 0)
         {
-          string_offsets (self, c, 0, &start, &end);
-          /* One offset: it must be 0 and the heap empty or unused. */
+          /* One offset: it must be 0 and the heap empty. */
           start = (c->flags & FLAG_OFFSETS32) ? read_u32 (self->data + c->data_off)
                                                : read_u64 (self->data + c->data_off);
           if (start != 0 || c->aux_len != 0)

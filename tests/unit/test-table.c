@@ -997,6 +997,38 @@ test_hostile_timezone (void)
   }
 }
 
+/* Zero rows, one string column whose single offset ends the file exactly:
+ * nothing may read past it (an exact-size buffer, so ASan would see it). */
+static void
+test_hostile_empty_string_column (void)
+{
+  guint8 d[140] = { 0 };
+  guint64 v;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(RkTable) t = NULL;
+  g_autoptr(GError) error = NULL;
+
+  memcpy (d, "RKTABLE\0", 8);
+  d[8] = 1;
+  d[24] = 1;
+  v = GUINT64_TO_LE (64); memcpy (d + 32, &v, 8);
+  v = GUINT64_TO_LE (64); memcpy (d + 40, &v, 8);
+  v = GUINT64_TO_LE (sizeof d); memcpy (d + 48, &v, 8);
+  v = GUINT64_TO_LE (128); memcpy (d + 64, &v, 8);
+  d[72] = 1;
+  d[76] = RK_TABLE_COLUMN_STRING;
+  d[77] = 1;                                  /* u32 offsets */
+  v = GUINT64_TO_LE (136); memcpy (d + 96, &v, 8);
+  v = GUINT64_TO_LE (4); memcpy (d + 104, &v, 8);
+  d[128] = 's';
+  bytes = g_bytes_new (d, sizeof d);
+  t = rk_table_new_from_bytes (bytes, &error);
+  g_assert_no_error (error);
+  g_assert_true (rk_table_check_column (t, 0, &error));
+  g_assert_true (rk_table_sort (t, 0, TRUE, &error));
+  exercise (bytes);
+}
+
 /* Every single-bit flip of a small real file: open fails cleanly or reads safely. */
 static void
 test_hostile_bitflips (void)
@@ -1195,6 +1227,7 @@ main (int   argc,
   g_test_add_func ("/rk/table/hostile/string-offsets", test_hostile_string_offsets);
   g_test_add_func ("/rk/table/hostile/utf8", test_hostile_utf8);
   g_test_add_func ("/rk/table/hostile/timezone", test_hostile_timezone);
+  g_test_add_func ("/rk/table/hostile/empty-string-column", test_hostile_empty_string_column);
   g_test_add_func ("/rk/table/hostile/bitflips", test_hostile_bitflips);
   g_test_add_func ("/rk/table/hostile/symlink", test_hostile_symlink);
   g_test_add_func ("/rk/table/hostile/fifo", test_hostile_fifo);
