@@ -466,6 +466,10 @@ class Kernel:
         self.stdout.flush()
         self.stderr.flush()
         pd = sys.modules.get("pandas")
+        figure_cls = getattr(sys.modules.get("matplotlib.figure"), "Figure", None)
+        if figure_cls is not None and isinstance(obj, figure_cls):
+            self.save_figure(obj)
+            return
         if pd is not None and isinstance(obj, (pd.DataFrame, pd.Series)):
             self.write_table(obj, name)
             with pd.option_context("display.max_rows", 10, "display.max_columns", 20,
@@ -510,17 +514,27 @@ class Kernel:
         self.stdout.flush()
         self.stderr.flush()
         for num in plt.get_fignums():
-            fig = plt.figure(num)
-            rel, full = _hooks.artifact_path("figures", "png")
-            try:
-                fig.savefig(full, format="png", dpi=FIGURE_DPI)
-                width, height = self._png_size(full)
-            except Exception as e:
-                print("Reckon could not save figure %s: %s" % (num, e), file=sys.stderr)
-                continue
-            self.send({"type": "figure", "id": self.cell_id, "path": rel, "format": "png",
-                       "width": width, "height": height})
+            self.save_figure(plt.figure(num), close=False)
         plt.close("all")
+
+    def save_figure(self, fig, close=True):
+        """Writes one figure as PNG and reports it; a figure shown once is
+        closed so that the end of the cell does not show it again."""
+        if self.cell_id is None:
+            return
+        rel, full = _hooks.artifact_path("figures", "png")
+        try:
+            fig.savefig(full, format="png", dpi=FIGURE_DPI)
+            width, height = self._png_size(full)
+        except Exception as e:
+            print("Reckon could not save a figure: %s" % e, file=sys.stderr)
+            return
+        self.send({"type": "figure", "id": self.cell_id, "path": rel, "format": "png",
+                   "width": width, "height": height})
+        if close:
+            plt = sys.modules.get("matplotlib.pyplot")
+            if plt is not None:
+                plt.close(fig)
 
     def close_figures(self):
         plt = sys.modules.get("matplotlib.pyplot")
