@@ -429,6 +429,19 @@ test_artifacts (Fixture       *f,
       g_assert_true (g_file_test (table_path, G_FILE_TEST_IS_REGULAR));
     }
 
+  /* A native chart through reckon.chart (reckon/chart.py) and _hooks. */
+  g_assert_cmpint (run (f, "import reckon\nreckon.chart(df, kind='bar', x='b', y='a', title='A by B');")->status,
+                   ==, RK_KERNEL_STATUS_OK);
+  {
+    RkKernelEvent *chart = find (f, RK_KERNEL_EVENT_CHART, NULL);
+    g_autofree char *chart_path = NULL;
+
+    g_assert_nonnull (chart);
+    g_assert_cmpstr (chart->title, ==, "A by B");
+    chart_path = g_build_filename (f->workspace, chart->path, NULL);
+    g_assert_true (g_file_test (chart_path, G_FILE_TEST_IS_REGULAR));
+  }
+
   /* Changing a file is reported as such. */
   run (f, "open('new.csv', 'a').write('4,w\\n')");
   file = find (f, RK_KERNEL_EVENT_FILE, NULL);
