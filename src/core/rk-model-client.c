@@ -177,6 +177,7 @@ typedef struct
   GCancellable  *user;
   gulong         user_handler;
   GSource       *timer;
+  gint64         deadline;     /* monotonic µs */
   guint          idle_ms;
   guint          response_ms;
   gboolean       stalled;
@@ -207,11 +208,28 @@ http_op_free (HttpOp *op)
   g_free (op);
 }
 
+/* One timer per request whose deadline moves with each read: pushing a
+ * deadline forward costs a clock read, not a new GSource per chunk. */
+static gboolean
+deadline_dispatch (GSource    *source,
+                   GSourceFunc callback,
+                   gpointer    data)
+{
+  return callback (data);
+}
+
+static GSourceFuncs deadline_funcs = { NULL, NULL, deadline_dispatch, NULL, NULL, NULL };
+
 static gboolean
 timer_cb (gpointer data)
 {
   HttpOp *op = data;
 
+  if (g_get_monotonic_time () < op->deadline)
+    {
+      g_source_set_ready_time (op->timer, op->deadline);
+      return G_SOURCE_CONTINUE;
+    }
   op->stalled = TRUE;
   g_cancellable_cancel (op->internal);
   g_source_unref (op->timer);
@@ -223,14 +241,16 @@ static void
 arm_timer (HttpOp *op,
            guint   ms)
 {
-  if (op->timer != NULL)
+  op->deadline = g_get_monotonic_time () + (gint64) ms * 1000;
+  if (op->timer == NULL)
     {
-      g_source_destroy (op->timer);
-      g_source_unref (op->timer);
+      op->timer = g_source_new (&deadline_funcs, sizeof (GSource));
+      g_source_set_callback (op->timer, timer_cb, op, NULL);
+      g_source_set_ready_time (op->timer, op->deadline);
+      g_source_attach (op->timer, g_main_context_get_thread_default ());
     }
-  op->timer = g_timeout_source_new (ms);
-  g_source_set_callback (op->timer, timer_cb, op, NULL);
-  g_source_attach (op->timer, g_main_context_get_thread_default ());
+  else if (op->deadline < g_source_get_ready_time (op->timer))
+    g_source_set_ready_time (op->timer, op->deadline);
 }
 
 static void

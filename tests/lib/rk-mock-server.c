@@ -40,6 +40,7 @@ struct _RkMockServer
   gboolean      allow_ollama;
   gboolean      loading;
   gboolean      check_model;
+  gboolean      repeat_last;   /* when the turns run out, replay the last one */
 
   GMutex        mutex;         /* guards what follows and the start handshake */
   GCond         cond;
@@ -738,6 +739,8 @@ handle_chat (RkMockServer      *self,
   turn = turn_at (self, self->next_turn);
   if (turn != NULL)
     self->next_turn++;
+  else if (self->repeat_last && self->next_turn > 0)
+    turn = turn_at (self, self->next_turn - 1);
   /* A refused connection cannot be answered: stop listening before the
    * reply to this turn, so the next request finds the port closed. */
   if (turn_at (self, self->next_turn) != NULL &&
@@ -791,6 +794,8 @@ handle_chat (RkMockServer      *self,
     }
 
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  /* Drop chunks once written: finding the next chunk in a kept body is linear. */
+  soup_message_body_set_accumulate (soup_server_message_get_response_body (msg), FALSE);
   headers = soup_server_message_get_response_headers (msg);
   soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
   soup_message_headers_set_content_type (headers, ollama ? "application/x-ndjson" : "text/event-stream", NULL);
@@ -1058,6 +1063,7 @@ load_script (RkMockServer *self,
   self->allow_ollama = strcmp (api, "openai") != 0;
   self->loading = g_strcmp0 (obj_string (root, "health", "ok"), "loading") == 0;
   self->check_model = obj_bool (root, "check_model", TRUE);
+  self->repeat_last = obj_bool (root, "repeat_last", FALSE);
   return TRUE;
 }
 
