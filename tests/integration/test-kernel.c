@@ -526,6 +526,22 @@ test_hostile (Fixture       *f,
   run (f, "6 * 7");
   assert_result (f, "42");
 
+  /* Valid but endless stream events straight onto the pipe: the host
+   * keeps to its own cap whatever the kernel's cap did not catch. */
+  g_free (code);
+  code = g_strconcat (hostile_prelude,
+    "chunk = 'y' * 65536\n"
+    "for i in range(48):\n"
+    "    ev('{\"type\":\"stream\",\"id\":\"CID\",\"name\":\"stdout\",\"text\":\"' + chunk + '\"}')\n",
+    NULL);
+  run (f, code);
+  {
+    g_autofree char *text = stream_text (f);
+    g_test_message ("forged stream text delivered: %zu bytes", strlen (text));
+    g_assert_cmpuint (strlen (text), <=, (1 << 20) + 256 * 1024);
+    g_assert_cmpuint (strlen (text), >=, 1 << 20);
+  }
+
   /* A forged "done" ends the cell early; the real one is then ignored and
    * the next cell is unaffected. */
   g_free (code);
