@@ -84,6 +84,10 @@ odd = [
     pd.DataFrame(np.arange(6).reshape(3, 2).T),
     pd.Series([], dtype=float),
     pd.Series([1, 2]).rename(None),
+    pd.DataFrame({"oi": pd.Series([1, None, 3], dtype=object),
+                  "of": pd.Series([1, 2.5, None], dtype=object),
+                  "od": pd.Series([datetime.datetime(2024, 1, 2, 3), None], dtype=object).reindex(range(3)),
+                  "os": pd.Series(["a", 1, None], dtype=object)}),
 ]
 for i, frame in enumerate(odd):
     w("odd_%02d" % i, frame)

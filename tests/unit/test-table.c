@@ -333,6 +333,11 @@ test_odd_frames (void)
     { "odd_19", 0, 1, "t", "2262-04-11" },
     { "odd_20", 2, 1, "2", "5" },
     { "odd_22", 0, 1, "0", "2" },
+    { "odd_23", 0, 2, "oi", "3" },
+    { "odd_23", 0, 1, "oi", "" },
+    { "odd_23", 1, 1, "of", "2.5" },
+    { "odd_23", 2, 0, "od", "2024-01-02 03:00:00" },
+    { "odd_23", 3, 1, "os", "1" },
   };
 
   NEED_FIXTURES ();
@@ -352,7 +357,15 @@ test_odd_frames (void)
     g_autoptr(RkTable) t = open_fixture ("odd_21");
     g_assert_cmpuint (rk_table_get_n_rows (t), ==, 0);
   }
-  for (guint i = 0; i <= 22; i++)
+  {
+    /* Object columns of numbers or dates keep their type. */
+    g_autoptr(RkTable) t = open_fixture ("odd_23");
+    g_assert_cmpint (rk_table_get_column_type (t, 0), ==, RK_TABLE_COLUMN_INT64);
+    g_assert_cmpint (rk_table_get_column_type (t, 1), ==, RK_TABLE_COLUMN_FLOAT64);
+    g_assert_cmpint (rk_table_get_column_type (t, 2), ==, RK_TABLE_COLUMN_DATETIME);
+    g_assert_cmpint (rk_table_get_column_type (t, 3), ==, RK_TABLE_COLUMN_STRING);
+  }
+  for (guint i = 0; i <= 23; i++)
     {
       g_autofree char *name = g_strdup_printf ("odd_%02u", i);
       g_autoptr(GBytes) bytes = fixture_bytes (name);

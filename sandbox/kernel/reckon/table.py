@@ -263,7 +263,44 @@ def _convert(name, ser):
         return _Column(name, FLOAT64, np.ascontiguousarray(data, dtype="<f8"), _validity(mask))
 
     mask = _is_null(ser)
+    if dtype == object and n:
+        typed = _typed_object_column(name, ser, mask)
+        if typed is not None:
+            return typed
     return _string_column(name, ser, mask)
+
+
+def _typed_object_column(name, ser, mask):
+    """An object column that holds only ints, floats, bools or datetimes (and
+    nulls) is stored with that type, so it sorts and exports as numbers."""
+    try:
+        # Cheap test first: a column whose first value is text stays text.
+        first = 0 if mask is None else int(np.argmin(mask))
+        if isinstance(ser.iat[first] if isinstance(ser, pd.Series) else ser[first], str):
+            return None
+        kind = pd.api.types.infer_dtype(ser, skipna=True)
+        if kind == "string" or kind == "empty":
+            return None
+        values = np.asarray(ser.to_numpy(dtype=object), dtype=object)
+        if mask is not None:
+            values = values.copy()
+            values[mask] = 0
+        if kind == "integer":
+            arr = np.asarray(values.astype(np.int64), dtype="<i8")
+            return _Column(name, INT64, np.ascontiguousarray(arr), _validity(mask))
+        if kind in ("floating", "mixed-integer-float"):
+            arr = np.asarray(values.astype(np.float64), dtype="<f8")
+            return _Column(name, FLOAT64, np.ascontiguousarray(arr), _validity(mask))
+        if kind == "boolean":
+            arr = np.asarray(values.astype(bool)).view(np.uint8)
+            return _Column(name, BOOL, np.ascontiguousarray(arr), _validity(mask))
+        if kind in ("datetime", "datetime64"):
+            conv = pd.to_datetime(pd.Series(ser.to_numpy(dtype=object)), errors="raise")
+            if pdt.is_datetime64_any_dtype(conv.dtype):
+                return _convert(name, conv)
+    except (TypeError, ValueError, OverflowError):
+        pass
+    return None
 
 
 def _string_column(name, ser, mask):
