@@ -103,6 +103,11 @@ rk_chart_init (RkChart *self)
 
 /* ------------------------------------------------------------------ parser */
 
+/* Beyond ±1e300 spans and paddings would overflow to infinity: such values
+ * are gaps (or errors where a gap makes no sense). */
+#define MAX_MAGNITUDE 1e300
+#define IN_RANGE(v) (isfinite (v) && fabs (v) <= MAX_MAGNITUDE)
+
 typedef struct
 {
   const char *base_dir;
@@ -276,7 +281,7 @@ get_number (JsonObject  *obj,
                    _("The chart lacks the number “%s”."), member);
       return FALSE;
     }
-  if (!node_number (node, out) || !isfinite (*out))
+  if (!node_number (node, out) || !IN_RANGE (*out))
     {
       g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
                    _("The chart's “%s” is not a finite number."), member);
@@ -361,7 +366,7 @@ get_numbers (ParseCtx    *ctx,
                            _("A chart series has a value in “%s” that is not a number."), member);
               return FALSE;
             }
-          values[i] = isfinite (v) ? v : NAN;
+          values[i] = IN_RANGE (v) ? v : NAN;
         }
     }
   else if (JSON_NODE_HOLDS_OBJECT (node))
@@ -394,7 +399,7 @@ get_numbers (ParseCtx    *ctx,
           memcpy (&bits, data + (gsize) off + i * 8, 8);
           bits = GUINT64_FROM_LE (bits);
           memcpy (&v, &bits, 8);
-          values[i] = isfinite (v) ? v : NAN;
+          values[i] = IN_RANGE (v) ? v : NAN;
         }
     }
   else
@@ -1538,10 +1543,17 @@ compute_layout (RkChart *self,
       guint n = self->categories->len;
       double slot = plot_w / MAX (n, 1);
 
-      for (guint i = 0; i < n; i++)
+      /* measuring 10 000 labels on every hover would be slow: past 100,
+       * measure an even sample (the longest by bytes among them) */
+      for (guint i = 0; i < n; i += MAX (1, n / 100))
         {
+          const char *label = g_ptr_array_index (self->categories, i);
           double tw;
-          text_size (cr, g_ptr_array_index (self->categories, i), FONT_PX, FALSE, &tw, NULL);
+
+          for (guint j = i + 1; n > 100 && j < MIN (n, i + n / 100); j++)
+            if (strlen (g_ptr_array_index (self->categories, j)) > strlen (label))
+              label = g_ptr_array_index (self->categories, j);
+          text_size (cr, label, FONT_PX, FALSE, &tw, NULL);
           L->cat_label_w = MAX (L->cat_label_w, tw);
         }
       /* labels longer than 2.5 slots are ellipsized; thin out the rest */
@@ -1913,13 +1925,58 @@ draw_bars (RkChart       *self,
            const Layout  *L,
            const Palette *pal)
 {
+  int n_cols = (int) ceil (L->w) + 2;
+  g_autofree double *col_top = NULL;
+  g_autofree double *col_bottom = NULL;
+
   for (guint k = 0; k < self->n_series; k++)
     {
       const Series *s = &self->series[k];
+      double x, bw;
+
+      if (s->n == 0)
+        continue;
+      bar_geometry (self, L, 0, k, &x, &bw);
+      if (bw < 1.5)
+        {
+          /* thousands of sub-pixel bars: overlapping rectangles are slow to
+           * rasterise and look the same as one column per pixel spanning
+           * their extremes, so draw that */
+          if (col_top == NULL)
+            {
+              col_top = g_new (double, n_cols);
+              col_bottom = g_new (double, n_cols);
+            }
+          for (int c = 0; c < n_cols; c++)
+            {
+              col_top[c] = INFINITY;
+              col_bottom[c] = -INFINITY;
+            }
+          for (gsize i = 0; i < s->n; i++)
+            {
+              double y0, y1;
+              int c;
+
+              if (isnan (s->y[i]))
+                continue;
+              bar_geometry (self, L, i, k, &x, &bw);
+              c = (int) CLAMP (floor (x), 0, n_cols - 1);
+              y0 = map_y (L, self->stacked ? s->base[i] : 0);
+              y1 = map_y (L, self->stacked ? s->top[i] : s->y[i]);
+              col_top[c] = MIN (col_top[c], MIN (y0, y1));
+              col_bottom[c] = MAX (col_bottom[c], MAX (y0, y1));
+            }
+          for (int c = 0; c < n_cols; c++)
+            if (col_bottom[c] >= col_top[c])
+              cairo_rectangle (cr, c, col_top[c], 1, MAX (col_bottom[c] - col_top[c], 0.5));
+          set_rgb (cr, pal->palette[k % N_COLORS], 1);
+          cairo_fill (cr);
+          continue;
+        }
 
       for (gsize i = 0; i < s->n; i++)
         {
-          double x, bw, y0, y1, gap;
+          double y0, y1, gap;
 
           if (isnan (s->y[i]))
             continue;

@@ -776,6 +776,7 @@ test_hostile (void)
     "{\"version\":1,\"kind\":\"box\",\"series\":[{\"q1\":3,\"median\":2,\"q3\":1,\"low\":0,\"high\":4}]}",
     "{\"version\":1,\"kind\":\"box\",\"series\":[{\"q1\":1,\"median\":2,\"q3\":3,\"low\":0,\"high\":1e999}]}",
     "{\"version\":1,\"kind\":\"box\",\"series\":[{\"q1\":1,\"median\":\"2\",\"q3\":3,\"low\":0,\"high\":4}]}",
+    "{\"version\":1,\"kind\":\"box\",\"series\":[{\"q1\":1,\"median\":2,\"q3\":3,\"low\":0,\"high\":1e301}]}",
     /* binary references without a data file, or with a bad one */
     "{\"version\":1,\"kind\":\"line\",\"series\":[{\"x\":{\"offset\":0,\"count\":2},\"y\":[1,2]}]}",
     "{\"version\":1,\"kind\":\"line\",\"data\":\"c1.bin\",\"series\":[{\"x\":{\"offset\":0,\"count\":2},\"y\":[1,2]}]}",
@@ -830,7 +831,8 @@ test_hostile (void)
   /* accepted: gaps as null, values that overflow to infinity as gaps, unknown keys */
   {
     const char *ok = "{\"version\":1,\"kind\":\"line\",\"future\":{\"a\":[1]},"
-                     "\"series\":[{\"x\":[1,2,3,4],\"y\":[1,null,1e999,4],\"style\":\"dashed\"}]}";
+                     "\"series\":[{\"x\":[1,2,3,4,-1e308],\"y\":[1,null,1e999,4,5],\"style\":\"dashed\"},"
+                     "{\"x\":[1e300,-1e300],\"y\":[-1e300,1e300]}]}";
     g_autoptr(GError) error = NULL;
     g_autoptr(RkChart) chart = chart_from_string (ok, NULL, &error);
     g_assert_no_error (error);
