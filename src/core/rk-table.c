@@ -231,6 +231,8 @@ parse_header (RkTable  *self,
   guint64 dir_end;
   g_autofree Span *spans = NULL;
   gsize n_spans = 0;
+  g_autoptr(GHashTable) zones = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                       (GDestroyNotify) g_time_zone_unref);
 
   if (size < HEADER_SIZE)
     return fail (error, RK_PARSE_ERROR_MALFORMED, _("The table file is truncated."));
@@ -351,9 +353,17 @@ parse_header (RkTable  *self,
           if (c->aux_len > RK_TABLE_MAX_TZ_NAME || !tz_name_ok (tz, c->aux_len))
             return fail (error, RK_PARSE_ERROR_MALFORMED, _("A column of the table names an invalid time zone."));
           c->tz_name = g_strndup (tz, c->aux_len);
-          c->tz = g_time_zone_new_identifier (c->tz_name);
-          if (c->tz == NULL)
-            c->tz = g_time_zone_new_utc ();
+          /* Each zone is loaded once, however many columns name it. */
+          c->tz = g_hash_table_lookup (zones, c->tz_name);
+          if (c->tz != NULL)
+            g_time_zone_ref (c->tz);
+          else
+            {
+              c->tz = g_time_zone_new_identifier (c->tz_name);
+              if (c->tz == NULL)
+                c->tz = g_time_zone_new_utc ();
+              g_hash_table_insert (zones, g_strdup (c->tz_name), g_time_zone_ref (c->tz));
+            }
         }
 
       if (c->null_len > 0)

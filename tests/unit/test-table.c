@@ -1042,6 +1042,44 @@ test_hostile_empty_string_column (void)
   exercise (bytes);
 }
 
+/* The widest table the format allows: 16,384 aware datetime columns. */
+static void
+test_max_columns (void)
+{
+  const guint n = RK_TABLE_MAX_COLUMNS;
+  gsize dir_end = 64 + (gsize) n * 64;
+  gsize size = dir_end + (gsize) n * 16;
+  g_autofree guint8 *d = g_malloc0 (size);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(RkTable) t = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 v;
+
+  memcpy (d, "RKTABLE\0", 8);
+  d[8] = 1;
+  v = GUINT64_TO_LE (n); memcpy (d + 24, &v, 4);
+  v = GUINT64_TO_LE (64); memcpy (d + 32, &v, 8);
+  v = GUINT64_TO_LE ((guint64) n * 64); memcpy (d + 40, &v, 8);
+  v = GUINT64_TO_LE (size); memcpy (d + 48, &v, 8);
+  for (guint i = 0; i < n; i++)
+    {
+      guint8 *e = d + 64 + (gsize) i * 64;
+      gsize aux = dir_end + (gsize) i * 16;
+
+      e[12] = RK_TABLE_COLUMN_DATETIME;
+      v = GUINT64_TO_LE (dir_end); memcpy (e + 32, &v, 8);   /* 0 rows: empty data */
+      v = GUINT64_TO_LE (aux); memcpy (e + 48, &v, 8);
+      v = GUINT64_TO_LE (12); memcpy (e + 56, &v, 8);
+      memcpy (d + aux, "Europe/Paris", 12);
+    }
+  bytes = g_bytes_new_take (g_steal_pointer (&d), size);
+  t = rk_table_new_from_bytes (bytes, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rk_table_get_n_columns (t), ==, n);
+  g_assert_cmpstr (rk_table_get_column_timezone (t, n - 1), ==, "Europe/Paris");
+  g_assert_cmpstr (rk_table_get_column_name (t, n - 1), ==, "");
+}
+
 /* Every single-bit flip of a small real file: open fails cleanly or reads safely. */
 static void
 test_hostile_bitflips (void)
@@ -1242,6 +1280,7 @@ main (int   argc,
   g_test_add_func ("/rk/table/hostile/timezone", test_hostile_timezone);
   g_test_add_func ("/rk/table/hostile/empty-string-column", test_hostile_empty_string_column);
   g_test_add_func ("/rk/table/hostile/bitflips", test_hostile_bitflips);
+  g_test_add_func ("/rk/table/max-columns", test_max_columns);
   g_test_add_func ("/rk/table/hostile/symlink", test_hostile_symlink);
   g_test_add_func ("/rk/table/hostile/fifo", test_hostile_fifo);
   g_test_add_func ("/rk/table/snapshot", test_snapshot);
