@@ -615,12 +615,7 @@ map_fd (int      fd,
     return g_bytes_new (NULL, 0);
   addr = mmap (NULL, size, PROT_READ, MAP_SHARED, fd, 0);
   if (addr == MAP_FAILED)
-    {
-      int saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   _("Could not read the table file: %s"), g_strerror (saved));
-      return NULL;
-    }
+    return snapshot_fd (fd, size, error);   /* a file system without mmap */
   slot = guard_register (addr, size);
   if (slot < 0)
     {
