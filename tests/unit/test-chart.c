@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <json-glib/json-glib.h>
 
@@ -953,6 +954,76 @@ test_sidecar (Fixture *f, gconstpointer data)
   }
 }
 
+/* reckon-cli chart: the same code from a terminal, with exit statuses */
+static void
+test_cli (Fixture *f, gconstpointer data)
+{
+  const char *build = g_getenv ("RECKON_BUILD_ROOT");
+  g_autofree char *cli = NULL;
+  g_autofree char *spec = NULL;
+  g_autofree char *bad = g_build_filename (f->dir, "bad.json", NULL);
+  g_autofree char *png = g_build_filename (f->dir, "cli.png", NULL);
+  g_autofree char *svg = g_build_filename (f->dir, "cli.svg", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = 0;
+  gsize len = 0;
+
+  if (build == NULL)
+    {
+      g_test_skip ("RECKON_BUILD_ROOT is not set: run through meson test");
+      return;
+    }
+  cli = g_build_filename (build, "src", "cli", "reckon-cli", NULL);
+  if (!g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("reckon-cli is not built");
+      return;
+    }
+  spec = python_chart (f, "chart(pd.DataFrame({'a': [1, 3, 2]}), kind='area', title='CLI')");
+
+  {
+    const char *argv[] = { cli, "chart", spec, "--out", png, "--width", "320", "--height", "200", "--dark", NULL };
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+    g_assert_true (g_file_get_contents (png, &contents, &len, NULL));
+    g_assert_cmpmem (contents, 8, "\x89PNG\r\n\x1a\n", 8);
+    {
+      cairo_surface_t *s = cairo_image_surface_create_from_png (png);
+      g_assert_cmpint (cairo_image_surface_get_width (s), ==, 320);
+      g_assert_cmphex (pixel (s, 1, 1), ==, DARK_BG);
+      cairo_surface_destroy (s);
+    }
+  }
+  {
+    const char *argv[] = { cli, "chart", spec, "--out", svg, NULL };
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+    g_assert_true (g_file_test (svg, G_FILE_TEST_IS_REGULAR));
+  }
+  /* a broken spec: status 1 and one line saying why */
+  {
+    const char *argv[] = { cli, "chart", bad, "--out", png, NULL };
+    g_assert_true (g_file_set_contents (bad, "{\"version\":1,\"kind\":\"pie\",\"series\":[]}", -1, NULL));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+    g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+    g_assert_nonnull (strstr (err, "unknown kind"));
+  }
+  /* no --out: usage, status 2 */
+  {
+    const char *argv[] = { cli, "chart", spec, NULL };
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+    g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 2);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -968,6 +1039,7 @@ main (int argc, char **argv)
   g_test_add ("/rk/chart/draw/decimation-spike", Fixture, NULL, fixture_setup, test_decimation_spike, fixture_teardown);
   g_test_add_func ("/rk/chart/hit-test/exact", test_hit_exact);
   g_test_add ("/rk/chart/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
+  g_test_add ("/rk/chart/cli", Fixture, NULL, fixture_setup, test_cli, fixture_teardown);
   g_test_add_func ("/rk/chart/hostile/specs", test_hostile);
   g_test_add ("/rk/chart/hostile/sidecar", Fixture, NULL, fixture_setup, test_sidecar, fixture_teardown);
 
