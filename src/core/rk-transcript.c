@@ -682,6 +682,41 @@ rk_transcript_append_text (RkTranscript *self,
   return TRUE;
 }
 
+GPtrArray *
+rk_transcript_get_run_code (RkTranscript *self)
+{
+  g_autoptr(GHashTable) pending = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *out;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
+
+  out = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      RkTranscriptEntry *e = self->entries->pdata[i];
+      RkTranscriptEntry *code;
+
+      if (e->cell_id == NULL)
+        continue;
+      if (e->kind == RK_ENTRY_CODE)
+        {
+          g_hash_table_replace (pending, e->cell_id, e);
+          continue;
+        }
+      if (e->kind != RK_ENTRY_APPROVAL)
+        continue;
+      code = g_hash_table_lookup (pending, e->cell_id);
+      if (code == NULL)
+        continue;
+      g_hash_table_remove (pending, e->cell_id);
+      if (e->decision == RK_DECISION_APPROVED || e->decision == RK_DECISION_AUTO)
+        g_ptr_array_add (out, g_strdup (code->text ? code->text : ""));
+      else if (e->decision == RK_DECISION_EDITED)
+        g_ptr_array_add (out, g_strdup (e->text ? e->text : ""));
+    }
+  return out;
+}
+
 /* ---- loading ---- */
 
 static gpointer

@@ -132,6 +132,12 @@ gboolean           rk_transcript_append_text        (RkTranscript  *self,
                                                      guint          id,
                                                      const char    *delta);
 
+/* The code that actually ran, in order, for replaying a session after its
+ * workspace expired: for each code entry approved (or run automatically) its
+ * code, the edited code if edited; skipped code is left out.
+ * Returns: (element-type utf8) */
+GPtrArray         *rk_transcript_get_run_code       (RkTranscript  *self);
+
 /* Exports (rk-transcript-export.c). @workspace is the session's folder, from
  * which figures are embedded (regular files beneath it only, size-capped);
  * NULL embeds none. */

@@ -136,6 +136,19 @@ test_entries (void)
 }
 
 static void
+test_run_code (void)
+{
+  g_autoptr(RkTranscript) t = sample ();
+  g_autoptr(GPtrArray) code = rk_transcript_get_run_code (t);
+
+  /* c1 approved, c2 edited, c3 automatic; c4 skipped. */
+  g_assert_cmpuint (code->len, ==, 3);
+  g_assert_true (g_str_has_prefix (code->pdata[0], "import pandas"));
+  g_assert_cmpstr (code->pdata[1], ==, "df.plot()\n");
+  g_assert_cmpstr (code->pdata[2], ==, "1/0\n");
+}
+
+static void
 assert_same (RkTranscript *a,
              RkTranscript *b)
 {
@@ -620,6 +633,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/rk/transcript/entries", test_entries);
   g_test_add_func ("/rk/transcript/roundtrip", test_roundtrip);
+  g_test_add_func ("/rk/transcript/run-code", test_run_code);
   g_test_add_func ("/rk/transcript/corrupt", test_corrupt);
   g_test_add_func ("/rk/transcript/autosave", test_autosave);
   g_test_add_func ("/rk/transcript/autosave-failure", test_autosave_failure);
