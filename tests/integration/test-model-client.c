@@ -699,8 +699,11 @@ test_api_key_and_options (void)
   run_init (&run);
   rk_model_client_chat_async (client, messages, NULL, options, NULL, NULL, NULL, NULL, done_cb, &run);
   wait_for (&run);
-  g_assert_nonnull (rk_model_client_chat_finish (client, run.result, &error));
-  g_assert_no_error (error);
+  {
+    g_autoptr(RkChatReply) reply = rk_model_client_chat_finish (client, run.result, &error);
+    g_assert_nonnull (reply);
+    g_assert_no_error (error);
+  }
   run_clear (&run);
   sent = rk_mock_server_get_chat_request (server, 0);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (sent), "options"),
