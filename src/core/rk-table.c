@@ -760,6 +760,31 @@ rk_table_open_at (int          dirfd,
   return table;
 }
 
+RkTable *
+rk_table_open_beneath (const char  *base_dir,
+                       const char  *relpath,
+                       GError     **error)
+{
+  RkTable *table;
+  int dirfd;
+
+  g_return_val_if_fail (base_dir != NULL, NULL);
+  g_return_val_if_fail (relpath != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  do
+    dirfd = open (base_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  while (dirfd < 0 && errno == EINTR);
+  if (dirfd < 0)
+    {
+      set_open_error (error, errno);
+      return NULL;
+    }
+  table = rk_table_open_at (dirfd, relpath, error);
+  close (dirfd);
+  return table;
+}
+
 /* ------------------------------------------------------------ columns */
 
 static inline gboolean

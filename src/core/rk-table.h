@@ -52,6 +52,11 @@ RkTable            *rk_table_open                 (const char    *path,
 RkTable            *rk_table_open_at              (int            dirfd,
                                                    const char    *relpath,
                                                    GError       **error);
+/* The same, beneath the folder @base_dir (a workspace): for the relative
+ * paths of kernel events. */
+RkTable            *rk_table_open_beneath         (const char    *base_dir,
+                                                   const char    *relpath,
+                                                   GError       **error);
 /* Does not take ownership of @fd. */
 RkTable            *rk_table_open_fd              (int            fd,
                                                    GError       **error);

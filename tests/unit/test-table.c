@@ -1153,6 +1153,14 @@ test_hostile_symlink (void)
   g_clear_error (&error);
   close (dirfd);
 
+  t = rk_table_open_beneath (fixtures, "sub/t.rkt", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (t);
+  g_clear_object (&t);
+  t = rk_table_open_beneath (fixtures, "subl/t.rkt", &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TOO_MANY_LINKS);
+  g_clear_error (&error);
+
   /* A directory is not a table either. */
   t = rk_table_open (subdir, &error);
   g_assert_null (t);
