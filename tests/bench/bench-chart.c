@@ -145,7 +145,10 @@ main (int argc, char **argv)
   printf ("RkChart spec + 16 MB sidecar parse (once, not in the ratio): wall %.1f ms\n", parse_s * 1e3);
   printf ("ratio (cpu): %.1fx faster, ratio (wall): %.1fx faster; target: at least %.0fx — %s\n",
           cratio, ratio, TARGET, cratio >= TARGET ? "met" : "NOT met");
-  printf ("outputs: %s %s\n", rk_png, mpl_png);
+  if (g_getenv ("RECKON_BENCH_KEEP") != NULL)
+    printf ("outputs: %s %s\n", rk_png, mpl_png);
+  else
+    printf ("# set RECKON_BENCH_KEEP=1 to keep both pictures for a look\n");
 
   /* leave the two pictures for a look when asked, else clean up */
   if (g_getenv ("RECKON_BENCH_KEEP") == NULL)
