@@ -819,6 +819,10 @@ run_pid1 (int sync_fd)
   if (child == 0)
     run_program ();
 
+  /* The program runs as our uid: without this it could open /proc/1/mem
+   * and run code in us, outside its seccomp filter. */
+  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+    die_with_error ("cannot make PID-1 undumpable");
   drop_capabilities ();
   /* Keep only the report pipe: pipes passed to the program must see EOF
    * when it ends, and nothing here is of use to an attacker. */
@@ -827,6 +831,16 @@ run_pid1 (int sync_fd)
   if (syscall (SYS_close_range, (unsigned int) report_fd + 1, ~0U, 0) != 0)
     for (int fd = report_fd + 1; fd < 1024; fd++)
       close (fd);
+  /* The same filter as the program's: what we still need (waitpid, kill,
+   * sigwaitinfo, write, exit) is all allowed. */
+  {
+    struct sock_fprog filter = {
+      .len = sizeof seccomp_filter_insns / sizeof seccomp_filter_insns[0],
+      .filter = (struct sock_filter *) seccomp_filter_insns,
+    };
+    if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter, 0, 0) != 0)
+      die_with_error ("cannot load the seccomp filter in PID-1");
+  }
 
   for (;;)
     {

@@ -775,6 +775,21 @@ def _():
     equal(py_line('print(sc(101, 16, 1, 0, 0))'), 'EPERM')
 
 
+@case('net', 'PID 1 (the reaper) cannot be read or written through /proc/1/mem')
+def _():
+    got = py_line('print([oserr(lambda: open("/proc/1/mem", "r+b")), oserr(lambda: open("/proc/1/environ", "rb").read())])')
+    equal(got, "['EACCES', 'EACCES']")
+
+
+@case('net', 'PID 1 (the reaper) runs under the seccomp filter, without capabilities')
+def _():
+    got = run('''
+        st = dict(l.split(":", 1) for l in open("/proc/1/status"))
+        print(json.dumps([st["Seccomp"].strip(), st["CapEff"].strip(), st["CapBnd"].strip()]))
+    ''').json()
+    equal(got, ['2', '0000000000000000', '0000000000000000'])
+
+
 @case('net', 'process_vm_readv of PID 1 fails with EPERM')
 def _():
     equal(py_line('print(sc(310, 1, 0, 0, 0, 0, 0))'), 'EPERM')
