@@ -185,6 +185,16 @@ rk_session_get_expiry_time (RkSession *self)
 
 /* -- kernel --------------------------------------------------------------- */
 
+static gboolean
+is_imported (RkSession  *self,
+             const char *path)
+{
+  for (guint i = 0; i < self->files->len; i++)
+    if (g_strcmp0 (((RkSessionFile *) g_ptr_array_index (self->files, i))->name, path) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 kernel_event_cb (RkKernel      *kernel,
                  RkKernelEvent *event,
@@ -203,6 +213,9 @@ kernel_event_cb (RkKernel      *kernel,
       rk_session_add_artifact (self, RK_ARTIFACT_CHART, event->path, event->id, event->title);
       break;
     case RK_KERNEL_EVENT_FILE:
+      /* The user's own files are inputs, not results, until a cell changes them. */
+      if (event->change == RK_KERNEL_FILE_CREATED && is_imported (self, event->path))
+        break;
       rk_session_add_artifact (self, RK_ARTIFACT_FILE, event->path, event->id, NULL);
       break;
     case RK_KERNEL_EVENT_READY:
