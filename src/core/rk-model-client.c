@@ -412,8 +412,8 @@ read_cb (GObject      *source,
               return;
             }
           g_task_return_new_error (task, RK_MODEL_ERROR, RK_MODEL_ERROR_PROTOCOL,
-                                   _("The model server at %s sent a reply larger than %" G_GSIZE_FORMAT " bytes."),
-                                   op->endpoint, op->limit);
+                                   _("The model server at %s sent a reply larger than %lu bytes."),
+                                   op->endpoint, (unsigned long) op->limit);
           g_object_unref (task);
           return;
         }
