@@ -14,11 +14,14 @@ rk_cli_exit_for_model_error (const GError *error)
 {
   if (error == NULL)
     return RK_CLI_EXIT_OK;
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return RK_CLI_EXIT_CANCELLED;
   if (error->domain != RK_MODEL_ERROR)
     return RK_CLI_EXIT_FAILURE;
   switch (error->code)
     {
     case RK_MODEL_ERROR_UNREACHABLE:
+    case RK_MODEL_ERROR_REMOTE_REFUSED:   /* as `ask` does: Reckon will not reach it */
       return RK_CLI_EXIT_UNREACHABLE;
     case RK_MODEL_ERROR_MODEL_MISSING:
       return RK_CLI_EXIT_MODEL_MISSING;
@@ -85,9 +88,10 @@ rk_cli_models (int    argc,
   g_option_context_set_summary (context, _("List the models a model server offers, and whether each supports tools."));
   g_option_context_set_description (context,
     _("The API key, if the server needs one, is read from $RECKON_API_KEY.\n\n"
-      "Exit status: 0 success, 1 failure, 2 bad usage, 3 no model server answers,\n"
-      "4 the model is missing, 5 cancelled, 7 any other model server error\n"
-      "(HTTP error, malformed reply, still loading, remote server not allowed)."));
+      "Exit status: 0 success, 1 failure, 2 bad usage, 3 no model server answers\n"
+      "(or it is not on this computer and --allow-remote is not given),\n"
+      "4 the model is missing, 5 cancelled (Ctrl+C), 7 any other model server\n"
+      "error (HTTP error, malformed reply, still loading, stalled)."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc > 1)

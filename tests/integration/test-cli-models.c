@@ -123,7 +123,7 @@ test_exit_statuses (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run_cli (&out, &err, "--endpoint", "http://192.0.2.7:11434", NULL), ==, 7);
+  g_assert_cmpint (run_cli (&out, &err, "--endpoint", "http://192.0.2.7:11434", NULL), ==, 3);
   g_assert_nonnull (strstr (err, "--allow-remote"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
