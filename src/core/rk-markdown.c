@@ -740,3 +740,266 @@ rk_markdown_find_tool_calls (const char *text,
     }
   return calls;
 }
+
+/* ---- prose to Pango markup ---- */
+
+#ifdef RK_HAVE_CMARK_GFM
+#include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
+
+/* Markdown deeper than this renders its inner text flat. */
+#define MAX_MARKUP_DEPTH 32
+
+static void
+append_escaped_len (GString    *s,
+                    const char *text)
+{
+  g_autofree char *esc = g_markup_escape_text (text ? text : "", -1);
+  g_string_append (s, esc);
+}
+
+static gboolean
+safe_href (const char *url)
+{
+  if (url == NULL)
+    return FALSE;
+  return g_ascii_strncasecmp (url, "https://", 8) == 0 ||
+         g_ascii_strncasecmp (url, "http://", 7) == 0 ||
+         g_ascii_strncasecmp (url, "mailto:", 7) == 0;
+}
+
+static gboolean
+in_tight_list (cmark_node *node)
+{
+  cmark_node *item = cmark_node_parent (node);
+  cmark_node *list = item ? cmark_node_parent (item) : NULL;
+
+  return item && list && cmark_node_get_type (item) == CMARK_NODE_ITEM &&
+         cmark_node_get_type (list) == CMARK_NODE_LIST && cmark_node_get_list_tight (list);
+}
+
+static void
+trim_newlines (GString *s)
+{
+  while (s->len > 0 && s->str[s->len - 1] == '\n')
+    g_string_truncate (s, s->len - 1);
+}
+
+static void
+end_block (GString *s,
+           gboolean tight)
+{
+  trim_newlines (s);
+  if (s->len > 0)
+    g_string_append (s, tight ? "\n" : "\n\n");
+}
+
+char *
+rk_markdown_to_pango (const char *text,
+                      gssize      len)
+{
+  static const char *const ext_names[] = { "strikethrough", "table", "autolink", "tasklist" };
+  g_autofree char *valid = NULL;
+  GString *s;
+  cmark_parser *parser;
+  cmark_node *doc;
+  cmark_iter *iter;
+  cmark_event_type ev;
+  /* Tags opened at each depth, so that every open tag is closed in order. */
+  const char *open_tags[MAX_MARKUP_DEPTH];
+  int depth = 0, list_depth = 0;
+
+  if (text == NULL)
+    return g_strdup ("");
+  valid = clean_text (text, len < 0 ? strlen (text) : (gsize) len);
+
+  cmark_gfm_core_extensions_ensure_registered ();
+  parser = cmark_parser_new (CMARK_OPT_DEFAULT);
+  for (guint i = 0; i < G_N_ELEMENTS (ext_names); i++)
+    {
+      cmark_syntax_extension *ext = cmark_find_syntax_extension (ext_names[i]);
+      if (ext != NULL)
+        cmark_parser_attach_syntax_extension (parser, ext);
+    }
+  cmark_parser_feed (parser, valid, strlen (valid));
+  doc = cmark_parser_finish (parser);
+
+  s = g_string_new (NULL);
+  iter = cmark_iter_new (doc);
+  while ((ev = cmark_iter_next (iter)) != CMARK_EVENT_DONE)
+    {
+      cmark_node *node = cmark_iter_get_node (iter);
+      cmark_node_type type = cmark_node_get_type (node);
+      const char *type_name = cmark_node_get_type_string (node);
+      gboolean enter = ev == CMARK_EVENT_ENTER;
+      const char *tag = NULL, *open = NULL;
+
+      switch (type)
+        {
+        case CMARK_NODE_TEXT:
+        case CMARK_NODE_HTML_INLINE:
+          append_escaped_len (s, cmark_node_get_literal (node));
+          continue;
+        case CMARK_NODE_CODE:
+          g_string_append (s, "<tt>");
+          append_escaped_len (s, cmark_node_get_literal (node));
+          g_string_append (s, "</tt>");
+          continue;
+        case CMARK_NODE_SOFTBREAK:
+          g_string_append_c (s, ' ');
+          continue;
+        case CMARK_NODE_LINEBREAK:
+          g_string_append_c (s, '\n');
+          continue;
+        case CMARK_NODE_CODE_BLOCK:
+        case CMARK_NODE_HTML_BLOCK:
+          g_string_append (s, "<tt>");
+          {
+            g_autofree char *lit = g_strdup (cmark_node_get_literal (node));
+            gsize l = lit ? strlen (lit) : 0;
+            while (l > 0 && lit[l - 1] == '\n')
+              lit[--l] = '\0';
+            append_escaped_len (s, lit);
+          }
+          g_string_append (s, "</tt>");
+          end_block (s, FALSE);
+          continue;
+        case CMARK_NODE_THEMATIC_BREAK:
+          g_string_append (s, "──────────");
+          end_block (s, FALSE);
+          continue;
+        case CMARK_NODE_PARAGRAPH:
+          if (!enter)
+            end_block (s, in_tight_list (node));
+          continue;
+        case CMARK_NODE_LIST:
+          if (enter)
+            list_depth++;
+          else
+            {
+              list_depth--;
+              end_block (s, list_depth > 0);
+            }
+          continue;
+        case CMARK_NODE_ITEM:
+          if (enter)
+            {
+              cmark_node *list = cmark_node_parent (node);
+              trim_newlines (s);
+              if (s->len > 0)
+                g_string_append_c (s, '\n');
+              for (int i = 1; i < list_depth; i++)
+                g_string_append (s, "    ");
+              if (list && cmark_node_get_list_type (list) == CMARK_ORDERED_LIST)
+                {
+                  int n = cmark_node_get_list_start (list);
+                  for (cmark_node *p = cmark_node_previous (node); p; p = cmark_node_previous (p))
+                    n++;
+                  g_string_append_printf (s, "%d. ", n);
+                }
+              else
+                g_string_append (s, "• ");
+            }
+          continue;
+        case CMARK_NODE_HEADING:
+          tag = "span";
+          switch (cmark_node_get_heading_level (node))
+            {
+            case 1: open = "<span weight=\"bold\" size=\"x-large\">"; break;
+            case 2: open = "<span weight=\"bold\" size=\"large\">"; break;
+            default: open = "<span weight=\"bold\">"; break;
+            }
+          break;
+        case CMARK_NODE_BLOCK_QUOTE:
+          tag = "i";
+          open = "<i>";
+          break;
+        case CMARK_NODE_EMPH:
+          tag = "i";
+          open = "<i>";
+          break;
+        case CMARK_NODE_STRONG:
+          tag = "b";
+          open = "<b>";
+          break;
+        case CMARK_NODE_LINK:
+          if (safe_href (cmark_node_get_url (node)))
+            {
+              tag = "a";
+              if (enter && cmark_node_first_child (node) != NULL)
+                {
+                  /* Built here, as the URL varies. */
+                  if (depth < MAX_MARKUP_DEPTH)
+                    {
+                      g_string_append (s, "<a href=\"");
+                      append_escaped_len (s, cmark_node_get_url (node));
+                      g_string_append (s, "\">");
+                      open_tags[depth] = "a";
+                    }
+                  depth++;
+                  continue;
+                }
+            }
+          break;
+        default:
+          if (g_strcmp0 (type_name, "strikethrough") == 0)
+            {
+              tag = "s";
+              open = "<s>";
+            }
+          else if ((g_strcmp0 (type_name, "table_row") == 0 || g_strcmp0 (type_name, "table_header") == 0) && !enter)
+            g_string_append_c (s, '\n');
+          else if (g_strcmp0 (type_name, "table_cell") == 0 && enter && cmark_node_previous (node) != NULL)
+            g_string_append (s, " │ ");
+          else if (g_strcmp0 (type_name, "table") == 0 && !enter)
+            end_block (s, FALSE);
+          break;
+        }
+
+      if (tag == NULL || cmark_node_first_child (node) == NULL)
+        continue;
+      if (enter)
+        {
+          /* Past the depth limit nothing is opened, and so nothing closed. */
+          if (depth < MAX_MARKUP_DEPTH)
+            {
+              g_string_append (s, open);
+              open_tags[depth] = tag;
+            }
+          depth++;
+        }
+      else if (depth > 0)
+        {
+          gboolean block = type == CMARK_NODE_HEADING || type == CMARK_NODE_BLOCK_QUOTE;
+
+          depth--;
+          if (block)
+            trim_newlines (s);
+          if (depth < MAX_MARKUP_DEPTH)
+            g_string_append_printf (s, "</%s>", open_tags[depth]);
+          if (block)
+            end_block (s, FALSE);
+        }
+    }
+  cmark_iter_free (iter);
+  cmark_node_free (doc);
+  cmark_parser_free (parser);
+  trim_newlines (s);
+  return g_string_free (s, FALSE);
+}
+
+#else /* !RK_HAVE_CMARK_GFM */
+
+char *
+rk_markdown_to_pango (const char *text,
+                      gssize      len)
+{
+  g_autofree char *valid = NULL;
+
+  if (text == NULL)
+    return g_strdup ("");
+  valid = clean_text (text, len < 0 ? strlen (text) : (gsize) len);
+  return g_markup_escape_text (valid, -1);
+}
+
+#endif

@@ -80,6 +80,14 @@ void       rk_markdown_tool_call_free   (RkMarkdownToolCall *call);
 GPtrArray *rk_markdown_find_tool_calls  (const char      *text,
                                          gssize           len);
 
+/* Prose markdown as Pango markup for a GtkLabel (use-markup): emphasis,
+ * strong, strikethrough, inline code, headings, lists, quotes, tables as
+ * lines; links only for http(s) and mailto, as <a href>; raw HTML and
+ * images are shown as text, never interpreted. Without cmark-gfm at build
+ * time, the text escaped. Always valid markup. */
+char      *rk_markdown_to_pango         (const char      *text,
+                                         gssize           len);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkMarkdownBlock, rk_markdown_block_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkMarkdownToolCall, rk_markdown_tool_call_free)
 

@@ -1,5 +1,6 @@
-/* fuzz-markdown.c — fenced-code splitting and tool-call recovery on any
- * bytes: blocks must tile the input, calls must lie inside it. */
+/* fuzz-markdown.c — fenced-code splitting, tool-call recovery and Pango
+ * rendering on any bytes: blocks tile the input, calls lie inside it, the
+ * markup is well-formed. */
 #include "config.h"
 
 #include <stdint.h>
@@ -47,6 +48,18 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     }
   check (pos == size);
   check (py->len == n_python);
+
+  /* Prose to Pango markup: always well-formed. */
+  {
+    g_autofree char *markup = rk_markdown_to_pango (text, size);
+    g_autofree char *wrapped = g_strdup_printf ("<m>%s</m>", markup);
+    static const GMarkupParser parser = { NULL, NULL, NULL, NULL, NULL };
+    GMarkupParseContext *ctx = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+
+    check (g_markup_parse_context_parse (ctx, wrapped, -1, NULL) &&
+           g_markup_parse_context_end_parse (ctx, NULL));
+    g_markup_parse_context_free (ctx);
+  }
 
   for (guint i = 0; i < calls->len; i++)
     {

@@ -342,6 +342,78 @@ test_tool_calls_hostile (void)
   g_assert_cmpuint (c2->len, ==, 0);
 }
 
+/* The markup must be well-formed with only Pango/GtkLabel tags. */
+static void
+assert_markup_ok (const char *markup)
+{
+  g_autofree char *wrapped = g_strdup_printf ("<markup>%s</markup>", markup);
+  g_autoptr(GMarkupParseContext) ctx = NULL;
+  g_autoptr(GError) error = NULL;
+  static const GMarkupParser parser = { NULL, NULL, NULL, NULL, NULL };
+
+  ctx = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+  g_assert_true (g_markup_parse_context_parse (ctx, wrapped, -1, &error));
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  g_assert_no_error (error);
+}
+
+static char *
+pango (const char *md)
+{
+  char *m = rk_markdown_to_pango (md, -1);
+  assert_markup_ok (m);
+  return m;
+}
+
+static void
+test_pango (void)
+{
+#ifdef RK_HAVE_CMARK_GFM
+  struct { const char *md, *markup; } cases[] = {
+    { "Sales peaked in **March** and *fell* after.", "Sales peaked in <b>March</b> and <i>fell</i> after." },
+    { "Use `df.head()` & <script>x</script>", "Use <tt>df.head()</tt> &amp; &lt;script&gt;x&lt;/script&gt;" },
+    { "# Title\n\nBody", "<span weight=\"bold\" size=\"x-large\">Title</span>\n\nBody" },
+    { "- one\n- two\n\nafter", "• one\n• two\n\nafter" },
+    { "3. c\n4. d", "3. c\n4. d" },
+    { "~~old~~ new", "<s>old</s> new" },
+    { "[site](https://example.org/?a=1&b=\"2\") [bad](javascript:alert(1))",
+      "<a href=\"https://example.org/?a=1&amp;b=&quot;2&quot;\">site</a> bad" },
+    { "| a | b |\n|---|---|\n| 1 | 2 |", "a │ b\n1 │ 2" },
+    { "> quoted", "<i>quoted</i>" },
+    { "![alt](http://x/y.png)", "alt" },
+    { "", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *m = pango (cases[i].md);
+      g_assert_cmpstr (m, ==, cases[i].markup);
+    }
+#else
+  g_autofree char *m = pango ("**a** <b>");
+  g_assert_cmpstr (m, ==, "**a** &lt;b&gt;");
+#endif
+
+  /* Hostile: deep nesting, unbalanced markers, NUL, invalid UTF-8. */
+  {
+    g_autoptr(GString) deep = g_string_new (NULL);
+    g_autofree char *m1 = NULL, *m2 = NULL, *m3 = NULL, *m4 = NULL;
+
+    for (guint i = 0; i < 5000; i++)
+      g_string_append (deep, "> *_");
+    g_string_append (deep, "x");
+    m1 = pango (deep->str);
+    g_string_truncate (deep, 0);
+    for (guint i = 0; i < 3000; i++)
+      g_string_append (deep, "**[`<&");
+    m2 = pango (deep->str);
+    m3 = rk_markdown_to_pango ("a\0b\xff **c**", 10);
+    assert_markup_ok (m3);
+    m4 = rk_markdown_to_pango (NULL, -1);
+    g_assert_cmpstr (m4, ==, "");
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -356,5 +428,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/markdown/hostile", test_hostile);
   g_test_add_func ("/rk/markdown/tool-calls", test_tool_calls);
   g_test_add_func ("/rk/markdown/tool-calls-hostile", test_tool_calls_hostile);
+  g_test_add_func ("/rk/markdown/pango", test_pango);
   return g_test_run ();
 }
