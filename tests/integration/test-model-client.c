@@ -533,6 +533,35 @@ test_fault_404_for_present_model (void)
 }
 
 static void
+test_tools_unsupported (void)
+{
+  g_autoptr(RkMockServer) server = server_new (
+    "{\"enforce_tools\":true,\"models\":[{\"name\":\"gemma:2b\",\"tools\":false}],\"turns\":[{\"text\":\"ok\"}]}");
+  g_autoptr(RkModelClient) client = client_for (server, "gemma:2b");
+  g_autoptr(JsonNode) messages = user_messages ("hi");
+  g_autoptr(JsonNode) tools = python_tool ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkChatReply) reply = NULL;
+  g_autoptr(RkChatReply) retry = NULL;
+  Run run;
+
+  run_init (&run);
+  reply = chat (client, messages, tools, &run, NULL, &error);
+  g_assert_null (reply);
+  g_assert_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_HTTP);
+  g_assert_nonnull (strstr (error->message, "does not support tools"));
+  g_clear_error (&error);
+  run_clear (&run);
+
+  /* Without tools the same turn is still there. */
+  run_init (&run);
+  retry = chat (client, messages, NULL, &run, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (retry->content, ==, "ok");
+  run_clear (&run);
+}
+
+static void
 test_fault_500 (void)
 {
   g_autoptr(RkMockServer) server = server_new (
@@ -739,6 +768,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/model-client/fault/model-missing-openai", test_fault_model_missing_openai);
   g_test_add_func ("/rk/model-client/fault/404-present-model", test_fault_404_for_present_model);
   g_test_add_func ("/rk/model-client/fault/500", test_fault_500);
+  g_test_add_func ("/rk/model-client/fault/tools-unsupported", test_tools_unsupported);
   g_test_add_func ("/rk/model-client/fault/401", test_fault_401);
   g_test_add_func ("/rk/model-client/fault/loading", test_fault_loading);
   g_test_add_func ("/rk/model-client/fault/cut", test_fault_cut);

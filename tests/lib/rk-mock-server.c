@@ -41,6 +41,7 @@ struct _RkMockServer
   gboolean      loading;
   gboolean      check_model;
   gboolean      repeat_last;   /* when the turns run out, replay the last one */
+  gboolean      enforce_tools; /* a request with tools for a model without them gets Ollama's 400 */
 
   GMutex        mutex;         /* guards what follows and the start handshake */
   GCond         cond;
@@ -734,6 +735,15 @@ handle_chat (RkMockServer      *self,
       model_not_found (msg, ollama, model);
       return;
     }
+  if (self->enforce_tools && json_object_has_member (request, "tools") &&
+      find_model (self, model) != NULL && !obj_bool (find_model (self, model), "tools", FALSE))
+    {
+      /* Ollama's words (llama.cpp would say the template lacks tool support). */
+      g_autofree char *escaped = g_strescape (model, NULL);
+      g_autofree char *json = g_strdup_printf ("{\"error\":\"registry.ollama.ai/library/%s does not support tools\"}", escaped);
+      respond_json (msg, SOUP_STATUS_BAD_REQUEST, json);
+      return;
+    }
 
   g_mutex_lock (&self->mutex);
   turn = turn_at (self, self->next_turn);
@@ -1064,6 +1074,7 @@ load_script (RkMockServer *self,
   self->loading = g_strcmp0 (obj_string (root, "health", "ok"), "loading") == 0;
   self->check_model = obj_bool (root, "check_model", TRUE);
   self->repeat_last = obj_bool (root, "repeat_last", FALSE);
+  self->enforce_tools = obj_bool (root, "enforce_tools", FALSE);
   return TRUE;
 }
 
