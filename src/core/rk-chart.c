@@ -2412,6 +2412,55 @@ rk_chart_hit_test (RkChart    *self,
               dxl = left != G_MAXSIZE ? fabs (map_x (&L, s->x[left]) - x) : INFINITY;
               dxr = right != G_MAXSIZE ? fabs (map_x (&L, s->x[right]) - x) : INFINITY;
               i = dxl <= dxr ? left : right;
+
+              /* dense data (many points a pixel column, drawn decimated): the
+               * point nearest the pointer among those within 3 px of its
+               * column, so hovering a spike gives the spike's value */
+              if (MIN (dxl, dxr) <= 3)
+                {
+                  gsize from = right != G_MAXSIZE ? right : left;
+                  gsize best_i = G_MAXSIZE, steps = 0;
+                  double best_d2 = INFINITY;
+
+                  for (gsize j = from; j < s->n && steps < 2000000; j++, steps++)
+                    {
+                      double px, py;
+                      if (isnan (s->x[j]) || isnan (ys[j]))
+                        continue;
+                      px = map_x (&L, s->x[j]);
+                      if (px - x > 3)
+                        break;
+                      py = map_y (&L, ys[j]);
+                      if ((px - x) * (px - x) + (py - y) * (py - y) < best_d2)
+                        {
+                          best_d2 = (px - x) * (px - x) + (py - y) * (py - y);
+                          best_i = j;
+                        }
+                    }
+                  for (gsize j = from; j > 0 && steps < 4000000; j--, steps++)
+                    {
+                      double px, py;
+                      if (isnan (s->x[j - 1]) || isnan (ys[j - 1]))
+                        continue;
+                      px = map_x (&L, s->x[j - 1]);
+                      if (x - px > 3)
+                        break;
+                      py = map_y (&L, ys[j - 1]);
+                      if ((px - x) * (px - x) + (py - y) * (py - y) < best_d2)
+                        {
+                          best_d2 = (px - x) * (px - x) + (py - y) * (py - y);
+                          best_i = j - 1;
+                        }
+                    }
+                  if (best_i != G_MAXSIZE && sqrt (best_d2) < best)
+                    {
+                      best = sqrt (best_d2);
+                      hit->series = k;
+                      hit->index = best_i;
+                      found = TRUE;
+                    }
+                  continue;
+                }
               /* pick the line nearest the pointer vertically, where it is
                * drawn (interpolated between its points), and report its
                * nearest data point */

@@ -573,9 +573,21 @@ test_decimation_spike (Fixture *f, gconstpointer data)
         }
   g_assert_cmpint (columns, >=, 1);
   g_assert_cmpint (columns, <=, 3);
-  /* at 65% of the way along the plot */
+  /* at 65% of the way along the plot; hovering its top gives its exact value */
   g_assert_true (rk_chart_hit_test (chart, W, H, first_col, H / 6, &hit));
   g_assert_cmpfloat (fabs ((double) hit.index - 654321), <, 3000);
+  {
+    int top = -1;
+    for (int y = 0; y < H && top < 0; y++)
+      if (near_color (pixel (s, first_col, y), LIGHT_BLUE, 60))
+        top = y;
+    g_assert_true (rk_chart_hit_test (chart, W, H, first_col + 1, top + 1, &hit));
+    g_assert_cmpuint (hit.index, ==, 654321);
+    g_assert_cmpfloat (hit.y, ==, 100.0);
+    /* and the flat line beside it gives a zero */
+    g_assert_true (rk_chart_hit_test (chart, W, H, first_col - 100, hit.py + 200, &hit));
+    g_assert_cmpfloat (hit.y, ==, 0.0);
+  }
   cairo_surface_destroy (s);
 }
 
