@@ -14,7 +14,6 @@ import io
 import json
 import linecache
 import os
-import queue
 import signal
 import sys
 import threading
@@ -123,7 +122,8 @@ class Kernel:
         self.interruptible = False
         self.out_bytes = 0
         self.truncated = 0
-        self.events = queue.SimpleQueue()
+        self.write_lock = threading.Lock()
+        self.main_thread = threading.main_thread()
         self.table_module_missing_noted = False
         self._setup_fds()
 
@@ -168,22 +168,21 @@ class Kernel:
 
     # -- events --------------------------------------------------------------
 
-    def _writer(self):
-        # The only thread that writes to the event pipe: signal handlers run in
-        # the main thread, so a KeyboardInterrupt can never cut a line in half.
-        while True:
-            data = self.events.get()
-            if data is None:
-                return
-            view = memoryview(data)
-            while view:
-                try:
-                    n = os.write(self.ev_fd, view)
-                except InterruptedError:
-                    continue
-                except OSError:
-                    os._exit(1)    # the host is gone
-                view = view[n:]
+    # Writing the event pipe. Any thread may send; a lock keeps lines whole
+    # and in order. A KeyboardInterrupt must never cut a line in half: the
+    # main thread (the only one Python runs signal handlers in) blocks SIGINT
+    # while it writes, so the interrupt lands after the line.
+
+    def _write_all(self, data):
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(self.ev_fd, view)
+            except InterruptedError:
+                continue
+            except OSError:
+                os._exit(1)    # the host is gone
+            view = view[n:]
 
     def send(self, event):
         line = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
@@ -193,7 +192,16 @@ class Kernel:
             # A cell that wrote to the event pipe itself may have left a line
             # unfinished: end it, so the host resynchronises on this event.
             data = b"\n" + data
-        self.events.put(data)
+        if threading.current_thread() is not self.main_thread:
+            with self.write_lock:
+                self._write_all(data)
+            return
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, (signal.SIGINT,))
+        try:
+            with self.write_lock:
+                self._write_all(data)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
     def emit(self, event):
         """Events from helper modules (_hooks.emit): the id is already set."""
@@ -310,7 +318,6 @@ class Kernel:
             self.diag("font cache export: %s" % e)
 
     def start(self):
-        threading.Thread(target=self._writer, name="reckon-events", daemon=True).start()
         signal.signal(signal.SIGINT, self._on_sigint)
         self.warm_up()
 
@@ -379,7 +386,6 @@ class Kernel:
                     pass
             else:
                 self.diag("unknown request %r" % (kind,))
-        self.events.put(None)
 
     # -- cells ---------------------------------------------------------------
 
@@ -623,11 +629,7 @@ class Kernel:
 def main():
     kernel = Kernel()
     kernel.run()
-    # Let the writer finish, then leave without running user atexit hooks
-    # that could block the shutdown.
-    for t in threading.enumerate():
-        if t.name == "reckon-events":
-            t.join(timeout=5)
+    # Leave without running user atexit hooks that could block the shutdown.
     os._exit(0)
 
 
