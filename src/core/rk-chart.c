@@ -2212,6 +2212,9 @@ draw_legend (RkChart       *self,
     {
       double widths[RK_CHART_MAX_SERIES];
       double total = 0, x, y = L->legend_y + row * L->legend_row_h;
+      gboolean last_row = row + 1 == L->legend_rows;
+      g_autofree char *more = NULL;
+      double more_w = 0;
       guint first = k;
 
       for (; k < self->n_series; k++)
@@ -2219,19 +2222,46 @@ draw_legend (RkChart       *self,
           double tw;
           text_size (cr, self->series[k].name, FONT_PX, FALSE, &tw, NULL);
           widths[k] = MIN (tw, 200) + 12 + 6 + 18;
-          if (k > first && total + widths[k] > avail)
+          /* the last row keeps room to say how many did not fit */
+          if (k > first && total + widths[k] > avail - (last_row ? 90 : 0))
             break;
           total += widths[k];
+        }
+      if (last_row && k < self->n_series)
+        {
+          more = g_strdup_printf (_("+%u more"), self->n_series - k);
+          text_size (cr, more, FONT_PX, FALSE, &more_w, NULL);
+          total += more_w;
         }
       x = MAX (PAD, (L->w - total) / 2);
       for (guint j = first; j < k; j++)
         {
           set_rgb (cr, pal->palette[j % N_COLORS], 1);
-          cairo_rectangle (cr, x, y + (L->legend_row_h - 4) / 2 - 5, 12, 10);
-          cairo_fill (cr);
+          if (self->kind == RK_CHART_KIND_LINE && j >= N_COLORS)
+            {
+              /* a line sample, dashed as the line is */
+              static const double dashes[][2] = { { 6, 3 }, { 2, 3 }, { 10, 4 } };
+              cairo_save (cr);
+              cairo_set_line_width (cr, 2);
+              cairo_set_dash (cr, dashes[(j / N_COLORS - 1) % 3], 2, 0);
+              cairo_move_to (cr, x - 1, y + (L->legend_row_h - 4) / 2);
+              cairo_line_to (cr, x + 13, y + (L->legend_row_h - 4) / 2);
+              cairo_stroke (cr);
+              cairo_restore (cr);
+            }
+          else
+            {
+              cairo_rectangle (cr, x, y + (L->legend_row_h - 4) / 2 - 5, 12, 10);
+              cairo_fill (cr);
+            }
           set_rgb (cr, pal->fg, 0.9);
           draw_text (cr, self->series[j].name, FONT_PX, FALSE, x + 18, y, 0, 0, 200);
           x += widths[j];
+        }
+      if (more != NULL)
+        {
+          set_rgb (cr, pal->muted, 1);
+          draw_text (cr, more, FONT_PX, FALSE, x, y, 0, 0, 0);
         }
     }
 }
