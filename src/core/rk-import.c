@@ -182,20 +182,37 @@ write_all (int          fd,
 
 /* renameat2 (RENAME_NOREPLACE), or link + unlink where it is missing. */
 static int
-rename_noreplace (int         dirfd,
+rename_noreplace (int         fromfd,
                   const char *from,
+                  int         tofd,
                   const char *to)
 {
 #ifdef SYS_renameat2
-  if (syscall (SYS_renameat2, dirfd, from, dirfd, to, RENAME_NOREPLACE) == 0)
+  if (syscall (SYS_renameat2, fromfd, from, tofd, to, RENAME_NOREPLACE) == 0)
     return 0;
   if (errno != EINVAL && errno != ENOSYS)
     return -1;
 #endif
-  if (linkat (dirfd, from, dirfd, to, 0) != 0)
+  if (linkat (fromfd, from, tofd, to, 0) != 0)
     return -1;
-  unlinkat (dirfd, from, 0);
+  unlinkat (fromfd, from, 0);
   return 0;
+}
+
+/* The folder for the half-copied file: the workspace's hidden .reckon/
+ * (the kernel never reports files there as results), opened without
+ * following a symlink the sandboxed code may have put in its place; the
+ * workspace itself when that fails. */
+static int
+open_staging_dir (int dir)
+{
+  int fd = openat (dir, ".reckon", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+  if (fd < 0 && errno == ENOENT && mkdirat (dir, ".reckon", 0700) == 0)
+    fd = openat (dir, ".reckon", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    fd = fcntl (dir, F_DUPFD_CLOEXEC, 0);
+  return fd;
 }
 
 char *
@@ -210,7 +227,7 @@ rk_import_file (const char   *workspace,
   char tmp_name[32];
   struct stat st;
   guint64 copied = 0;
-  int src = -1, dir = -1, out = -1;
+  int src = -1, dir = -1, stage = -1, out = -1;
   char *result = NULL;
 
   g_return_val_if_fail (workspace != NULL, NULL);
@@ -257,10 +274,16 @@ rk_import_file (const char   *workspace,
       goto out;
     }
 
+  stage = open_staging_dir (dir);
+  if (stage < 0)
+    {
+      set_errno_error (error, errno, _("copy"), display);
+      goto out;
+    }
   for (guint attempt = 0; out < 0; attempt++)
     {
       g_snprintf (tmp_name, sizeof tmp_name, ".import-%08x%08x", g_random_int (), g_random_int ());
-      out = openat (dir, tmp_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+      out = openat (stage, tmp_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
       if (out < 0 && (errno != EEXIST || attempt > 16))
         {
           set_errno_error (error, errno, _("copy"), display);
@@ -317,7 +340,7 @@ rk_import_file (const char   *workspace,
       g_autofree char *candidate = n == 1 ? g_strdup (safe)
                                           : rk_import_numbered_name (safe, n, RK_IMPORT_NAME_MAX);
 
-      if (rename_noreplace (dir, tmp_name, candidate) == 0)
+      if (rename_noreplace (stage, tmp_name, dir, candidate) == 0)
         {
           result = g_steal_pointer (&candidate);
           goto out;
@@ -332,10 +355,12 @@ rk_import_file (const char   *workspace,
                _("Too many files are called “%s” already."), safe);
 
 fail_unlink:
-  unlinkat (dir, tmp_name, 0);
+  unlinkat (stage, tmp_name, 0);
 out:
   if (out >= 0)
     close (out);
+  if (stage >= 0)
+    close (stage);
   if (dir >= 0)
     close (dir);
   if (src >= 0)

@@ -294,15 +294,47 @@ test_import_cancelled (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
 
+  g_autofree char *staging = g_build_filename (ws, ".reckon", NULL);
+
   g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
   g_cancellable_cancel (cancellable);
   name = rk_import_file (ws, src, cancellable, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* Nothing half-copied is left, in the workspace or its staging folder. */
   {
     g_autoptr(GDir) d = g_dir_open (ws, 0, NULL);
+    const char *entry = g_dir_read_name (d);
 
+    g_assert_true (entry == NULL || g_str_equal (entry, ".reckon"));
     g_assert_null (g_dir_read_name (d));
   }
+  {
+    g_autoptr(GDir) d = g_dir_open (staging, 0, NULL);
+
+    g_assert_true (d == NULL || g_dir_read_name (d) == NULL);
+  }
+}
+
+static void
+test_import_staging_symlink (void)
+{
+  /* Hostile code replaced .reckon with a link out of the workspace: the
+   * half-copied file must not land at the link's target. */
+  g_autofree char *ws = g_build_filename (fx.root, "staging-ws", NULL);
+  g_autofree char *link = g_build_filename (ws, ".reckon", NULL);
+  g_autofree char *src = g_build_filename (fx.fixtures, "quoted.csv", NULL);
+  g_autofree char *name = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) d = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
+  g_assert_cmpint (symlink (fx.canary, link), ==, 0);
+  name = rk_import_file (ws, src, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (name, ==, "quoted.csv");
+  d = g_dir_open (fx.canary, 0, NULL);
+  g_assert_cmpstr (g_dir_read_name (d), ==, "secret.txt");
+  g_assert_null (g_dir_read_name (d));
 }
 
 /* -- profiles ----------------------------------------------------------- */
@@ -813,6 +845,7 @@ main (int    argc,
   g_test_add_func ("/rk/import/refusals", test_import_refusals);
   g_test_add_func ("/rk/import/collisions", test_import_collisions);
   g_test_add_func ("/rk/import/cancelled", test_import_cancelled);
+  g_test_add_func ("/rk/import/staging-symlink", test_import_staging_symlink);
   g_test_add_func ("/rk/profile/csv-shapes", test_profile_csv_shapes);
   g_test_add_func ("/rk/profile/odd-names", test_profile_odd_names);
   g_test_add_func ("/rk/profile/workbooks", test_profile_workbooks);
