@@ -152,6 +152,20 @@ parse_args (int argc, char **argv)
             die ("too many --ro-bind options");
           if (argv[i + 2][0] != '/' || strstr (argv[i + 2], "..") != NULL)
             die ("--ro-bind DEST must be an absolute path without '..': %s", argv[i + 2]);
+          /* Never over the root or the sandbox's own mounts (a DEST inside
+           * /workspace would also create folders in the host's workspace). */
+          {
+            static const char *const reserved[] = { "/workspace", "/tmp", "/proc", "/dev" };
+            const char *d = argv[i + 2];
+            if (strspn (d, "/") == strlen (d))
+              die ("--ro-bind DEST cannot be /");
+            for (size_t k = 0; k < sizeof reserved / sizeof reserved[0]; k++)
+              {
+                size_t len = strlen (reserved[k]);
+                if (strncmp (d, reserved[k], len) == 0 && (d[len] == '\0' || d[len] == '/'))
+                  die ("--ro-bind DEST cannot be inside %s", reserved[k]);
+              }
+          }
           opt.ro_binds[opt.n_ro_binds].src = argv[i + 1];
           opt.ro_binds[opt.n_ro_binds].dest = argv[i + 2];
           opt.ro_binds[opt.n_ro_binds].fd = -1;

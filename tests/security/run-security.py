@@ -339,6 +339,14 @@ def _():
     equal(res.line(), 'EROFS')
 
 
+@case('fs', '--ro-bind over the sandbox\'s own mounts is refused (exit 125)')
+def _():
+    src = os.path.join(BASE, 'robind3')
+    os.makedirs(src, exist_ok=True)
+    got = [run('pass', opts=['--ro-bind', src, d]).rc for d in ('/workspace/k', '/proc', '/', '//', '/tmp/x')]
+    equal(got, [125] * 5)
+
+
 @case('fs', 'rmtree of every top folder loses only the workspace and /tmp')
 def _():
     # /usr and /proc are left out of the walk only to keep the suite fast
@@ -1281,10 +1289,10 @@ def _():
     try:
         wait_line(p)
         p.send_signal(signal.SIGINT)
-        out, _ = p.communicate(timeout=20)
+        out, err = p.communicate(timeout=20)
     finally:
         p.kill()
-    equal(out.decode().strip(), 'interrupted')
+    equal(out.decode().strip(), 'interrupted', f'stdout (exit {p.returncode}, stderr {err[-300:]!r})')
 
 
 @case('other', 'a program ignoring SIGTERM and SIGINT dies when the sandbox is SIGKILLed')
