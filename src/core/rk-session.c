@@ -690,6 +690,33 @@ rk_session_restart_finish (RkSession     *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+guint
+rk_session_clean_stale (const char *sessions_dir,
+                        guint64     max_age_seconds)
+{
+  g_autofree char *parent = sessions_dir != NULL ? g_strdup (sessions_dir)
+                                                 : g_build_filename (g_get_user_cache_dir (), "reckon", "sessions", NULL);
+  g_autoptr(GDir) dir = g_dir_open (parent, 0, NULL);
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  const char *name;
+  guint deleted = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (parent, name, NULL);
+      GStatBuf st;
+
+      if (g_lstat (path, &st) != 0)
+        continue;
+      if (now - (gint64) st.st_mtime < (gint64) max_age_seconds)
+        continue;
+      /* rk_workspace_delete unlinks a symlink instead of following it. */
+      if (rk_workspace_delete (path, NULL))
+        deleted++;
+    }
+  return deleted;
+}
+
 /* -- object --------------------------------------------------------------- */
 
 const char *

@@ -139,6 +139,15 @@ gboolean        rk_session_restart_finish     (RkSession           *self,
                                                GAsyncResult        *result,
                                                GError             **error);
 
+/* Deletes workspaces left under @sessions_dir (NULL: the default folder) by
+ * sessions that did not end cleanly (a crash, a killed app): every folder
+ * whose last change is more than @max_age_seconds old. Symlinks there are
+ * removed, never followed. Returns how many were deleted. A folder's time
+ * changes only when entries are added or removed at its top, so keep
+ * @max_age_seconds well above any idle timeout in use (a day, say). */
+guint           rk_session_clean_stale        (const char     *sessions_dir,
+                                               guint64         max_age_seconds);
+
 /* Signals:
  *   "expiry-warning" (guint seconds_left)  the session will expire soon
  *   "expired"        ()                    the kernel stopped, the workspace is gone

@@ -7,7 +7,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
+#include <utime.h>
 
 #include "rk-session.h"
 #include "rk-table.h"
@@ -102,6 +105,13 @@ test_workspace (Fixture       *f,
   other = rk_session_new (f->sessions, f->clock, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (rk_session_get_id (other), !=, rk_session_get_id (f->session));
+  /* Each session starts empty: nothing of an earlier one is visible. */
+  {
+    g_autoptr(GDir) d = g_dir_open (rk_session_get_workspace (other), 0, NULL);
+
+    g_assert_nonnull (d);
+    g_assert_null (g_dir_read_name (d));
+  }
   rk_session_expire (other);
 
   /* Without a folder: the user cache dir (XDG_CACHE_HOME, set by the test). */
@@ -470,6 +480,40 @@ test_restart_missing_original (Fixture       *f,
   g_assert_cmpint (rk_session_get_state (f->session), ==, RK_SESSION_ACTIVE);
 }
 
+static void
+test_clean_stale (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *old = g_build_filename (f->sessions, "old-session", NULL);
+  g_autofree char *old_file = g_build_filename (old, "data.csv", NULL);
+  g_autofree char *outside = g_build_filename (f->root, "outside", NULL);
+  g_autofree char *outside_file = g_build_filename (outside, "keep.txt", NULL);
+  g_autofree char *link = g_build_filename (f->sessions, "link-session", NULL);
+  struct utimbuf past = { 0, 0 };
+  guint n;
+
+  g_assert_cmpint (g_mkdir (old, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (old_file, "x", -1, NULL));
+  g_assert_cmpint (g_mkdir (outside, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (outside_file, "keep", -1, NULL));
+  g_assert_cmpint (symlink (outside, link), ==, 0);
+  past.actime = past.modtime = time (NULL) - 3 * 24 * 3600;
+  g_assert_cmpint (utime (old, &past), ==, 0);
+  {
+    struct timeval tv[2] = { { past.actime, 0 }, { past.modtime, 0 } };
+
+    g_assert_cmpint (lutimes (link, tv), ==, 0);
+  }
+
+  n = rk_session_clean_stale (f->sessions, 24 * 3600);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_false (g_file_test (old, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (link, G_FILE_TEST_EXISTS));
+  /* The link's target was not touched, and the live session stays. */
+  g_assert_true (g_file_test (outside_file, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (rk_session_get_workspace (f->session), G_FILE_TEST_IS_DIR));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -491,6 +535,7 @@ main (int    argc,
   ADD ("/rk/session/artifacts-export", test_artifacts_export);
   ADD ("/rk/session/restart-replay", test_restart_replay);
   ADD ("/rk/session/restart-missing-original", test_restart_missing_original);
+  ADD ("/rk/session/clean-stale", test_clean_stale);
 #undef ADD
 
   status = g_test_run ();
