@@ -26,6 +26,7 @@ struct _RkTranscript
 
   char         *autosave_path;
   guint         autosave_source;
+  guint         autosave_delay_ms;
   gboolean      dirty;
   gboolean      saving;
   GCancellable *cancellable;
@@ -138,6 +139,7 @@ rk_transcript_init (RkTranscript *self)
   self->entries = g_ptr_array_new_with_free_func (g_object_unref);
   self->by_id = g_hash_table_new (NULL, NULL);
   self->next_id = 1;
+  self->autosave_delay_ms = AUTOSAVE_DELAY_MS;
   self->cancellable = g_cancellable_new ();
 }
 
@@ -295,7 +297,15 @@ autosave_cb (gpointer user_data)
   if (self->autosave_path == NULL || !self->dirty)
     return G_SOURCE_REMOVE;
 
-  bytes = rk_transcript_to_bytes (self);
+  {
+    gint64 t0 = g_get_monotonic_time ();
+
+    bytes = rk_transcript_to_bytes (self);
+    /* Serialising is on the main loop: keep it under ~5% of its time for
+     * big transcripts by spacing the writes out. */
+    self->autosave_delay_ms = CLAMP ((g_get_monotonic_time () - t0) / 1000 * 20,
+                                     AUTOSAVE_DELAY_MS, 10000);
+  }
   file = g_file_new_for_path (self->autosave_path);
   self->dirty = FALSE;
   self->saving = TRUE;
@@ -313,7 +323,7 @@ schedule_save (RkTranscript *self)
     return;
   self->dirty = TRUE;
   if (self->autosave_source == 0 && !self->saving)
-    self->autosave_source = g_timeout_add (AUTOSAVE_DELAY_MS, autosave_cb, self);
+    self->autosave_source = g_timeout_add (self->autosave_delay_ms, autosave_cb, self);
 }
 
 void
