@@ -533,6 +533,31 @@ test_fault_404_for_present_model (void)
 }
 
 static void
+test_raw_hostile_framing (void)
+{
+  /* llama.cpp-style pings, CRLF, a chunk split across HTTP chunks, no [DONE]. */
+  g_autoptr(RkMockServer) server = server_new (
+    "{\"api\":\"openai\",\"turns\":[{\"raw\":["
+    "\": ping\\r\\n\\r\\n\","
+    "\"data: {\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"Hel\","
+    "\"lo\\\"}}]}\\r\\n\\r\\n\","
+    "\"data:{\\\"choices\\\":[{\\\"delta\\\":{},\\\"finish_reason\\\":\\\"stop\\\"}]}\\r\\n\\r\\n\""
+    "]}]}");
+  g_autoptr(RkModelClient) client = client_for (server, "mock-model");
+  g_autoptr(JsonNode) messages = user_messages ("hi");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkChatReply) reply = NULL;
+  Run run;
+
+  run_init (&run);
+  reply = chat (client, messages, NULL, &run, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (reply->content, ==, "Hello");
+  g_assert_cmpstr (reply->finish_reason, ==, "stop");
+  run_clear (&run);
+}
+
+static void
 test_tools_unsupported (void)
 {
   g_autoptr(RkMockServer) server = server_new (
@@ -767,6 +792,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/model-client/fault/model-missing", test_fault_model_missing);
   g_test_add_func ("/rk/model-client/fault/model-missing-openai", test_fault_model_missing_openai);
   g_test_add_func ("/rk/model-client/fault/404-present-model", test_fault_404_for_present_model);
+  g_test_add_func ("/rk/model-client/openai/raw-framing", test_raw_hostile_framing);
   g_test_add_func ("/rk/model-client/fault/500", test_fault_500);
   g_test_add_func ("/rk/model-client/fault/tools-unsupported", test_tools_unsupported);
   g_test_add_func ("/rk/model-client/fault/401", test_fault_401);
