@@ -23,6 +23,7 @@
 #define HEADER_SIZE 64
 #define ENTRY_SIZE  64
 #define FLAG_OFFSETS32 1
+#define FLAG_DATE_ONLY 2
 /* A table without columns still has a row count; keep it small. */
 #define MAX_ROWS_NO_COLUMNS (1u << 24)
 
@@ -31,7 +32,8 @@ static const guint8 magic[8] = { 'R', 'K', 'T', 'A', 'B', 'L', 'E', 0 };
 enum
 {
   COLUMN_UNCHECKED,
-  COLUMN_OK,
+  COLUMN_OK,        /* O(1) checks passed */
+  COLUMN_CHECKED,   /* every offset checked */
   COLUMN_BAD,
 };
 
@@ -47,7 +49,7 @@ typedef struct
   GTimeZone         *tz;
   int                state;      /* atomic; COLUMN_* */
   char              *error;      /* why the column is bad */
-  gboolean           date_only;  /* naive datetime column with no time of day */
+  gboolean           date_only;  /* naive datetime column of midnights (writer's flag) */
 } Column;
 
 struct _RkTable
@@ -219,7 +221,7 @@ span_compare (const void *a,
 }
 
 /* The header and directory: O(columns), done at open. Column contents (string
- * offsets) are checked lazily in column_validate(). */
+ * offsets) are checked lazily in column_check_ends() and column_check_all(). */
 static gboolean
 parse_header (RkTable  *self,
               GError  **error)
@@ -307,7 +309,8 @@ parse_header (RkTable  *self,
         return fail (error, RK_PARSE_ERROR_UNSUPPORTED, _("A column of the table has an unknown type."));
       c->type = type;
       if (read_u16 (e + 14) != 0 ||
-          (c->flags & ~(type == RK_TABLE_COLUMN_STRING ? FLAG_OFFSETS32 : 0)) != 0)
+          (c->flags & ~(type == RK_TABLE_COLUMN_STRING ? FLAG_OFFSETS32 :
+                        type == RK_TABLE_COLUMN_DATETIME ? FLAG_DATE_ONLY : 0)) != 0)
         return fail (error, RK_PARSE_ERROR_UNSUPPORTED, _("A column of the table uses features this Reckon cannot read."));
 
       /* Validity bitmap. */
@@ -365,6 +368,8 @@ parse_header (RkTable  *self,
               g_hash_table_insert (zones, g_strdup (c->tz_name), g_time_zone_ref (c->tz));
             }
         }
+
+      c->date_only = (c->flags & FLAG_DATE_ONLY) && c->tz == NULL;
 
       if (c->null_len > 0)
         spans[n_spans++] = (Span) { c->null_off, c->null_off + c->null_len };
@@ -820,59 +825,62 @@ bit_valid (const RkTable *self,
   return (self->data[c->null_off + row / 8] >> (row % 8)) & 1;
 }
 
-static gboolean
-column_validate (RkTable *self,
-                 Column  *c)
+static inline guint64
+string_offset (const RkTable *self,
+               const Column  *c,
+               guint64        index)
 {
-  if (c->type == RK_TABLE_COLUMN_STRING)
-    {
-      guint64 prev = 0, start, end;
+  const guint8 *base = self->data + c->data_off;
 
-      if (self->n_rows == 0)
-        {
-          /* One offset: it must be 0 and the heap empty. */
-          start = (c->flags & FLAG_OFFSETS32) ? read_u32 (self->data + c->data_off)
-                                               : read_u64 (self->data + c->data_off);
-          if (start != 0 || c->aux_len != 0)
-            {
-              c->error = g_strdup (_("A text column of the table has invalid offsets."));
-              return FALSE;
-            }
-          return TRUE;
-        }
-      for (guint r = 0; r < self->n_rows; r++)
-        {
-          string_offsets (self, c, r, &start, &end);
-          if ((r == 0 && start != 0) || start != prev || end < start || end > c->aux_len)
-            {
-              c->error = g_strdup (_("A text column of the table has invalid offsets."));
-              return FALSE;
-            }
-          prev = end;
-        }
-      if (prev != c->aux_len)
-        {
-          c->error = g_strdup (_("A text column of the table has invalid offsets."));
-          return FALSE;
-        }
-    }
-  else if (c->type == RK_TABLE_COLUMN_DATETIME && c->tz == NULL)
-    {
-      const guint8 *base = self->data + c->data_off;
-      gboolean date_only = TRUE;
+  return (c->flags & FLAG_OFFSETS32) ? read_u32 (base + index * 4) : read_u64 (base + index * 8);
+}
 
-      for (guint r = 0; r < self->n_rows && date_only; r++)
-        if (bit_valid (self, c, r) && (gint64) read_u64 (base + (guint64) r * 8) % G_GINT64_CONSTANT (86400000000000) != 0)
-          date_only = FALSE;
-      c->date_only = date_only && self->n_rows > 0;
+/* O(1), on first use: the offsets start at 0 and end at the heap's end. The
+ * order of the ones between is checked per cell as it is read, or all at
+ * once by column_check_all(). */
+static gboolean
+column_check_ends (RkTable *self,
+                   Column  *c)
+{
+  if (c->type == RK_TABLE_COLUMN_STRING &&
+      (string_offset (self, c, 0) != 0 || string_offset (self, c, self->n_rows) != c->aux_len))
+    {
+      c->error = g_strdup (_("A text column of the table has invalid offsets."));
+      return FALSE;
     }
   return TRUE;
 }
 
-/* The column, validated (lazily, once), or NULL if it is bad. */
-static inline Column *
-column_ready (RkTable *self,
-              guint    column)
+/* O(rows): every string offset in order and in range. */
+static gboolean
+column_check_all (RkTable *self,
+                  Column  *c)
+{
+  guint64 prev = 0;
+
+  if (c->type != RK_TABLE_COLUMN_STRING)
+    return TRUE;
+  for (guint64 r = 0; r <= self->n_rows; r++)
+    {
+      guint64 off = string_offset (self, c, r);
+
+      if (off < prev || off > c->aux_len || (r == 0 && off != 0) ||
+          (r == self->n_rows && off != c->aux_len))
+        {
+          c->error = g_strdup (_("A text column of the table has invalid offsets."));
+          return FALSE;
+        }
+      prev = off;
+    }
+  return TRUE;
+}
+
+/* The column if it passed its checks (the cheap ones, or with @all every
+ * offset), else NULL. Each check runs once. */
+static Column *
+column_ready_full (RkTable  *self,
+                   guint     column,
+                   gboolean  all)
 {
   Column *c;
   int state;
@@ -881,18 +889,25 @@ column_ready (RkTable *self,
     return NULL;
   c = &self->columns[column];
   state = g_atomic_int_get (&c->state);
-  if (G_UNLIKELY (state == COLUMN_UNCHECKED))
+  if (G_UNLIKELY (state == COLUMN_UNCHECKED || (all && state == COLUMN_OK)))
     {
       g_mutex_lock (&self->lock);
       state = g_atomic_int_get (&c->state);
       if (state == COLUMN_UNCHECKED)
-        {
-          state = column_validate (self, c) ? COLUMN_OK : COLUMN_BAD;
-          g_atomic_int_set (&c->state, state);
-        }
+        state = column_check_ends (self, c) ? COLUMN_OK : COLUMN_BAD;
+      if (all && state == COLUMN_OK)
+        state = column_check_all (self, c) ? COLUMN_CHECKED : COLUMN_BAD;
+      g_atomic_int_set (&c->state, state);
       g_mutex_unlock (&self->lock);
     }
-  return state == COLUMN_OK ? c : NULL;
+  return state == COLUMN_OK || state == COLUMN_CHECKED ? c : NULL;
+}
+
+static inline Column *
+column_ready (RkTable *self,
+              guint    column)
+{
+  return column_ready_full (self, column, FALSE);
 }
 
 guint
@@ -951,7 +966,7 @@ rk_table_check_column (RkTable  *self,
   g_return_val_if_fail (RK_IS_TABLE (self), FALSE);
   g_return_val_if_fail (column < self->n_columns, FALSE);
 
-  if (column_ready (self, column) == NULL)
+  if (column_ready_full (self, column, TRUE) == NULL)
     return fail (error, RK_PARSE_ERROR_MALFORMED, self->columns[column].error);
   return TRUE;
 }
@@ -970,6 +985,14 @@ cell_column (RkTable *self,
   c = column_ready (self, column);
   if (c == NULL || !bit_valid (self, c, row))
     return NULL;
+  if (c->type == RK_TABLE_COLUMN_STRING)
+    {
+      guint64 start, end;
+
+      /* Out-of-order offsets make that cell null. */
+      if (!string_offsets (self, c, row, &start, &end))
+        return NULL;
+    }
   return c;
 }
 
@@ -1421,7 +1444,7 @@ compute_permutation (RkTable       *self,
                      GCancellable  *cancellable,
                      GError       **error)
 {
-  Column *c = column_ready (self, column);
+  Column *c = column_ready_full (self, column, TRUE);
   g_autofree SortKey *keys = NULL;
   g_autofree guint32 *nulls = NULL;
   guint32 *perm;

@@ -864,6 +864,8 @@ test_hostile_directory (void)
   expect_error (patched (orig, E0 + 12, 1, 6), RK_PARSE_ERROR, RK_PARSE_ERROR_UNSUPPORTED);
   expect_error (patched (orig, E0 + 13, 1, 1), RK_PARSE_ERROR, RK_PARSE_ERROR_UNSUPPORTED);   /* offsets32 on int */
   expect_error (patched (orig, E0 + 14, 2, 1), RK_PARSE_ERROR, RK_PARSE_ERROR_UNSUPPORTED);
+  expect_error (patched (orig, E1 + 13, 1, 3), RK_PARSE_ERROR, RK_PARSE_ERROR_UNSUPPORTED);   /* date-only on text */
+  expect_error (patched (orig, E0 + 13, 1, 2), RK_PARSE_ERROR, RK_PARSE_ERROR_UNSUPPORTED);   /* date-only on int */
   expect_error (patched (orig, E1 + 13, 1, 0), RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);     /* u64 offsets: wrong length */
 
   /* Offsets outside, misaligned, wrapping. */
@@ -948,6 +950,41 @@ test_hostile_string_offsets (void)
       g_assert_cmpstr (good, ==, "2");
       exercise (bad);
     }
+}
+
+/* One bad offset in the middle: only its two cells read as null, without a
+ * full check; the full check (and sorting) then refuse the column. */
+static void
+test_hostile_middle_offset (void)
+{
+  g_autoptr(GBytes) orig = NULL;
+  g_autoptr(GBytes) bad = NULL;
+  g_autoptr(RkTable) t = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *d;
+  guint64 off;
+  const char *expected[] = { "😀 emoji", NULL, NULL, "a\xEF\xBF\xBD" "b", "" };
+
+  NEED_FIXTURES ();
+  orig = fixture_bytes ("unicode");
+  d = g_bytes_get_data (orig, NULL);
+  g_assert_cmpint (d[64 + 13], ==, 1);          /* u32 offsets */
+  memcpy (&off, d + 64 + 32, 8);
+  off = GUINT64_FROM_LE (off);
+  bad = patched (orig, off + 4 * 2, 4, 0x7fffffff);
+  t = rk_table_new_from_bytes (bad, &error);
+  g_assert_no_error (error);
+  for (guint r = 0; r < 5; r++)
+    {
+      g_autofree char *text = rk_table_get_cell_text (t, r, 0);
+
+      g_assert_cmpstr (text, ==, expected[r] ? expected[r] : "");
+      g_assert_true (rk_table_is_null (t, r, 0) == (expected[r] == NULL));
+    }
+  g_assert_false (rk_table_check_column (t, 0, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
+  g_clear_error (&error);
+  g_assert_false (rk_table_sort (t, 0, TRUE, &error));
 }
 
 static void
@@ -1285,6 +1322,7 @@ main (int   argc,
   g_test_add_func ("/rk/table/hostile/overlap", test_hostile_overlap);
   g_test_add_func ("/rk/table/hostile/string-offsets", test_hostile_string_offsets);
   g_test_add_func ("/rk/table/hostile/utf8", test_hostile_utf8);
+  g_test_add_func ("/rk/table/hostile/middle-offset", test_hostile_middle_offset);
   g_test_add_func ("/rk/table/hostile/timezone", test_hostile_timezone);
   g_test_add_func ("/rk/table/hostile/empty-string-column", test_hostile_empty_string_column);
   g_test_add_func ("/rk/table/hostile/bitflips", test_hostile_bitflips);

@@ -30,7 +30,8 @@ DATETIME = 4
 STRING = 5
 
 # Column flags.
-FLAG_OFFSETS32 = 1
+FLAG_OFFSETS32 = 1      # string: offsets are u32
+FLAG_DATE_ONLY = 2      # naive datetime: every value is a midnight (show dates)
 
 MAX_COLUMNS = 16384
 MAX_ROWS = (1 << 32) - 1
@@ -229,8 +230,13 @@ def _convert(name, ser):
             ns = np.asarray(ser.to_numpy(dtype="datetime64[ns]")).view("<i8")
         mask = ns == np.iinfo(np.int64).min
         mask = mask if mask.any() else None
+        flags = 0
+        if tz is None:
+            valid = ns if mask is None else ns[~mask]
+            if len(valid) and not (valid % 86_400_000_000_000).any():
+                flags = FLAG_DATE_ONLY
         return _Column(name, DATETIME, np.ascontiguousarray(ns), _validity(mask),
-                       _tz_name(tz))
+                       _tz_name(tz), flags)
 
     if pdt.is_integer_dtype(dtype):
         mask = _is_null(ser)
