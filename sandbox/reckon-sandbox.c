@@ -649,8 +649,6 @@ build_environment (void)
     "MPLCONFIGDIR=/tmp/matplotlib",
     "PYTHONDONTWRITEBYTECODE=1",
     "OPENBLAS_NUM_THREADS=1",
-    "USER=" SANDBOX_USER,
-    "LOGNAME=" SANDBOX_USER,
   };
   size_t nbase = sizeof base / sizeof base[0];
   char **env = calloc (nbase + opt.n_setenv + 1, sizeof (char *));
