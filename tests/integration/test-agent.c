@@ -22,7 +22,7 @@ typedef struct
   GPtrArray     *diffs;         /* diffs of CODE_PROPOSED events (or "") */
   GPtrArray     *codes;
   GAsyncResult  *result;
-  GCancellable  *cancel_on_run; /* cancelled when a run starts */
+  GCancellable  *cancel_on_run; /* cancelled when the cell prints "spinning" */
   GCancellable  *cancel_on_text;
   gint64         cancelled_at;
   RkAgentDecision decision;
@@ -53,10 +53,10 @@ event_cb (RkAgent            *agent,
     case RK_AGENT_EVENT_APPROVAL_NEEDED:
       rk_agent_approve (agent, f->decision, f->edit);
       break;
-    case RK_AGENT_EVENT_RUN_STARTED:
-      if (f->cancel_on_run != NULL)
+    case RK_AGENT_EVENT_OUTPUT:
+      /* The cell is running once it printed: cancel it then. */
+      if (f->cancel_on_run != NULL && f->cancelled_at == 0 && strstr (event->text, "spinning"))
         {
-          g_usleep (300 * 1000);
           f->cancelled_at = g_get_monotonic_time ();
           g_cancellable_cancel (f->cancel_on_run);
         }
@@ -523,7 +523,7 @@ static void
 test_cancel_cell (Fixture       *f,
                   gconstpointer  data)
 {
-  g_autofree char *loop = json_string ("kept = 7\nwhile True:\n    pass\n");
+  g_autofree char *loop = json_string ("kept = 7\nprint('spinning', flush=True)\nwhile True:\n    pass\n");
   g_autofree char *check = json_string ("print('kept is', kept)\n");
   g_autofree char *script = g_strdup_printf ("{\"api\":\"openai\",\"models\":[\"m\"],\"turns\":["
                                              "{\"code\":%s},{\"code\":%s},{\"text\":\"Fine.\"}]}", loop, check);
