@@ -71,7 +71,8 @@ gboolean        rk_kernel_start_finish     (RkKernel            *self,
 /* Queues one cell; cells run one at a time, in order. A stopped or dead
  * kernel is started first (a fresh interpreter; workspace files stay).
  * While it runs, the "event" signal delivers its events. Cancelling a
- * queued cell removes it; cancelling a running cell interrupts it. */
+ * queued cell removes it; cancelling a running cell interrupts it; either
+ * way _finish() then fails with G_IO_ERROR_CANCELLED. */
 void            rk_kernel_execute_async    (RkKernel            *self,
                                             const char          *code,
                                             GCancellable        *cancellable,
