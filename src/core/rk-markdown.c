@@ -290,10 +290,8 @@ rk_markdown_split (const char *text,
 static gboolean
 is_only_blank (const char *s)
 {
-  for (; *s; s++)
-    if (!g_ascii_isspace (*s))
-      return FALSE;
-  return TRUE;
+  /* g_ascii_isspace() leaves out '\v'; Python does not. */
+  return s[strspn (s, " \t\n\r\v\f")] == '\0';
 }
 
 GPtrArray *
