@@ -249,7 +249,6 @@ append_table (GString       *out,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(RkTable) table = NULL;
-  g_autofree char *path = NULL;
   guint n_cols, n_rows, shown_cols;
 
   g_string_append_printf (out, "Table%s%s: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns, shown to the user.\n",
@@ -257,8 +256,8 @@ append_table (GString       *out,
                           event->rows, event->columns);
   if (workspace == NULL)
     return;
-  path = g_build_filename (workspace, event->path, NULL);
-  table = rk_table_open (path, &error);
+  /* Never through a joined path: a cell could plant a symlinked folder. */
+  table = rk_table_open_beneath (workspace, event->path, &error);
   if (table == NULL)
     return;
 

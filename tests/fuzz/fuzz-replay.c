@@ -8,7 +8,7 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
-#define MAX_INPUT (1u << 20)
+#define REPLAY_MAX_INPUT (1u << 20)
 
 typedef struct
 {
@@ -56,7 +56,7 @@ mutate (uint8_t *buf, size_t size, const Seed *seeds, size_t n_seeds)
           {
             const char *t = tokens[next_random () % (sizeof tokens / sizeof *tokens)];
             size_t len = strlen (t);
-            if (size + len < MAX_INPUT)
+            if (size + len < REPLAY_MAX_INPUT)
               {
                 memmove (buf + pos + len, buf + pos, size - pos);
                 memcpy (buf + pos, t, len);
@@ -68,7 +68,7 @@ mutate (uint8_t *buf, size_t size, const Seed *seeds, size_t n_seeds)
           if (size)
             {
               size_t len = next_random () % (size - pos + 1);
-              if (size + len < MAX_INPUT)
+              if (size + len < REPLAY_MAX_INPUT)
                 {
                   memmove (buf + pos + len, buf + pos, size - pos);
                   size += len;
@@ -80,7 +80,7 @@ mutate (uint8_t *buf, size_t size, const Seed *seeds, size_t n_seeds)
             {
               const Seed *o = &seeds[next_random () % n_seeds];
               size_t len = o->size ? next_random () % o->size : 0;
-              if (size + len < MAX_INPUT)
+              if (size + len < REPLAY_MAX_INPUT)
                 {
                   memmove (buf + pos + len, buf + pos, size - pos);
                   memcpy (buf + pos, o->data, len);
@@ -131,8 +131,8 @@ main (int argc, char **argv)
       f = fopen (path, "rb");
       if (f == NULL)
         continue;
-      s.data = malloc (MAX_INPUT);
-      s.size = fread (s.data, 1, MAX_INPUT, f);
+      s.data = malloc (REPLAY_MAX_INPUT);
+      s.size = fread (s.data, 1, REPLAY_MAX_INPUT, f);
       fclose (f);
       seeds = realloc (seeds, (n_seeds + 1) * sizeof *seeds);
       seeds[n_seeds++] = s;
@@ -140,7 +140,7 @@ main (int argc, char **argv)
     }
   closedir (dir);
 
-  buf = malloc (MAX_INPUT);
+  buf = malloc (REPLAY_MAX_INPUT);
   LLVMFuzzerTestOneInput (buf, 0);
   for (long i = 0; i < iterations && n_seeds > 0; i++)
     {
