@@ -29,6 +29,7 @@ def csvs(d):
     write(d, "header-only.csv", b"alpha,beta,gamma\n")
     write(d, "noheader.csv", b"1,2.5,x\n2,3.5,y\n3,4.5,z\n")
     write(d, "pipe.csv", b"k|v\na|1\nb|2\n")
+    write(d, "excel-sep.csv", b"sep=;\r\nname;total\r\nAnna;1,5\r\nBob;2,25\r\n")
     write(d, "tabs.tsv", b"k\tv\na\t1\nb\t2\n")
     write(d, "utf16.csv", "k,v\nä,1\nö,2\n".encode("utf-16"))
     write(d, "garbage.csv", bytes(range(256)) * 64)

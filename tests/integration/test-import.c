@@ -411,6 +411,16 @@ test_profile_csv_shapes (void)
 
   p = profile_of ("pipe.csv");
   g_assert_cmpstr (p->delimiter, ==, "|");
+  /* Excel's "sep=;" line names the delimiter and is skipped. */
+  p = profile_of ("excel-sep.csv");
+  g_assert_null (p->error);
+  g_assert_cmpstr (p->delimiter, ==, ";");
+  g_assert_cmpstr (p->decimal, ==, ",");
+  t = table (p, 0);
+  g_assert_cmpuint (t->rows, ==, 2);
+  g_assert_cmpstr (column (t, 0)->name, ==, "name");
+  g_assert_cmpfloat_with_epsilon (column (t, 1)->max, 2.25, 1e-9);
+  g_assert_nonnull (strstr (p->read_hint, "skiprows=1"));
   p = profile_of ("tabs.tsv");
   g_assert_cmpint (p->kind, ==, RK_FILE_KIND_TSV);
   p = profile_of ("utf16.csv");

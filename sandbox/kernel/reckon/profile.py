@@ -243,7 +243,14 @@ def _profile_csv(path, kind, head, result):
         raise ProfileError(ERR_EMPTY)
     codec, label = _detect_encoding(head)
     text = _sample_text(head, codec)
-    delim = _sniff_delimiter(text, kind)
+    # Excel's "sep=;" first line names the delimiter and is not data.
+    sep_line = re.match(r"^\ufeff?sep=(.)\r?\n", text)
+    skip = 1 if sep_line else 0
+    if sep_line:
+        delim = sep_line.group(1)
+        text = text[sep_line.end():]
+    else:
+        delim = _sniff_delimiter(text, kind)
     try:
         sample_rows = list(_limited_rows(csv.reader(io.StringIO(text), delimiter=delim), 200))
     except csv.Error:
@@ -257,7 +264,7 @@ def _profile_csv(path, kind, head, result):
                   decimal=decimal, header=header)
     notes = result.setdefault("notes", [])
 
-    opts = dict(sep=delim, decimal=decimal, encoding=codec, header=0 if header else None,
+    opts = dict(sep=delim, decimal=decimal, encoding=codec, header=0 if header else None, skiprows=skip,
                 engine="c", skip_blank_lines=True, low_memory=False)
     if thousands:
         opts["thousands"] = thousands
@@ -284,7 +291,7 @@ def _profile_csv(path, kind, head, result):
     except pd.errors.ParserError:
         # Ragged rows (more fields than the header): read them with the csv
         # module and pad, so nothing is lost.
-        df, ragged, head_rows = _read_ragged(path, codec, delim, header)
+        df, ragged, head_rows = _read_ragged(path, codec, delim, header, skip)
         notes.append("%d rows have a different number of fields than the header; they were padded." % ragged)
     opts["encoding"] = codec
 
@@ -314,13 +321,15 @@ def _profile_csv(path, kind, head, result):
     read = 'pd.read_csv(%r' % os.path.basename(path)
     if delim != ",":
         read += ", sep=%r" % delim
+    if skip and ragged is None:
+        read += ", skiprows=1"
     if decimal != ".":
         read += ", decimal=%r, thousands=%r" % (decimal, thousands)
     if codec not in ("utf-8",):
         read += ", encoding=%r" % codec
     if ragged is not None:
         # Rows longer than the header: name every column, so none is lost.
-        read += ", header=None, skiprows=%d, names=%r" % (1 if header else 0, list(df.columns))
+        read += ", header=None, skiprows=%d, names=%r" % (skip + (1 if header else 0), list(df.columns))
     elif not header:
         read += ", header=None"
     result["read_hint"] = read + ")"
@@ -343,11 +352,11 @@ def _count_rows(path, header, sample):
     return lines - (1 if header else 0), exact
 
 
-def _read_ragged(path, codec, delim, header):
+def _read_ragged(path, codec, delim, header, skip):
     import pandas as pd
 
     with open(path, newline="", encoding=codec, errors="replace") as f:
-        rows = [r for r in csv.reader(f, delimiter=delim) if r]
+        rows = [r for r in csv.reader(f, delimiter=delim) if r][skip:]
     width = max(len(r) for r in rows)
     names = rows[0] if header else None
     body = rows[1:] if header else rows
