@@ -480,8 +480,10 @@ test_profile_workbooks (void)
   g_assert_cmpstr (column (t, 0)->name, ==, "Region");
   g_assert_cmpint (column (t, 1)->type, ==, RK_COLUMN_INTEGER);
   g_assert_cmpfloat_with_epsilon (column (t, 2)->max, 12.5, 1e-9);
-  /* The merged footer keeps its text in its first cell. */
+  /* The merged footer keeps its text in its first cell, and a note says so. */
   g_assert_cmpstr (cell (t, 4, 0), ==, "Merged footer");
+  g_assert_nonnull (p->notes);
+  g_assert_nonnull (strstr (p->notes[0], "Sheet Sales has 1 merged cell ranges"));
   t = table (p, 1);
   g_assert_cmpstr (t->name, ==, "Staff");
   g_assert_cmpuint (t->rows, ==, 20);

@@ -542,6 +542,11 @@ def _profile_xlsx(path, result):
                 if total <= MAX_SHEET_ROWS:
                     rows.append(r)
             tables.append(_sheet_table(ws.title, rows, total if total > MAX_SHEET_ROWS else None))
+            merged = _count_merged(ws)
+            if merged:
+                result.setdefault("notes", []).append(
+                    "Sheet %s has %d merged cell ranges: each value is in the top-left cell of its range, "
+                    "the other cells read as empty." % (_cap(ws.title, 60), merged))
     except MemoryError:
         raise ProfileError(ERR_MEMORY)
     except Exception as e:  # noqa: BLE001
@@ -553,6 +558,28 @@ def _profile_xlsx(path, result):
     result["sheets"] = len(wb.sheetnames)
     result["tables"] = tables
     result["read_hint"] = "pd.read_excel(%r, sheet_name=None)" % os.path.basename(path)
+
+
+def _count_merged(ws, limit=64 * 1024 * 1024):
+    """Merged ranges of a read-only sheet (openpyxl does not give them in
+    read-only mode): count <mergeCell> tags in the sheet's XML, reading at
+    most @limit bytes of it. 0 when unknown."""
+    try:
+        count, tail, seen = 0, b"", 0
+        with ws.parent._archive.open(ws._worksheet_path) as f:
+            while seen < limit:
+                chunk = f.read(1 << 20)
+                if not chunk:
+                    break
+                seen += len(chunk)
+                data = tail + chunk
+                count += data.count(b"<mergeCell ")
+                # A tag split across chunks is whole in tail + chunk; the
+                # tail (10 bytes) is too short to hold a whole one twice.
+                tail = data[-10:]
+        return count
+    except Exception:  # noqa: BLE001 - a private attribute may change; merged cells are a nicety
+        return 0
 
 
 def _is_entities_error(e):
