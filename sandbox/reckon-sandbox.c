@@ -412,10 +412,16 @@ setup_newroot (void)
   for (size_t i = 0; i < opt.n_ro_binds; i++)
     opt.ro_binds[i].fd = open_path_or_die (opt.ro_binds[i].src);
   /* Reopened here: an fd from before the clone names a mount of the host's
-   * namespace, which cannot be bound into ours. */
-  ws_fd = open (opt.workspace, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (ws_fd < 0)
-    die_with_error ("cannot open the workspace %s", opt.workspace);
+   * namespace, which cannot be bound into ours. As root the workspace came
+   * as a detached tree instead: the unprivileged user PID-1 now runs as may
+   * not be able to walk the path to it (/root is 0700). */
+  ws_fd = -1;
+  if (workspace_tree_fd < 0)
+    {
+      ws_fd = open (opt.workspace, O_PATH | O_DIRECTORY | O_CLOEXEC);
+      if (ws_fd < 0)
+        die_with_error ("cannot open the workspace %s", opt.workspace);
+    }
 
   if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
     die_with_error ("cannot make / private");
@@ -448,8 +454,10 @@ setup_newroot (void)
       close (workspace_tree_fd);
     }
   else
-    bind_mount (fd_path (ws_fd, buf), NEWROOT "/workspace", 0);
-  close (ws_fd);
+    {
+      bind_mount (fd_path (ws_fd, buf), NEWROOT "/workspace", 0);
+      close (ws_fd);
+    }
 
   for (size_t i = 0; i < opt.n_ro_binds; i++)
     {
@@ -940,6 +948,10 @@ prepare_root_workspace (uid_t *outer_uid, gid_t *outer_gid)
     {
       *outer_uid = st.st_uid;
       *outer_gid = st.st_gid;
+      /* Taken now, while still root: the owner may not reach it by path. */
+      workspace_tree_fd = open_tree (workspace_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+      if (workspace_tree_fd < 0)
+        die_with_error ("cannot clone the workspace mount");
       return;
     }
   *outer_uid = ROOT_SANDBOX_KUID;
