@@ -77,16 +77,44 @@ save_table_csv (int            workspace_fd,
   return g_steal_pointer (&path);
 }
 
+/* The folder in @out_dir for a workspace file: its own relative folder,
+ * each part sanitised, so "report/note.txt" lands in OUT/report/. */
+static char *
+destination_dir (const char *out_dir,
+                 const char *rel_path)
+{
+  g_autofree char *dir_rel = g_path_get_dirname (rel_path);
+  g_auto(GStrv) parts = NULL;
+  char *dir;
+
+  if (g_strcmp0 (dir_rel, ".") == 0 || g_str_has_prefix (rel_path, ".reckon/"))
+    return g_strdup (out_dir);
+  parts = g_strsplit (dir_rel, "/", -1);
+  dir = g_strdup (out_dir);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *safe = rk_import_sanitize_name (parts[i], RK_IMPORT_NAME_MAX);
+      char *next = g_build_filename (dir, safe, NULL);
+
+      g_free (dir);
+      dir = next;
+    }
+  return dir;
+}
+
 guint
 rk_cli_save_artifacts (const char *workspace,
                        GPtrArray  *artifacts,
                        const char *out_dir)
 {
-  g_autoptr(GPtrArray) files = g_ptr_array_new ();
+  /* destination folder → GPtrArray of workspace paths */
+  g_autoptr(GHashTable) by_dir = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                        (GDestroyNotify) g_ptr_array_unref);
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GError) error = NULL;
-  g_auto(GStrv) skipped = NULL;
-  guint failed = 0, n_tables = 0, n_skipped, n_saved;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint failed = 0, n_tables = 0, n_saved = 0;
   int workspace_fd;
 
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
@@ -112,7 +140,17 @@ rk_cli_save_artifacts (const char *workspace,
         continue;   /* a file changed by several cells */
       if (ev->type != RK_KERNEL_EVENT_TABLE)
         {
-          g_ptr_array_add (files, ev->path);
+          char *dir = destination_dir (out_dir, ev->path);
+          GPtrArray *paths = g_hash_table_lookup (by_dir, dir);
+
+          if (paths == NULL)
+            {
+              paths = g_ptr_array_new ();
+              g_hash_table_insert (by_dir, dir, paths);
+            }
+          else
+            g_free (dir);
+          g_ptr_array_add (paths, ev->path);
           continue;
         }
       saved = save_table_csv (workspace_fd, ev, out_dir, ++n_tables, &error);
@@ -127,21 +165,31 @@ rk_cli_save_artifacts (const char *workspace,
     }
   close (workspace_fd);
 
-  if (files->len == 0)
-    return failed;
-  g_ptr_array_add (files, NULL);
-  if (!rk_export_all (workspace, (const char * const *) files->pdata, RK_EXPORT_FOLDER, out_dir,
-                      NULL, &skipped, NULL, &error))
+  g_hash_table_iter_init (&iter, by_dir);
+  while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      fprintf (stderr, _("reckon: could not save the files: %s\n"), error->message);
-      return failed + files->len - 1;
+      GPtrArray *paths = value;
+      g_auto(GStrv) skipped = NULL;
+      guint n_skipped;
+
+      g_ptr_array_add (paths, NULL);
+      if (!rk_export_all (workspace, (const char * const *) paths->pdata, RK_EXPORT_FOLDER, key,
+                          NULL, &skipped, NULL, &error))
+        {
+          fprintf (stderr, _("reckon: could not save files in %s: %s\n"), (const char *) key, error->message);
+          g_clear_error (&error);
+          failed += paths->len - 1;
+          continue;
+        }
+      n_skipped = skipped != NULL ? g_strv_length (skipped) : 0;
+      for (guint i = 0; i < n_skipped; i++)
+        fprintf (stderr, _("reckon: not saved: %s\n"), skipped[i]);
+      failed += n_skipped;
+      n_saved += paths->len - 1 - n_skipped;
     }
-  n_skipped = skipped != NULL ? g_strv_length (skipped) : 0;
-  for (guint i = 0; i < n_skipped; i++)
-    fprintf (stderr, _("reckon: not saved: %s\n"), skipped[i]);
-  n_saved = files->len - 1 - n_skipped;
-  fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "reckon: saved %u file in %s\n",
-                                "reckon: saved %u files in %s\n", n_saved),
-           n_saved, out_dir);
-  return failed + n_skipped;
+  if (n_saved > 0)
+    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "reckon: saved %u file in %s\n",
+                                  "reckon: saved %u files in %s\n", n_saved),
+             n_saved, out_dir);
+  return failed;
 }

@@ -13,13 +13,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rk-cli.h"
 #include "rk-import.h"
 #include "rk-kernel.h"
-#include "rk-table.h"
 #include "rk-util.h"
 #include "rk-workspace.h"
 
@@ -137,198 +135,6 @@ sigint_cb (gpointer user_data)
 
   rk_kernel_interrupt (x->kernel);
   return G_SOURCE_CONTINUE;
-}
-
-/* A name in @dir that does not exist yet, from @name. */
-static char *
-unique_path (const char *dir,
-             const char *name)
-{
-  g_autofree char *safe = rk_import_sanitize_name (name, RK_IMPORT_NAME_MAX);
-  char *path = g_build_filename (dir, safe, NULL);
-
-  for (guint n = 2; g_file_test (path, G_FILE_TEST_EXISTS) || g_file_test (path, G_FILE_TEST_IS_SYMLINK); n++)
-    {
-      g_autofree char *numbered = rk_import_numbered_name (safe, n, RK_IMPORT_NAME_MAX);
-
-      g_free (path);
-      path = g_build_filename (dir, numbered, NULL);
-    }
-  return path;
-}
-
-/* TRUE if @rel is reached from @workspace through real folders only. */
-static gboolean
-beneath_without_links (const char *workspace,
-                       const char *rel)
-{
-  g_auto(GStrv) parts = g_strsplit (rel, "/", -1);
-  g_autoptr(GString) path = g_string_new (workspace);
-
-  if (!rk_path_is_beneath (rel))
-    return FALSE;
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      struct stat st;
-
-      g_string_append_c (path, '/');
-      g_string_append (path, parts[i]);
-      if (lstat (path->str, &st) != 0)
-        return FALSE;
-      if (parts[i + 1] != NULL ? !S_ISDIR (st.st_mode) : !S_ISREG (st.st_mode))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* Copies workspace/@rel into @dir under its own (sanitised) name. */
-static char *
-copy_into (const char  *workspace,
-           const char  *rel,
-           const char  *dir,
-           GError     **error)
-{
-  g_autofree char *source = g_build_filename (workspace, rel, NULL);
-  g_autofree char *name = NULL;
-
-  if (!beneath_without_links (workspace, rel))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
-                   _("“%s” is not a regular file in the workspace"), rel);
-      return NULL;
-    }
-  if (g_mkdir_with_parents (dir, 0755) != 0)
-    {
-      int saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   _("Could not create “%s”: %s"), dir, g_strerror (saved));
-      return NULL;
-    }
-  name = rk_import_file (dir, source, NULL, error);
-  if (name == NULL)
-    return NULL;
-  return g_build_filename (dir, name, NULL);
-}
-
-/* A table as CSV through RkTable's reader; NULL (and the caller copies the
- * .rkt file) when it cannot be read. */
-static char *
-export_table_csv (const char    *workspace,
-                  RkKernelEvent *ev,
-                  const char    *out_dir,
-                  guint          n,
-                  GError       **error)
-{
-  g_autofree char *name = ev->name ? g_strdup_printf ("%s.csv", ev->name) : g_strdup_printf ("table-%u.csv", n);
-  g_autofree char *path = NULL;
-  g_autoptr(RkTable) table = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileOutputStream) stream = NULL;
-  int dirfd;
-
-  dirfd = open (workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dirfd < 0)
-    {
-      int saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
-      return NULL;
-    }
-  table = rk_table_open_at (dirfd, ev->path, error);
-  close (dirfd);
-  if (table == NULL)
-    return NULL;
-
-  if (g_mkdir_with_parents (out_dir, 0755) != 0)
-    {
-      int saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
-      return NULL;
-    }
-  path = unique_path (out_dir, name);
-  file = g_file_new_for_path (path);
-  stream = g_file_create (file, G_FILE_CREATE_NONE, NULL, error);
-  if (stream == NULL)
-    return NULL;
-  if (!rk_table_export (table, RK_TABLE_EXPORT_CSV, G_OUTPUT_STREAM (stream), NULL, NULL, NULL, error) ||
-      !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error))
-    {
-      g_file_delete (file, NULL, NULL);
-      return NULL;
-    }
-  return g_steal_pointer (&path);
-}
-
-/* Copies every artifact into @out_dir: tables as CSV (or their .rkt file),
- * figures and charts as their files, created or changed files at their
- * relative place. Returns the number that failed. */
-static guint
-save_artifacts (const char *workspace,
-                GPtrArray  *artifacts,
-                const char *out_dir)
-{
-  guint failed = 0, n_tables = 0;
-
-  for (guint i = 0; i < artifacts->len; i++)
-    {
-      RkKernelEvent *ev = g_ptr_array_index (artifacts, i);
-      g_autoptr(GError) error = NULL;
-      g_autofree char *saved = NULL;
-
-      switch (ev->type)
-        {
-        case RK_KERNEL_EVENT_TABLE:
-          saved = export_table_csv (workspace, ev, out_dir, ++n_tables, &error);
-          if (saved == NULL)
-            {
-              g_debug ("table %s as CSV: %s", ev->path, error->message);
-              g_clear_error (&error);
-              saved = copy_into (workspace, ev->path, out_dir, &error);
-            }
-          break;
-
-        case RK_KERNEL_EVENT_FIGURE:
-        case RK_KERNEL_EVENT_CHART:
-          saved = copy_into (workspace, ev->path, out_dir, &error);
-          break;
-
-        case RK_KERNEL_EVENT_FILE:
-          {
-            g_autofree char *dir_rel = g_path_get_dirname (ev->path);
-            g_autofree char *dir = NULL;
-
-            if (g_strcmp0 (dir_rel, ".") == 0)
-              dir = g_strdup (out_dir);
-            else
-              {
-                g_auto(GStrv) parts = g_strsplit (dir_rel, "/", -1);
-
-                dir = g_strdup (out_dir);
-                for (guint p = 0; parts[p] != NULL; p++)
-                  {
-                    g_autofree char *safe = rk_import_sanitize_name (parts[p], RK_IMPORT_NAME_MAX);
-                    char *next = g_build_filename (dir, safe, NULL);
-
-                    g_free (dir);
-                    dir = next;
-                  }
-              }
-            saved = copy_into (workspace, ev->path, dir, &error);
-          }
-          break;
-
-        default:
-          continue;
-        }
-
-      if (saved != NULL)
-        fprintf (stderr, _("reckon: saved %s\n"), saved);
-      else
-        {
-          fprintf (stderr, _("reckon: could not save %s: %s\n"), ev->path, error->message);
-          failed++;
-        }
-    }
-  return failed;
 }
 
 int
@@ -468,7 +274,7 @@ rk_cli_exec (int    argc,
         case RK_KERNEL_STATUS_DIED:
         default: status = EXIT_DIED; break;
         }
-      if (out_dir != NULL && save_artifacts (workspace, x.artifacts, out_dir) > 0 && status == RK_CLI_EXIT_OK)
+      if (out_dir != NULL && rk_cli_save_artifacts (workspace, x.artifacts, out_dir) > 0 && status == RK_CLI_EXIT_OK)
         status = EXIT_SETUP;
     }
 
