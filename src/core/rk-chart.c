@@ -173,44 +173,6 @@ read_bounded (const char *path,
   return g_bytes_new_take (g_steal_pointer (&buf), done);
 }
 
-/* json-glib parses recursively: refuse deep nesting before it sees the text.
- * Also refuse an escaped NUL, which would cut a string short unseen. */
-static gboolean
-nesting_ok (const char *data,
-            gsize       len)
-{
-  int depth = 0;
-  gboolean in_string = FALSE;
-
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = data[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            {
-              if (i + 5 < len && data[i + 1] == 'u' && memcmp (data + i + 2, "0000", 4) == 0)
-                return FALSE;
-              i++;
-            }
-          else if (c == '"')
-            in_string = FALSE;
-          continue;
-        }
-      if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > RK_CHART_MAX_DEPTH)
-            return FALSE;
-        }
-      else if (c == ']' || c == '}')
-        depth--;
-    }
-  return TRUE;
-}
-
 static gboolean
 get_string (JsonObject  *obj,
             const char  *member,
@@ -815,7 +777,7 @@ rk_chart_new_from_bytes (GBytes     *bytes,
       fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is not valid UTF-8 text."));
       return NULL;
     }
-  if (!nesting_ok (data, len))
+  if (!rk_json_scan_ok (data, len, RK_CHART_MAX_DEPTH, RK_JSON_SCAN_NO_ESCAPED_NUL))
     {
       fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is nested too deeply or contains a NUL character."));
       return NULL;

@@ -201,38 +201,6 @@ malformed (GError    **error,
   return FALSE;
 }
 
-/* json-glib recurses once per nesting level: refuse deep input before parsing. */
-static gboolean
-check_depth (const char *s,
-             gsize       len)
-{
-  int depth = 0;
-  gboolean in_string = FALSE;
-
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = s[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '{' || c == '[')
-        {
-          if (++depth > RK_CHAT_MAX_JSON_DEPTH)
-            return FALSE;
-        }
-      else if (c == '}' || c == ']')
-        depth--;
-    }
-  return TRUE;
-}
-
 /* Member @name of @obj as a string: absent or null give NULL and TRUE; any
  * other type gives FALSE. */
 static gboolean
@@ -782,7 +750,7 @@ rk_chat_stream_feed_chunk (RkChatStream *self,
     }
   if (!g_utf8_validate_len (json, len, NULL))
     return malformed (error, "not UTF-8");
-  if (!check_depth (json, len))
+  if (!rk_json_scan_ok (json, len, RK_CHAT_MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT))
     return malformed (error, "nested too deeply");
   if (!json_parser_load_from_data (self->parser, json, len, NULL))
     return malformed (error, "not JSON");
@@ -821,7 +789,7 @@ sse_event_cb (const char *event,
   if (event != NULL && strcmp (event, "error") == 0)
     {
       /* The data is JSON with an error member, or plain text. */
-      if (g_utf8_validate_len (data, len, NULL) && check_depth (data, len) &&
+      if (g_utf8_validate_len (data, len, NULL) && rk_json_scan_ok (data, len, RK_CHAT_MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT) &&
           json_parser_load_from_data (self->parser, data, len, NULL) &&
           JSON_NODE_HOLDS_OBJECT (json_parser_get_root (self->parser)))
         {

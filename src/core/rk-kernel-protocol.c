@@ -84,46 +84,6 @@ rk_kernel_status_to_string (RkKernelStatus status)
     }
 }
 
-static gboolean
-check_depth (const char *s,
-             gsize       len,
-             GError    **error)
-{
-  gboolean in_string = FALSE;
-  gboolean escaped = FALSE;
-  int depth = 0;
-
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = s[i];
-
-      if (in_string)
-        {
-          if (escaped)
-            escaped = FALSE;
-          else if (c == '\\')
-            escaped = TRUE;
-          else if (c == '"')
-            in_string = FALSE;
-          continue;
-        }
-      if (c == '"')
-        in_string = TRUE;
-      else if (c == '{' || c == '[')
-        {
-          if (++depth > MAX_JSON_DEPTH)
-            {
-              g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                           "kernel event nested deeper than %d levels", MAX_JSON_DEPTH);
-              return FALSE;
-            }
-        }
-      else if (c == '}' || c == ']')
-        depth--;
-    }
-  return TRUE;
-}
-
 /* A string member: absent is an error when required, NULL otherwise. JSON
  * null counts as absent. The value must be a string of at most max_len bytes,
  * valid UTF-8. */
@@ -373,8 +333,12 @@ rk_kernel_event_parse (const char  *line,
                    "kernel event is not valid UTF-8");
       return NULL;
     }
-  if (!check_depth (line, len, error))
-    return NULL;
+  if (!rk_json_scan_ok (line, len, MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                   "kernel event nested deeper than %d levels", MAX_JSON_DEPTH);
+      return NULL;
+    }
 
   parser = json_parser_new_immutable ();
   if (len == 0 || !json_parser_load_from_data (parser, line, (gssize) len, &local_error))

@@ -419,39 +419,6 @@ parse_file (JsonNode *node)
   return p;
 }
 
-/* json-glib parses recursively: refuse deep nesting before it sees it. */
-static gboolean
-nesting_ok (const char *data,
-            gsize       len)
-{
-  gboolean in_string = FALSE;
-  int depth = 0;
-
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = data[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-          continue;
-        }
-      if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > MAX_DEPTH)
-            return FALSE;
-        }
-      else if (c == ']' || c == '}')
-        depth--;
-    }
-  return TRUE;
-}
-
 GPtrArray *
 rk_profile_parse (const char  *data,
                   gsize        len,
@@ -478,7 +445,7 @@ rk_profile_parse (const char  *data,
       return NULL;
     }
 
-  if (!nesting_ok (data, len))
+  if (!rk_json_scan_ok (data, len, MAX_DEPTH, RK_JSON_SCAN_DEFAULT))
     {
       g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
                            _("The file profile is nested too deeply."));

@@ -737,38 +737,6 @@ corrupt (GError **error)
   return NULL;
 }
 
-/* json-glib's parser recurses: refuse deep nesting before it sees it. */
-static gboolean
-depth_ok (const char *p,
-          gsize       len)
-{
-  int depth = 0;
-  gboolean in_string = FALSE;
-
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = p[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '{' || c == '[')
-        {
-          if (++depth > MAX_JSON_DEPTH)
-            return FALSE;
-        }
-      else if (c == '}' || c == ']')
-        depth--;
-    }
-  return TRUE;
-}
-
 /* Reads an optional string member into *out: absent or null is fine, any
  * other type is damage. */
 static gboolean
@@ -928,7 +896,7 @@ rk_transcript_new_from_bytes (GBytes  *bytes,
                            _("The conversation file is too large to open."));
       return NULL;
     }
-  if (len == 0 || data == NULL || !g_utf8_validate_len (data, len, NULL) || !depth_ok (data, len))
+  if (len == 0 || data == NULL || !g_utf8_validate_len (data, len, NULL) || !rk_json_scan_ok (data, len, MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT))
     return corrupt (error);
 
   parser = json_parser_new_immutable ();

@@ -65,3 +65,42 @@ rk_path_is_beneath (const char *rel)
 
   return TRUE;
 }
+
+gboolean
+rk_json_scan_ok (const char      *text,
+                 gsize            len,
+                 guint            max_depth,
+                 RkJsonScanFlags  flags)
+{
+  gboolean in_string = FALSE;
+  guint depth = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = text[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            {
+              if ((flags & RK_JSON_SCAN_NO_ESCAPED_NUL) && i + 5 < len && text[i + 1] == 'u'
+                  && memcmp (text + i + 2, "0000", 4) == 0)
+                return FALSE;
+              i++;
+            }
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        in_string = TRUE;
+      else if (c == '{' || c == '[')
+        {
+          if (++depth > max_depth)
+            return FALSE;
+        }
+      else if ((c == '}' || c == ']') && depth > 0)
+        depth--;
+    }
+  return TRUE;
+}

@@ -4,4 +4,4 @@
 set -eu
 target=$1 seeds=$2 work=$3 runs=$4
 mkdir -p "$work"
-exec "$target" -runs="$runs" -seed=1 -max_len=65536 -timeout=10 -artifact_prefix="$work/" "$work" "$seeds"
+exec "$target" -runs="$runs" -seed=1 -max_len=65536 -timeout=10 -error_exitcode=1 -timeout_exitcode=1 -artifact_prefix="$work/" "$work" "$seeds"
