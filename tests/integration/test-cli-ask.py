@@ -236,6 +236,60 @@ def cancel():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def descendants(root):
+    """Host PIDs of every process below @root."""
+    children = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(pid))
+    out, todo = [], [root]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def living(pids):
+    alive = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    alive.append(pid)
+        except OSError:
+            pass
+    return alive
+
+
+def client_killed():
+    """SIGKILL of the client leaves no sandboxed process alive a second later."""
+    tmp = tempfile.mkdtemp(prefix="rk-ask-")
+    try:
+        code = os.path.join(tmp, "spin.py")
+        with open(code, "w") as f:
+            f.write("import os\nif os.fork() == 0:\n    os.setsid()\n    while True: pass\n"
+                    "print('spinning', flush=True)\nwhile True:\n    pass\n")
+        proc = subprocess.Popen([CLI, "exec", code], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = proc.stdout.readline()
+        tree = descendants(proc.pid)
+        proc.kill()
+        proc.wait()
+        time.sleep(1.0)
+        check("SIGKILL of the client: the cell was running in the sandbox",
+              "spinning" in line and len(tree) >= 3, (line, tree))
+        check("SIGKILL of the client: no sandboxed process alive a second later",
+              living(tree) == [], living(tree))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     if not os.access(os.environ.get("RECKON_SANDBOX", ""), os.X_OK):
         print("1..0 # SKIP reckon-sandbox is not built")
@@ -246,6 +300,7 @@ def main():
     faults()
     approval_and_limits()
     cancel()
+    client_killed()
     print(f"1..{len(results)}")
     for i, (name, ok, detail) in enumerate(results, 1):
         print(f"{'ok' if ok else 'not ok'} {i} - {name}")
