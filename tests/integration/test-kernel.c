@@ -7,58 +7,24 @@
 #include <string.h>
 
 #include "rk-kernel.h"
+#include "rk-test-kernel.h"
 #include "rk-util.h"
 
+/* The shared kernel fixture, and what only this test records. */
 typedef struct
 {
-  char          *workspace;
-  RkKernel      *kernel;
-  GPtrArray     *events;       /* RkKernelEvent* of the current cell */
-  GArray        *times;        /* gint64 arrival time of each event */
-  RkKernelEvent *done;
-  GError        *error;
-  gboolean       finished;
+  RkTestKernel   k;
+  GArray        *times;        /* gint64 arrival time of each event of k.events */
   guint          n_died;
 } Fixture;
 
-static gboolean
-sandbox_usable (char **reason)
-{
-  const char *sandbox = rk_sandbox_path ();
-  g_autofree char *ws = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *err = NULL;
-  int status = 0;
-  const char *argv[] = { sandbox, "--workspace", NULL, "--", "/bin/true", NULL };
-
-  if (!g_file_test (sandbox, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      *reason = g_strdup_printf ("reckon-sandbox not found at %s", sandbox);
-      return FALSE;
-    }
-  ws = g_dir_make_tmp ("rk-kernel-probe-XXXXXX", NULL);
-  argv[2] = ws;
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-                     NULL, NULL, NULL, &err, &status, &error) ||
-      !g_spawn_check_wait_status (status, NULL))
-    {
-      *reason = g_strdup_printf ("reckon-sandbox (%s) cannot run a program on this machine: %s",
-                                 sandbox, error ? error->message : g_strstrip (err));
-      g_rmdir (ws);
-      return FALSE;
-    }
-  g_rmdir (ws);
-  return TRUE;
-}
-
 static void
-event_cb (RkKernel      *kernel,
-          RkKernelEvent *ev,
-          Fixture       *f)
+time_cb (RkKernel      *kernel,
+         RkKernelEvent *ev,
+         Fixture       *f)
 {
   gint64 now = g_get_monotonic_time ();
 
-  g_ptr_array_add (f->events, rk_kernel_event_ref (ev));
   g_array_append_val (f->times, now);
 }
 
@@ -71,120 +37,47 @@ died_cb (RkKernel   *kernel,
   f->n_died++;
 }
 
-static void
-remove_tree (const char *path)
+/* rk_test_kernel_init() plus this test's own bookkeeping; connected after
+ * the fixture's event handler, so times line up with f->k.events. */
+static gboolean
+fixture_init (Fixture              *f,
+              const RkKernelLimits *limits)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    while ((name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *child = g_build_filename (path, name, NULL);
-
-        if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-          remove_tree (child);
-        else
-          g_unlink (child);
-      }
-  g_rmdir (path);
-}
-
-static void
-wait_until (gboolean *flag,
-            int       seconds)
-{
-  gint64 deadline = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
-
-  while (!*flag)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, FALSE);
-      if (!*flag)
-        g_usleep (1000);
-    }
-}
-
-static void
-start_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  Fixture *f = user_data;
-
-  rk_kernel_start_finish (RK_KERNEL (object), result, &f->error);
-  f->finished = TRUE;
+  memset (f, 0, sizeof *f);
+  if (!rk_test_kernel_init (&f->k, limits))
+    return FALSE;
+  f->times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_signal_connect (f->k.kernel, "event", G_CALLBACK (time_cb), f);
+  g_signal_connect (f->k.kernel, "died", G_CALLBACK (died_cb), f);
+  return TRUE;
 }
 
 static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autofree char *reason = NULL;
-  RkKernelLimits limits = { 0 };
-
-  memset (f, 0, sizeof *f);
-  if (!sandbox_usable (&reason))
-    {
-      g_test_skip (reason);
-      return;
-    }
-  limits.memory_bytes = 1024u * 1024 * 1024;
-  f->workspace = g_dir_make_tmp ("rk-kernel-test-XXXXXX", NULL);
-  f->kernel = rk_kernel_new (f->workspace, &limits);
-  f->events = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_kernel_event_unref);
-  f->times = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_signal_connect (f->kernel, "event", G_CALLBACK (event_cb), f);
-  g_signal_connect (f->kernel, "died", G_CALLBACK (died_cb), f);
-
-  rk_kernel_start_async (f->kernel, NULL, start_cb, f);
-  wait_until (&f->finished, 120);
-  g_assert_no_error (f->error);
-  g_assert_cmpint (rk_kernel_get_state (f->kernel), ==, RK_KERNEL_STATE_IDLE);
-  g_assert_nonnull (rk_kernel_get_ready_event (f->kernel));
+  if (!fixture_init (f, NULL))
+    return;
+  rk_test_kernel_start (&f->k);
+  g_assert_cmpint (rk_kernel_get_state (f->k.kernel), ==, RK_KERNEL_STATE_IDLE);
+  g_assert_nonnull (rk_kernel_get_ready_event (f->k.kernel));
 }
 
 static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  if (f->kernel == NULL)
-    return;
-  rk_kernel_shutdown (f->kernel);
-  g_assert_finalize_object (f->kernel);
-  g_clear_pointer (&f->events, g_ptr_array_unref);
   g_clear_pointer (&f->times, g_array_unref);
-  g_clear_pointer (&f->done, rk_kernel_event_unref);
-  g_clear_error (&f->error);
-  remove_tree (f->workspace);
-  g_free (f->workspace);
+  rk_test_kernel_teardown (&f->k, data);
 }
 
-static void
-execute_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  Fixture *f = user_data;
-
-  f->done = rk_kernel_execute_finish (RK_KERNEL (object), result, &f->error);
-  f->finished = TRUE;
-}
-
-/* Runs one cell to its end; its events are in f->events. */
+/* Runs one cell to its end; its events are in f->k.events. */
 static RkKernelEvent *
 run (Fixture    *f,
      const char *code)
 {
-  g_ptr_array_set_size (f->events, 0);
   g_array_set_size (f->times, 0);
-  g_clear_pointer (&f->done, rk_kernel_event_unref);
-  f->finished = FALSE;
-  rk_kernel_execute_async (f->kernel, code, NULL, execute_cb, f);
-  wait_until (&f->finished, 120);
-  g_assert_no_error (f->error);
-  g_assert_nonnull (f->done);
-  return f->done;
+  return rk_test_kernel_run (&f->k, code);
 }
 
 static RkKernelEvent *
@@ -192,17 +85,7 @@ find (Fixture           *f,
       RkKernelEventType  type,
       guint             *index)
 {
-  for (guint i = 0; i < f->events->len; i++)
-    {
-      RkKernelEvent *ev = g_ptr_array_index (f->events, i);
-      if (ev->type == type)
-        {
-          if (index != NULL)
-            *index = i;
-          return ev;
-        }
-    }
-  return NULL;
+  return rk_test_kernel_find (&f->k, type, index);
 }
 
 static char *
@@ -210,9 +93,9 @@ stream_text (Fixture *f)
 {
   GString *s = g_string_new (NULL);
 
-  for (guint i = 0; i < f->events->len; i++)
+  for (guint i = 0; i < f->k.events->len; i++)
     {
-      RkKernelEvent *ev = g_ptr_array_index (f->events, i);
+      RkKernelEvent *ev = g_ptr_array_index (f->k.events, i);
       if (ev->type == RK_KERNEL_EVENT_STREAM)
         g_string_append (s, ev->text);
     }
@@ -233,7 +116,7 @@ static void
 test_state (Fixture       *f,
             gconstpointer  data)
 {
-  if (f->kernel == NULL)
+  if (f->k.kernel == NULL)
     return;
   g_assert_cmpint (run (f, "x = 41\ndef inc(v):\n    return v + 1\n")->status, ==, RK_KERNEL_STATUS_OK);
   g_assert_cmpint (run (f, "inc(x)")->status, ==, RK_KERNEL_STATUS_OK);
@@ -260,7 +143,7 @@ test_stream (Fixture       *f,
   RkKernelEvent *first;
   gint64 first_at, done_at;
 
-  if (f->kernel == NULL)
+  if (f->k.kernel == NULL)
     return;
   g_assert_cmpint (run (f, "import time\nprint('first')\ntime.sleep(2)\nprint('second')")->status,
                    ==, RK_KERNEL_STATUS_OK);
@@ -268,7 +151,7 @@ test_stream (Fixture       *f,
   g_assert_nonnull (first);
   g_assert_cmpstr (first->text, ==, "first\n");
   first_at = g_array_index (f->times, gint64, first_index);
-  done_at = g_array_index (f->times, gint64, f->events->len - 1);
+  done_at = g_array_index (f->times, gint64, f->k.events->len - 1);
   g_test_message ("first line arrived %.3f s before the end of the cell",
                   (done_at - first_at) / 1e6);
   /* Had the line been held back until the cell ended, it would have come
@@ -289,10 +172,10 @@ test_interrupt (Fixture       *f,
 {
   RkKernelEvent *done;
 
-  if (f->kernel == NULL)
+  if (f->k.kernel == NULL)
     return;
   run (f, "kept = 'still here'");
-  g_timeout_add (500, interrupt_cb, f->kernel);
+  g_timeout_add (500, interrupt_cb, f->k.kernel);
   done = run (f, "while True:\n    pass\n");
   /* Interrupted by SIGINT within the one-second grace: had it needed the
    * restart that follows the grace, the variable would be gone. */
@@ -308,10 +191,10 @@ test_interrupt_escalation (Fixture       *f,
 {
   RkKernelEvent *done;
 
-  if (f->kernel == NULL)
+  if (f->k.kernel == NULL)
     return;
   run (f, "lost = 1");
-  g_timeout_add (500, interrupt_cb, f->kernel);
+  g_timeout_add (500, interrupt_cb, f->k.kernel);
   done = run (f, "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n");
   g_test_message ("stubborn cell -> %s", done->message);
   g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_INTERRUPTED);
@@ -363,18 +246,18 @@ test_queue (Fixture       *f,
   gboolean all_done = FALSE;
   gulong handler;
 
-  if (f->kernel == NULL)
+  if (f->k.kernel == NULL)
     return;
-  handler = g_signal_connect (f->kernel, "event::result", G_CALLBACK (queue_event_cb), &q);
-  rk_kernel_execute_async (f->kernel, "import time\ntime.sleep(0.2)\nv = 1\nv", NULL, queued_cb, &q);
-  rk_kernel_execute_async (f->kernel, "v = v + 1\nv", NULL, queued_cb, &q);
-  rk_kernel_execute_async (f->kernel, "v * 10", NULL, queued_cb, &q);
+  handler = g_signal_connect (f->k.kernel, "event::result", G_CALLBACK (queue_event_cb), &q);
+  rk_kernel_execute_async (f->k.kernel, "import time\ntime.sleep(0.2)\nv = 1\nv", NULL, queued_cb, &q);
+  rk_kernel_execute_async (f->k.kernel, "v = v + 1\nv", NULL, queued_cb, &q);
+  rk_kernel_execute_async (f->k.kernel, "v * 10", NULL, queued_cb, &q);
   while (!all_done)
     {
       g_main_context_iteration (NULL, TRUE);
       all_done = q.n_done == 3;
     }
-  g_signal_handler_disconnect (f->kernel, handler);
+  g_signal_handler_disconnect (f->k.kernel, handler);
   g_assert_cmpstr (q.results[0], ==, "1");
   g_assert_cmpstr (q.results[1], ==, "2");
   g_assert_cmpstr (q.results[2], ==, "20");
@@ -390,7 +273,7 @@ test_artifacts (Fixture       *f,
   g_autofree char *figure_path = NULL;
   g_autofree char *file_path = NULL;
 
-  if (f->kernel == NULL)
+  if (f->k.kernel == NULL)
     return;
   g_assert_cmpint (run (f,
     "import pandas as pd, matplotlib.pyplot as plt\n"
@@ -403,14 +286,14 @@ test_artifacts (Fixture       *f,
   g_assert_nonnull (figure);
   g_assert_true (rk_path_is_beneath (figure->path));
   g_assert_cmpint (figure->width, ==, 640);
-  figure_path = g_build_filename (f->workspace, figure->path, NULL);
+  figure_path = g_build_filename (f->k.workspace, figure->path, NULL);
   g_assert_true (g_file_test (figure_path, G_FILE_TEST_IS_REGULAR));
 
   file = find (f, RK_KERNEL_EVENT_FILE, NULL);
   g_assert_nonnull (file);
   g_assert_cmpstr (file->path, ==, "new.csv");
   g_assert_cmpint (file->change, ==, RK_KERNEL_FILE_CREATED);
-  file_path = g_build_filename (f->workspace, file->path, NULL);
+  file_path = g_build_filename (f->k.workspace, file->path, NULL);
   g_assert_true (g_file_test (file_path, G_FILE_TEST_IS_REGULAR));
 
   g_assert_nonnull (find (f, RK_KERNEL_EVENT_RESULT, NULL));
@@ -421,7 +304,7 @@ test_artifacts (Fixture       *f,
     }
   else
     {
-      g_autofree char *table_path = g_build_filename (f->workspace, table->path, NULL);
+      g_autofree char *table_path = g_build_filename (f->k.workspace, table->path, NULL);
 
       g_assert_cmpstr (table->name, ==, "df");
       g_assert_cmpint (table->rows, ==, 3);
@@ -438,7 +321,7 @@ test_artifacts (Fixture       *f,
 
     g_assert_nonnull (chart);
     g_assert_cmpstr (chart->title, ==, "A by B");
-    chart_path = g_build_filename (f->workspace, chart->path, NULL);
+    chart_path = g_build_filename (f->k.workspace, chart->path, NULL);
     g_assert_true (g_file_test (chart_path, G_FILE_TEST_IS_REGULAR));
   }
 
@@ -475,17 +358,17 @@ static const char hostile_prelude[] =
 static void
 assert_no_escape (Fixture *f)
 {
-  for (guint i = 0; i < f->events->len; i++)
+  for (guint i = 0; i < f->k.events->len; i++)
     {
-      RkKernelEvent *ev = g_ptr_array_index (f->events, i);
+      RkKernelEvent *ev = g_ptr_array_index (f->k.events, i);
 
       if (ev->path != NULL)
         {
-          g_autofree char *full = g_build_filename (f->workspace, ev->path, NULL);
+          g_autofree char *full = g_build_filename (f->k.workspace, ev->path, NULL);
           g_autofree char *canon = g_canonicalize_filename (full, NULL);
 
           g_assert_true (rk_path_is_beneath (ev->path));
-          g_assert_true (g_str_has_prefix (canon, f->workspace));
+          g_assert_true (g_str_has_prefix (canon, f->k.workspace));
           g_assert_false (g_file_test (full, G_FILE_TEST_IS_SYMLINK));
         }
     }
@@ -498,7 +381,7 @@ test_hostile (Fixture       *f,
   g_autofree char *code = NULL;
   RkKernelEvent *done;
 
-  if (f->kernel == NULL)
+  if (f->k.kernel == NULL)
     return;
 
   code = g_strconcat (hostile_prelude,
@@ -517,8 +400,8 @@ test_hostile (Fixture       *f,
     NULL);
   done = run (f, code);
   g_test_message ("hostile cell ended with %s, %u protocol errors",
-                  rk_kernel_status_to_string (done->status), rk_kernel_get_n_protocol_errors (f->kernel));
-  g_assert_cmpuint (rk_kernel_get_n_protocol_errors (f->kernel), >=, 8);
+                  rk_kernel_status_to_string (done->status), rk_kernel_get_n_protocol_errors (f->k.kernel));
+  g_assert_cmpuint (rk_kernel_get_n_protocol_errors (f->k.kernel), >=, 8);
   assert_no_escape (f);
   g_assert_null (find (f, RK_KERNEL_EVENT_FILE, NULL));
 
@@ -566,7 +449,7 @@ test_death (Fixture       *f,
   };
   RkKernelEvent *done;
 
-  if (f->kernel == NULL)
+  if (f->k.kernel == NULL)
     return;
 
   for (guint i = 0; i < G_N_ELEMENTS (killers); i++)
@@ -614,23 +497,12 @@ static void
 test_disk_limit (void)
 {
   Fixture fx, *f = &fx;
-  g_autofree char *reason = NULL;
   RkKernelLimits limits = { 0 };
   RkKernelEvent *done;
 
-  memset (f, 0, sizeof *f);
-  if (!sandbox_usable (&reason))
-    {
-      g_test_skip (reason);
-      return;
-    }
   limits.disk_bytes = 16 * 1024 * 1024;
-  f->workspace = g_dir_make_tmp ("rk-kernel-test-XXXXXX", NULL);
-  f->kernel = rk_kernel_new (f->workspace, &limits);
-  f->events = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_kernel_event_unref);
-  f->times = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_signal_connect (f->kernel, "event", G_CALLBACK (event_cb), f);
-  g_signal_connect (f->kernel, "died", G_CALLBACK (died_cb), f);
+  if (!fixture_init (f, &limits))
+    return;
 
   done = run (f,
     "import time\n"
@@ -648,16 +520,16 @@ test_disk_limit (void)
 
   /* Over the limit, no kernel can start until files go. */
   {
-    g_autofree char *big = g_build_filename (f->workspace, "big.bin", NULL);
+    g_autofree char *big = g_build_filename (f->k.workspace, "big.bin", NULL);
 
-    f->finished = FALSE;
-    rk_kernel_execute_async (f->kernel, "'blocked'", NULL, execute_cb, f);
-    wait_until (&f->finished, 120);
-    g_test_message ("start over the limit -> %s", f->error ? f->error->message : "ran");
-    if (f->error != NULL)
+    f->k.finished = FALSE;
+    rk_kernel_execute_async (f->k.kernel, "'blocked'", NULL, rk_test_kernel_execute_cb, &f->k);
+    rk_test_wait_until (&f->k.finished, 120);
+    g_test_message ("start over the limit -> %s", f->k.error ? f->k.error->message : "ran");
+    if (f->k.error != NULL)
       {
-        g_assert_error (f->error, RK_KERNEL_ERROR, RK_KERNEL_ERROR_LIMIT);
-        g_clear_error (&f->error);
+        g_assert_error (f->k.error, RK_KERNEL_ERROR, RK_KERNEL_ERROR_LIMIT);
+        g_clear_error (&f->k.error);
       }
     g_assert_cmpint (g_unlink (big), ==, 0);
   }
@@ -673,7 +545,7 @@ test_output_cap (Fixture       *f,
   RkKernelEvent *done;
   g_autofree char *text = NULL;
 
-  if (f->kernel == NULL)
+  if (f->k.kernel == NULL)
     return;
   done = run (f, "for i in range(3):\n    print('x' * (1024 * 1024))\n");
   text = stream_text (f);
@@ -687,13 +559,13 @@ static void
 test_restart (Fixture       *f,
               gconstpointer  data)
 {
-  if (f->kernel == NULL)
+  if (f->k.kernel == NULL)
     return;
   run (f, "before_restart = 1");
-  f->finished = FALSE;
-  rk_kernel_restart_async (f->kernel, NULL, start_cb, f);
-  wait_until (&f->finished, 120);
-  g_assert_no_error (f->error);
+  f->k.finished = FALSE;
+  rk_kernel_restart_async (f->k.kernel, NULL, rk_test_kernel_start_cb, &f->k);
+  rk_test_wait_until (&f->k.finished, 120);
+  g_assert_no_error (f->k.error);
   run (f, "'before_restart' in globals()");
   assert_result (f, "False");
 }

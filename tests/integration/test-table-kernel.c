@@ -4,178 +4,40 @@
 #include "config.h"
 
 #include <fcntl.h>
-#include <glib/gstdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "rk-kernel.h"
 #include "rk-table.h"
+#include "rk-test-kernel.h"
 #include "rk-util.h"
 
-typedef struct
-{
-  char          *workspace;
-  RkKernel      *kernel;
-  GPtrArray     *events;
-  RkKernelEvent *done;
-  GError        *error;
-  gboolean       finished;
-} Fixture;
-
-static gboolean
-sandbox_usable (char **reason)
-{
-  const char *sandbox = rk_sandbox_path ();
-  g_autofree char *ws = NULL;
-  int status = 0;
-  const char *argv[] = { sandbox, "--workspace", NULL, "--", "/bin/true", NULL };
-
-  if (!g_file_test (sandbox, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      *reason = g_strdup_printf ("reckon-sandbox not found at %s", sandbox);
-      return FALSE;
-    }
-  ws = g_dir_make_tmp ("rk-table-probe-XXXXXX", NULL);
-  argv[2] = ws;
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                     NULL, NULL, NULL, NULL, &status, NULL) ||
-      !g_spawn_check_wait_status (status, NULL))
-    {
-      *reason = g_strdup_printf ("reckon-sandbox (%s) cannot run a program on this machine", sandbox);
-      g_rmdir (ws);
-      return FALSE;
-    }
-  g_rmdir (ws);
-  return TRUE;
-}
-
+/* Unlike the other kernel tests, this one has never asserted at teardown
+ * that the kernel is finalized: it drops its reference first. */
 static void
-event_cb (RkKernel      *kernel,
-          RkKernelEvent *ev,
-          Fixture       *f)
-{
-  g_ptr_array_add (f->events, rk_kernel_event_ref (ev));
-}
-
-static void
-wait_until (gboolean *flag,
-            int       seconds)
-{
-  gint64 deadline = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
-
-  while (!*flag)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, FALSE);
-      if (!*flag)
-        g_usleep (1000);
-    }
-}
-
-static void
-start_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  Fixture *f = user_data;
-
-  rk_kernel_start_finish (RK_KERNEL (object), result, &f->error);
-  f->finished = TRUE;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    while ((name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *child = g_build_filename (path, name, NULL);
-
-        if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-          remove_tree (child);
-        else
-          g_unlink (child);
-      }
-  g_rmdir (path);
-}
-
-static void
-fixture_setup (Fixture       *f,
-               gconstpointer  data)
-{
-  g_autofree char *reason = NULL;
-  RkKernelLimits limits = { 0 };
-
-  memset (f, 0, sizeof *f);
-  if (!sandbox_usable (&reason))
-    {
-      g_test_skip (reason);
-      return;
-    }
-  limits.memory_bytes = 1024u * 1024 * 1024;
-  f->workspace = g_dir_make_tmp ("rk-table-kernel-XXXXXX", NULL);
-  f->kernel = rk_kernel_new (f->workspace, &limits);
-  f->events = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_kernel_event_unref);
-  g_signal_connect (f->kernel, "event", G_CALLBACK (event_cb), f);
-  rk_kernel_start_async (f->kernel, NULL, start_cb, f);
-  wait_until (&f->finished, 120);
-  g_assert_no_error (f->error);
-}
-
-static void
-fixture_teardown (Fixture       *f,
+fixture_teardown (RkTestKernel  *f,
                   gconstpointer  data)
 {
-  if (f->kernel == NULL)
-    return;
-  rk_kernel_shutdown (f->kernel);
-  g_clear_object (&f->kernel);
-  g_clear_pointer (&f->events, g_ptr_array_unref);
-  g_clear_pointer (&f->done, rk_kernel_event_unref);
-  g_clear_error (&f->error);
-  remove_tree (f->workspace);
-  g_free (f->workspace);
-}
-
-static void
-execute_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  Fixture *f = user_data;
-
-  f->done = rk_kernel_execute_finish (RK_KERNEL (object), result, &f->error);
-  f->finished = TRUE;
+  if (f->kernel != NULL)
+    {
+      rk_kernel_shutdown (f->kernel);
+      g_clear_object (&f->kernel);
+    }
+  rk_test_kernel_teardown (f, data);
 }
 
 /* Runs a cell; returns its TABLE event, if any. */
 static RkKernelEvent *
-run (Fixture    *f,
-     const char *code)
+run (RkTestKernel *f,
+     const char   *code)
 {
-  g_ptr_array_set_size (f->events, 0);
-  g_clear_pointer (&f->done, rk_kernel_event_unref);
-  f->finished = FALSE;
-  rk_kernel_execute_async (f->kernel, code, NULL, execute_cb, f);
-  wait_until (&f->finished, 120);
-  g_assert_no_error (f->error);
-  g_assert_nonnull (f->done);
-  for (guint i = 0; i < f->events->len; i++)
-    {
-      RkKernelEvent *ev = g_ptr_array_index (f->events, i);
-      if (ev->type == RK_KERNEL_EVENT_TABLE)
-        return ev;
-    }
-  return NULL;
+  rk_test_kernel_run (f, code);
+  return rk_test_kernel_find (f, RK_KERNEL_EVENT_TABLE, NULL);
 }
 
 static RkTable *
-open_in_workspace (Fixture     *f,
-                   const char  *path,
-                   GError     **error)
+open_in_workspace (RkTestKernel  *f,
+                   const char    *path,
+                   GError       **error)
 {
   int dirfd = open (f->workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   RkTable *table;
@@ -187,7 +49,7 @@ open_in_workspace (Fixture     *f,
 }
 
 static void
-test_round_trip (Fixture       *f,
+test_round_trip (RkTestKernel  *f,
                  gconstpointer  data)
 {
   RkKernelEvent *ev;
@@ -240,7 +102,7 @@ test_round_trip (Fixture       *f,
 }
 
 static void
-test_tampered (Fixture       *f,
+test_tampered (RkTestKernel  *f,
                gconstpointer  data)
 {
   RkKernelEvent *ev;
@@ -297,8 +159,8 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/rk/table/kernel/round-trip", Fixture, NULL, fixture_setup, test_round_trip, fixture_teardown);
-  g_test_add ("/rk/table/kernel/tampered", Fixture, NULL, fixture_setup, test_tampered, fixture_teardown);
+  g_test_add ("/rk/table/kernel/round-trip", RkTestKernel, NULL, rk_test_kernel_setup, test_round_trip, fixture_teardown);
+  g_test_add ("/rk/table/kernel/tampered", RkTestKernel, NULL, rk_test_kernel_setup, test_tampered, fixture_teardown);
 
   return g_test_run ();
 }
