@@ -1,6 +1,7 @@
 /* rk-cli-artifacts.c — copying what a run produced out of the workspace for
  * the CLI's --out: tables as CSV through RkTable, everything else through
- * rk-export, which reads only regular files beneath the workspace. */
+ * rk-export, which reads only regular files beneath the workspace; charts
+ * also drawn to PNG. */
 #define G_LOG_DOMAIN "reckon-cli"
 #include "config.h"
 
@@ -8,9 +9,11 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <gio/gunixinputstream.h>
 #include <stdio.h>
 #include <unistd.h>
 
+#include "rk-chart.h"
 #include "rk-cli.h"
 #include "rk-export.h"
 #include "rk-import.h"
@@ -77,6 +80,48 @@ save_table_csv (int            workspace_fd,
   return g_steal_pointer (&path);
 }
 
+/* A chart as a picture the user can open, drawn by RkChart from its spec
+ * (read through an fd beneath the workspace, like everything else). */
+static char *
+save_chart_png (int            workspace_fd,
+                const char    *workspace,
+                RkKernelEvent *ev,
+                const char    *out_dir,
+                guint          n,
+                GError       **error)
+{
+  g_autofree char *wanted = ev->title && *ev->title ? g_strdup_printf ("%s.png", ev->title)
+                                                    : g_strdup_printf ("chart-%u.png", n);
+  g_autofree char *name = rk_import_sanitize_name (wanted, RK_IMPORT_NAME_MAX);
+  g_autofree char *spec_dir = g_path_get_dirname (ev->path);
+  g_autofree char *base_dir = g_build_filename (workspace, spec_dir, NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GInputStream) in = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(RkChart) chart = NULL;
+  int fd;
+
+  fd = rk_export_open_beneath (workspace_fd, ev->path, error);
+  if (fd < 0)
+    return NULL;
+  in = g_unix_input_stream_new (fd, TRUE);
+  bytes = g_input_stream_read_bytes (in, RK_CHART_MAX_SPEC_BYTES + 1, NULL, error);
+  if (bytes == NULL)
+    return NULL;
+  chart = rk_chart_new_from_bytes (bytes, base_dir, error);
+  if (chart == NULL)
+    return NULL;
+  path = free_path (out_dir, name);
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("Too many files named “%s” in “%s”."), name, out_dir);
+      return NULL;
+    }
+  if (!rk_chart_export (chart, path, -1, 1200, 800, RK_CHART_STYLE_LIGHT, error))
+    return NULL;
+  return g_steal_pointer (&path);
+}
+
 /* The folder in @out_dir for a workspace file: its own relative folder,
  * each part sanitised, so "report/note.txt" lands in OUT/report/. */
 static char *
@@ -114,7 +159,7 @@ rk_cli_save_artifacts (const char *workspace,
   g_autoptr(GError) error = NULL;
   GHashTableIter iter;
   gpointer key, value;
-  guint failed = 0, n_tables = 0, n_saved = 0;
+  guint failed = 0, n_tables = 0, n_charts = 0, n_saved = 0;
   int workspace_fd;
 
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
@@ -138,6 +183,20 @@ rk_cli_save_artifacts (const char *workspace,
 
       if (!g_hash_table_add (seen, ev->path))
         continue;   /* a file changed by several cells */
+      if (ev->type == RK_KERNEL_EVENT_CHART)
+        {
+          /* The spec goes out too, below, for redrawing it later. */
+          g_autofree char *png = save_chart_png (workspace_fd, workspace, ev, out_dir, ++n_charts, &error);
+
+          if (png != NULL)
+            fprintf (stderr, _("reckon: saved %s\n"), png);
+          else
+            {
+              fprintf (stderr, _("reckon: could not draw chart %s: %s\n"), ev->title ? ev->title : ev->path, error->message);
+              g_clear_error (&error);
+              failed++;
+            }
+        }
       if (ev->type != RK_KERNEL_EVENT_TABLE)
         {
           char *dir = destination_dir (out_dir, ev->path);

@@ -65,6 +65,8 @@ CODE = (
     "print(f\"total={df['amount'].sum():.4f}\")\n"
     "summary = df.groupby('group')['amount'].sum().reset_index()\n"
     "summary.plot(kind='bar', x='group', y='amount')\n"
+    "import reckon\n"
+    "reckon.chart(summary, kind='bar', x='group', y='amount', title='Amount by group')\n"
     "summary\n"
 )
 
@@ -112,6 +114,7 @@ def end_to_end(api, fenced):
               any(f.endswith(".csv") and f != "numbers.csv" for f in files), files)
         check(f"{name}: a figure arrives in --out as PNG",
               any(f.endswith(".png") for f in files), files)
+        check(f"{name}: a native chart arrives in --out drawn as PNG", "Amount by group.png" in files, files)
         for f in files:
             if f.endswith(".png"):
                 with open(os.path.join(out, f), "rb") as fh:
