@@ -10,6 +10,7 @@ import ast
 import builtins
 import codecs
 import fcntl
+import importlib
 import io
 import json
 import linecache
@@ -323,6 +324,8 @@ class Kernel:
 
         main = types.ModuleType("__main__")
         main.__dict__["__builtins__"] = builtins
+        # Models often call reckon.chart()/reckon.show() without importing it.
+        main.__dict__["reckon"] = importlib.import_module("reckon")
         self.user_ns = main.__dict__
         self.main_module = main
         sys.modules["__main__"] = main
@@ -489,7 +492,6 @@ class Kernel:
 
     def write_table(self, obj, name):
         try:
-            import importlib
             table = importlib.import_module("reckon.table")
         except ModuleNotFoundError as e:
             if e.name != "reckon.table":
