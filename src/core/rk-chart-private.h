@@ -38,6 +38,10 @@ guint   _rk_chart_time_ticks    (double      lo_ms,
 /* A tick label for @value on an axis whose ticks are @step apart. */
 char   *_rk_chart_format_number (double  value,
                                  double  step);
+/* The same on an axis whose largest |tick| is @magnitude (one suffix for all). */
+char   *_rk_chart_format_tick   (double  value,
+                                 double  step,
+                                 double  magnitude);
 char   *_rk_chart_format_time   (double      ms,
                                  RkTimeUnit  unit,
                                  gboolean    first);

@@ -1052,14 +1052,36 @@ _rk_chart_time_ticks (double      lo,
 
 static char *
 format_number_ascii (double value,
-                     double step);
+                     double step,
+                     double magnitude);
 
 /* Tick labels use a real minus sign (U+2212), as typography wants. */
 char *
 _rk_chart_format_number (double value,
                          double step)
 {
-  char *s = format_number_ascii (value, step);
+  return _rk_chart_format_tick (value, step, fabs (value));
+}
+
+/* The largest |tick| of an axis: every label of the axis takes its suffix
+ * (k, M, ...) from it, so "5k" stands next to "10k", not "5,000". */
+static double
+axis_magnitude (const double *ticks,
+                guint         n)
+{
+  double m = 0;
+
+  for (guint i = 0; i < n; i++)
+    m = MAX (m, fabs (ticks[i]));
+  return m;
+}
+
+char *
+_rk_chart_format_tick (double value,
+                       double step,
+                       double magnitude)
+{
+  char *s = format_number_ascii (value, step, magnitude);
 
   if (s[0] == '-')
     {
@@ -1072,7 +1094,8 @@ _rk_chart_format_number (double value,
 
 static char *
 format_number_ascii (double value,
-                     double step)
+                     double step,
+                     double magnitude)
 {
   static const struct { double scale; const char *suffix; } si[] = {
     { 1e12, "T" }, { 1e9, "B" }, { 1e6, "M" }, { 1e3, "k" },
@@ -1091,7 +1114,7 @@ format_number_ascii (double value,
     return g_strdup_printf ("%.3g", value);
 
   for (guint i = 0; i < G_N_ELEMENTS (si); i++)
-    if (a >= si[i].scale * (si[i].scale == 1e3 ? 10 : 1) && step >= si[i].scale / 10)
+    if (MAX (a, magnitude) >= si[i].scale * (si[i].scale == 1e3 ? 10 : 1) && step >= si[i].scale / 10)
       {
         double v = value / si[i].scale, st = step / si[i].scale;
         decimals = st >= 1 ? 0 : (int) ceil (-log10 (st) - 1e-9);
@@ -1323,7 +1346,7 @@ x_tick_label (RkChart      *self,
 {
   if (L->time_ticks)
     return _rk_chart_format_time (L->xt[i], L->time_unit, i == 0);
-  return _rk_chart_format_number (L->xt[i], L->xstep);
+  return _rk_chart_format_tick (L->xt[i], L->xstep, axis_magnitude (L->xt, L->n_xt));
 }
 
 static void
@@ -1466,7 +1489,7 @@ compute_layout (RkChart *self,
   L->y1 = hi;
   for (guint i = 0; i < L->n_yt; i++)
     {
-      g_autofree char *s = _rk_chart_format_number (L->yt[i], L->ystep);
+      g_autofree char *s = _rk_chart_format_tick (L->yt[i], L->ystep, axis_magnitude (L->yt, L->n_yt));
       double tw;
       text_size (cr, s, FONT_PX, FALSE, &tw, NULL);
       max_w = MAX (max_w, tw);
@@ -2056,7 +2079,7 @@ draw_axes (RkChart       *self,
   for (guint i = 0; i < L->n_yt; i++)
     {
       double y = round (map_y (L, L->yt[i])) + 0.5;
-      g_autofree char *s = _rk_chart_format_number (L->yt[i], L->ystep);
+      g_autofree char *s = _rk_chart_format_tick (L->yt[i], L->ystep, axis_magnitude (L->yt, L->n_yt));
 
       if (y < L->t - 1 || y > L->b + 1)
         continue;

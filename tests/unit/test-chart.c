@@ -312,6 +312,15 @@ test_format_number (void)
       g_autofree char *s = _rk_chart_format_number (cases[i].v, cases[i].step);
       g_assert_cmpstr (s, ==, cases[i].want);
     }
+  /* One suffix for a whole axis: 5k beside 75k, not 5,000. */
+  {
+    g_autofree char *five = _rk_chart_format_tick (5000, 5000, 75000);
+    g_autofree char *zero = _rk_chart_format_tick (0, 5000, 75000);
+    g_autofree char *small = _rk_chart_format_tick (5000, 1000, 8000);
+    g_assert_cmpstr (five, ==, "5k");
+    g_assert_cmpstr (zero, ==, "0");
+    g_assert_cmpstr (small, ==, "5,000");
+  }
   {
     g_autofree char *a = _rk_chart_format_exact (0.1 + 0.2);
     g_autofree char *b = _rk_chart_format_exact (42);
