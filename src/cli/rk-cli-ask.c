@@ -38,6 +38,7 @@ typedef struct
   gboolean          answer_streamed;
   guint             n_interrupts;
   char             *pending_code; /* proposal waiting for y/n/e */
+  GString          *turn_text;    /* what the model wrote since its last code */
 } Ask;
 
 /* -- output -- */
@@ -147,6 +148,9 @@ print_code (Ask                *a,
             const RkAgentEvent *event)
 {
   ensure_line_start (a);
+  /* Fenced code the model wrote is on the screen already. */
+  if ((event->diff == NULL || *event->diff == '\0') && strstr (a->turn_text->str, event->code) != NULL)
+    return;
   if (event->diff != NULL && *event->diff != '\0')
     {
       printf (_("── Revised code (changes against the code that failed) ──\n"));
@@ -338,11 +342,13 @@ agent_event_cb (RkAgent            *agent,
     {
     case RK_AGENT_EVENT_TEXT_DELTA:
       print_text (a, stdout, event->text);
+      g_string_append (a->turn_text, event->text);
       break;
     case RK_AGENT_EVENT_REASONING_DELTA:
       break;
     case RK_AGENT_EVENT_CODE_PROPOSED:
       print_code (a, event);
+      g_string_truncate (a->turn_text, 0);
       break;
     case RK_AGENT_EVENT_APPROVAL_NEEDED:
       a->pending_code = g_strdup (event->code);
@@ -619,6 +625,7 @@ rk_cli_ask (int    argc,
   a.cancellable = g_cancellable_new ();
   a.json = json;
   a.at_line_start = TRUE;
+  a.turn_text = g_string_new (NULL);
   a.artifacts = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_kernel_event_unref);
   stdin_stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   a.stdin_lines = g_data_input_stream_new (stdin_stream);
@@ -690,6 +697,7 @@ rk_cli_ask (int    argc,
   g_free (a.answer);
   g_free (a.pending_code);
   g_ptr_array_unref (a.artifacts);
+  g_string_free (a.turn_text, TRUE);
   g_clear_object (&a.stdin_lines);
   g_clear_object (&a.cancellable);
   return status;
