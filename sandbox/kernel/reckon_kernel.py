@@ -15,6 +15,7 @@ import io
 import json
 import linecache
 import os
+import resource
 import signal
 import sys
 import threading
@@ -30,6 +31,15 @@ if KERNEL_DIR not in sys.path:
 from reckon import _hooks  # noqa: E402
 
 PROTOCOL_VERSION = 1
+
+# CPU seconds one cell may use (the sandbox's own limit covers the session).
+CELL_CPU_SECONDS = int(os.environ.get("RECKON_CELL_CPU_SECONDS", "600") or 600)
+
+
+class CPUTimeLimitExceeded(BaseException):
+    """Raised in a cell that used up its CPU time (SIGXCPU)."""
+
+
 REQUEST_FD = 3
 EVENT_FD = 4
 HIGH_FD = 100
@@ -320,6 +330,7 @@ class Kernel:
 
     def start(self):
         signal.signal(signal.SIGINT, self._on_sigint)
+        signal.signal(signal.SIGXCPU, self._on_sigxcpu)
         self.warm_up()
 
         main = types.ModuleType("__main__")
@@ -342,6 +353,32 @@ class Kernel:
         if self.interruptible:
             raise KeyboardInterrupt
         # Between cells an interrupt has nothing to stop.
+
+    def _on_sigxcpu(self, signum, frame):
+        if self.interruptible:
+            raise CPUTimeLimitExceeded(
+                "the cell used more than its %d seconds of CPU time" % CELL_CPU_SECONDS)
+
+    def _limit_cell_cpu(self):
+        """Lowers the soft CPU limit to what this cell may use; returns the old limits."""
+        try:
+            soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            want = int(usage.ru_utime + usage.ru_stime) + CELL_CPU_SECONDS
+            if soft != resource.RLIM_INFINITY and want >= soft:
+                return None
+            resource.setrlimit(resource.RLIMIT_CPU, (want, hard))
+            return soft, hard
+        except (OSError, ValueError):
+            return None
+
+    @staticmethod
+    def _restore_cpu(limits):
+        if limits is not None:
+            try:
+                resource.setrlimit(resource.RLIMIT_CPU, limits)
+            except (OSError, ValueError):
+                pass
 
     # -- requests ------------------------------------------------------------
 
@@ -408,12 +445,14 @@ class Kernel:
         status = "ok"
         error = None
         filename = "<cell %s>" % "".join(c for c in cell_id[:32] if c.isalnum() or c in "-_.")
+        cpu_limits = self._limit_cell_cpu()
         try:
             try:
                 self.interruptible = True
                 self.run_code(code, filename)
             finally:
                 self.interruptible = False
+                self._restore_cpu(cpu_limits)
         except KeyboardInterrupt:
             status = "interrupted"
         except BaseException as e:      # SystemExit too: the session goes on

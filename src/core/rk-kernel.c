@@ -960,6 +960,12 @@ launch (RkKernel  *self,
   add_limit (argv, "--disk", self->limits.disk_bytes);
   add_limit (argv, "--max-files", self->limits.max_files);
   add_limit (argv, "--tmp-size", self->limits.tmp_size);
+  if (self->limits.cell_cpu_seconds > 0)
+    {
+      g_ptr_array_add (argv, g_strdup ("--setenv"));
+      g_ptr_array_add (argv, g_strdup ("RECKON_CELL_CPU_SECONDS"));
+      g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, self->limits.cell_cpu_seconds));
+    }
   g_ptr_array_add (argv, g_strdup ("--"));
   g_ptr_array_add (argv, g_strdup (rk_python_path ()));
   g_ptr_array_add (argv, g_strdup ("-I"));

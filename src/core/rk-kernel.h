@@ -44,6 +44,8 @@ typedef struct
   guint64 disk_bytes;
   guint64 max_files;
   guint64 tmp_size;
+  /* CPU seconds a single cell may use (0: the kernel's default, 600). */
+  guint64 cell_cpu_seconds;
 } RkKernelLimits;
 
 RkKernel       *rk_kernel_new              (const char          *workspace_dir,

@@ -539,6 +539,33 @@ test_disk_limit (void)
 }
 
 static void
+test_cell_cpu_limit (void)
+{
+  Fixture fx, *f = &fx;
+  RkKernelLimits limits = { 0 };
+  RkKernelEvent *done, *error;
+
+  limits.cell_cpu_seconds = 1;
+  if (!fixture_init (f, &limits))
+    return;
+
+  run (f, "kept = 11");
+  done = run (f, "while True:\n    pass\n");
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_ERROR);
+  error = find (f, RK_KERNEL_EVENT_ERROR, NULL);
+  g_assert_nonnull (error);
+  g_assert_cmpstr (error->ename, ==, "CPUTimeLimitExceeded");
+  g_assert_nonnull (strstr (error->evalue, "CPU time"));
+
+  /* The kernel lives on, with its state, and the next cell has its own second. */
+  run (f, "kept");
+  assert_result (f, "11");
+  done = run (f, "sum(range(1000))");
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_OK);
+  fixture_teardown (f, NULL);
+}
+
+static void
 test_output_cap (Fixture       *f,
                  gconstpointer  data)
 {
@@ -588,6 +615,7 @@ main (int argc, char **argv)
   ADD ("/rk/kernel/restart", test_restart);
 #undef ADD
   g_test_add_func ("/rk/kernel/disk-limit", test_disk_limit);
+  g_test_add_func ("/rk/kernel/cell-cpu-limit", test_cell_cpu_limit);
 
   return g_test_run ();
 }
