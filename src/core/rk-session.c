@@ -675,7 +675,9 @@ rk_session_restart_async (RkSession           *self,
   drop_kernel (self);
   g_ptr_array_set_size (self->artifacts, 0);
 
-  worker = g_task_new (self, cancellable, reimport_done_cb, g_object_ref (task));
+  /* No source object: the worker thread may drop its last reference to the
+   * task after the callback ran, and must not keep the session alive then. */
+  worker = g_task_new (NULL, cancellable, reimport_done_cb, g_object_ref (task));
   g_task_set_task_data (worker, d, NULL);
   g_task_run_in_thread (worker, reimport_thread);
 }
