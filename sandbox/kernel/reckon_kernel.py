@@ -14,6 +14,7 @@ import importlib
 import io
 import json
 import linecache
+import math
 import os
 import resource
 import signal
@@ -364,7 +365,8 @@ class Kernel:
         try:
             soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
             usage = resource.getrusage(resource.RUSAGE_SELF)
-            want = int(usage.ru_utime + usage.ru_stime) + CELL_CPU_SECONDS
+            # Rounded up, so the cell gets at least its full allowance.
+            want = math.ceil(usage.ru_utime + usage.ru_stime) + CELL_CPU_SECONDS
             if soft != resource.RLIM_INFINITY and want >= soft:
                 return None
             resource.setrlimit(resource.RLIMIT_CPU, (want, hard))
