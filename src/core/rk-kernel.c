@@ -197,26 +197,14 @@ emit_event (RkKernel      *self,
 
 /* -- finishing tasks ---------------------------------------------------- */
 
+/* Fails every task of @queue (start waiters or queued cells) with @error. */
 static void
-fail_start_tasks (RkKernel     *self,
-                  const GError *error)
+fail_tasks (GQueue       *queue,
+            const GError *error)
 {
   GTask *task;
 
-  while ((task = g_queue_pop_head (&self->start_tasks)) != NULL)
-    {
-      g_task_return_error (task, g_error_copy (error));
-      g_object_unref (task);
-    }
-}
-
-static void
-fail_queued_cells (RkKernel     *self,
-                   const GError *error)
-{
-  GTask *task;
-
-  while ((task = g_queue_pop_head (&self->cells)) != NULL)
+  while ((task = g_queue_pop_head (queue)) != NULL)
     {
       g_task_return_error (task, g_error_copy (error));
       g_object_unref (task);
@@ -343,8 +331,8 @@ handle_event (RkKernel      *self,
           g_clear_handle_id (&self->start_timeout_id, g_source_remove);
           instance_kill (inst);
           set_state (self, RK_KERNEL_STATE_STOPPED);
-          fail_start_tasks (self, error);
-          fail_queued_cells (self, error);
+          fail_tasks (&self->start_tasks, error);
+          fail_tasks (&self->cells, error);
           return;
         }
       g_clear_handle_id (&self->start_timeout_id, g_source_remove);
@@ -720,8 +708,8 @@ handle_exit (Instance *inst)
       error = g_error_new_literal (RK_KERNEL_ERROR, code, message);
 
       set_state (self, RK_KERNEL_STATE_STOPPED);
-      fail_start_tasks (self, error);
-      fail_queued_cells (self, error);
+      fail_tasks (&self->start_tasks, error);
+      fail_tasks (&self->cells, error);
     }
   else
     {
@@ -1027,8 +1015,8 @@ spawn_instance (RkKernel *self)
                                                   _("The Python sandbox could not be started: %s"),
                                                   error->message);
       set_state (self, RK_KERNEL_STATE_STOPPED);
-      fail_start_tasks (self, user_error);
-      fail_queued_cells (self, user_error);
+      fail_tasks (&self->start_tasks, user_error);
+      fail_tasks (&self->cells, user_error);
       return;
     }
 
@@ -1345,8 +1333,8 @@ rk_kernel_shutdown (RkKernel *self)
       g_autoptr(GTask) task = g_steal_pointer (&self->running);
       g_task_return_error (task, g_error_copy (error));
     }
-  fail_queued_cells (self, error);
-  fail_start_tasks (self, error);
+  fail_tasks (&self->cells, error);
+  fail_tasks (&self->start_tasks, error);
   g_object_unref (self);
 }
 
