@@ -619,49 +619,47 @@ test_fault_loading (void)
   g_assert_nonnull (strstr (error->message, "still loading"));
 }
 
+/* The same fault over both wire formats: the error code and a word of its message. */
+static void
+assert_fault_both (const char *openai_script,
+                   const char *ollama_script,
+                   int         code,
+                   const char *needle)
+{
+  const char *scripts[] = { openai_script, ollama_script };
+
+  for (guint i = 0; i < G_N_ELEMENTS (scripts); i++)
+    {
+      g_autoptr(RkMockServer) server = server_new (scripts[i]);
+      g_autoptr(GError) error = chat_error (server, "mock-model", 0);
+
+      g_assert_error (error, RK_MODEL_ERROR, code);
+      g_assert_nonnull (strstr (error->message, needle));
+    }
+}
+
 static void
 test_fault_cut (void)
 {
-  for (guint i = 0; i < 2; i++)
-    {
-      g_autoptr(RkMockServer) server = server_new (i == 0 ?
-        "{\"api\":\"openai\",\"turns\":[{\"text\":\"one two three four\",\"fault\":\"cut\",\"fault_after\":3}]}" :
-        "{\"api\":\"ollama\",\"turns\":[{\"text\":\"one two three four\",\"fault\":\"cut\",\"fault_after\":2}]}");
-      g_autoptr(GError) error = chat_error (server, "mock-model", 0);
-
-      g_assert_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_PROTOCOL);
-      g_assert_nonnull (strstr (error->message, "cut"));
-    }
+  assert_fault_both ("{\"api\":\"openai\",\"turns\":[{\"text\":\"one two three four\",\"fault\":\"cut\",\"fault_after\":3}]}",
+                     "{\"api\":\"ollama\",\"turns\":[{\"text\":\"one two three four\",\"fault\":\"cut\",\"fault_after\":2}]}",
+                     RK_MODEL_ERROR_PROTOCOL, "cut");
 }
 
 static void
 test_fault_malformed (void)
 {
-  for (guint i = 0; i < 2; i++)
-    {
-      g_autoptr(RkMockServer) server = server_new (i == 0 ?
-        "{\"api\":\"openai\",\"turns\":[{\"text\":\"one two\",\"fault\":\"malformed\",\"fault_after\":2}]}" :
-        "{\"api\":\"ollama\",\"turns\":[{\"text\":\"one two\",\"fault\":\"malformed\",\"fault_after\":1}]}");
-      g_autoptr(GError) error = chat_error (server, "mock-model", 0);
-
-      g_assert_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_PROTOCOL);
-      g_assert_nonnull (strstr (error->message, "malformed"));
-    }
+  assert_fault_both ("{\"api\":\"openai\",\"turns\":[{\"text\":\"one two\",\"fault\":\"malformed\",\"fault_after\":2}]}",
+                     "{\"api\":\"ollama\",\"turns\":[{\"text\":\"one two\",\"fault\":\"malformed\",\"fault_after\":1}]}",
+                     RK_MODEL_ERROR_PROTOCOL, "malformed");
 }
 
 static void
 test_fault_stream_error (void)
 {
-  for (guint i = 0; i < 2; i++)
-    {
-      g_autoptr(RkMockServer) server = server_new (i == 0 ?
-        "{\"api\":\"openai\",\"turns\":[{\"text\":\"one two\",\"fault\":\"error\",\"message\":\"context window exceeded\"}]}" :
-        "{\"api\":\"ollama\",\"turns\":[{\"text\":\"one two\",\"fault\":\"error\",\"message\":\"context window exceeded\"}]}");
-      g_autoptr(GError) error = chat_error (server, "mock-model", 0);
-
-      g_assert_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_SERVER);
-      g_assert_nonnull (strstr (error->message, "context window exceeded"));
-    }
+  assert_fault_both ("{\"api\":\"openai\",\"turns\":[{\"text\":\"one two\",\"fault\":\"error\",\"message\":\"context window exceeded\"}]}",
+                     "{\"api\":\"ollama\",\"turns\":[{\"text\":\"one two\",\"fault\":\"error\",\"message\":\"context window exceeded\"}]}",
+                     RK_MODEL_ERROR_SERVER, "context window exceeded");
 }
 
 static void
