@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rk-export.h"
 #include "rk-util.h"
 
 #define KERNEL_MOUNT        "/opt/reckon/kernel"
@@ -262,25 +263,21 @@ abort_running (RkKernel       *self,
 /* -- reading the kernel ------------------------------------------------- */
 
 /* TRUE if @rel names a regular file beneath the workspace, reached without
- * following any symbolic link. */
+ * following any symbolic link: the same check the export does. */
 static gboolean
 artifact_is_safe (RkKernel   *self,
                   const char *rel)
 {
-  g_auto(GStrv) parts = g_strsplit (rel, "/", -1);
-  g_autoptr(GString) path = g_string_new (self->workspace);
+  int dirfd = open (self->workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int fd;
 
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      struct stat st;
-
-      g_string_append_c (path, '/');
-      g_string_append (path, parts[i]);
-      if (lstat (path->str, &st) != 0)
-        return FALSE;
-      if (parts[i + 1] != NULL ? !S_ISDIR (st.st_mode) : !S_ISREG (st.st_mode))
-        return FALSE;
-    }
+  if (dirfd < 0)
+    return FALSE;
+  fd = rk_export_open_beneath (dirfd, rel, NULL);
+  close (dirfd);
+  if (fd < 0)
+    return FALSE;
+  close (fd);
   return TRUE;
 }
 
