@@ -7,7 +7,7 @@
 #include "rk-secrets.h"
 
 static const SecretSchema schema = {
-  "org.reckon.Reckon.ApiKey", SECRET_SCHEMA_NONE,
+  "io.github.reckon.Reckon.ApiKey", SECRET_SCHEMA_NONE,
   {
     { "endpoint", SECRET_SCHEMA_ATTRIBUTE_STRING },
     { NULL, 0 },

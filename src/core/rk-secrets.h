@@ -6,7 +6,7 @@
 
 G_BEGIN_DECLS
 
-/* Schema "org.reckon.Reckon.ApiKey" with one string attribute, "endpoint". */
+/* Schema "io.github.reckon.Reckon.ApiKey" with one string attribute, "endpoint". */
 const void *rk_secrets_get_schema            (void);
 
 void        rk_secrets_store_api_key_async   (const char          *endpoint,
