@@ -20,6 +20,16 @@ for top in ("src", "sandbox"):
                 text = open(path, encoding="utf-8", errors="replace").read()
                 if re.search(r'\b(N?_|g_dngettext|ngettext)\s*\(\s*"', text):
                     marked.append(os.path.relpath(path, root))
+# Templates, the desktop file, the metainfo and the schema carry strings too.
+for top in ("ui", "data"):
+    for dirpath, _, files in os.walk(os.path.join(root, top)):
+        for name in files:
+            path = os.path.join(dirpath, name)
+            if name.endswith(".ui"):
+                if 'translatable="yes"' in open(path, encoding="utf-8", errors="replace").read():
+                    marked.append(os.path.relpath(path, root))
+            elif name.endswith((".desktop.in", ".metainfo.xml.in", ".gschema.xml")):
+                marked.append(os.path.relpath(path, root))
 
 tests = []
 missing = sorted(set(marked) - set(listed))
