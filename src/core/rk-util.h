@@ -19,10 +19,17 @@ typedef enum
 
 GQuark       rk_parse_error_quark   (void);
 
-/* Path of reckon-sandbox: $RECKON_SANDBOX, else the installed one. */
+/* Path of reckon-sandbox: $RECKON_SANDBOX when set (tests use it), else
+ * the build tree's when the running program lies beneath the build root,
+ * else the installed one. No variable needs to be set by hand. */
 const char  *rk_sandbox_path        (void);
-/* Folder of the Python kernel: $RECKON_KERNEL_DIR, else the installed one. */
+/* Folder of the Python kernel: $RECKON_KERNEL_DIR when set, else the
+ * source tree's sandbox/kernel for a build-tree program, else the installed one. */
 const char  *rk_kernel_dir          (void);
+/* Checks that reckon-sandbox and the kernel are there; otherwise fails with
+ * one sentence (G_IO_ERROR_NOT_FOUND) naming what is missing and every
+ * place it was looked for, for the CLI and the window to show. */
+gboolean     rk_check_sandbox_parts (GError    **error);
 /* The Python interpreter the kernel runs: $RECKON_PYTHON, else /usr/bin/python3. */
 const char  *rk_python_path         (void);
 
