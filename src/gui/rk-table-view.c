@@ -1,0 +1,996 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-table-view.c — a GtkColumnView over RkTable's lazy row model, with
+ * locale-formatted cells, header sorting through rk_table_sort_async, a filter,
+ * TSV copy and CSV/XLSX export. */
+#define G_LOG_DOMAIN "rk-table-view"
+#include "config.h"
+
+#include "rk-table-view.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+/* Above this many rows a sort shows its progress. */
+#define BIG_TABLE_ROWS 100000
+/* The height of a compact view before it scrolls. */
+#define COMPACT_MAX_HEIGHT 360
+
+struct _RkTableView
+{
+  GtkWidget           parent_instance;
+
+  RkTable            *table;
+  gboolean            compact;
+  char               *title;
+
+  GtkWidget          *box;
+  GtkWidget          *toolbar;
+  GtkWidget          *title_label;
+  GtkWidget          *status_label;
+  GtkWidget          *spinner;
+  GtkWidget          *filter_entry;
+  GtkWidget          *scrolled;
+  GtkWidget          *column_view;
+  GtkWidget          *footer;
+
+  GtkSliceListModel  *slice;
+  GtkFilterListModel *filter_model;
+  GtkFilter          *filter;
+  GtkMultiSelection  *selection;
+  char               *filter_text;   /* casefolded, NULL when empty */
+
+  GCancellable       *sort_cancellable;
+  GCancellable       *export_cancellable;
+  int                 probe_column;
+  gboolean            sorting;
+};
+
+G_DEFINE_FINAL_TYPE (RkTableView, rk_table_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_TABLE,
+  PROP_COMPACT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* --------------------------------------------------------------- cells */
+
+static gboolean
+column_is_numeric (RkTableColumnType type)
+{
+  return type == RK_TABLE_COLUMN_INT64 || type == RK_TABLE_COLUMN_FLOAT64;
+}
+
+static const char *
+column_type_label (RkTableColumnType type)
+{
+  switch (type)
+    {
+    case RK_TABLE_COLUMN_INT64:
+      return C_("column type", "integer");
+    case RK_TABLE_COLUMN_FLOAT64:
+      return C_("column type", "number");
+    case RK_TABLE_COLUMN_BOOL:
+      return C_("column type", "yes/no");
+    case RK_TABLE_COLUMN_DATETIME:
+      return C_("column type", "date");
+    case RK_TABLE_COLUMN_STRING:
+    default:
+      return C_("column type", "text");
+    }
+}
+
+/* The C-locale text of a float cell re-written with the locale's decimal
+ * point and, when @group, its thousands separator; the precision is kept. */
+static char *
+localize_float (const char *c_text,
+                double      value,
+                gboolean    group)
+{
+  const char *dot;
+  int decimals = 0;
+
+  if (!isfinite (value) || strpbrk (c_text, "eE") != NULL)
+    {
+      const char *point = localeconv ()->decimal_point;
+      g_autoptr(GString) s = g_string_new (c_text);
+
+      if (point != NULL && strcmp (point, ".") != 0)
+        g_string_replace (s, ".", point, 1);
+      return g_string_free (g_steal_pointer (&s), FALSE);
+    }
+
+  dot = strchr (c_text, '.');
+  if (dot != NULL)
+    decimals = (int) strspn (dot + 1, "0123456789");
+  return group ? g_strdup_printf ("%'.*f", decimals, value)
+               : g_strdup_printf ("%.*f", decimals, value);
+}
+
+/* Display text for a cell, or NULL for a null cell. */
+static char *
+format_cell (RkTable *table,
+             guint    row,
+             guint    column,
+             gboolean group)
+{
+  RkTableColumnType type;
+
+  if (rk_table_is_null (table, row, column))
+    return NULL;
+
+  type = rk_table_get_column_type (table, column);
+  if (type == RK_TABLE_COLUMN_INT64)
+    {
+      gint64 v = 0;
+
+      rk_table_get_int64 (table, row, column, &v);
+      return group ? g_strdup_printf ("%'" G_GINT64_FORMAT, v)
+                   : g_strdup_printf ("%" G_GINT64_FORMAT, v);
+    }
+  if (type == RK_TABLE_COLUMN_FLOAT64)
+    {
+      g_autofree char *text = rk_table_get_cell_text (table, row, column);
+      double v = NAN;
+
+      rk_table_get_double (table, row, column, &v);
+      return localize_float (text, v, group);
+    }
+  return rk_table_get_cell_text (table, row, column);
+}
+
+static void
+cell_setup_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               RkTableView              *self)
+{
+  guint column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "rk-column"));
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+  if (column_is_numeric (rk_table_get_column_type (self->table, column)))
+    {
+      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+      gtk_widget_add_css_class (label, "numeric");
+    }
+  else
+    gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+cell_bind_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              RkTableView              *self)
+{
+  guint column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "rk-column"));
+  RkTableRow *row = gtk_list_item_get_item (item);
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
+  g_autofree char *text = NULL;
+
+  if (row == NULL)
+    return;
+  text = format_cell (self->table, rk_table_row_get_index (row), column, TRUE);
+  if (text == NULL)
+    {
+      /* A null is shown, dimmed and in italics, so it never looks like "". */
+      static PangoAttrList *italic = NULL;
+
+      if (italic == NULL)
+        {
+          italic = pango_attr_list_new ();
+          pango_attr_list_insert (italic, pango_attr_style_new (PANGO_STYLE_ITALIC));
+        }
+      gtk_label_set_text (label, C_("table cell", "null"));
+      gtk_label_set_attributes (label, italic);
+      gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), _("No value"));
+    }
+  else
+    {
+      gtk_label_set_text (label, text);
+      gtk_label_set_attributes (label, NULL);
+      gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), NULL);
+    }
+}
+
+/* ------------------------------------------------------------- sorting */
+
+typedef struct
+{
+  RkTableView *self;
+  guint        column;
+} ProbeData;
+
+/* GTK 4.8 has no getter for the column a GtkColumnView sorts by. Each
+ * column's sorter records that it was asked first: the view's sorter asks the
+ * primary column, and negates the answer when the order is descending. */
+static int
+probe_compare_cb (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  ProbeData *probe = user_data;
+
+  if (probe->self->probe_column < 0)
+    probe->self->probe_column = (int) probe->column;
+  return GTK_ORDERING_SMALLER;
+}
+
+static void
+update_status (RkTableView *self)
+{
+  guint total = rk_table_get_n_rows (self->table);
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+  g_autofree char *total_text = g_strdup_printf ("%'u", total);
+  g_autofree char *text = NULL;
+
+  if (self->sorting)
+    text = g_strdup (_("Sorting…"));
+  else if (self->compact)
+    {
+      if (total > shown)
+        {
+          g_autofree char *shown_text = g_strdup_printf ("%'u", shown);
+          /* Translators: "First 20 of 1,000,000 rows" */
+          text = g_strdup_printf (_("First %s of %s rows"), shown_text, total_text);
+        }
+      else
+        text = g_strdup_printf (ngettext ("%s row", "%s rows", total), total_text);
+    }
+  else if (self->filter_text != NULL)
+    {
+      g_autofree char *shown_text = g_strdup_printf ("%'u", shown);
+      /* Translators: "12 of 1,000,000 rows" (the rest are filtered out) */
+      text = g_strdup_printf (_("%s of %s rows"), shown_text, total_text);
+    }
+  else
+    text = g_strdup_printf (ngettext ("%s row", "%s rows", total), total_text);
+
+  gtk_label_set_text (GTK_LABEL (self->status_label), text);
+  gtk_label_set_text (GTK_LABEL (self->footer), text);
+}
+
+static void
+set_sorting (RkTableView *self,
+             gboolean     sorting)
+{
+  self->sorting = sorting;
+  if (sorting && rk_table_get_n_rows (self->table) >= BIG_TABLE_ROWS)
+    gtk_spinner_start (GTK_SPINNER (self->spinner));
+  else
+    gtk_spinner_stop (GTK_SPINNER (self->spinner));
+  gtk_widget_set_visible (self->spinner, gtk_spinner_get_spinning (GTK_SPINNER (self->spinner)));
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->column_view),
+                               GTK_ACCESSIBLE_STATE_BUSY, sorting, -1);
+  update_status (self);
+}
+
+static void
+sort_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(RkTableView) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!rk_table_sort_finish (RK_TABLE (object), result, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      g_warning ("Could not sort the table: %s", error->message);
+    }
+  set_sorting (self, FALSE);
+}
+
+static void
+sorter_changed_cb (GtkSorter       *sorter,
+                   GtkSorterChange  change,
+                   RkTableView     *self)
+{
+  int ordering;
+  gboolean ascending;
+  int column;
+
+  self->probe_column = -1;
+  ordering = gtk_sorter_compare (sorter, self, self);
+  column = self->probe_column;
+  ascending = ordering != GTK_ORDERING_LARGER;
+
+  if (column == rk_table_get_sort_column (self->table) &&
+      (column < 0 || ascending == rk_table_get_sort_ascending (self->table)))
+    return;
+
+  g_cancellable_cancel (self->sort_cancellable);
+  g_clear_object (&self->sort_cancellable);
+  self->sort_cancellable = g_cancellable_new ();
+  set_sorting (self, TRUE);
+  rk_table_sort_async (self->table, column, ascending, self->sort_cancellable,
+                       sort_done_cb, g_object_ref (self));
+}
+
+/* ------------------------------------------------------------ filtering */
+
+static gboolean
+filter_match_cb (gpointer item,
+                 gpointer user_data)
+{
+  RkTableView *self = user_data;
+  RkTableRow *row = item;
+  guint n_columns = rk_table_get_n_columns (self->table);
+  guint index = rk_table_row_get_index (row);
+
+  if (self->filter_text == NULL)
+    return TRUE;
+  for (guint c = 0; c < n_columns; c++)
+    {
+      g_autofree char *text = format_cell (self->table, index, c, FALSE);
+      g_autofree char *folded = NULL;
+
+      if (text == NULL)
+        continue;
+      folded = g_utf8_casefold (text, -1);
+      if (strstr (folded, self->filter_text) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+filter_changed_cb (GtkSearchEntry *entry,
+                   RkTableView    *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  g_clear_pointer (&self->filter_text, g_free);
+  if (text != NULL && text[0] != '\0')
+    self->filter_text = g_utf8_casefold (text, -1);
+  /* No filter at all when it is empty: a million rows need no visit. */
+  gtk_filter_list_model_set_filter (self->filter_model,
+                                    self->filter_text != NULL ? self->filter : NULL);
+  if (self->filter_text != NULL)
+    gtk_filter_changed (self->filter, GTK_FILTER_CHANGE_DIFFERENT);
+  update_status (self);
+}
+
+static void
+n_items_changed_cb (GListModel  *model,
+                    guint        position,
+                    guint        removed,
+                    guint        added,
+                    RkTableView *self)
+{
+  if (removed != added)
+    update_status (self);
+}
+
+/* ----------------------------------------------------------------- copy */
+
+static void
+append_tsv_field (GString    *out,
+                  const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    g_string_append_c (out, (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p);
+}
+
+char *
+rk_table_view_get_selection_tsv (RkTableView *self)
+{
+  g_autoptr(GtkBitset) selected = NULL;
+  GListModel *model;
+  guint n_columns;
+  GString *out;
+  GtkBitsetIter iter;
+  guint position;
+
+  g_return_val_if_fail (RK_IS_TABLE_VIEW (self), NULL);
+
+  model = G_LIST_MODEL (self->selection);
+  n_columns = rk_table_get_n_columns (self->table);
+  selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  if (gtk_bitset_is_empty (selected))
+    {
+      gtk_bitset_unref (selected);
+      selected = gtk_bitset_new_range (0, g_list_model_get_n_items (model));
+    }
+
+  out = g_string_new (NULL);
+  for (gboolean ok = gtk_bitset_iter_init_first (&iter, selected, &position);
+       ok;
+       ok = gtk_bitset_iter_next (&iter, &position))
+    {
+      g_autoptr(RkTableRow) row = g_list_model_get_item (model, position);
+
+      if (row == NULL)
+        continue;
+      for (guint c = 0; c < n_columns; c++)
+        {
+          g_autofree char *text = format_cell (self->table, rk_table_row_get_index (row), c, FALSE);
+
+          if (c > 0)
+            g_string_append_c (out, '\t');
+          if (text != NULL)
+            append_tsv_field (out, text);
+        }
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+copy_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  RkTableView *self = RK_TABLE_VIEW (widget);
+  g_autofree char *tsv = rk_table_view_get_selection_tsv (self);
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), tsv);
+}
+
+/* --------------------------------------------------------------- export */
+
+typedef struct
+{
+  RkTableView         *self;
+  RkTableExportFormat  format;
+  GFile               *file;
+  GOutputStream       *stream;
+  gboolean             open_after;
+} ExportJob;
+
+static void
+export_job_free (ExportJob *job)
+{
+  g_clear_object (&job->self);
+  g_clear_object (&job->file);
+  g_clear_object (&job->stream);
+  g_free (job);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExportJob, export_job_free)
+
+static void
+show_message (RkTableView *self,
+              const char  *message)
+{
+  gtk_label_set_text (GTK_LABEL (self->status_label), message);
+  gtk_label_set_text (GTK_LABEL (self->footer), message);
+}
+
+static void
+launch_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(RkTableView) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_app_info_launch_default_for_uri_finish (result, &error))
+    show_message (self, _("No spreadsheet app could open the table."));
+}
+
+static void
+close_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(ExportJob) job = user_data;
+  g_autoptr(GError) error = NULL;
+  RkTableView *self = job->self;
+
+  if (!g_output_stream_close_finish (G_OUTPUT_STREAM (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_message (self, _("The file could not be written."));
+      return;
+    }
+
+  if (job->open_after)
+    {
+      g_autofree char *uri = g_file_get_uri (job->file);
+
+      g_app_info_launch_default_for_uri_async (uri, NULL, NULL, launch_done_cb,
+                                               g_object_ref (self));
+      update_status (self);
+    }
+  else
+    {
+      g_autofree char *name = g_file_get_basename (job->file);
+      g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
+
+      show_message (self, message);
+    }
+}
+
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(ExportJob) job = user_data;
+  g_autoptr(GError) error = NULL;
+  RkTableView *self = job->self;
+
+  if (!rk_table_export_finish (RK_TABLE (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_message (self, error->message);
+      return;
+    }
+  g_output_stream_close_async (job->stream, G_PRIORITY_DEFAULT, self->export_cancellable,
+                               close_done_cb, g_steal_pointer (&job));
+}
+
+static void
+replace_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(ExportJob) job = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFileOutputStream) stream = g_file_replace_finish (G_FILE (object), result, &error);
+  RkTableView *self = job->self;
+
+  if (stream == NULL)
+    {
+      show_message (self, _("The file could not be written."));
+      g_debug ("%s", error->message);
+      return;
+    }
+  show_message (self, _("Saving…"));
+  job->stream = G_OUTPUT_STREAM (g_steal_pointer (&stream));
+  rk_table_export_async (self->table, job->format, job->stream,
+                         self->export_cancellable, NULL, NULL, NULL,
+                         export_done_cb, g_steal_pointer (&job));
+}
+
+static void
+start_export (RkTableView         *self,
+              RkTableExportFormat  format,
+              GFile               *file,
+              gboolean             open_after)
+{
+  ExportJob *job = g_new0 (ExportJob, 1);
+
+  job->self = g_object_ref (self);
+  job->format = format;
+  job->file = g_object_ref (file);
+  job->open_after = open_after;
+  if (self->export_cancellable == NULL)
+    self->export_cancellable = g_cancellable_new ();
+  g_file_replace_async (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                        G_PRIORITY_DEFAULT, self->export_cancellable,
+                        replace_done_cb, job);
+}
+
+static void
+chooser_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     RkTableView     *self)
+{
+  RkTableExportFormat format = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "rk-format"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (file != NULL)
+        start_export (self, format, file, FALSE);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static const char *
+suggested_base_name (RkTableView *self)
+{
+  return self->title != NULL && self->title[0] != '\0' ? self->title : _("table");
+}
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  RkTableView *self = RK_TABLE_VIEW (widget);
+  const char *kind = g_variant_get_string (parameter, NULL);
+  RkTableExportFormat format = g_str_equal (kind, "xlsx") ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV;
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkFileChooserNative *dialog;
+  g_autofree char *name = NULL;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  dialog = gtk_file_chooser_native_new (format == RK_TABLE_EXPORT_XLSX ? _("Save Table as XLSX")
+                                                                       : _("Save Table as CSV"),
+                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Save"), _("_Cancel"));
+  name = g_strconcat (suggested_base_name (self), format == RK_TABLE_EXPORT_XLSX ? ".xlsx" : ".csv", NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  if (format == RK_TABLE_EXPORT_XLSX)
+    {
+      gtk_file_filter_set_name (filter, _("Excel Workbook"));
+      gtk_file_filter_add_suffix (filter, "xlsx");
+    }
+  else
+    {
+      gtk_file_filter_set_name (filter, _("CSV File"));
+      gtk_file_filter_add_suffix (filter, "csv");
+    }
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  g_object_set_data (G_OBJECT (dialog), "rk-format", GINT_TO_POINTER (format));
+  g_signal_connect (dialog, "response", G_CALLBACK (chooser_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* GtkFileLauncher is GTK 4.10: save a copy in the cache and hand its URI to
+ * the default app. */
+static void
+open_external_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  RkTableView *self = RK_TABLE_VIEW (widget);
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "reckon", "opened", NULL);
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      show_message (self, _("The table could not be saved for opening."));
+      return;
+    }
+  name = g_strdup_printf ("%s-%" G_GINT64_FORMAT ".xlsx", suggested_base_name (self),
+                          g_get_real_time () / G_USEC_PER_SEC);
+  g_strdelimit (name, "/\\", '_');
+  path = g_build_filename (dir, name, NULL);
+  file = g_file_new_for_path (path);
+  start_export (self, rk_table_get_n_rows (self->table) < RK_TABLE_XLSX_MAX_ROWS
+                      ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV,
+                file, TRUE);
+}
+
+/* ---------------------------------------------------------------- build */
+
+static void
+build_columns (RkTableView *self)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (self->column_view);
+  guint n_columns = rk_table_get_n_columns (self->table);
+  guint n_index = rk_table_get_n_index_columns (self->table);
+
+  for (guint c = 0; c < n_columns; c++)
+    {
+      RkTableColumnType type = rk_table_get_column_type (self->table, c);
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+      g_autoptr(GtkSorter) sorter = NULL;
+      g_autofree char *title = NULL;
+      const char *name = rk_table_get_column_name (self->table, c);
+      ProbeData *probe = g_new0 (ProbeData, 1);
+
+      g_object_set_data (G_OBJECT (factory), "rk-column", GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), self);
+      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), self);
+
+      /* Translators: a column header, "price · number" */
+      title = g_strdup_printf (_("%s · %s"), name[0] != '\0' ? name : (c < n_index ? _("index") : "—"),
+                               column_type_label (type));
+      column = gtk_column_view_column_new (title, g_object_ref (GTK_LIST_ITEM_FACTORY (factory)));
+      gtk_column_view_column_set_resizable (column, TRUE);
+
+      probe->self = self;
+      probe->column = c;
+      sorter = GTK_SORTER (gtk_custom_sorter_new (probe_compare_cb, probe, g_free));
+      gtk_column_view_column_set_sorter (column, sorter);
+      gtk_column_view_append_column (view, column);
+    }
+}
+
+static void
+apply_compact (RkTableView *self)
+{
+  gtk_slice_list_model_set_size (self->slice, self->compact ? RK_TABLE_VIEW_COMPACT_ROWS : G_MAXUINT);
+  gtk_widget_set_visible (self->toolbar, !self->compact);
+  gtk_widget_set_visible (self->footer, self->compact);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), self->compact);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled),
+                                              self->compact ? COMPACT_MAX_HEIGHT : -1);
+  gtk_widget_set_vexpand (self->scrolled, !self->compact);
+  if (self->compact)
+    gtk_search_entry_set_key_capture_widget (GTK_SEARCH_ENTRY (self->filter_entry), NULL);
+  update_status (self);
+}
+
+static void
+update_accessible_name (RkTableView *self)
+{
+  const char *name = self->title != NULL ? self->title : _("Table");
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  gtk_label_set_text (GTK_LABEL (self->title_label), self->title != NULL ? self->title : "");
+  gtk_widget_set_visible (self->title_label, self->title != NULL);
+}
+
+static GMenuModel *
+make_save_menu (void)
+{
+  GMenu *menu = g_menu_new ();
+
+  g_menu_append (menu, _("Save as _CSV…"), "table.save::csv");
+  g_menu_append (menu, _("Save as _XLSX…"), "table.save::xlsx");
+  g_menu_append (menu, _("_Open in Spreadsheet App"), "table.open-external");
+  return G_MENU_MODEL (menu);
+}
+
+static void
+rk_table_view_constructed (GObject *object)
+{
+  RkTableView *self = RK_TABLE_VIEW (object);
+  GtkWidget *copy_button;
+  GtkWidget *save_button;
+  g_autoptr(GMenuModel) menu = NULL;
+
+  G_OBJECT_CLASS (rk_table_view_parent_class)->constructed (object);
+
+  g_return_if_fail (RK_IS_TABLE (self->table));
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+
+  /* Toolbar of the full view. */
+  self->toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  self->title_label = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->title_label, "heading");
+  gtk_label_set_ellipsize (GTK_LABEL (self->title_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (self->title_label), 0.0);
+  gtk_box_append (GTK_BOX (self->toolbar), self->title_label);
+
+  self->spinner = gtk_spinner_new ();
+  gtk_widget_set_visible (self->spinner, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->spinner), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sorting"), -1);
+  gtk_box_append (GTK_BOX (self->toolbar), self->spinner);
+
+  self->status_label = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->status_label, "dim-label");
+  gtk_widget_set_hexpand (self->status_label, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->status_label), 0.0);
+  gtk_label_set_ellipsize (GTK_LABEL (self->status_label), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (self->toolbar), self->status_label);
+
+  self->filter_entry = gtk_search_entry_new ();
+  g_object_set (self->filter_entry, "placeholder-text", _("Filter rows"), NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->filter_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Filter rows"), -1);
+  g_signal_connect (self->filter_entry, "search-changed", G_CALLBACK (filter_changed_cb), self);
+  gtk_box_append (GTK_BOX (self->toolbar), self->filter_entry);
+
+  copy_button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (copy_button), "table.copy");
+  gtk_widget_set_tooltip_text (copy_button, _("Copy Selected Rows"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (copy_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy"), -1);
+  gtk_box_append (GTK_BOX (self->toolbar), copy_button);
+
+  menu = make_save_menu ();
+  save_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (save_button), "document-save-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (save_button), menu);
+  gtk_widget_set_tooltip_text (save_button, _("Save Table"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (save_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save table"), -1);
+  gtk_box_append (GTK_BOX (self->toolbar), save_button);
+  gtk_box_append (GTK_BOX (self->box), self->toolbar);
+
+  /* Model chain: table → slice (compact) → filter → selection. */
+  self->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (self->table)), 0, G_MAXUINT);
+  self->filter = GTK_FILTER (gtk_custom_filter_new (filter_match_cb, self, NULL));
+  self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->slice)), NULL);
+  gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
+  g_signal_connect (self->filter_model, "items-changed", G_CALLBACK (n_items_changed_cb), self);
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
+
+  self->column_view = gtk_column_view_new (g_object_ref (GTK_SELECTION_MODEL (self->selection)));
+  gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (self->column_view), TRUE);
+  gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (self->column_view), FALSE);
+  gtk_widget_add_css_class (self->column_view, "data-table");
+  build_columns (self);
+  g_signal_connect (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)), "changed",
+                    G_CALLBACK (sorter_changed_cb), self);
+
+  self->scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->column_view);
+  gtk_widget_add_css_class (self->scrolled, "card");
+  gtk_widget_set_overflow (self->scrolled, GTK_OVERFLOW_HIDDEN);
+  gtk_box_append (GTK_BOX (self->box), self->scrolled);
+
+  self->footer = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->footer, "dim-label");
+  gtk_widget_add_css_class (self->footer, "caption");
+  gtk_label_set_xalign (GTK_LABEL (self->footer), 0.0);
+  gtk_box_append (GTK_BOX (self->box), self->footer);
+
+  update_accessible_name (self);
+  apply_compact (self);
+}
+
+static void
+rk_table_view_dispose (GObject *object)
+{
+  RkTableView *self = RK_TABLE_VIEW (object);
+
+  g_cancellable_cancel (self->sort_cancellable);
+  g_cancellable_cancel (self->export_cancellable);
+  if (self->column_view != NULL)
+    g_signal_handlers_disconnect_by_func (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)),
+                                          sorter_changed_cb, self);
+  if (self->filter_model != NULL)
+    g_signal_handlers_disconnect_by_func (self->filter_model, n_items_changed_cb, self);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->filter_model);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->slice);
+  g_clear_object (&self->sort_cancellable);
+  g_clear_object (&self->export_cancellable);
+
+  G_OBJECT_CLASS (rk_table_view_parent_class)->dispose (object);
+}
+
+static void
+rk_table_view_finalize (GObject *object)
+{
+  RkTableView *self = RK_TABLE_VIEW (object);
+
+  g_clear_object (&self->table);
+  g_free (self->title);
+  g_free (self->filter_text);
+
+  G_OBJECT_CLASS (rk_table_view_parent_class)->finalize (object);
+}
+
+static void
+rk_table_view_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  RkTableView *self = RK_TABLE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TABLE:
+      g_value_set_object (value, self->table);
+      break;
+    case PROP_COMPACT:
+      g_value_set_boolean (value, self->compact);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rk_table_view_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  RkTableView *self = RK_TABLE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TABLE:
+      self->table = g_value_dup_object (value);
+      break;
+    case PROP_COMPACT:
+      if (self->box == NULL)
+        self->compact = g_value_get_boolean (value);
+      else
+        rk_table_view_set_compact (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rk_table_view_class_init (RkTableViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = rk_table_view_constructed;
+  object_class->dispose = rk_table_view_dispose;
+  object_class->finalize = rk_table_view_finalize;
+  object_class->get_property = rk_table_view_get_property;
+  object_class->set_property = rk_table_view_set_property;
+
+  properties[PROP_TABLE] =
+    g_param_spec_object ("table", NULL, NULL, RK_TYPE_TABLE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_COMPACT] =
+    g_param_spec_boolean ("compact", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_action (widget_class, "table.copy", NULL, copy_action);
+  gtk_widget_class_install_action (widget_class, "table.save", "s", save_action);
+  gtk_widget_class_install_action (widget_class, "table.open-external", NULL, open_external_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "table.copy", NULL);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+  gtk_widget_class_set_css_name (widget_class, "rktableview");
+}
+
+static void
+rk_table_view_init (RkTableView *self)
+{
+  self->probe_column = -1;
+}
+
+GtkWidget *
+rk_table_view_new (RkTable *table)
+{
+  g_return_val_if_fail (RK_IS_TABLE (table), NULL);
+  return g_object_new (RK_TYPE_TABLE_VIEW, "table", table, NULL);
+}
+
+GtkWidget *
+rk_table_view_new_compact (RkTable *table)
+{
+  g_return_val_if_fail (RK_IS_TABLE (table), NULL);
+  return g_object_new (RK_TYPE_TABLE_VIEW, "table", table, "compact", TRUE, NULL);
+}
+
+RkTable *
+rk_table_view_get_table (RkTableView *self)
+{
+  g_return_val_if_fail (RK_IS_TABLE_VIEW (self), NULL);
+  return self->table;
+}
+
+gboolean
+rk_table_view_get_compact (RkTableView *self)
+{
+  g_return_val_if_fail (RK_IS_TABLE_VIEW (self), FALSE);
+  return self->compact;
+}
+
+void
+rk_table_view_set_compact (RkTableView *self,
+                           gboolean     compact)
+{
+  g_return_if_fail (RK_IS_TABLE_VIEW (self));
+
+  compact = !!compact;
+  if (self->compact == compact)
+    return;
+  self->compact = compact;
+  apply_compact (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPACT]);
+}
+
+void
+rk_table_view_set_title (RkTableView *self,
+                         const char  *title)
+{
+  g_return_if_fail (RK_IS_TABLE_VIEW (self));
+
+  g_free (self->title);
+  self->title = g_strdup (title);
+  update_accessible_name (self);
+}
