@@ -1,0 +1,13 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Runs one UI test with a display and a session bus of its own (CI has
+# neither): Xvfb through xvfb-run, D-Bus through dbus-run-session. The
+# accessibility bus is activated on demand by that session bus.
+set -eu
+for tool in dbus-run-session xvfb-run import xdotool; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "1..0 # SKIP $tool is not installed (see .ci/debian-packages.txt)"
+    exit 0
+  fi
+done
+exec dbus-run-session -- xvfb-run -a -s '-screen 0 1280x1024x24' /usr/bin/python3 "$@"
