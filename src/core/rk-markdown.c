@@ -739,6 +739,97 @@ rk_markdown_find_tool_calls (const char *text,
   return calls;
 }
 
+/* ---- prose as a tree of blocks ---- */
+
+void
+rk_markdown_node_free (RkMarkdownNode *node)
+{
+  if (node == NULL)
+    return;
+  g_free (node->markup);
+  g_free (node->text);
+  g_free (node->language);
+  g_ptr_array_unref (node->children);
+  g_free (node);
+}
+
+static RkMarkdownNode *
+node_new (RkMarkdownNodeKind kind)
+{
+  RkMarkdownNode *node = g_new0 (RkMarkdownNode, 1);
+
+  node->kind = kind;
+  node->children = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_markdown_node_free);
+  return node;
+}
+
+/* Line ends as CommonMark counts them: "\n", "\r\n" or a lone "\r". Returns
+ * the offset just past the line break of the line starting at @pos, or
+ * @len when that line has none. */
+static gsize
+next_line (const char *text,
+           gsize       len,
+           gsize       pos,
+           gboolean   *complete)
+{
+  for (gsize i = pos; i < len; i++)
+    {
+      if (text[i] == '\n' || text[i] == '\r')
+        {
+          *complete = TRUE;
+          if (text[i] == '\r' && i + 1 < len && text[i + 1] == '\n')
+            i++;
+          return i + 1;
+        }
+    }
+  *complete = FALSE;
+  return len;
+}
+
+/* Sets each top-level node's offset from its start line. */
+static void
+set_offsets (GPtrArray  *nodes,
+             const char *text,
+             gsize       len)
+{
+  gsize pos = 0;
+  guint line = 1;
+
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      RkMarkdownNode *node = nodes->pdata[i];
+      gboolean complete;
+
+      while (line < node->start_line && pos < len)
+        {
+          pos = next_line (text, len, pos, &complete);
+          line++;
+        }
+      node->offset = pos;
+    }
+}
+
+guint
+rk_markdown_count_final (GPtrArray  *nodes,
+                         const char *text,
+                         gsize       len)
+{
+  g_return_val_if_fail (nodes != NULL, 0);
+
+  for (guint i = nodes->len; i > 1; i--)
+    {
+      RkMarkdownNode *node = nodes->pdata[i - 1];
+      gboolean complete = FALSE;
+
+      if (node->offset >= len)
+        continue;
+      next_line (text, len, node->offset, &complete);
+      if (complete)
+        return i - 1;
+    }
+  return 0;
+}
+
 /* ---- prose to Pango markup ---- */
 
 #ifdef RK_HAVE_CMARK_GFM
@@ -792,24 +883,12 @@ end_block (GString *s,
     g_string_append (s, tight ? "\n" : "\n\n");
 }
 
-char *
-rk_markdown_to_pango (const char *text,
-                      gssize      len)
+static cmark_node *
+parse_document (const char *valid)
 {
   static const char *const ext_names[] = { "strikethrough", "table", "autolink", "tasklist" };
-  g_autofree char *valid = NULL;
-  GString *s;
   cmark_parser *parser;
   cmark_node *doc;
-  cmark_iter *iter;
-  cmark_event_type ev;
-  /* Tags opened at each depth, so that every open tag is closed in order. */
-  const char *open_tags[MAX_MARKUP_DEPTH];
-  int depth = 0, list_depth = 0;
-
-  if (text == NULL)
-    return g_strdup ("");
-  valid = clean_text (text, len < 0 ? strlen (text) : (gsize) len);
 
   cmark_gfm_core_extensions_ensure_registered ();
   parser = cmark_parser_new (CMARK_OPT_DEFAULT);
@@ -821,9 +900,22 @@ rk_markdown_to_pango (const char *text,
     }
   cmark_parser_feed (parser, valid, strlen (valid));
   doc = cmark_parser_finish (parser);
+  cmark_parser_free (parser);
+  return doc;
+}
 
-  s = g_string_new (NULL);
-  iter = cmark_iter_new (doc);
+/* Appends the Pango markup of @root and everything beneath it to @s. */
+static void
+render_pango (GString    *s,
+              cmark_node *root)
+{
+  cmark_iter *iter;
+  cmark_event_type ev;
+  /* Tags opened at each depth, so that every open tag is closed in order. */
+  const char *open_tags[MAX_MARKUP_DEPTH];
+  int depth = 0, list_depth = 0;
+
+  iter = cmark_iter_new (root);
   while ((ev = cmark_iter_next (iter)) != CMARK_EVENT_DONE)
     {
       cmark_node *node = cmark_iter_get_node (iter);
@@ -980,10 +1072,181 @@ rk_markdown_to_pango (const char *text,
         }
     }
   cmark_iter_free (iter);
+}
+
+char *
+rk_markdown_to_pango (const char *text,
+                      gssize      len)
+{
+  g_autofree char *valid = NULL;
+  GString *s;
+  cmark_node *doc;
+
+  if (text == NULL)
+    return g_strdup ("");
+  valid = clean_text (text, len < 0 ? strlen (text) : (gsize) len);
+  doc = parse_document (valid);
+  s = g_string_new (NULL);
+  render_pango (s, doc);
   cmark_node_free (doc);
-  cmark_parser_free (parser);
   trim_newlines (s);
   return g_string_free (s, FALSE);
+}
+
+
+static char *
+inline_markup (cmark_node *block)
+{
+  GString *s = g_string_new (NULL);
+
+  for (cmark_node *child = cmark_node_first_child (block); child; child = cmark_node_next (child))
+    render_pango (s, child);
+  trim_newlines (s);
+  return g_string_free (s, FALSE);
+}
+
+static char *
+block_markup (cmark_node *block)
+{
+  GString *s = g_string_new (NULL);
+
+  render_pango (s, block);
+  trim_newlines (s);
+  return g_string_free (s, FALSE);
+}
+
+static char *
+literal_text (cmark_node *node)
+{
+  const char *lit = cmark_node_get_literal (node);
+  gsize l = lit ? strlen (lit) : 0;
+
+  while (l > 0 && lit[l - 1] == '\n')
+    l--;
+  return g_strndup (lit ? lit : "", l);
+}
+
+static RkMarkdownNode *
+convert_node (cmark_node *n,
+              guint       depth)
+{
+  const char *type_name = cmark_node_get_type_string (n);
+  RkMarkdownNode *node;
+
+  switch (cmark_node_get_type (n))
+    {
+    case CMARK_NODE_PARAGRAPH:
+      node = node_new (RK_MARKDOWN_NODE_PARAGRAPH);
+      node->markup = inline_markup (n);
+      return node;
+    case CMARK_NODE_HEADING:
+      node = node_new (RK_MARKDOWN_NODE_HEADING);
+      node->level = CLAMP (cmark_node_get_heading_level (n), 1, 6);
+      node->markup = inline_markup (n);
+      return node;
+    case CMARK_NODE_CODE_BLOCK:
+      {
+        const char *info = cmark_node_get_fence_info (n);
+        node = node_new (RK_MARKDOWN_NODE_CODE);
+        node->text = literal_text (n);
+        node->language = language_of (info ? info : "", info ? strlen (info) : 0);
+        return node;
+      }
+    case CMARK_NODE_HTML_BLOCK:
+      node = node_new (RK_MARKDOWN_NODE_LITERAL);
+      node->text = literal_text (n);
+      return node;
+    case CMARK_NODE_THEMATIC_BREAK:
+      return node_new (RK_MARKDOWN_NODE_RULE);
+    case CMARK_NODE_LIST:
+    case CMARK_NODE_ITEM:
+    case CMARK_NODE_BLOCK_QUOTE:
+      if (depth >= RK_MARKDOWN_MAX_NESTING)
+        break;
+      if (cmark_node_get_type (n) == CMARK_NODE_LIST)
+        {
+          node = node_new (RK_MARKDOWN_NODE_LIST);
+          node->ordered = cmark_node_get_list_type (n) == CMARK_ORDERED_LIST;
+          node->start = MAX (cmark_node_get_list_start (n), 0);
+          node->tight = cmark_node_get_list_tight (n);
+        }
+      else
+        node = node_new (cmark_node_get_type (n) == CMARK_NODE_ITEM ? RK_MARKDOWN_NODE_ITEM : RK_MARKDOWN_NODE_QUOTE);
+      for (cmark_node *c = cmark_node_first_child (n); c; c = cmark_node_next (c))
+        g_ptr_array_add (node->children, convert_node (c, depth + 1));
+      return node;
+    default:
+      if (g_strcmp0 (type_name, "table") == 0)
+        {
+          guint n_columns = cmark_gfm_extensions_get_table_columns (n);
+          const uint8_t *aligns = cmark_gfm_extensions_get_table_alignments (n);
+
+          node = node_new (RK_MARKDOWN_NODE_TABLE);
+          node->n_columns = n_columns;
+          for (cmark_node *r = cmark_node_first_child (n); r; r = cmark_node_next (r))
+            {
+              RkMarkdownNode *row = node_new (RK_MARKDOWN_NODE_TABLE_ROW);
+              guint col = 0;
+
+              row->header = cmark_gfm_extensions_get_table_row_is_header (r) != 0;
+              for (cmark_node *c = cmark_node_first_child (r); c && col < n_columns; c = cmark_node_next (c), col++)
+                {
+                  RkMarkdownNode *cell = node_new (RK_MARKDOWN_NODE_TABLE_CELL);
+                  cell->markup = inline_markup (c);
+                  if (aligns != NULL && (aligns[col] == 'l' || aligns[col] == 'c' || aligns[col] == 'r'))
+                    cell->align = (char) aligns[col];
+                  g_ptr_array_add (row->children, cell);
+                }
+              g_ptr_array_add (node->children, row);
+            }
+          return node;
+        }
+      break;
+    }
+
+  /* Too deep, or a kind without a widget of its own: its markup, flat. */
+  node = node_new (RK_MARKDOWN_NODE_PARAGRAPH);
+  node->markup = block_markup (n);
+  return node;
+}
+
+GPtrArray *
+rk_markdown_parse (const char *text,
+                   gssize      len)
+{
+  GPtrArray *nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_markdown_node_free);
+  g_autofree char *valid = NULL;
+  cmark_node *doc;
+  gsize n;
+
+  if (text == NULL)
+    return nodes;
+  n = len < 0 ? strlen (text) : (gsize) len;
+  valid = clean_text (text, n);
+  doc = parse_document (valid);
+  for (cmark_node *c = cmark_node_first_child (doc); c; c = cmark_node_next (c))
+    {
+      RkMarkdownNode *node;
+
+      if (nodes->len == RK_MARKDOWN_MAX_NODES)
+        {
+          /* The rest as it is: a view of thousands of blocks would crawl. */
+          node = node_new (RK_MARKDOWN_NODE_LITERAL);
+          node->start_line = MAX (cmark_node_get_start_line (c), 1);
+          node->end_line = cmark_node_get_end_line (cmark_node_last_child (doc));
+          g_ptr_array_add (nodes, node);
+          set_offsets (nodes, text, n);
+          node->text = clean_text (text + node->offset, n - node->offset);
+          break;
+        }
+      node = convert_node (c, 0);
+      node->start_line = MAX (cmark_node_get_start_line (c), 1);
+      node->end_line = MAX ((guint) cmark_node_get_end_line (c), node->start_line);
+      g_ptr_array_add (nodes, node);
+    }
+  cmark_node_free (doc);
+  set_offsets (nodes, text, n);
+  return nodes;
 }
 
 #else /* !RK_HAVE_CMARK_GFM */
@@ -998,6 +1261,54 @@ rk_markdown_to_pango (const char *text,
     return g_strdup ("");
   valid = clean_text (text, len < 0 ? strlen (text) : (gsize) len);
   return g_markup_escape_text (valid, -1);
+}
+
+GPtrArray *
+rk_markdown_parse (const char *text,
+                   gssize      len)
+{
+  GPtrArray *nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_markdown_node_free);
+  gsize n, pos = 0, start = 0;
+  guint line = 1, start_line = 1;
+  gboolean in_para = FALSE;
+
+  if (text == NULL)
+    return nodes;
+  n = len < 0 ? strlen (text) : (gsize) len;
+  while (pos <= n)
+    {
+      gboolean complete = FALSE;
+      gsize next = pos < n ? next_line (text, n, pos, &complete) : n;
+      gboolean blank = TRUE;
+
+      for (gsize i = pos; i < next; i++)
+        if (!g_ascii_isspace (text[i]))
+          blank = FALSE;
+      if (!blank && !in_para)
+        {
+          in_para = TRUE;
+          start = pos;
+          start_line = line;
+        }
+      if ((blank || pos >= n) && in_para && nodes->len < RK_MARKDOWN_MAX_NODES)
+        {
+          RkMarkdownNode *node = node_new (RK_MARKDOWN_NODE_PARAGRAPH);
+          g_autofree char *valid = clean_text (text + start, pos - start);
+
+          g_strstrip (valid);
+          node->markup = g_markup_escape_text (valid, -1);
+          node->start_line = start_line;
+          node->end_line = MAX (line - 1, start_line);
+          g_ptr_array_add (nodes, node);
+          in_para = FALSE;
+        }
+      if (pos >= n)
+        break;
+      pos = next;
+      line++;
+    }
+  set_offsets (nodes, text, n);
+  return nodes;
 }
 
 #endif

@@ -88,7 +88,75 @@ GPtrArray *rk_markdown_find_tool_calls  (const char      *text,
 char      *rk_markdown_to_pango         (const char      *text,
                                          gssize           len);
 
+
+/* Prose markdown as a tree of blocks, for a view that builds one widget per
+ * block (headings, paragraphs, lists, quotes, fenced code, GFM tables,
+ * rules). Inline content (emphasis, strong, strikethrough, inline code,
+ * links) is given as Pango markup, with the same rules as
+ * rk_markdown_to_pango(). */
+typedef enum
+{
+  RK_MARKDOWN_NODE_PARAGRAPH,   /* markup */
+  RK_MARKDOWN_NODE_HEADING,     /* markup, level 1-6 */
+  RK_MARKDOWN_NODE_CODE,        /* text, language ("" if none) */
+  RK_MARKDOWN_NODE_LIST,        /* children: ITEM; ordered, start, tight */
+  RK_MARKDOWN_NODE_ITEM,        /* children: blocks */
+  RK_MARKDOWN_NODE_QUOTE,       /* children: blocks */
+  RK_MARKDOWN_NODE_TABLE,       /* children: TABLE_ROW; n_columns */
+  RK_MARKDOWN_NODE_TABLE_ROW,   /* children: TABLE_CELL; header */
+  RK_MARKDOWN_NODE_TABLE_CELL,  /* markup, align */
+  RK_MARKDOWN_NODE_RULE,
+  RK_MARKDOWN_NODE_LITERAL,     /* text shown as it is (raw HTML, overflow) */
+} RkMarkdownNodeKind;
+
+typedef struct _RkMarkdownNode RkMarkdownNode;
+
+struct _RkMarkdownNode
+{
+  RkMarkdownNodeKind  kind;
+  char               *markup;
+  char               *text;
+  char               *language;
+  guint               level;
+  gboolean            ordered;
+  guint               start;
+  gboolean            tight;
+  gboolean            header;
+  guint               n_columns;
+  char                align;       /* 'l', 'c', 'r' or 0 */
+  GPtrArray          *children;    /* RkMarkdownNode, never NULL */
+  /* Top-level nodes: the lines they span in the source (1-based) and the
+   * byte offset in the source at which their first line begins. */
+  guint               start_line;
+  guint               end_line;
+  gsize               offset;
+};
+
+/* At most this many top-level nodes; the rest of the text becomes one
+ * LITERAL node. Containers nested deeper than RK_MARKDOWN_MAX_NESTING are
+ * flattened into one paragraph of markup. */
+#define RK_MARKDOWN_MAX_NODES    2000
+#define RK_MARKDOWN_MAX_NESTING  12
+
+void       rk_markdown_node_free        (RkMarkdownNode  *node);
+
+/* Parses @text into its top-level blocks, in order. Never fails; NUL bytes
+ * and invalid UTF-8 are replaced. Without cmark-gfm at build time, each
+ * run of non-blank lines is one paragraph of escaped text.
+ * Returns: (element-type RkMarkdownNode) */
+GPtrArray *rk_markdown_parse            (const char      *text,
+                                         gssize           len);
+
+/* For streaming: the number of leading nodes of @nodes (parsed from @text)
+ * that no text appended later can change. A block is final once the next
+ * block has begun on a line that is complete (ends with '\n'): CommonMark
+ * never reopens a closed block. */
+guint      rk_markdown_count_final      (GPtrArray       *nodes,
+                                         const char      *text,
+                                         gsize            len);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkMarkdownBlock, rk_markdown_block_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkMarkdownToolCall, rk_markdown_tool_call_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkMarkdownNode, rk_markdown_node_free)
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* fuzz-markdown.c — fenced-code splitting, tool-call recovery and Pango
  * rendering on any bytes: blocks tile the input, calls lie inside it, the
- * markup is well-formed. */
+ * markup is well-formed; the block tree's offsets are in order and its
+ * markup well-formed. */
 #include "config.h"
 
 #include <stdint.h>
@@ -16,6 +17,35 @@ check (gboolean ok)
 {
   if (!ok)
     abort ();
+}
+
+static void
+check_markup (const char *markup)
+{
+  g_autofree char *wrapped = g_strdup_printf ("<m>%s</m>", markup);
+  static const GMarkupParser parser = { NULL, NULL, NULL, NULL, NULL };
+  GMarkupParseContext *ctx = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+
+  check (g_markup_parse_context_parse (ctx, wrapped, -1, NULL) &&
+         g_markup_parse_context_end_parse (ctx, NULL));
+  g_markup_parse_context_free (ctx);
+}
+
+static void
+check_nodes (GPtrArray *nodes,
+             guint      depth)
+{
+  check (depth <= RK_MARKDOWN_MAX_NESTING + 2);
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      RkMarkdownNode *n = nodes->pdata[i];
+
+      if (n->markup != NULL)
+        check_markup (n->markup);
+      if (n->text != NULL)
+        check (g_utf8_validate (n->text, -1, NULL));
+      check_nodes (n->children, depth + 1);
+    }
 }
 
 int
@@ -59,6 +89,23 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     check (g_markup_parse_context_parse (ctx, wrapped, -1, NULL) &&
            g_markup_parse_context_end_parse (ctx, NULL));
     g_markup_parse_context_free (ctx);
+  }
+
+  /* The block tree: offsets in order and inside the input. */
+  {
+    g_autoptr(GPtrArray) nodes = rk_markdown_parse (text, size);
+    guint final = rk_markdown_count_final (nodes, text, size);
+    gsize last = 0;
+
+    check (nodes->len <= RK_MARKDOWN_MAX_NODES + 1);
+    check (final < nodes->len || nodes->len == 0);
+    for (guint i = 0; i < nodes->len; i++)
+      {
+        RkMarkdownNode *n = nodes->pdata[i];
+        check (n->offset >= last && n->offset <= size);
+        last = n->offset;
+      }
+    check_nodes (nodes, 0);
   }
 
   for (guint i = 0; i < calls->len; i++)

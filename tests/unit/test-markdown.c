@@ -414,6 +414,185 @@ test_pango (void)
   }
 }
 
+
+static void
+assert_tree_markup_ok (GPtrArray *nodes)
+{
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      RkMarkdownNode *n = nodes->pdata[i];
+
+      if (n->markup != NULL)
+        assert_markup_ok (n->markup);
+      if (n->text != NULL)
+        g_assert_true (g_utf8_validate (n->text, -1, NULL));
+      g_assert_nonnull (n->children);
+      assert_tree_markup_ok (n->children);
+    }
+}
+
+static void
+test_parse (void)
+{
+#ifdef RK_HAVE_CMARK_GFM
+  const char *md =
+    "# Sales\n"
+    "\n"
+    "Revenue rose **12%** in `Q3`, see [report](https://example.org).\n"
+    "\n"
+    "- north\n"
+    "- south\n"
+    "  1. inner\n"
+    "\n"
+    "| region | total |\n"
+    "|:-------|------:|\n"
+    "| north  | 1,200 |\n"
+    "\n"
+    "```python\n"
+    "print(1)\n"
+    "```\n"
+    "> quoted\n"
+    "\n"
+    "---\n";
+  g_autoptr(GPtrArray) nodes = rk_markdown_parse (md, -1);
+  RkMarkdownNode *n, *item, *table, *row;
+
+  g_assert_cmpuint (nodes->len, ==, 7);
+  assert_tree_markup_ok (nodes);
+
+  n = nodes->pdata[0];
+  g_assert_cmpint (n->kind, ==, RK_MARKDOWN_NODE_HEADING);
+  g_assert_cmpuint (n->level, ==, 1);
+  g_assert_cmpstr (n->markup, ==, "Sales");
+  g_assert_cmpuint (n->offset, ==, 0);
+
+  n = nodes->pdata[1];
+  g_assert_cmpint (n->kind, ==, RK_MARKDOWN_NODE_PARAGRAPH);
+  g_assert_cmpstr (n->markup, ==, "Revenue rose <b>12%</b> in <tt>Q3</tt>, see <a href=\"https://example.org\">report</a>.");
+  g_assert_cmpuint (n->start_line, ==, 3);
+  g_assert_cmpuint (n->offset, ==, strlen ("# Sales\n\n"));
+
+  n = nodes->pdata[2];
+  g_assert_cmpint (n->kind, ==, RK_MARKDOWN_NODE_LIST);
+  g_assert_false (n->ordered);
+  g_assert_cmpuint (n->children->len, ==, 2);
+  item = n->children->pdata[1];
+  g_assert_cmpint (item->kind, ==, RK_MARKDOWN_NODE_ITEM);
+  g_assert_cmpuint (item->children->len, ==, 2);
+  g_assert_cmpint (((RkMarkdownNode *) item->children->pdata[1])->kind, ==, RK_MARKDOWN_NODE_LIST);
+  g_assert_true (((RkMarkdownNode *) item->children->pdata[1])->ordered);
+
+  table = nodes->pdata[3];
+  g_assert_cmpint (table->kind, ==, RK_MARKDOWN_NODE_TABLE);
+  g_assert_cmpuint (table->n_columns, ==, 2);
+  g_assert_cmpuint (table->children->len, ==, 2);
+  row = table->children->pdata[0];
+  g_assert_true (row->header);
+  g_assert_cmpstr (((RkMarkdownNode *) row->children->pdata[0])->markup, ==, "region");
+  g_assert_cmpint (((RkMarkdownNode *) row->children->pdata[0])->align, ==, 'l');
+  g_assert_cmpint (((RkMarkdownNode *) row->children->pdata[1])->align, ==, 'r');
+  row = table->children->pdata[1];
+  g_assert_false (row->header);
+  g_assert_cmpstr (((RkMarkdownNode *) row->children->pdata[1])->markup, ==, "1,200");
+
+  n = nodes->pdata[4];
+  g_assert_cmpint (n->kind, ==, RK_MARKDOWN_NODE_CODE);
+  g_assert_cmpstr (n->language, ==, "python");
+  g_assert_cmpstr (n->text, ==, "print(1)");
+
+  g_assert_cmpint (((RkMarkdownNode *) nodes->pdata[5])->kind, ==, RK_MARKDOWN_NODE_QUOTE);
+  g_assert_cmpint (((RkMarkdownNode *) nodes->pdata[6])->kind, ==, RK_MARKDOWN_NODE_RULE);
+#else
+  g_autoptr(GPtrArray) nodes = rk_markdown_parse ("a <b>\n\nc", -1);
+  g_assert_cmpuint (nodes->len, ==, 2);
+  g_assert_cmpstr (((RkMarkdownNode *) nodes->pdata[0])->markup, ==, "a &lt;b&gt;");
+#endif
+}
+
+/* Streaming: a block counts as final only once the next has begun on a
+ * complete line, and what is final never changes as text is appended. */
+static void
+test_count_final (void)
+{
+  const char *md =
+    "Intro line\n"
+    "\n"
+    "a | b\n"
+    "|---|---|\n"
+    "| 1 | 2 |\n"
+    "\n"
+    "Title\n"
+    "---\n"
+    "- x\n"
+    "\n"
+    "- y\n"
+    "\n"
+    "```py\n"
+    "x = 1\n"
+    "\n"
+    "```\n"
+    "done.";
+  gsize n = strlen (md);
+  g_autoptr(GPtrArray) full = rk_markdown_parse (md, -1);
+  guint best = 0;
+
+  for (gsize cut = 0; cut <= n; cut++)
+    {
+      g_autoptr(GPtrArray) part = rk_markdown_parse (md, cut);
+      guint final = rk_markdown_count_final (part, md, cut);
+
+      g_assert_cmpuint (final, >=, best);
+      best = final;
+      for (guint i = 0; i < final; i++)
+        {
+          RkMarkdownNode *a = part->pdata[i], *b = full->pdata[i];
+
+          g_assert_cmpint (a->kind, ==, b->kind);
+          g_assert_cmpstr (a->markup, ==, b->markup);
+          g_assert_cmpstr (a->text, ==, b->text);
+          g_assert_cmpuint (a->offset, ==, b->offset);
+          g_assert_cmpuint (a->children->len, ==, b->children->len);
+        }
+      /* The text after the final blocks parses alone to the same blocks. */
+      if (final > 0 && final < part->len)
+        {
+          gsize off = ((RkMarkdownNode *) part->pdata[final])->offset;
+          g_autoptr(GPtrArray) tail = rk_markdown_parse (md + off, cut - off);
+
+          g_assert_cmpuint (tail->len, ==, part->len - final);
+        }
+    }
+#ifdef RK_HAVE_CMARK_GFM
+  g_assert_cmpuint (full->len, ==, 6);
+  g_assert_cmpuint (rk_markdown_count_final (full, md, n), ==, 4);
+#endif
+}
+
+static void
+test_parse_hostile (void)
+{
+  g_autoptr(GString) deep = g_string_new (NULL);
+  g_autoptr(GString) many = g_string_new (NULL);
+  g_autoptr(GPtrArray) a = NULL, b = NULL, c = NULL, d = NULL;
+
+  for (guint i = 0; i < 3000; i++)
+    g_string_append (deep, "> - 1. ");
+  g_string_append (deep, "*x*");
+  a = rk_markdown_parse (deep->str, -1);
+  assert_tree_markup_ok (a);
+  for (guint i = 0; i < RK_MARKDOWN_MAX_NODES + 50; i++)
+    g_string_append (many, "p\n\n");
+  b = rk_markdown_parse (many->str, -1);
+#ifdef RK_HAVE_CMARK_GFM
+  g_assert_cmpuint (b->len, ==, RK_MARKDOWN_MAX_NODES + 1);
+  g_assert_cmpint (((RkMarkdownNode *) b->pdata[b->len - 1])->kind, ==, RK_MARKDOWN_NODE_LITERAL);
+#endif
+  c = rk_markdown_parse ("a\0b\xff\r\r\n|x|\n|-|\n|\xfe|", 18);
+  assert_tree_markup_ok (c);
+  d = rk_markdown_parse (NULL, -1);
+  g_assert_cmpuint (d->len, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -429,5 +608,8 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/markdown/tool-calls", test_tool_calls);
   g_test_add_func ("/rk/markdown/tool-calls-hostile", test_tool_calls_hostile);
   g_test_add_func ("/rk/markdown/pango", test_pango);
+  g_test_add_func ("/rk/markdown/parse", test_parse);
+  g_test_add_func ("/rk/markdown/count-final", test_count_final);
+  g_test_add_func ("/rk/markdown/parse-hostile", test_parse_hostile);
   return g_test_run ();
 }
