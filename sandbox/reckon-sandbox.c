@@ -926,70 +926,34 @@ write_id_maps (pid_t pid, uid_t outer_uid, gid_t outer_gid)
 }
 
 /* RLIMIT_NPROC is never enforced for host uid 0 (the kernel exempts
- * INIT_USER, whatever the namespace), so root must not run the program as
- * uid 0. The sandbox runs as the workspace's owner, or, for a root-owned
- * workspace, as nobody with the workspace idmapped (on-disk root shows as
- * nobody, and what nobody writes lands as root). */
-#define ROOT_SANDBOX_KUID 65534
+ * INIT_USER, whatever the namespace), and nothing the sandbox writes may be
+ * root's on the host (a setuid-root file would be a way in for every local
+ * user). So as root the program runs as the workspace's owner; a root-owned
+ * workspace, and whatever in it is root's, is first given to a uid no
+ * account uses. Privileged groups (below 1000) are never the sandbox's. */
+#define ROOT_SANDBOX_KUID 2147418110u
+#define FIRST_ORDINARY_GID 1000
 
 static void
-prepare_root_workspace (uid_t *outer_uid, gid_t *outer_gid)
+prepare_root_workspace (struct workspace_usage_walker *walker, uid_t *outer_uid, gid_t *outer_gid)
 {
   struct stat st;
-  int sync[2];
-  pid_t helper;
-  char path[64], map[64];
-  int nsfd;
-  struct mount_attr attr = { 0 };
+  struct mount_attr attr = { .attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
 
+  workspace_hand_over (walker, ROOT_SANDBOX_KUID, ROOT_SANDBOX_KUID);
   if (fstat (workspace_fd, &st) != 0)
     die_with_error ("cannot stat the workspace");
-  if (st.st_uid != 0)
-    {
-      *outer_uid = st.st_uid;
-      *outer_gid = st.st_gid;
-      /* Taken now, while still root: the owner may not reach it by path. */
-      workspace_tree_fd = open_tree (workspace_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-      if (workspace_tree_fd < 0)
-        die_with_error ("cannot clone the workspace mount");
-      return;
-    }
-  *outer_uid = ROOT_SANDBOX_KUID;
-  *outer_gid = ROOT_SANDBOX_KUID;
-
-  /* A user namespace that only holds the idmapping: inside 0 is nobody. */
-  if (pipe2 (sync, O_CLOEXEC) != 0)
-    die_with_error ("cannot create a pipe");
-  helper = (pid_t) syscall (SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL, NULL);
-  if (helper < 0)
-    die_with_error ("cannot create the idmapping namespace");
-  if (helper == 0)
-    {
-      char c;
-      close (sync[1]);
-      (void) !read (sync[0], &c, 1);
-      _exit (0);
-    }
-  close (sync[0]);
-  snprintf (map, sizeof map, "0 %d 1\n", ROOT_SANDBOX_KUID);
-  write_proc_file (helper, "uid_map", map);
-  write_proc_file (helper, "gid_map", map);
-  snprintf (path, sizeof path, "/proc/%d/ns/user", (int) helper);
-  nsfd = open (path, O_RDONLY | O_CLOEXEC);
-  if (nsfd < 0)
-    die_with_error ("cannot open %s", path);
-  close (sync[1]);
-  while (waitpid (helper, NULL, 0) < 0 && errno == EINTR)
-    ;
-
+  if (st.st_uid == 0)
+    die ("the workspace is still owned by root");
+  *outer_uid = st.st_uid;
+  *outer_gid = st.st_gid >= FIRST_ORDINARY_GID ? st.st_gid : ROOT_SANDBOX_KUID;
+  /* Taken now, while still root: the owner may not reach it by path
+   * (~/.cache of root is 0700). */
   workspace_tree_fd = open_tree (workspace_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
   if (workspace_tree_fd < 0)
     die_with_error ("cannot clone the workspace mount");
-  attr.attr_set = MOUNT_ATTR_IDMAP | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
-  attr.userns_fd = (uint64_t) nsfd;
   if (mount_setattr (workspace_tree_fd, "", AT_EMPTY_PATH, &attr, sizeof attr) != 0)
-    die_with_error ("cannot idmap the workspace (needed to run as root)");
-  close (nsfd);
+    die_with_error ("cannot make the workspace nosuid");
 }
 
 static uint64_t
@@ -1097,9 +1061,9 @@ main (int argc, char **argv)
   workspace_fd = open (opt.workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (workspace_fd < 0)
     die_with_error ("cannot open the workspace %s", opt.workspace);
-  walker = workspace_usage_walker_new (workspace_fd, opt.max_files, host_uid != 0);
+  walker = workspace_usage_walker_new (workspace_fd, opt.max_files);
   if (host_uid == 0)
-    prepare_root_workspace (&outer_uid, &outer_gid);
+    prepare_root_workspace (walker, &outer_uid, &outer_gid);
 
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     die_with_error ("cannot set no_new_privs");
@@ -1164,9 +1128,9 @@ main (int argc, char **argv)
         {
           struct workspace_usage u;
           uint64_t t0 = now_ms (), spent;
-          workspace_usage_walk (walker, &u);
+          workspace_usage_walk (walker, pid1, &u);
           spent = now_ms () - t0;
-          if (u.bytes > opt.disk)
+          if (u.bytes > opt.disk || u.blind)
             {
               limit = "disk";
               snprintf (limit_value, sizeof limit_value, "%llu bytes", (unsigned long long) opt.disk);
@@ -1216,6 +1180,8 @@ main (int argc, char **argv)
   if (pid1 != 0)
     while (waitpid (pid1, NULL, 0) < 0 && errno == EINTR)
       ;
+  /* Everything inside is dead: no set-id bit and no unreadable mode leaves. */
+  workspace_restore (walker);
 
   {
     size_t len = 0;

@@ -1460,6 +1460,165 @@ def _():
 
 
 # ---------------------------------------------------------------------------
+# [audit] The findings of the outside audit (SECURITY.md 66-74), one by one.
+
+def setid_or_root_entries(ws):
+    """Entries of @ws (itself included) that carry a set-id bit, or that are
+    root's (uid or gid 0) while the suite runs as root."""
+    bad = []
+    for root, dirs, files in os.walk(ws):
+        for name in [None, *dirs, *files]:
+            path = root if name is None else os.path.join(root, name)
+            st = os.lstat(path)
+            if st.st_mode & 0o6000:
+                bad.append(f'{os.path.relpath(path, ws)} mode {oct(st.st_mode)}')
+            if os.geteuid() == 0 and (st.st_uid == 0 or st.st_gid == 0):
+                bad.append(f'{os.path.relpath(path, ws)} owned by {st.st_uid}:{st.st_gid}')
+    return bad
+
+
+@case('audit', 'set-id files made inside leave no set-id bit; as root nothing is root\'s (finding 1)')
+def _():
+    ws = new_workspace()
+    open(os.path.join(ws, 'input.csv'), 'w').write('x\n')
+    res = run('''
+        import shutil
+        shutil.copy("/usr/bin/id", "suid")
+        os.chmod("suid", 0o6755)
+        open("sgid", "w").close()
+        os.chmod("sgid", 0o2777)
+        os.mkdir("d")
+        os.chmod("d", 0o2777)
+        shutil.copy("/usr/bin/id", "d/suid2")
+        os.chmod("d/suid2", 0o4755)
+        print(oct(os.stat("suid").st_mode))
+    ''', ws=ws)
+    equal(res.rc, 0, f'exit status ({res!r})')
+    equal(setid_or_root_entries(ws), [], 'set-id or root-owned entries after the run')
+    equal(open(os.path.join(ws, 'input.csv')).read(), 'x\n', 'earlier file')
+    equal(run('print(open("input.csv").read().strip())', ws=ws).line(), 'x', 'next run reads it')
+
+
+@case('audit', 'a set-id bit made during a run is taken away while it runs')
+def _():
+    ws = new_workspace()
+    p = start('''
+        import shutil, time
+        shutil.copy("/usr/bin/id", "suid")
+        os.chmod("suid", 0o4755)
+        print("ready", flush=True)
+        time.sleep(4)
+    ''', ws=ws)
+    try:
+        wait_line(p)
+        end = time.monotonic() + 3
+        while time.monotonic() < end and os.lstat(os.path.join(ws, 'suid')).st_mode & 0o6000:
+            time.sleep(0.05)
+        mode = os.lstat(os.path.join(ws, 'suid')).st_mode
+    finally:
+        p.kill()
+        p.wait()
+    equal(oct(mode & 0o6000), '0o0', 'set-id bits 3 s after they were set')
+
+
+def disk_breach(code, opts=('--disk', '16M'), ws=None):
+    res = run(code, ws=ws, opts=list(opts), timeout=60)
+    equal(res.status, {'signal': 9, 'limit': 'disk'}, f'status ({res!r}, stdout {res.out[-200:]!r})')
+    return res
+
+
+@case('audit', 'a file held open after unlink counts against --disk (finding 3)')
+def _():
+    disk_breach('''
+        import time
+        f = open("big", "wb")
+        f.write(os.urandom(1 << 20) * 48)
+        f.flush()
+        os.unlink("big")
+        time.sleep(4)
+        print("not stopped")
+    ''')
+
+
+@case('audit', 'an O_TMPFILE file counts against --disk')
+def _():
+    disk_breach('''
+        import time
+        fd = os.open("/workspace", os.O_TMPFILE | os.O_RDWR, 0o600)
+        os.write(fd, os.urandom(1 << 20) * 48)
+        time.sleep(4)
+        print("not stopped")
+    ''')
+
+
+@case('audit', 'an unlinked file held only by a setsid child counts against --disk')
+def _():
+    disk_breach('''
+        import time
+        fd = os.open("/workspace", os.O_TMPFILE | os.O_RDWR, 0o600)
+        os.write(fd, os.urandom(1 << 20) * 48)
+        if os.fork() == 0:
+            os.setsid()
+            time.sleep(6)
+            os._exit(0)
+        os.close(fd)
+        time.sleep(4)
+        print("not stopped")
+    ''')
+
+
+@case('audit', 'data under a folder readable but not searchable counts against --disk')
+def _():
+    ws = new_workspace()
+    disk_breach('''
+        import time
+        os.mkdir("hide")
+        with open("hide/big", "wb") as f:
+            f.write(os.urandom(1 << 20) * 48)
+        os.chmod("hide", 0o444)
+        time.sleep(4)
+        print("not stopped")
+    ''', ws=ws)
+    check(os.stat(os.path.join(ws, 'hide')).st_mode & 0o700 == 0o700, 'mode of hide not restored')
+
+
+@case('audit', 'a workspace chmodded to 000 cannot hide its data from --disk')
+def _():
+    ws = new_workspace()
+    disk_breach('''
+        import time
+        with open("big", "wb") as f:
+            f.write(os.urandom(1 << 20) * 48)
+        os.chmod("/workspace", 0)
+        time.sleep(4)
+        print("not stopped")
+    ''', ws=ws)
+    check(os.stat(ws).st_mode & 0o700 == 0o700, 'mode of the workspace not restored')
+
+
+@case('audit', 'modes the program took away are restored after the run')
+def _():
+    ws = new_workspace()
+    res = run('''
+        os.mkdir("d")
+        open("d/f", "w").write("secret")
+        open("g", "w").write("x")
+        os.chmod("d/f", 0)
+        os.chmod("g", 0)
+        os.chmod("d", 0o100)
+        os.chmod("/workspace", 0)
+    ''', ws=ws)
+    equal(res.rc, 0, f'exit status ({res!r})')
+    check(os.stat(ws).st_mode & 0o700 == 0o700, f'workspace mode {oct(os.stat(ws).st_mode)}')
+    for rel in ('d', 'd/f', 'g'):
+        st = os.stat(os.path.join(ws, rel))
+        want = 0o700 if rel == 'd' else 0o600
+        check(st.st_mode & want == want, f'{rel} mode {oct(st.st_mode)}')
+    if os.geteuid() != 0:
+        equal(open(os.path.join(ws, 'd/f')).read(), 'secret', 'd/f readable by its owner')
+
+
+# ---------------------------------------------------------------------------
 
 def run_as_user(user, argv):
     """Re-runs this suite as @user (root only); prints TAP either way."""
