@@ -41,6 +41,45 @@ class CPUTimeLimitExceeded(BaseException):
     """Raised in a cell that used up its CPU time (SIGXCPU)."""
 
 
+# Events a helper module (reckon.chart, ...) may send through _hooks.emit();
+# the kernel alone sends started, stream, result, error and done.
+EMITTABLE = frozenset(("chart", "table", "figure"))
+
+
+def _make_stamp():
+    """The per-cell nonce (docs/kernel-protocol.md, "Nonce"): the host gives
+    one with each execute, and every event of that cell carries it. It lives
+    only in this closure, never in the user's namespace, the reckon package,
+    the Kernel object or a module global; the request that brought it is
+    dropped as soon as it is read. (Code in the same interpreter can still
+    dig it out of memory: see the limits in the protocol document.)"""
+    box = [None]
+
+    def set_nonce(value):
+        box[0] = value
+
+    def stamp(event):
+        if box[0] is not None and "id" in event:
+            event["nonce"] = box[0]
+        return event
+
+    return set_nonce, stamp
+
+
+def _memory_limit_text():
+    try:
+        soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    except (OSError, ValueError):
+        return None
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return None
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if soft >= size:
+            value = soft / size
+            return ("%d %s" % (value, unit)) if value == int(value) else ("%.1f %s" % (value, unit))
+    return "%d bytes" % soft
+
+
 REQUEST_FD = 3
 EVENT_FD = 4
 HIGH_FD = 100
@@ -137,7 +176,9 @@ class Kernel:
         self.write_lock = threading.Lock()
         self.main_thread = threading.main_thread()
         self.table_module_missing_noted = False
+        self._set_nonce, self._stamp = _make_stamp()
         self._setup_fds()
+        self._make_undumpable()
 
     # -- descriptors ---------------------------------------------------------
 
@@ -172,6 +213,18 @@ class Kernel:
         sys.stdout = self.stdout
         sys.stderr = self.stderr
 
+    @staticmethod
+    def _make_undumpable():
+        """Processes a cell starts run as the same user: without this they
+        could open /proc/KERNEL/fd/N (the event pipe) or /proc/KERNEL/mem.
+        The kernel itself keeps access to its own /proc/self."""
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(4, 0, 0, 0, 0)     # PR_SET_DUMPABLE, 0
+        except Exception:
+            pass
+
     def diag(self, message):
         try:
             os.write(self.diag_fd, ("reckon-kernel: %s\n" % message).encode("utf-8", "replace"))
@@ -197,6 +250,7 @@ class Kernel:
             view = view[n:]
 
     def send(self, event):
+        event = self._stamp(event)
         line = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
         # Lone surrogates (from undecodable bytes) must not reach the host.
         data = line.encode("utf-8", "replace") + b"\n"
@@ -220,7 +274,9 @@ class Kernel:
         with self.lock:
             if self.cell_id is None or event.get("id") != self.cell_id:
                 return
-            self.send(event)
+            if event.get("type") not in EMITTABLE:
+                return
+            self.send(dict(event))
 
     def stream(self, name, text):
         with self.lock:
@@ -405,8 +461,12 @@ class Kernel:
             except ValueError:
                 self.diag("ignoring a request that is not JSON")
                 continue
+            finally:
+                # The raw line holds the nonce: keep no reference to it.
+                line = None
             if isinstance(req, dict):
                 yield req
+            req = None
 
     def run(self):
         self.start()
@@ -417,15 +477,22 @@ class Kernel:
             if kind == "execute":
                 cell_id = req.get("id")
                 code = req.get("code")
-                if not isinstance(cell_id, str) or not isinstance(code, str):
-                    self.diag("execute request without id or code")
+                nonce = req.pop("nonce", None)
+                req = None
+                if not isinstance(cell_id, str) or not isinstance(code, str) \
+                        or not isinstance(nonce, str):
+                    self.diag("execute request without id, code or nonce")
                     continue
+                self._set_nonce(nonce)
+                nonce = None
                 try:
                     self.execute(cell_id, code)
                 except KeyboardInterrupt:
                     # An interrupt that lands in the kernel's own bookkeeping
                     # after the cell has already been ended.
                     pass
+                finally:
+                    self._set_nonce(None)
             else:
                 self.diag("unknown request %r" % (kind,))
 
@@ -663,10 +730,19 @@ class Kernel:
             evalue = str(error)
         except Exception:
             evalue = "<unprintable %s>" % type(error).__name__
-        self.send({"type": "error", "id": self.cell_id,
-                   "ename": type(error).__name__,
-                   "evalue": _cap_text(evalue, EVALUE_CAP),
-                   "traceback": _cap_text("".join(lines), TRACEBACK_CAP, keep_end=True)})
+        event = {"type": "error", "id": self.cell_id,
+                 "ename": type(error).__name__,
+                 "evalue": _cap_text(evalue, EVALUE_CAP),
+                 "traceback": _cap_text("".join(lines), TRACEBACK_CAP, keep_end=True)}
+        # A MemoryError here is the sandbox's memory limit (RLIMIT_AS): say so.
+        if isinstance(error, MemoryError):
+            size = _memory_limit_text()
+            event["limit"] = "memory"
+            event["evalue"] = ("the cell needed more memory than the sandbox's memory limit (%s) allows" % size
+                               if size else "the cell needed more memory than the sandbox's memory limit allows")
+        elif isinstance(error, CPUTimeLimitExceeded):
+            event["limit"] = "cpu"
+        self.send(event)
 
 
 def main():

@@ -34,6 +34,12 @@ print_usage (FILE *out)
   for (const RkCliCommand *c = commands; c->name != NULL; c++)
     fprintf (out, "  %-10s %s\n", c->name, _(c->summary));
   fprintf (out, "\n%s\n", _("Run “reckon-cli COMMAND --help” for a command's options."));
+  if (out == stdout)
+    {
+      g_autofree char *table = rk_cli_exit_table ();
+
+      fprintf (out, "\n%s", table);
+    }
 }
 
 int
@@ -57,7 +63,13 @@ main (int argc, char **argv)
 
   for (const RkCliCommand *c = commands; c->name != NULL; c++)
     if (strcmp (argv[1], c->name) == 0)
-      return c->run (argc - 1, argv + 1);
+      {
+        /* Usage lines then read "reckon-cli ask [OPTION…]". */
+        g_autofree char *name = g_strdup_printf ("reckon-cli %s", c->name);
+
+        argv[1] = name;
+        return c->run (argc - 1, argv + 1);
+      }
 
   fprintf (stderr, _("reckon-cli: unknown command “%s”.\n"), argv[1]);
   print_usage (stderr);

@@ -1,7 +1,7 @@
 /* rk-cli-artifacts.c — copying what a run produced out of the workspace for
- * the CLI's --out: tables as CSV through RkTable, everything else through
- * rk-export, which reads only regular files beneath the workspace; charts
- * also drawn to PNG. */
+ * the CLI's --out: tables as CSV through RkTable (and as .rkt, for
+ * `reckon-cli table`), everything else through rk-export, which reads only
+ * regular files beneath the workspace; charts also drawn to PNG. */
 #define G_LOG_DOMAIN "reckon-cli"
 #include "config.h"
 
@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <gio/gunixinputstream.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "rk-chart.h"
@@ -18,7 +19,9 @@
 #include "rk-export.h"
 #include "rk-import.h"
 #include "rk-kernel-protocol.h"
+#include "rk-session.h"
 #include "rk-table.h"
+#include "rk-text.h"
 
 /* A name in @dir that does not exist yet: @name, or "@name (2)", ... */
 static char *
@@ -37,89 +40,136 @@ free_path (const char *dir,
   return NULL;
 }
 
+/* "sales" → "OUT/sales.csv", or "OUT/table-2.csv" when @title is empty;
+ * a free path (" (2)" added on a collision). */
 static char *
-save_table_csv (int            workspace_fd,
-                RkKernelEvent *ev,
-                const char    *out_dir,
-                guint          n,
-                GError       **error)
+free_named_path (const char *out_dir,
+                 const char *title,
+                 const char *fallback,
+                 guint       n,
+                 const char *extension,
+                 GError    **error)
 {
-  g_autofree char *wanted = ev->name ? g_strdup_printf ("%s.csv", ev->name)
-                                     : g_strdup_printf ("table-%u.csv", n);
+  g_autofree char *wanted = title != NULL && *title != '\0'
+                            ? g_strdup_printf ("%s.%s", title, extension)
+                            : g_strdup_printf ("%s-%u.%s", fallback, n, extension);
   g_autofree char *name = rk_import_sanitize_name (wanted, RK_IMPORT_NAME_MAX);
-  g_autofree char *path = NULL;
+  char *path = free_path (out_dir, name);
+
+  if (path == NULL)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("Too many files named “%s” in “%s”."), name, out_dir);
+  return path;
+}
+
+/* A table as CSV, and as the .rkt the kernel wrote (raw values and types,
+ * for `reckon-cli table`). */
+static gboolean
+save_table (const char       *workspace,
+            int               workspace_fd,
+            const RkArtifact *artifact,
+            const char       *out_dir,
+            guint             n,
+            GPtrArray        *saved,
+            GError          **error)
+{
+  g_autofree char *csv_path = NULL;
+  g_autofree char *rkt_path = NULL;
   g_autoptr(RkTable) table = NULL;
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileOutputStream) stream = NULL;
   int fd;
 
-  fd = rk_export_open_beneath (workspace_fd, ev->path, error);
+  fd = rk_export_open_beneath (workspace_fd, artifact->path, error);
   if (fd < 0)
-    return NULL;
+    return FALSE;
   table = rk_table_open_fd (fd, error);
   close (fd);
   if (table == NULL)
-    return NULL;
+    return FALSE;
 
-  path = free_path (out_dir, name);
-  if (path == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("Too many files named “%s” in “%s”."), name, out_dir);
-      return NULL;
-    }
-  file = g_file_new_for_path (path);
+  csv_path = free_named_path (out_dir, artifact->title, "table", n, "csv", error);
+  if (csv_path == NULL)
+    return FALSE;
+  file = g_file_new_for_path (csv_path);
   stream = g_file_create (file, G_FILE_CREATE_NONE, NULL, error);
   if (stream == NULL)
-    return NULL;
+    return FALSE;
   if (!rk_table_export (table, RK_TABLE_EXPORT_CSV, G_OUTPUT_STREAM (stream), NULL, NULL, NULL, error)
       || !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error))
     {
       g_file_delete (file, NULL, NULL);
-      return NULL;
+      return FALSE;
     }
-  return g_steal_pointer (&path);
+  g_ptr_array_add (saved, g_steal_pointer (&csv_path));
+
+  rkt_path = free_named_path (out_dir, artifact->title, "table", n, "rkt", error);
+  if (rkt_path == NULL || !rk_export_file (workspace, artifact->path, rkt_path, NULL, error))
+    return FALSE;
+  g_ptr_array_add (saved, g_steal_pointer (&rkt_path));
+  return TRUE;
+}
+
+/* A figure under a name that says what it is: figure-1.png, figure-2.svg. */
+static gboolean
+save_figure (const char       *workspace,
+             const RkArtifact *artifact,
+             const char       *out_dir,
+             guint             n,
+             GPtrArray        *saved,
+             GError          **error)
+{
+  const char *dot = strrchr (artifact->path, '.');
+  g_autofree char *path = free_named_path (out_dir, NULL, "figure", n,
+                                           dot != NULL && g_strcmp0 (dot, ".svg") == 0 ? "svg" : "png",
+                                           error);
+
+  if (path == NULL || !rk_export_file (workspace, artifact->path, path, NULL, error))
+    return FALSE;
+  g_ptr_array_add (saved, g_steal_pointer (&path));
+  return TRUE;
 }
 
 /* A chart as a picture the user can open, drawn by RkChart from its spec
- * (read through an fd beneath the workspace, like everything else). */
-static char *
-save_chart_png (int            workspace_fd,
-                const char    *workspace,
-                RkKernelEvent *ev,
-                const char    *out_dir,
-                guint          n,
-                GError       **error)
+ * (read through an fd beneath the workspace, like everything else), and
+ * the spec beside it for `reckon-cli chart`. */
+static gboolean
+save_chart (const char       *workspace,
+            int               workspace_fd,
+            const RkArtifact *artifact,
+            const char       *out_dir,
+            guint             n,
+            GPtrArray        *saved,
+            GError          **error)
 {
-  g_autofree char *wanted = ev->title && *ev->title ? g_strdup_printf ("%s.png", ev->title)
-                                                    : g_strdup_printf ("chart-%u.png", n);
-  g_autofree char *name = rk_import_sanitize_name (wanted, RK_IMPORT_NAME_MAX);
-  g_autofree char *spec_dir = g_path_get_dirname (ev->path);
+  g_autofree char *spec_dir = g_path_get_dirname (artifact->path);
   g_autofree char *base_dir = g_build_filename (workspace, spec_dir, NULL);
-  g_autofree char *path = NULL;
+  g_autofree char *png_path = NULL;
+  g_autofree char *spec_path = NULL;
   g_autoptr(GInputStream) in = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(RkChart) chart = NULL;
   int fd;
 
-  fd = rk_export_open_beneath (workspace_fd, ev->path, error);
+  fd = rk_export_open_beneath (workspace_fd, artifact->path, error);
   if (fd < 0)
-    return NULL;
+    return FALSE;
   in = g_unix_input_stream_new (fd, TRUE);
   bytes = g_input_stream_read_bytes (in, RK_CHART_MAX_SPEC_BYTES + 1, NULL, error);
   if (bytes == NULL)
-    return NULL;
+    return FALSE;
   chart = rk_chart_new_from_bytes (bytes, base_dir, error);
   if (chart == NULL)
-    return NULL;
-  path = free_path (out_dir, name);
-  if (path == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("Too many files named “%s” in “%s”."), name, out_dir);
-      return NULL;
-    }
-  if (!rk_chart_export (chart, path, -1, 1200, 800, RK_CHART_STYLE_LIGHT, error))
-    return NULL;
-  return g_steal_pointer (&path);
+    return FALSE;
+  png_path = free_named_path (out_dir, artifact->title, "chart", n, "png", error);
+  if (png_path == NULL || !rk_chart_export (chart, png_path, -1, 1200, 800, RK_CHART_STYLE_LIGHT, error))
+    return FALSE;
+  g_ptr_array_add (saved, g_steal_pointer (&png_path));
+
+  spec_path = free_named_path (out_dir, artifact->title, "chart", n, "json", error);
+  if (spec_path == NULL || !rk_export_file (workspace, artifact->path, spec_path, NULL, error))
+    return FALSE;
+  g_ptr_array_add (saved, g_steal_pointer (&spec_path));
+  return TRUE;
 }
 
 /* The folder in @out_dir for a workspace file: its own relative folder,
@@ -147,77 +197,91 @@ destination_dir (const char *out_dir,
   return dir;
 }
 
+static const char *
+artifact_label (const RkArtifact *artifact)
+{
+  if (artifact->title != NULL && *artifact->title != '\0')
+    return artifact->title;
+  switch (artifact->kind)
+    {
+    case RK_ARTIFACT_TABLE: return _("a table");
+    case RK_ARTIFACT_FIGURE: return _("a figure");
+    case RK_ARTIFACT_CHART: return _("a chart");
+    case RK_ARTIFACT_FILE:
+    default: return artifact->path;
+    }
+}
+
 guint
-rk_cli_save_artifacts (const char *workspace,
-                       GPtrArray  *artifacts,
+rk_cli_save_artifacts (RkSession  *session,
                        const char *out_dir)
 {
+  const char *workspace = rk_session_get_workspace (session);
+  GPtrArray *artifacts = rk_session_get_artifacts (session);
   /* destination folder → GPtrArray of workspace paths */
   g_autoptr(GHashTable) by_dir = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                         (GDestroyNotify) g_ptr_array_unref);
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) saved = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   GHashTableIter iter;
   gpointer key, value;
-  guint failed = 0, n_tables = 0, n_charts = 0, n_saved = 0;
+  guint failed = 0, n_tables = 0, n_figures = 0, n_charts = 0, n_files = 0;
   int workspace_fd;
 
+  if (artifacts->len == 0)
+    return 0;
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
     {
-      int saved = errno;
-      fprintf (stderr, _("reckon: could not create “%s”: %s\n"), out_dir, g_strerror (saved));
+      int errsv = errno;
+      fprintf (stderr, _("reckon: could not create “%s”: %s\n"), out_dir, g_strerror (errsv));
       return artifacts->len;
     }
   workspace_fd = open (workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (workspace_fd < 0)
     {
-      int saved = errno;
-      fprintf (stderr, _("reckon: could not open the workspace: %s\n"), g_strerror (saved));
+      int errsv = errno;
+      fprintf (stderr, _("reckon: could not open the workspace: %s\n"), g_strerror (errsv));
       return artifacts->len;
     }
 
   for (guint i = 0; i < artifacts->len; i++)
     {
-      RkKernelEvent *ev = g_ptr_array_index (artifacts, i);
-      g_autofree char *saved = NULL;
+      const RkArtifact *artifact = g_ptr_array_index (artifacts, i);
+      gboolean ok = TRUE;
 
-      if (!g_hash_table_add (seen, ev->path))
-        continue;   /* a file changed by several cells */
-      if (ev->type == RK_KERNEL_EVENT_CHART)
+      switch (artifact->kind)
         {
-          /* The spec goes out too, below, for redrawing it later. */
-          g_autofree char *png = save_chart_png (workspace_fd, workspace, ev, out_dir, ++n_charts, &error);
+        case RK_ARTIFACT_TABLE:
+          ok = save_table (workspace, workspace_fd, artifact, out_dir, ++n_tables, saved, &error);
+          break;
+        case RK_ARTIFACT_FIGURE:
+          ok = save_figure (workspace, artifact, out_dir, ++n_figures, saved, &error);
+          break;
+        case RK_ARTIFACT_CHART:
+          ok = save_chart (workspace, workspace_fd, artifact, out_dir, ++n_charts, saved, &error);
+          break;
+        case RK_ARTIFACT_FILE:
+        default:
+          {
+            char *dir = destination_dir (out_dir, artifact->path);
+            GPtrArray *paths = g_hash_table_lookup (by_dir, dir);
 
-          if (png != NULL)
-            fprintf (stderr, _("reckon: saved %s\n"), png);
-          else
-            {
-              fprintf (stderr, _("reckon: could not draw chart %s: %s\n"), ev->title ? ev->title : ev->path, error->message);
-              g_clear_error (&error);
-              failed++;
-            }
+            if (paths == NULL)
+              {
+                paths = g_ptr_array_new ();
+                g_hash_table_insert (by_dir, dir, paths);
+              }
+            else
+              g_free (dir);
+            g_ptr_array_add (paths, artifact->path);
+          }
+          break;
         }
-      if (ev->type != RK_KERNEL_EVENT_TABLE)
+      if (!ok)
         {
-          char *dir = destination_dir (out_dir, ev->path);
-          GPtrArray *paths = g_hash_table_lookup (by_dir, dir);
+          g_autofree char *label = rk_text_sanitize_for_terminal (artifact_label (artifact), RK_TEXT_SANITIZE_SINGLE_LINE);
 
-          if (paths == NULL)
-            {
-              paths = g_ptr_array_new ();
-              g_hash_table_insert (by_dir, dir, paths);
-            }
-          else
-            g_free (dir);
-          g_ptr_array_add (paths, ev->path);
-          continue;
-        }
-      saved = save_table_csv (workspace_fd, ev, out_dir, ++n_tables, &error);
-      if (saved != NULL)
-        fprintf (stderr, _("reckon: saved %s\n"), saved);
-      else
-        {
-          fprintf (stderr, _("reckon: could not save table %s: %s\n"), ev->name ? ev->name : ev->path, error->message);
+          fprintf (stderr, _("reckon: could not save %s: %s\n"), label, error->message);
           g_clear_error (&error);
           failed++;
         }
@@ -242,13 +306,24 @@ rk_cli_save_artifacts (const char *workspace,
         }
       n_skipped = skipped != NULL ? g_strv_length (skipped) : 0;
       for (guint i = 0; i < n_skipped; i++)
-        fprintf (stderr, _("reckon: not saved: %s\n"), skipped[i]);
+        {
+          g_autofree char *line = rk_text_sanitize_for_terminal (skipped[i], RK_TEXT_SANITIZE_SINGLE_LINE);
+
+          fprintf (stderr, _("reckon: not saved: %s\n"), line);
+        }
       failed += n_skipped;
-      n_saved += paths->len - 1 - n_skipped;
+      n_files += paths->len - 1 - n_skipped;
     }
-  if (n_saved > 0)
+
+  for (guint i = 0; i < saved->len; i++)
+    {
+      g_autofree char *line = rk_text_sanitize_for_terminal (g_ptr_array_index (saved, i), RK_TEXT_SANITIZE_SINGLE_LINE);
+
+      fprintf (stderr, _("reckon: saved %s\n"), line);
+    }
+  if (saved->len + n_files > 0)
     fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "reckon: saved %u file in %s\n",
-                                  "reckon: saved %u files in %s\n", n_saved),
-             n_saved, out_dir);
+                                  "reckon: saved %u files in %s\n", saved->len + n_files),
+             saved->len + n_files, out_dir);
   return failed;
 }

@@ -16,11 +16,12 @@
 
 #include "rk-agent.h"
 #include "rk-cli.h"
-#include "rk-import.h"
 #include "rk-kernel.h"
+#include "rk-markdown.h"
+#include "rk-text.h"
 #include "rk-model-client.h"
 #include "rk-profile.h"
-#include "rk-workspace.h"
+#include "rk-session.h"
 
 #define FILES_CONTEXT_BUDGET 8000
 
@@ -33,12 +34,15 @@ typedef struct
   gboolean          finished;
   char             *answer;
   GError           *error;
-  GPtrArray        *artifacts;    /* RkKernelEvent */
   gboolean          at_line_start;
   gboolean          answer_streamed;
   guint             n_interrupts;
   char             *pending_code; /* proposal waiting for y/n/e */
   GString          *turn_text;    /* what the model wrote since its last code */
+  guint             n_tables, n_figures, n_charts;
+  char             *declined;     /* why code was not run, or NULL */
+  char             *last_ename;   /* the last error a cell raised */
+  char             *last_evalue;
 } Ask;
 
 /* -- output -- */
@@ -130,40 +134,99 @@ ensure_line_start (Ask *a)
     }
 }
 
+/* Text from the model or the sandbox, with no control characters. */
 static void
-print_text (Ask        *a,
-            FILE       *out,
-            const char *text)
+print_untrusted (Ask        *a,
+                 FILE       *out,
+                 const char *text)
 {
-  gsize len = strlen (text);
+  g_autofree char *clean = rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_DEFAULT);
+  gsize len = strlen (clean);
 
-  fwrite (text, 1, len, out);
+  fputs (clean, out);
   fflush (out);
   if (len > 0)
-    a->at_line_start = text[len - 1] == '\n';
+    a->at_line_start = clean[len - 1] == '\n';
+}
+
+static void
+print_label (Ask        *a,
+             const char *label)
+{
+  ensure_line_start (a);
+  printf ("── %s ──\n", label);
+  a->at_line_start = TRUE;
+}
+
+/* The model's words of one turn, without the code it proposed: fenced
+ * Python blocks and tool calls written out as JSON are shown as code. */
+static char *
+turn_prose (const char *text)
+{
+  g_autoptr(GPtrArray) calls = rk_markdown_find_tool_calls (text, -1);
+  g_autoptr(GPtrArray) blocks = NULL;
+  g_autoptr(GString) without_calls = g_string_new (NULL);
+  GString *prose = g_string_new (NULL);
+  gsize at = 0;
+
+  for (guint i = 0; i < calls->len; i++)
+    {
+      RkMarkdownToolCall *call = g_ptr_array_index (calls, i);
+
+      if (call->offset < at)
+        continue;
+      g_string_append_len (without_calls, text + at, call->offset - at);
+      at = call->offset + call->length;
+    }
+  g_string_append (without_calls, text + at);
+
+  blocks = rk_markdown_split (without_calls->str, -1);
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      RkMarkdownBlock *block = g_ptr_array_index (blocks, i);
+
+      if (block->kind == RK_MARKDOWN_PROSE || !rk_markdown_is_python_language (block->language))
+        g_string_append_len (prose, without_calls->str + block->offset, block->length);
+    }
+  g_strstrip (prose->str);
+  prose->len = strlen (prose->str);
+  return g_string_free (prose, FALSE);
 }
 
 static void
 print_code (Ask                *a,
             const RkAgentEvent *event)
 {
-  ensure_line_start (a);
-  /* Fenced code the model wrote is on the screen already. */
-  if ((event->diff == NULL || *event->diff == '\0') && strstr (a->turn_text->str, event->code) != NULL)
-    return;
+  g_autofree char *prose = turn_prose (a->turn_text->str);
+
+  if (prose[0] != '\0')
+    {
+      print_label (a, _("Model"));
+      print_untrusted (a, stdout, prose);
+    }
   if (event->diff != NULL && *event->diff != '\0')
     {
-      printf (_("── Revised code (changes against the code that failed) ──\n"));
-      print_text (a, stdout, event->diff);
+      print_label (a, _("Revised code (changes against the code that failed)"));
+      print_untrusted (a, stdout, event->diff);
     }
   else
     {
-      printf (_("── Code ──\n"));
-      print_text (a, stdout, event->code);
+      print_label (a, _("Code"));
+      print_untrusted (a, stdout, event->code);
     }
   ensure_line_start (a);
   printf ("──────────\n");
   fflush (stdout);
+}
+
+static void
+remember_error (Ask                 *a,
+                const RkKernelEvent *k)
+{
+  g_free (a->last_ename);
+  g_free (a->last_evalue);
+  a->last_ename = g_strdup (k->ename);
+  a->last_evalue = g_strdup (k->evalue);
 }
 
 /* -- approval -- */
@@ -256,6 +319,8 @@ decision_line_cb (GObject      *source,
     {
       /* End of input: nobody can approve, so nothing runs. */
       printf ("\n");
+      g_free (a->declined);
+      a->declined = g_strdup (_("the code was not run: the input ended at the approval prompt."));
       rk_agent_approve (a->agent, RK_AGENT_DECISION_SKIP, NULL);
       return;
     }
@@ -269,6 +334,8 @@ decision_line_cb (GObject      *source,
   else if (g_strcmp0 (answer, "n") == 0 || g_strcmp0 (answer, "no") == 0)
     {
       g_clear_pointer (&a->pending_code, g_free);
+      g_free (a->declined);
+      a->declined = g_strdup (_("the code was not run: you answered “n”."));
       rk_agent_approve (a->agent, RK_AGENT_DECISION_SKIP, NULL);
     }
   else if (g_strcmp0 (answer, "e") == 0 || g_strcmp0 (answer, "edit") == 0)
@@ -322,10 +389,6 @@ agent_event_cb (RkAgent            *agent,
 {
   RkKernelEvent *k = event->kernel_event;
 
-  if (k != NULL && (event->type == RK_AGENT_EVENT_TABLE || event->type == RK_AGENT_EVENT_FIGURE
-                    || event->type == RK_AGENT_EVENT_CHART || event->type == RK_AGENT_EVENT_FILE))
-    g_ptr_array_add (a->artifacts, rk_kernel_event_ref (k));
-
   if (a->json)
     {
       print_json_event (event);
@@ -341,7 +404,7 @@ agent_event_cb (RkAgent            *agent,
   switch (event->type)
     {
     case RK_AGENT_EVENT_TEXT_DELTA:
-      print_text (a, stdout, event->text);
+      /* Held until the turn shows what it is: words before code, or the answer. */
       g_string_append (a->turn_text, event->text);
       break;
     case RK_AGENT_EVENT_REASONING_DELTA:
@@ -355,41 +418,65 @@ agent_event_cb (RkAgent            *agent,
       read_decision (a);
       break;
     case RK_AGENT_EVENT_RUN_STARTED:
-      ensure_line_start (a);
+      print_label (a, _("Output"));
       break;
     case RK_AGENT_EVENT_OUTPUT:
       if (k != NULL && k->type == RK_KERNEL_EVENT_STREAM && k->stream == RK_KERNEL_STREAM_STDERR)
-        print_text (a, stderr, event->text);
+        print_untrusted (a, stderr, event->text);
       else
         {
-          print_text (a, stdout, event->text);
+          print_untrusted (a, stdout, event->text);
           if (k != NULL && k->type == RK_KERNEL_EVENT_RESULT)
             ensure_line_start (a);
         }
       break;
     case RK_AGENT_EVENT_TABLE:
       ensure_line_start (a);
-      printf (_("[table %s: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns]\n"),
-              k->name ? k->name : k->path, k->rows, k->columns);
+      a->n_tables++;
+      if (k->name != NULL && *k->name != '\0')
+        {
+          g_autofree char *name = rk_cli_name (k->name);
+          printf (_("[table “%s”: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns]\n"),
+                  name, k->rows, k->columns);
+        }
+      else
+        printf (_("[table %u: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns]\n"),
+                a->n_tables, k->rows, k->columns);
       break;
     case RK_AGENT_EVENT_FIGURE:
       ensure_line_start (a);
-      printf (_("[figure %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "]\n"), k->width, k->height);
+      printf (_("[figure %u: %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "]\n"), ++a->n_figures, k->width, k->height);
       break;
     case RK_AGENT_EVENT_CHART:
       ensure_line_start (a);
-      printf (_("[chart %s]\n"), k->title ? k->title : k->path);
+      a->n_charts++;
+      if (k->title != NULL && *k->title != '\0')
+        {
+          g_autofree char *title = rk_cli_name (k->title);
+          printf (_("[chart “%s”]\n"), title);
+        }
+      else
+        printf (_("[chart %u]\n"), a->n_charts);
       break;
     case RK_AGENT_EVENT_FILE:
-      ensure_line_start (a);
-      printf (_("[file %s]\n"), k->path);
+      if (!g_str_has_prefix (k->path, ".reckon/"))
+        {
+          g_autofree char *name = rk_cli_name (k->path);
+
+          ensure_line_start (a);
+          printf (_("[file %s]\n"), name);
+        }
       break;
     case RK_AGENT_EVENT_ERROR:
       ensure_line_start (a);
-      if (k != NULL && k->type == RK_KERNEL_EVENT_ERROR && k->traceback != NULL && *k->traceback)
-        print_text (a, stderr, k->traceback);
-      else
-        fprintf (stderr, "%s\n", event->text);
+      fflush (stdout);
+      if (k != NULL && k->type == RK_KERNEL_EVENT_ERROR)
+        remember_error (a, k);
+      print_untrusted (a, stderr,
+                       k != NULL && k->type == RK_KERNEL_EVENT_ERROR && k->traceback != NULL && *k->traceback
+                       ? k->traceback : event->text);
+      if (!a->at_line_start)
+        fputc ('\n', stderr);
       a->at_line_start = TRUE;
       break;
     case RK_AGENT_EVENT_RUN_FINISHED:
@@ -397,7 +484,10 @@ agent_event_cb (RkAgent            *agent,
       break;
     case RK_AGENT_EVENT_FINAL_ANSWER:
       a->answer_streamed = TRUE;
+      print_label (a, _("Answer"));
+      print_untrusted (a, stdout, event->text);
       ensure_line_start (a);
+      g_string_truncate (a->turn_text, 0);
       break;
     default:
       break;
@@ -460,21 +550,108 @@ start_cb (GObject      *source,
 static int
 exit_status_for (const GError *error)
 {
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-      || g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_CANCELLED))
-    return RK_CLI_EXIT_CANCELLED;
-  if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_UNREACHABLE)
-      || g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_REMOTE_REFUSED))
-    return RK_CLI_EXIT_UNREACHABLE;
-  if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_MODEL_MISSING))
-    return RK_CLI_EXIT_MODEL_MISSING;
   if (g_error_matches (error, RK_AGENT_ERROR, RK_AGENT_ERROR_STEP_LIMIT))
     return RK_CLI_EXIT_STEP_LIMIT;
   if (g_error_matches (error, RK_AGENT_ERROR, RK_AGENT_ERROR_REPAIR_LIMIT))
     return RK_CLI_EXIT_REPAIR_LIMIT;
-  if (error->domain == RK_MODEL_ERROR)
-    return RK_CLI_EXIT_MODEL_ERROR;
-  return RK_CLI_EXIT_FAILURE;
+  if (error->domain == RK_KERNEL_ERROR)
+    return RK_CLI_EXIT_SANDBOX;
+  return rk_cli_exit_for_model_error (error);
+}
+
+/* The columns of the files given, "a, b, c" (the first table of each). */
+static char *
+known_columns (GPtrArray *profiles)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; profiles != NULL && i < profiles->len; i++)
+    {
+      RkFileProfile *p = g_ptr_array_index (profiles, i);
+      RkTableProfile *t;
+
+      if (p->tables == NULL || p->tables->len == 0)
+        continue;
+      t = g_ptr_array_index (p->tables, 0);
+      if (s->len > 0)
+        g_string_append (s, "; ");
+      if (profiles->len > 1)
+        g_string_append_printf (s, "%s: ", p->name);
+      for (guint c = 0; c < t->columns->len && c < 40; c++)
+        g_string_append_printf (s, "%s'%s'", c > 0 ? ", " : "",
+                                ((RkColumnProfile *) g_ptr_array_index (t->columns, c))->name);
+      if (t->columns->len > 40)
+        g_string_append (s, ", …");
+    }
+  return g_string_free (s, s->len == 0);
+}
+
+/* After the repair limit: the last error in plain words, e.g. a KeyError
+ * on a DataFrame is "no column 'Weather'; the columns are …". */
+static char *
+repair_limit_message (Ask       *a,
+                      guint      max_repairs,
+                      GPtrArray *profiles)
+{
+  g_autofree char *what = NULL;
+  g_autofree char *ename = rk_cli_name (a->last_ename ? a->last_ename : "");
+  g_autofree char *evalue = rk_cli_name (a->last_evalue ? a->last_evalue : "");
+
+  if (g_strcmp0 (ename, "KeyError") == 0)
+    {
+      g_autofree char *columns = known_columns (profiles);
+
+      what = columns != NULL ? g_strdup_printf (_("no column %s; the columns are %s"), evalue, columns)
+                             : g_strdup_printf (_("nothing is named %s (a KeyError)"), evalue);
+    }
+  else if (g_strcmp0 (ename, "FileNotFoundError") == 0)
+    what = g_strdup_printf (_("a file was not found (%s)"), evalue);
+  else if (ename[0] != '\0')
+    what = evalue[0] != '\0' ? g_strdup_printf ("%s: %s", ename, evalue) : g_strdup (ename);
+  else
+    return rk_cli_name (a->error->message);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "The code still failed after %u automatic repair: %s.",
+                                       "The code still failed after %u automatic repairs: %s.",
+                                       max_repairs),
+                          max_repairs, what);
+}
+
+/* A failure before the question is asked: one sentence on stderr, and with
+ * --json one "failed" event on stdout too. */
+static void
+print_json_failure (const char *message,
+                    int         status)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *line = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "event");
+  json_builder_add_string_value (b, "failed");
+  json_builder_set_member_name (b, "text");
+  json_builder_add_string_value (b, message);
+  json_builder_set_member_name (b, "exit");
+  json_builder_add_int_value (b, status);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  line = json_generator_to_data (gen, NULL);
+  printf ("%s\n", line);
+  fflush (stdout);
+}
+
+static int
+fail (gboolean    json,
+      int         status,
+      const char *message)
+{
+  if (json)
+    print_json_failure (message, status);
+  fprintf (stderr, "reckon-cli ask: %s\n", message);
+  return status;
 }
 
 int
@@ -505,23 +682,24 @@ rk_cli_ask (int    argc,
     { "max-repairs", 0, 0, G_OPTION_ARG_INT, &max_repairs, N_("Automatic repairs after an error (default 3)"), N_("N") },
     { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &idle_timeout, N_("Seconds of silence before the model counts as stalled (default 60)"), N_("S") },
     { "transcript", 0, 0, G_OPTION_ARG_FILENAME, &transcript_path, N_("Save the conversation to FILE as it goes"), N_("FILE") },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("QUESTION") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("QUESTION — ask about your data"));
   g_autoptr(GError) error = NULL;
   g_autoptr(RkModelClient) client = NULL;
-  g_autoptr(RkKernel) kernel = NULL;
+  g_autoptr(RkSession) session = NULL;
+  RkKernel *kernel;
   g_autoptr(RkTranscript) transcript = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) names = NULL;
   g_autoptr(GPtrArray) profiles = NULL;
   g_autoptr(GInputStream) stdin_stream = NULL;
-  g_autofree char *workspace = NULL;
   g_autofree char *question = NULL;
   Ask a = { 0 };
   RkApprovalPolicy policy = RK_APPROVAL_ASK;
   RkModelApi model_api = RK_MODEL_API_AUTO;
   guint sigint_id;
+  const char *key;
   int status = RK_CLI_EXIT_OK;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -529,28 +707,21 @@ rk_cli_ask (int    argc,
     _("A local model answers QUESTION by writing Python that runs in the sandbox, "
       "over copies of the given files. Code is shown and, by default, run only "
       "when you say yes."));
-  g_option_context_set_description (context,
-    _("Exit status:\n"
-      "  0  answered\n"
-      "  1  another failure (the sandbox, a file)\n"
-      "  2  wrong usage\n"
-      "  3  no model server answers, or it is not on this machine\n"
-      "  4  the model is not on the server\n"
-      "  5  cancelled (Ctrl+C)\n"
-      "  6  the model did not answer within --max-steps\n"
-      "  7  the model server failed (an HTTP error, a broken stream, a stall)\n"
-      "  8  the code kept failing after --max-repairs repairs\n"));
+  rk_cli_set_exit_help (context, _("another failure (a file, the transcript)"),
+                        RK_CLI_EXIT_USAGE, RK_CLI_EXIT_UNREACHABLE, RK_CLI_EXIT_MODEL_MISSING,
+                        RK_CLI_EXIT_CANCELLED, RK_CLI_EXIT_STEP_LIMIT, RK_CLI_EXIT_MODEL_ERROR,
+                        RK_CLI_EXIT_REPAIR_LIMIT, RK_CLI_EXIT_DECLINED, RK_CLI_EXIT_SANDBOX,
+                        RK_CLI_EXIT_NOT_SAVED, -1);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "reckon-cli ask: %s\n", error->message);
       return RK_CLI_EXIT_USAGE;
     }
-  if (rest == NULL || rest[0] == NULL)
-    {
-      fprintf (stderr, "%s\n", _("reckon-cli ask: give a question."));
-      return RK_CLI_EXIT_USAGE;
-    }
-  question = g_strjoinv (" ", rest);
+  if (rest != NULL)
+    question = g_strstrip (g_strjoinv (" ", rest));
+  if (question == NULL || question[0] == '\0')
+    return fail (json, RK_CLI_EXIT_USAGE,
+                 _("the question is empty; ask one, e.g. reckon-cli ask --file sales.csv \"Which month sold most?\""));
   if (approve == NULL || g_strcmp0 (approve, "ask") == 0)
     policy = RK_APPROVAL_ASK;
   else if (g_strcmp0 (approve, "auto") == 0)
@@ -559,8 +730,8 @@ rk_cli_ask (int    argc,
     policy = RK_APPROVAL_NEVER;
   else
     {
-      fprintf (stderr, _("reckon-cli ask: --approve takes ask, auto or never, not “%s”.\n"), approve);
-      return RK_CLI_EXIT_USAGE;
+      g_autofree char *message = g_strdup_printf (_("--approve takes ask, auto or never, not “%s”."), approve);
+      return fail (json, RK_CLI_EXIT_USAGE, message);
     }
   if (api == NULL || g_strcmp0 (api, "auto") == 0)
     model_api = RK_MODEL_API_AUTO;
@@ -570,47 +741,51 @@ rk_cli_ask (int    argc,
     model_api = RK_MODEL_API_OLLAMA;
   else
     {
-      fprintf (stderr, _("reckon-cli ask: --api takes auto, openai or ollama, not “%s”.\n"), api);
-      return RK_CLI_EXIT_USAGE;
+      g_autofree char *message = g_strdup_printf (_("--api takes auto, openai or ollama, not “%s”."), api);
+      return fail (json, RK_CLI_EXIT_USAGE, message);
     }
   if (max_steps < 1 || max_repairs < 0 || idle_timeout < 0)
     {
-      fprintf (stderr, "%s\n", _("reckon-cli ask: the step, repair and timeout limits must be positive numbers."));
-      return RK_CLI_EXIT_USAGE;
+      return fail (json, RK_CLI_EXIT_USAGE, _("the step, repair and timeout limits must be positive numbers."));
     }
 
-  workspace = rk_workspace_create (NULL, &error);
-  if (workspace == NULL)
-    {
-      fprintf (stderr, "reckon-cli ask: %s\n", error->message);
-      return RK_CLI_EXIT_FAILURE;
-    }
+  if (out_dir != NULL && !rk_cli_check_out_dir (out_dir, &error))
+    return fail (json, RK_CLI_EXIT_USAGE, error->message);
+
+  session = rk_cli_session_new (&error);
+  if (session == NULL)
+    return fail (json, RK_CLI_EXIT_SANDBOX, error->message);
   for (guint i = 0; files != NULL && files[i] != NULL; i++)
     {
-      char *name = rk_import_file (workspace, files[i], NULL, &error);
+      g_autofree char *name = rk_cli_session_add_file (session, files[i], &error);
 
       if (name == NULL)
         {
-          fprintf (stderr, _("reckon-cli ask: could not copy “%s”: %s\n"), files[i], error->message);
-          rk_workspace_delete (workspace, NULL);
-          return RK_CLI_EXIT_FAILURE;
+          g_autofree char *message = g_strdup_printf (_("could not copy “%s”: %s"), files[i], error->message);
+
+          rk_session_expire (session);
+          return fail (json, RK_CLI_EXIT_USAGE, message);
         }
-      g_ptr_array_add (names, name);
     }
-  g_ptr_array_add (names, NULL);
 
   /* The kernel warms up (pandas, matplotlib) while the files are profiled. */
-  kernel = rk_kernel_new (workspace, NULL);
+  kernel = rk_session_get_kernel (session);
   rk_kernel_start_async (kernel, NULL, start_cb, NULL);
-  if (names->len > 1)
+  names = rk_session_dup_file_names (session);
+  if (names != NULL && names[0] != NULL)
     {
-      rk_profile_files_async (workspace, (const char * const *) names->pdata, NULL, profile_cb, &profiles);
+      rk_profile_files_async (rk_session_get_workspace (session), (const char * const *) names,
+                              NULL, profile_cb, &profiles);
       while (profiles == NULL)
         g_main_context_iteration (NULL, TRUE);
     }
 
   client = rk_model_client_new ();
   rk_model_client_set_endpoint (client, endpoint);
+  if (endpoint == NULL)
+    rk_model_client_set_candidates (client, rk_cli_default_endpoints);
+  if ((key = g_getenv ("RECKON_API_KEY")) != NULL && key[0] != '\0')
+    rk_model_client_set_api_key (client, key);
   rk_model_client_set_model (client, model);
   rk_model_client_set_api (client, model_api);
   rk_model_client_set_allow_remote (client, allow_remote);
@@ -626,7 +801,6 @@ rk_cli_ask (int    argc,
   a.json = json;
   a.at_line_start = TRUE;
   a.turn_text = g_string_new (NULL);
-  a.artifacts = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_kernel_event_unref);
   stdin_stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   a.stdin_lines = g_data_input_stream_new (stdin_stream);
   rk_agent_set_policy (a.agent, policy);
@@ -649,54 +823,47 @@ rk_cli_ask (int    argc,
   ensure_line_start (&a);
   if (a.error != NULL)
     {
-      if (json)
-        {
-          g_autoptr(JsonBuilder) b = json_builder_new ();
-          g_autoptr(JsonGenerator) gen = json_generator_new ();
-          g_autoptr(JsonNode) root = NULL;
-          g_autofree char *line = NULL;
+      g_autofree char *message = g_error_matches (a.error, RK_AGENT_ERROR, RK_AGENT_ERROR_REPAIR_LIMIT)
+                                 ? repair_limit_message (&a, (guint) max_repairs, profiles)
+                                 : rk_cli_model_error_message (a.error, endpoint, model_api);
 
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "event");
-          json_builder_add_string_value (b, "failed");
-          json_builder_set_member_name (b, "text");
-          json_builder_add_string_value (b, a.error->message);
-          json_builder_end_object (b);
-          root = json_builder_get_root (b);
-          json_generator_set_root (gen, root);
-          line = json_generator_to_data (gen, NULL);
-          printf ("%s\n", line);
-        }
-      fprintf (stderr, "reckon-cli ask: %s\n", a.error->message);
-      status = exit_status_for (a.error);
+      status = fail (json, exit_status_for (a.error), message);
     }
+  else if (a.declined != NULL)
+    status = fail (json, RK_CLI_EXIT_DECLINED, a.declined);
   else if (!json && a.answer != NULL && !a.answer_streamed)
-    printf ("%s\n", a.answer);   /* Reckon's own ending (code skipped, or not run) */
+    {
+      /* Reckon's own ending (--approve never) */
+      print_label (&a, _("Answer"));
+      print_untrusted (&a, stdout, a.answer);
+      ensure_line_start (&a);
+    }
 
   /* The sandbox stops before anything is copied out of the workspace. */
-  rk_kernel_shutdown (kernel);
   g_clear_object (&a.agent);
-  g_clear_object (&kernel);
+  rk_kernel_shutdown (kernel);
 
-  if (out_dir != NULL && a.artifacts->len > 0)
+  if (out_dir != NULL)
     {
-      guint failed = rk_cli_save_artifacts (workspace, a.artifacts, out_dir);
-      if (failed > 0 && status == RK_CLI_EXIT_OK)
-        status = RK_CLI_EXIT_FAILURE;
+      if (rk_cli_save_artifacts (session, out_dir) > 0 && status == RK_CLI_EXIT_OK)
+        status = RK_CLI_EXIT_NOT_SAVED;
     }
+  else
+    rk_cli_hint_out (rk_session_get_artifacts (session)->len);
   if (transcript_path != NULL && !rk_transcript_flush (transcript, &error))
     {
       fprintf (stderr, "reckon-cli ask: %s\n", error->message);
       g_clear_error (&error);
     }
 
-  if (!rk_workspace_delete (workspace, &error))
-    fprintf (stderr, "reckon-cli ask: %s\n", error->message);
+  rk_session_expire (session);
 
   g_clear_error (&a.error);
   g_free (a.answer);
   g_free (a.pending_code);
-  g_ptr_array_unref (a.artifacts);
+  g_free (a.declined);
+  g_free (a.last_ename);
+  g_free (a.last_evalue);
   g_string_free (a.turn_text, TRUE);
   g_clear_object (&a.stdin_lines);
   g_clear_object (&a.cancellable);

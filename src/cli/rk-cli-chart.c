@@ -26,13 +26,14 @@ rk_cli_chart (int    argc,
     { "height", 'H', 0, G_OPTION_ARG_INT, &height, N_("Height in pixels (default 600)"), N_("H") },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Use the dark palette"), NULL },
     { "describe", 0, 0, G_OPTION_ARG_NONE, &describe, N_("Print the chart's kind, title and series"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &specs, NULL, N_("SPEC.json") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &specs, NULL, NULL },
     { NULL }
   };
 
   context = g_option_context_new (_("SPEC.json — draw a chart spec to an image"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  rk_cli_set_exit_help (context, _("the spec could not be read, or the picture not written"), RK_CLI_EXIT_USAGE, -1);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "reckon-cli chart: %s\n", error->message);

@@ -16,29 +16,19 @@
 #include <unistd.h>
 
 #include "rk-cli.h"
-#include "rk-import.h"
 #include "rk-kernel.h"
-#include "rk-util.h"
-#include "rk-workspace.h"
-
-/* Exit statuses beyond the shared ones (documented in --help). */
-enum
-{
-  EXIT_CELL_ERROR = 1,
-  EXIT_DIED = 3,
-  EXIT_INTERRUPTED = 4,
-  EXIT_SETUP = 5,
-};
+#include "rk-session.h"
 
 typedef struct
 {
   RkKernel      *kernel;
-  GPtrArray     *artifacts;     /* RkKernelEvent* */
   RkKernelEvent *done;
   GError        *error;
   gboolean       finished;
   gboolean       timed_out;
+  gboolean       stopped;       /* Ctrl+C */
   gboolean       stdout_at_line_start;
+  guint          n_tables, n_figures, n_charts;
 } Exec;
 
 static void
@@ -46,6 +36,8 @@ event_cb (RkKernel      *kernel,
           RkKernelEvent *ev,
           Exec          *x)
 {
+  g_autofree char *name = NULL;
+
   switch (ev->type)
     {
     case RK_KERNEL_EVENT_STREAM:
@@ -53,7 +45,7 @@ event_cb (RkKernel      *kernel,
         FILE *out = ev->stream == RK_KERNEL_STREAM_STDOUT ? stdout : stderr;
         gsize len = strlen (ev->text);
 
-        fwrite (ev->text, 1, len, out);
+        rk_cli_print_untrusted (out, ev->text);
         fflush (out);
         if (out == stdout && len > 0)
           x->stdout_at_line_start = ev->text[len - 1] == '\n';
@@ -63,40 +55,57 @@ event_cb (RkKernel      *kernel,
     case RK_KERNEL_EVENT_RESULT:
       if (!x->stdout_at_line_start)
         fputc ('\n', stdout);
-      printf ("%s\n", ev->text);
+      rk_cli_print_untrusted (stdout, ev->text);
+      fputc ('\n', stdout);
       fflush (stdout);
       x->stdout_at_line_start = TRUE;
       break;
 
     case RK_KERNEL_EVENT_ERROR:
       fflush (stdout);
-      if (ev->traceback != NULL && ev->traceback[0] != '\0')
-        fputs (ev->traceback, stderr);
-      else
-        fprintf (stderr, "%s\n", ev->evalue);
+      rk_cli_print_untrusted (stderr, ev->traceback != NULL && ev->traceback[0] != '\0' ? ev->traceback : ev->evalue);
+      if (ev->traceback == NULL || ev->traceback[0] == '\0')
+        fputc ('\n', stderr);
       fflush (stderr);
       break;
 
+    /* Results are named as the user knows them, never by their path inside
+     * the workspace. */
     case RK_KERNEL_EVENT_TABLE:
-      fprintf (stderr, _("reckon: table %s: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns\n"),
-               ev->name ? ev->name : ev->path, ev->rows, ev->columns);
-      g_ptr_array_add (x->artifacts, rk_kernel_event_ref (ev));
+      x->n_tables++;
+      if (ev->name != NULL && ev->name[0] != '\0')
+        {
+          name = rk_cli_name (ev->name);
+          fprintf (stderr, _("reckon: table “%s”: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns\n"),
+                   name, ev->rows, ev->columns);
+        }
+      else
+        fprintf (stderr, _("reckon: table %u: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns\n"),
+                 x->n_tables, ev->rows, ev->columns);
       break;
 
     case RK_KERNEL_EVENT_FIGURE:
-      fprintf (stderr, _("reckon: figure %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "\n"), ev->width, ev->height);
-      g_ptr_array_add (x->artifacts, rk_kernel_event_ref (ev));
+      fprintf (stderr, _("reckon: figure %u: %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "\n"),
+               ++x->n_figures, ev->width, ev->height);
       break;
 
     case RK_KERNEL_EVENT_CHART:
-      fprintf (stderr, _("reckon: chart %s\n"), ev->title ? ev->title : ev->path);
-      g_ptr_array_add (x->artifacts, rk_kernel_event_ref (ev));
+      x->n_charts++;
+      if (ev->title != NULL && ev->title[0] != '\0')
+        {
+          name = rk_cli_name (ev->title);
+          fprintf (stderr, _("reckon: chart “%s”\n"), name);
+        }
+      else
+        fprintf (stderr, _("reckon: chart %u\n"), x->n_charts);
       break;
 
     case RK_KERNEL_EVENT_FILE:
+      if (g_str_has_prefix (ev->path, ".reckon/"))
+        break;
+      name = rk_cli_name (ev->path);
       fprintf (stderr, ev->change == RK_KERNEL_FILE_CREATED ? _("reckon: created %s\n") : _("reckon: changed %s\n"),
-               ev->path);
-      g_ptr_array_add (x->artifacts, rk_kernel_event_ref (ev));
+               name);
       break;
 
     case RK_KERNEL_EVENT_READY:
@@ -133,6 +142,7 @@ sigint_cb (gpointer user_data)
 {
   Exec *x = user_data;
 
+  x->stopped = TRUE;
   rk_kernel_interrupt (x->kernel);
   return G_SOURCE_CONTINUE;
 }
@@ -155,7 +165,7 @@ rk_cli_exec (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new (_("CODE.py — run Python code in the sandboxed kernel"));
   g_autoptr(GError) error = NULL;
   g_autofree char *code = NULL;
-  g_autofree char *workspace = NULL;
+  g_autoptr(RkSession) session = NULL;
   gsize code_len = 0;
   Exec x = { 0 };
   guint timeout_id = 0, sigint_id;
@@ -166,14 +176,9 @@ rk_cli_exec (int    argc,
     _("Runs CODE.py (or “-” for standard input) as one cell in a fresh kernel inside "
       "the sandbox, over a temporary workspace that is deleted afterwards. Output "
       "streams to the terminal as it comes."));
-  g_option_context_set_description (context,
-    _("Exit status:\n"
-      "  0  the cell ran without error\n"
-      "  1  the cell raised an exception\n"
-      "  2  wrong usage\n"
-      "  3  the kernel died (a sandbox limit, a crash)\n"
-      "  4  the cell was interrupted (--timeout or Ctrl+C)\n"
-      "  5  the workspace, a data file, the sandbox or an artifact could not be set up or saved\n"));
+  rk_cli_set_exit_help (context, _("the cell raised an exception"),
+                        RK_CLI_EXIT_USAGE, RK_CLI_EXIT_CANCELLED, RK_CLI_EXIT_SANDBOX,
+                        RK_CLI_EXIT_KERNEL_DIED, RK_CLI_EXIT_TIME_LIMIT, RK_CLI_EXIT_NOT_SAVED, -1);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "reckon-cli exec: %s\n", error->message);
@@ -198,7 +203,7 @@ rk_cli_exec (int    argc,
       if (g_output_stream_splice (mem, in, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error) < 0)
         {
           fprintf (stderr, "reckon-cli exec: %s\n", error->message);
-          return EXIT_SETUP;
+          return RK_CLI_EXIT_USAGE;
         }
       code_len = g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem));
       code = g_malloc (code_len + 1);
@@ -208,38 +213,43 @@ rk_cli_exec (int    argc,
   else if (!g_file_get_contents (rest[0], &code, &code_len, &error))
     {
       fprintf (stderr, "reckon-cli exec: %s\n", error->message);
-      return EXIT_SETUP;
+      return RK_CLI_EXIT_USAGE;
     }
   if (!g_utf8_validate (code, (gssize) code_len, NULL) || strlen (code) != code_len)
     {
       fprintf (stderr, _("reckon-cli exec: “%s” is not UTF-8 text.\n"), rest[0]);
-      return EXIT_SETUP;
+      return RK_CLI_EXIT_USAGE;
     }
 
-  workspace = rk_workspace_create (NULL, &error);
-  if (workspace == NULL)
+  if (out_dir != NULL && !rk_cli_check_out_dir (out_dir, &error))
     {
       fprintf (stderr, "reckon-cli exec: %s\n", error->message);
-      return EXIT_SETUP;
+      return RK_CLI_EXIT_USAGE;
+    }
+
+  session = rk_cli_session_new (&error);
+  if (session == NULL)
+    {
+      fprintf (stderr, "reckon-cli exec: %s\n", error->message);
+      return RK_CLI_EXIT_SANDBOX;
     }
 
   for (guint i = 0; data_files != NULL && data_files[i] != NULL; i++)
     {
-      g_autofree char *name = rk_import_file (workspace, data_files[i], NULL, &error);
+      g_autofree char *name = rk_cli_session_add_file (session, data_files[i], &error);
       g_autofree char *base = g_path_get_basename (data_files[i]);
 
       if (name == NULL)
         {
           fprintf (stderr, _("reckon-cli exec: could not copy “%s”: %s\n"), data_files[i], error->message);
-          rk_workspace_delete (workspace, NULL);
-          return EXIT_SETUP;
+          rk_session_expire (session);
+          return RK_CLI_EXIT_USAGE;
         }
       if (g_strcmp0 (name, base) != 0)
         fprintf (stderr, _("reckon: “%s” is available as “%s”\n"), data_files[i], name);
     }
 
-  x.kernel = rk_kernel_new (workspace, NULL);
-  x.artifacts = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_kernel_event_unref);
+  x.kernel = rk_session_get_kernel (session);
   x.stdout_at_line_start = TRUE;
   g_signal_connect (x.kernel, "event", G_CALLBACK (event_cb), &x);
 
@@ -252,37 +262,55 @@ rk_cli_exec (int    argc,
   g_clear_handle_id (&timeout_id, g_source_remove);
   g_source_remove (sigint_id);
 
-  /* The sandbox is killed before anything is copied out of the workspace. */
-  g_clear_object (&x.kernel);
+  /* The sandbox is stopped before anything is copied out of the workspace. */
+  g_signal_handlers_disconnect_by_data (x.kernel, &x);
+  rk_kernel_shutdown (x.kernel);
+  x.kernel = NULL;
 
   if (x.error != NULL)
     {
       fprintf (stderr, "reckon-cli exec: %s\n", x.error->message);
-      status = EXIT_SETUP;
+      status = g_error_matches (x.error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? RK_CLI_EXIT_CANCELLED
+                                                                          : RK_CLI_EXIT_SANDBOX;
     }
   else
     {
       switch (x.done->status)
         {
         case RK_KERNEL_STATUS_OK: status = RK_CLI_EXIT_OK; break;
-        case RK_KERNEL_STATUS_ERROR: status = EXIT_CELL_ERROR; break;
+        case RK_KERNEL_STATUS_ERROR: status = RK_CLI_EXIT_FAILURE; break;
         case RK_KERNEL_STATUS_INTERRUPTED:
           if (x.timed_out)
-            fprintf (stderr, _("reckon-cli exec: the cell was interrupted after %d seconds.\n"), timeout_s);
-          status = EXIT_INTERRUPTED;
+            fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
+                                          "reckon-cli exec: the cell was stopped after %d second (--timeout).\n",
+                                          "reckon-cli exec: the cell was stopped after %d seconds (--timeout).\n",
+                                          timeout_s),
+                     timeout_s);
+          else
+            fprintf (stderr, "%s\n", _("reckon-cli exec: the cell was stopped (Ctrl+C)."));
+          status = x.timed_out ? RK_CLI_EXIT_TIME_LIMIT : RK_CLI_EXIT_CANCELLED;
           break;
         case RK_KERNEL_STATUS_DIED:
-        default: status = EXIT_DIED; break;
+        default:
+          if (x.done->message != NULL)
+            {
+              g_autofree char *why = rk_cli_name (x.done->message);
+              fprintf (stderr, "reckon-cli exec: %s\n", why);
+            }
+          status = RK_CLI_EXIT_KERNEL_DIED;
+          break;
         }
-      if (out_dir != NULL && rk_cli_save_artifacts (workspace, x.artifacts, out_dir) > 0 && status == RK_CLI_EXIT_OK)
-        status = EXIT_SETUP;
+      if (out_dir != NULL)
+        {
+          if (rk_cli_save_artifacts (session, out_dir) > 0 && status == RK_CLI_EXIT_OK)
+            status = RK_CLI_EXIT_NOT_SAVED;
+        }
+      else
+        rk_cli_hint_out (rk_session_get_artifacts (session)->len);
     }
 
-  if (!rk_workspace_delete (workspace, &error))
-    fprintf (stderr, "reckon-cli exec: %s\n", error->message);
-
+  rk_session_expire (session);
   g_clear_pointer (&x.done, rk_kernel_event_unref);
   g_clear_error (&x.error);
-  g_ptr_array_unref (x.artifacts);
   return status;
 }

@@ -85,13 +85,10 @@ rk_cli_models (int    argc,
   RkModelApi api_value = RK_MODEL_API_AUTO;
   const char *key;
 
-  g_option_context_set_summary (context, _("List the models a model server offers, and whether each supports tools."));
-  g_option_context_set_description (context,
-    _("The API key, if the server needs one, is read from $RECKON_API_KEY.\n\n"
-      "Exit status: 0 success, 1 failure, 2 bad usage, 3 no model server answers\n"
-      "(or it is not on this computer and --allow-remote is not given),\n"
-      "4 the model is missing, 5 cancelled (Ctrl+C), 7 any other model server\n"
-      "error (HTTP error, malformed reply, still loading, stalled)."));
+  g_option_context_set_summary (context, _("List the models a model server offers, and whether each supports tools. "
+                                           "The API key, if the server needs one, is read from $RECKON_API_KEY."));
+  rk_cli_set_exit_help (context, _("another failure"), RK_CLI_EXIT_USAGE, RK_CLI_EXIT_UNREACHABLE,
+                        RK_CLI_EXIT_CANCELLED, RK_CLI_EXIT_MODEL_ERROR, -1);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc > 1)
@@ -114,6 +111,8 @@ rk_cli_models (int    argc,
 
   client = rk_model_client_new ();
   rk_model_client_set_endpoint (client, endpoint);
+  if (endpoint == NULL)
+    rk_model_client_set_candidates (client, rk_cli_default_endpoints);
   rk_model_client_set_api (client, api_value);
   rk_model_client_set_allow_remote (client, allow_remote);
   if (timeout > 0)
@@ -134,9 +133,9 @@ rk_cli_models (int    argc,
   g_clear_object (&wait.result);
   if (models == NULL)
     {
-      fprintf (stderr, "%s\n", error->message);
-      if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_REMOTE_REFUSED))
-        fprintf (stderr, "%s\n", _("On the command line, add --allow-remote."));
+      g_autofree char *message = rk_cli_model_error_message (error, endpoint, api_value);
+
+      fprintf (stderr, "reckon-cli models: %s\n", message);
       return rk_cli_exit_for_model_error (error);
     }
 

@@ -8,9 +8,8 @@
 #include <stdio.h>
 
 #include "rk-cli.h"
-#include "rk-import.h"
 #include "rk-profile.h"
-#include "rk-workspace.h"
+#include "rk-session.h"
 
 int
 rk_cli_profile (int    argc,
@@ -20,20 +19,23 @@ rk_cli_profile (int    argc,
   g_auto(GStrv) files = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the raw JSON profile"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE…") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("FILE… — describe spreadsheets, PDFs and text files"));
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) good = g_ptr_array_new ();     /* borrowed from profiles */
   g_autoptr(GPtrArray) profiles = NULL;
   g_autoptr(GPtrArray) failed = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_file_profile_free);
-  g_autofree char *workspace = NULL;
+  g_autoptr(RkSession) session = NULL;
   int status = RK_CLI_EXIT_OK;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
                                 _("Each file is copied into a temporary workspace and read inside the sandbox."));
+  rk_cli_set_exit_help (context, _("a file could not be copied or profiled (each is named on standard error)"),
+                        RK_CLI_EXIT_USAGE, RK_CLI_EXIT_SANDBOX, -1);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "reckon-cli profile: %s\n", error->message);
@@ -45,40 +47,55 @@ rk_cli_profile (int    argc,
       return RK_CLI_EXIT_USAGE;
     }
 
-  workspace = rk_workspace_create (NULL, &error);
-  if (workspace == NULL)
+  session = rk_cli_session_new (&error);
+  if (session == NULL)
     {
       fprintf (stderr, "reckon-cli profile: %s\n", error->message);
-      return RK_CLI_EXIT_FAILURE;
+      return RK_CLI_EXIT_SANDBOX;
     }
 
   for (guint i = 0; files[i] != NULL; i++)
     {
       g_autoptr(GError) import_error = NULL;
-      char *name = rk_import_file (workspace, files[i], NULL, &import_error);
+      g_autofree char *name = rk_cli_session_add_file (session, files[i], &import_error);
 
-      if (name != NULL)
-        g_ptr_array_add (names, name);
-      else
+      if (name == NULL)
         {
           g_autofree char *display = g_filename_display_basename (files[i]);
 
           g_ptr_array_add (failed, rk_file_profile_new_error (display, import_error->message));
-          status = RK_CLI_EXIT_FAILURE;
         }
     }
-  g_ptr_array_add (names, NULL);
 
-  profiles = rk_profile_files (workspace, (const char * const *) names->pdata, NULL, &error);
-  rk_workspace_delete (workspace, NULL);
+  names = rk_session_dup_file_names (session);
+  profiles = rk_profile_files (rk_session_get_workspace (session), (const char * const *) names, NULL, &error);
+  rk_session_expire (session);
   if (profiles == NULL)
     {
       fprintf (stderr, "reckon-cli profile: %s\n", error->message);
-      return RK_CLI_EXIT_FAILURE;
+      return RK_CLI_EXIT_SANDBOX;
     }
   /* Files that could not even be imported are reported too, in the same form. */
   for (guint i = 0; i < failed->len; i++)
     g_ptr_array_add (profiles, rk_file_profile_copy (g_ptr_array_index (failed, i)));
+
+  /* Each file that could not be profiled says why on stderr; stdout holds
+   * the profiles (and, with --json, the errors as data too). */
+  for (guint i = 0; i < profiles->len; i++)
+    {
+      RkFileProfile *p = g_ptr_array_index (profiles, i);
+
+      if (p->error != NULL)
+        {
+          g_autofree char *name = rk_cli_name (p->name);
+          g_autofree char *why = rk_cli_name (p->error);
+
+          fprintf (stderr, "reckon-cli profile: %s: %s\n", name, why);
+          status = RK_CLI_EXIT_FAILURE;
+        }
+      else
+        g_ptr_array_add (good, p);
+    }
 
   if (json)
     {
@@ -108,15 +125,11 @@ rk_cli_profile (int    argc,
       g_string_append (s, "]}\n");
       fputs (s->str, stdout);
     }
-  else
+  else if (good->len > 0)
     {
-      g_autofree char *text = rk_profiles_to_prompt (profiles, 1024 * 1024);
+      g_autofree char *text = rk_profiles_to_prompt (good, 1024 * 1024);
 
-      fputs (text, stdout);
+      rk_cli_print_untrusted (stdout, text);
     }
-
-  for (guint i = 0; i < profiles->len; i++)
-    if (((RkFileProfile *) g_ptr_array_index (profiles, i))->error != NULL)
-      status = RK_CLI_EXIT_FAILURE;
   return status;
 }

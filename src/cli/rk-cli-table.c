@@ -65,7 +65,7 @@ rk_cli_table (int    argc,
     { "sort", 's', 0, G_OPTION_ARG_STRING, &sort, N_("Sort by a column (name or number), “:desc” for descending"), N_("COLUMN[:desc]") },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, N_("Save the table as FILE (.csv or .xlsx)"), N_("FILE") },
     { "columns", 0, 0, G_OPTION_ARG_NONE, &describe_only, N_("Print only the shape and the columns"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE.rkt") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
   guint n_rows, n_cols;
@@ -73,6 +73,7 @@ rk_cli_table (int    argc,
   context = g_option_context_new (_("FILE.rkt — show or save a table the kernel wrote"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  rk_cli_set_exit_help (context, _("the table could not be read, sorted or saved"), RK_CLI_EXIT_USAGE, -1);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "reckon-cli table: %s\n", error->message);

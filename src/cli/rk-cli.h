@@ -2,23 +2,74 @@
 #pragma once
 
 #include <glib.h>
+#include <stdio.h>
+
+#include "rk-model-client.h"
+#include "rk-session.h"
 
 G_BEGIN_DECLS
 
-/* Exit statuses shared by all subcommands. */
-enum
+/* One set of exit statuses for every subcommand (documented in --help and
+ * docs/cli.md). A command returns only those that apply to it. */
+typedef enum
 {
   RK_CLI_EXIT_OK = 0,
-  RK_CLI_EXIT_FAILURE = 1,
-  RK_CLI_EXIT_USAGE = 2,
+  RK_CLI_EXIT_FAILURE = 1,        /* the work itself failed (a cell's error, a file not profiled) */
+  RK_CLI_EXIT_USAGE = 2,          /* wrong usage, or a named file or --out folder unusable */
   /* Talking to a model server (ask, models). */
   RK_CLI_EXIT_UNREACHABLE = 3,
   RK_CLI_EXIT_MODEL_MISSING = 4,
-  RK_CLI_EXIT_CANCELLED = 5,
+  RK_CLI_EXIT_CANCELLED = 5,      /* Ctrl+C */
   RK_CLI_EXIT_STEP_LIMIT = 6,
   RK_CLI_EXIT_MODEL_ERROR = 7,
   RK_CLI_EXIT_REPAIR_LIMIT = 8,
-};
+  RK_CLI_EXIT_DECLINED = 9,       /* "n" or end of input at the approval prompt */
+  /* The sandbox and the kernel (ask, exec, profile). */
+  RK_CLI_EXIT_SANDBOX = 10,       /* the sandbox could not be started */
+  RK_CLI_EXIT_KERNEL_DIED = 11,   /* a sandbox limit or a crash ended the kernel */
+  RK_CLI_EXIT_TIME_LIMIT = 12,    /* exec --timeout */
+  RK_CLI_EXIT_NOT_SAVED = 13,     /* a result could not be saved in --out */
+} RkCliExit;
+
+/* rk-cli-util.c: what every subcommand shares. */
+
+/* Sets @context's description to the exit statuses of one command: @failure
+ * says what 1 means for it (NULL: the command has no status 1), then the
+ * other statuses, ending with -1. */
+void        rk_cli_set_exit_help       (GOptionContext *context,
+                                        const char     *failure,
+                                        ...);
+/* The whole table, for reckon-cli --help. */
+char       *rk_cli_exit_table          (void);
+
+/* A session for ask, exec and profile, its idle expiry off. Fails with
+ * RK_KERNEL_ERROR_SPAWN, naming what is missing and where it was looked
+ * for, when the sandbox or the kernel cannot be found. */
+RkSession  *rk_cli_session_new         (GError        **error);
+/* Copies @path into @session (waiting for it); returns its name there. */
+char       *rk_cli_session_add_file    (RkSession      *session,
+                                        const char     *path,
+                                        GError        **error);
+/* Text from the sandbox or a model, without control characters or escape
+ * sequences (rk_text_sanitize_for_terminal). */
+void        rk_cli_print_untrusted     (FILE           *out,
+                                        const char     *text);
+/* The same for a name or title on one line; free the result. */
+char       *rk_cli_name                (const char     *text);
+/* Before anything runs: --out names a folder that exists or can be made,
+ * and can be written. */
+gboolean    rk_cli_check_out_dir       (const char     *out_dir,
+                                        GError        **error);
+/* What ask and models try when no --endpoint is given. */
+extern const char * const rk_cli_default_endpoints[];
+/* The sentence for a model server error, with the CLI's own hints
+ * (--endpoint, --allow-remote, --api auto, RECKON_API_KEY) where the core's
+ * message points at the window's preferences. @endpoint is --endpoint. */
+char       *rk_cli_model_error_message (const GError   *error,
+                                        const char     *endpoint,
+                                        RkModelApi      api);
+/* On stderr: @n_results results made without --out are gone; how to keep them. */
+void        rk_cli_hint_out            (guint           n_results);
 
 /* chart: rk-cli-chart.c */
 int rk_cli_chart (int argc, char **argv);
@@ -40,11 +91,11 @@ int rk_cli_table (int argc, char **argv);
 /* ask: rk-cli-ask.c */
 int rk_cli_ask (int argc, char **argv);
 
-/* rk-cli-artifacts.c: copies the artifacts (RkKernelEvent: table, figure,
- * chart, file) out of @workspace into @out_dir, tables as CSV. Returns how
+/* rk-cli-artifacts.c: copies the session's artifacts out of its workspace
+ * into @out_dir: tables as CSV and .rkt, figures as figure-N.png, charts
+ * drawn to PNG beside their spec, files in their own folders. Returns how
  * many could not be saved, each reported on stderr. */
-guint rk_cli_save_artifacts (const char *workspace,
-                             GPtrArray  *artifacts,
+guint rk_cli_save_artifacts (RkSession  *session,
                              const char *out_dir);
 
 G_END_DECLS

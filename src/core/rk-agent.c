@@ -343,7 +343,11 @@ kernel_event_cb (RkKernel      *kernel,
       break;
     case RK_KERNEL_EVENT_ERROR:
       {
-        g_autofree char *line = g_strdup_printf ("%s: %s", event->ename, event->evalue);
+        /* A limit (memory, cpu, time) is named as such, not as a bare
+         * MemoryError or interrupt. */
+        g_autofree char *line = event->limit != NULL
+          ? g_strdup_printf (_("Stopped at the sandbox's “%s” limit: %s"), event->limit, event->evalue)
+          : g_strdup_printf ("%s: %s", event->ename, event->evalue);
         rk_transcript_add_error (self->transcript, self->cell_id, event->ename,
                                  event->evalue, event->traceback);
         emit (self, RK_AGENT_EVENT_ERROR, line, event);

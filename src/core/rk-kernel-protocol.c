@@ -43,6 +43,7 @@ rk_kernel_event_unref (RkKernelEvent *self)
     return;
 
   g_free (self->id);
+  g_free (self->nonce);
   g_free (self->python);
   g_free (self->pandas);
   g_free (self->matplotlib);
@@ -238,6 +239,8 @@ parse_fields (RkKernelEvent *ev,
       g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "kernel event has an empty id");
       return FALSE;
     }
+  if (!get_string (obj, "nonce", RK_KERNEL_MAX_ID, FALSE, &ev->nonce, error))
+    return FALSE;
 
   switch (ev->type)
     {
@@ -286,9 +289,15 @@ parse_fields (RkKernelEvent *ev,
       return TRUE;
 
     case RK_KERNEL_EVENT_ERROR:
-      return get_string (obj, "ename", RK_KERNEL_MAX_SHORT, TRUE, &ev->ename, error) &&
-             get_string (obj, "evalue", RK_KERNEL_MAX_LINE, TRUE, &ev->evalue, error) &&
-             get_string (obj, "traceback", RK_KERNEL_MAX_LINE, TRUE, &ev->traceback, error);
+      if (!get_string (obj, "ename", RK_KERNEL_MAX_SHORT, TRUE, &ev->ename, error) ||
+          !get_string (obj, "evalue", RK_KERNEL_MAX_LINE, TRUE, &ev->evalue, error) ||
+          !get_string (obj, "traceback", RK_KERNEL_MAX_LINE, TRUE, &ev->traceback, error) ||
+          !get_string (obj, "limit", RK_KERNEL_MAX_SHORT, FALSE, &ev->limit, error))
+        return FALSE;
+      /* Only the limits the kernel itself can see; anything else is dropped. */
+      if (ev->limit != NULL && g_strcmp0 (ev->limit, "memory") != 0 && g_strcmp0 (ev->limit, "cpu") != 0)
+        g_clear_pointer (&ev->limit, g_free);
+      return TRUE;
 
     case RK_KERNEL_EVENT_DONE:
       if (!get_enum (obj, "status", status_words, &word, error))

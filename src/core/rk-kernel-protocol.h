@@ -60,6 +60,9 @@ typedef struct
   /*< public >*/
   RkKernelEventType  type;
   char              *id;              /* cell id; NULL only for READY */
+  /* The cell's nonce as the kernel sent it (checked by RkKernel, which
+   * drops events whose nonce is not the running cell's), or NULL. */
+  char              *nonce;
 
   /* READY */
   gint64             protocol;
@@ -83,7 +86,9 @@ typedef struct
   gint64             size;            /* FILE, bytes */
   RkKernelFileChange change;          /* FILE */
 
-  /* ERROR */
+  /* ERROR (limit, below, may name the sandbox limit the error stands for:
+   * "memory" for a MemoryError under the sandbox's memory limit, "cpu";
+   * RkKernel sets "time" when it stopped a cell at its time limit) */
   char              *ename;
   char              *evalue;
   char              *traceback;
@@ -92,9 +97,10 @@ typedef struct
   RkKernelStatus     status;
   gint64             duration_ms;
   gint64             truncated_bytes;
-  /* DONE with status DIED (set by the host, never parsed): one sentence for
-   * the user, and the sandbox limit that was crossed ("memory", "cpu",
-   * "disk", "file-size", "timeout", ...) or NULL. */
+  /* DONE with status DIED, or ERROR at the time limit (set by the host,
+   * never parsed): one sentence for the user, and the sandbox limit that was
+   * crossed ("memory", "cpu", "time", "disk", "file-size", "timeout", ...)
+   * or NULL. ERROR: the limit of an error event (parsed). */
   char              *message;
   char              *limit;
 } RkKernelEvent;

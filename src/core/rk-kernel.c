@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,6 +40,9 @@
  * artifacts. */
 #define HOST_STREAM_CAP     ((gsize) 1 << 20) + 256 * 1024
 #define HOST_ARTIFACT_CAP   1000
+/* Wall-clock time a cell may run before it is interrupted (seconds). */
+#define DEFAULT_CELL_TIME_S 120
+#define NONCE_BYTES         16
 
 /* One spawned sandbox. Callbacks of its pipes hold a reference and check
  * `kernel`, which is cleared when the instance is torn down (restart,
@@ -69,6 +73,9 @@ typedef struct
 {
   char         *id;
   char         *code;
+  /* Given to the kernel with the execute request; every event of the cell
+   * must carry it (docs/kernel-protocol.md, "Nonce"). */
+  char          nonce[NONCE_BYTES * 2 + 1];
   GCancellable *cancellable;
   gulong        cancelled_id;
 } Cell;
@@ -90,6 +97,8 @@ struct _RkKernel
   guint64         next_cell;
   guint           start_timeout_id;
   guint           interrupt_id;
+  guint           cell_time_id;    /* the running cell's time limit */
+  gboolean        cell_timed_out;
   guint           n_protocol_errors;
   gsize           cell_stream_bytes;
   guint           cell_artifacts;
@@ -220,6 +229,8 @@ finish_running (RkKernel      *self,
   g_autoptr(GTask) task = g_steal_pointer (&self->running);
 
   g_clear_handle_id (&self->interrupt_id, g_source_remove);
+  g_clear_handle_id (&self->cell_time_id, g_source_remove);
+  self->cell_timed_out = FALSE;
   if (task == NULL)
     return;
   if (self->state == RK_KERNEL_STATE_BUSY)
@@ -245,9 +256,13 @@ abort_running (RkKernel       *self,
 
   error = rk_kernel_event_new (RK_KERNEL_EVENT_ERROR);
   error->id = g_strdup (cell->id);
-  error->ename = g_strdup (status == RK_KERNEL_STATUS_INTERRUPTED ? "KeyboardInterrupt" : "KernelDied");
+  if (g_strcmp0 (limit, "time") == 0)
+    error->ename = g_strdup ("TimeLimitExceeded");
+  else
+    error->ename = g_strdup (status == RK_KERNEL_STATUS_INTERRUPTED ? "KeyboardInterrupt" : "KernelDied");
   error->evalue = g_strdup (message);
   error->traceback = g_strdup ("");
+  error->limit = g_strdup (limit);
   emit_event (self, error);
 
   done = rk_kernel_event_new (RK_KERNEL_EVENT_DONE);
@@ -298,6 +313,59 @@ artifact_is_safe_dir (RkKernel   *self,
         return FALSE;
     }
   return TRUE;
+}
+
+/* Compares without an early exit, so the time taken says nothing about how
+ * much of a guess was right. */
+static gboolean
+nonce_matches (const Cell *cell,
+               const char *nonce)
+{
+  guint8 diff = 0;
+
+  if (nonce == NULL || strlen (nonce) != NONCE_BYTES * 2)
+    return FALSE;
+  for (guint i = 0; i < NONCE_BYTES * 2; i++)
+    diff |= (guint8) (cell->nonce[i] ^ nonce[i]);
+  return diff == 0;
+}
+
+static void
+make_nonce (char out[NONCE_BYTES * 2 + 1])
+{
+  guint8 raw[NONCE_BYTES];
+  gsize got = 0;
+
+  while (got < sizeof raw)
+    {
+      ssize_t n = getrandom (raw + got, sizeof raw - got, 0);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      /* getrandom() only fails on kernels older than 3.17. */
+      g_assert (n > 0);
+      got += (gsize) n;
+    }
+  for (guint i = 0; i < NONCE_BYTES; i++)
+    g_snprintf (out + 2 * i, 3, "%02x", raw[i]);
+}
+
+static guint64
+cell_time_limit (RkKernel *self)
+{
+  return self->limits.cell_time_seconds > 0 ? self->limits.cell_time_seconds : DEFAULT_CELL_TIME_S;
+}
+
+static char *
+time_limit_message (RkKernel *self)
+{
+  guint64 secs = cell_time_limit (self);
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "The cell was stopped because it ran longer than its time limit of %" G_GUINT64_FORMAT " second.",
+                                       "The cell was stopped because it ran longer than its time limit of %" G_GUINT64_FORMAT " seconds.",
+                                       (gulong) MIN (secs, G_MAXULONG)),
+                          secs);
 }
 
 static void keep_font_cache (RkKernel *self);
@@ -352,6 +420,16 @@ handle_event (RkKernel      *self,
       g_debug ("dropped a “%s” event of cell %s", rk_kernel_event_type_to_string (ev->type), ev->id);
       return;
     }
+  /* ... and so are lines without the cell's nonce: a cell that writes to
+   * the event pipe itself knows its id, not its nonce. */
+  if (!nonce_matches (cell, ev->nonce))
+    {
+      g_autoptr(GError) error = g_error_new (RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                                             "kernel sent a “%s” event without the cell's nonce",
+                                             rk_kernel_event_type_to_string (ev->type));
+      protocol_error (self, error);
+      return;
+    }
 
   switch (ev->type)
     {
@@ -387,6 +465,31 @@ handle_event (RkKernel      *self,
       break;
 
     case RK_KERNEL_EVENT_DONE:
+      if (self->cell_timed_out && ev->status != RK_KERNEL_STATUS_OK)
+        {
+          /* Stopped at its time limit: the interrupt is reported as that
+           * limit, and the session (its variables) goes on. */
+          g_autofree char *message = time_limit_message (self);
+          g_autoptr(RkKernelEvent) error = rk_kernel_event_new (RK_KERNEL_EVENT_ERROR);
+          g_autoptr(RkKernelEvent) done = rk_kernel_event_new (RK_KERNEL_EVENT_DONE);
+
+          error->id = g_strdup (cell->id);
+          error->ename = g_strdup ("TimeLimitExceeded");
+          error->evalue = g_strdup (message);
+          error->traceback = g_strdup ("");
+          error->limit = g_strdup ("time");
+          emit_event (self, error);
+          done->id = g_strdup (cell->id);
+          done->status = RK_KERNEL_STATUS_ERROR;
+          done->duration_ms = ev->duration_ms;
+          done->truncated_bytes = ev->truncated_bytes;
+          done->message = g_steal_pointer (&message);
+          done->limit = g_strdup ("time");
+          emit_event (self, done);
+          finish_running (self, done);
+          pump (self);
+          return;
+        }
       emit_event (self, ev);
       finish_running (self, ev);
       pump (self);
@@ -1070,6 +1173,8 @@ execute_request (Cell *cell)
   json_builder_add_string_value (builder, cell->id);
   json_builder_set_member_name (builder, "code");
   json_builder_add_string_value (builder, cell->code);
+  json_builder_set_member_name (builder, "nonce");
+  json_builder_add_string_value (builder, cell->nonce);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
   json_generator_set_root (generator, root);
@@ -1078,6 +1183,20 @@ execute_request (Cell *cell)
   text[len] = '\n';
   text[len + 1] = '\0';
   return g_bytes_new_take (text, len + 1);
+}
+
+static gboolean
+cell_time_cb (gpointer user_data)
+{
+  RkKernel *self = user_data;
+
+  self->cell_time_id = 0;
+  if (self->running == NULL)
+    return G_SOURCE_REMOVE;
+  g_debug ("cell over its time limit of %" G_GUINT64_FORMAT " s: interrupting", cell_time_limit (self));
+  self->cell_timed_out = TRUE;
+  rk_kernel_interrupt (self);
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -1102,6 +1221,10 @@ pump (RkKernel *self)
   self->running = task;
   self->cell_stream_bytes = 0;
   self->cell_artifacts = 0;
+  make_nonce (cell->nonce);
+  self->cell_timed_out = FALSE;
+  self->cell_time_id = g_timeout_add_seconds ((guint) MIN (cell_time_limit (self), G_MAXUINT / 1000),
+                                              cell_time_cb, self);
   set_state (self, RK_KERNEL_STATE_BUSY);
 
   pending = g_new0 (Write, 1);
@@ -1203,8 +1326,16 @@ interrupt_timeout_cb (gpointer user_data)
   instance_kill (self->inst);
   g_clear_pointer (&self->ready, rk_kernel_event_unref);
   set_state (self, RK_KERNEL_STATE_STOPPED);
-  abort_running (self, RK_KERNEL_STATUS_INTERRUPTED, NULL,
-                 _("The cell did not stop when interrupted, so the kernel was restarted and its variables are lost."));
+  if (self->cell_timed_out)
+    {
+      g_autofree char *limit_text = time_limit_message (self);
+      g_autofree char *message = g_strdup_printf ("%s %s", limit_text,
+                                                  _("It did not stop when interrupted, so the kernel was restarted and its variables are lost."));
+      abort_running (self, RK_KERNEL_STATUS_ERROR, "time", message);
+    }
+  else
+    abort_running (self, RK_KERNEL_STATUS_INTERRUPTED, NULL,
+                   _("The cell did not stop when interrupted, so the kernel was restarted and its variables are lost."));
   if (self->inst == NULL && self->state == RK_KERNEL_STATE_STOPPED)
     spawn_instance (self);
   g_object_unref (self);
@@ -1367,6 +1498,21 @@ rk_kernel_get_running_cell (RkKernel *self)
   return ((Cell *) g_task_get_task_data (self->running))->id;
 }
 
+void
+rk_kernel_set_cell_time_limit (RkKernel *self,
+                               guint64   seconds)
+{
+  g_return_if_fail (RK_IS_KERNEL (self));
+  self->limits.cell_time_seconds = seconds;
+}
+
+guint64
+rk_kernel_get_cell_time_limit (RkKernel *self)
+{
+  g_return_val_if_fail (RK_IS_KERNEL (self), 0);
+  return cell_time_limit (self);
+}
+
 guint
 rk_kernel_get_n_protocol_errors (RkKernel *self)
 {
@@ -1383,6 +1529,7 @@ rk_kernel_dispose (GObject *object)
    * is killed at once. */
   g_clear_handle_id (&self->start_timeout_id, g_source_remove);
   g_clear_handle_id (&self->interrupt_id, g_source_remove);
+  g_clear_handle_id (&self->cell_time_id, g_source_remove);
   if (self->inst != NULL)
     instance_kill (self->inst);
   g_clear_pointer (&self->ready, rk_kernel_event_unref);

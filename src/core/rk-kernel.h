@@ -46,6 +46,10 @@ typedef struct
   guint64 tmp_size;
   /* CPU seconds a single cell may use (0: the kernel's default, 600). */
   guint64 cell_cpu_seconds;
+  /* Wall-clock seconds a single cell may run (0: the default, 120); then it
+   * is interrupted and ends with status ERROR, an error event and ->limit
+   * "time"; the session and its variables go on. */
+  guint64 cell_time_seconds;
 } RkKernelLimits;
 
 RkKernel       *rk_kernel_new              (const char          *workspace_dir,
@@ -57,6 +61,11 @@ RkKernelState   rk_kernel_get_state        (RkKernel            *self);
 RkKernelEvent  *rk_kernel_get_ready_event  (RkKernel            *self);
 /* Id of the running cell, or NULL. */
 const char     *rk_kernel_get_running_cell (RkKernel            *self);
+/* The per-cell wall-clock limit (RkKernelLimits.cell_time_seconds; 0 sets
+ * the default back); applies from the next cell on. */
+void            rk_kernel_set_cell_time_limit (RkKernel         *self,
+                                            guint64              seconds);
+guint64         rk_kernel_get_cell_time_limit (RkKernel         *self);
 /* Lines from the kernel that were dropped as malformed or hostile. */
 guint           rk_kernel_get_n_protocol_errors (RkKernel       *self);
 

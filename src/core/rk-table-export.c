@@ -161,6 +161,17 @@ rows_loop_check (Sink      *sink,
   return TRUE;
 }
 
+/* Text a spreadsheet app would read as a formula (=, +, -, @) or that a
+ * tab or carriage return can push into one: exports for spreadsheet apps
+ * neutralise it (CSV: a leading apostrophe; XLSX: the quotePrefix style),
+ * the .rkt file keeps the raw value. Numbers are typed columns, never text. */
+static gboolean
+looks_like_formula (const char *text,
+                    gsize       len)
+{
+  return len > 0 && strchr ("=+-@\t\r", text[0]) != NULL && text[0] != '\0';
+}
+
 /* ------------------------------------------------------------------ CSV */
 
 static void
@@ -188,6 +199,22 @@ csv_append_field (GString    *out,
   g_string_append_c (out, '"');
 }
 
+static void
+csv_append_text (GString    *out,
+                 GString    *scratch,
+                 const char *text,
+                 gsize       len)
+{
+  if (!looks_like_formula (text, len))
+    {
+      csv_append_field (out, text, len);
+      return;
+    }
+  g_string_assign (scratch, "'");
+  g_string_append_len (scratch, text, (gssize) len);
+  csv_append_field (out, scratch->str, scratch->len);
+}
+
 static gboolean
 export_csv (ExportJob  *job,
             Sink       *sink)
@@ -196,14 +223,17 @@ export_csv (ExportJob  *job,
   guint n_rows = rk_table_get_n_rows (table);
   guint n_cols = rk_table_get_n_columns (table);
   g_autoptr(GString) cell = g_string_new (NULL);
+  g_autoptr(GString) scratch = g_string_new (NULL);
+  g_autofree gboolean *is_text = g_new0 (gboolean, MAX (n_cols, 1));
 
   for (guint c = 0; c < n_cols; c++)
     {
       const char *name = rk_table_get_column_name (table, c);
 
+      is_text[c] = rk_table_get_column_type (table, c) == RK_TABLE_COLUMN_STRING;
       if (c > 0)
         g_string_append_c (sink->buf, ',');
-      csv_append_field (sink->buf, name, strlen (name));
+      csv_append_text (sink->buf, scratch, name, strlen (name));
     }
   g_string_append (sink->buf, "\r\n");
 
@@ -218,7 +248,11 @@ export_csv (ExportJob  *job,
           if (c > 0)
             g_string_append_c (sink->buf, ',');
           g_string_truncate (cell, 0);
-          if (_rk_table_append_cell (table, cell, row, c, TRUE))
+          if (!_rk_table_append_cell (table, cell, row, c, TRUE))
+            continue;
+          if (is_text[c])
+            csv_append_text (sink->buf, scratch, cell->str, cell->len);
+          else
             csv_append_field (sink->buf, cell->str, cell->len);
         }
       g_string_append (sink->buf, "\r\n");
@@ -257,7 +291,9 @@ static const char workbook_rels_xml[] =
   "<Relationship Id=\"rId2\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles\" Target=\"styles.xml\"/>"
   "</Relationships>";
 
-/* Cell styles: 0 general, 1 date and time, 2 date, 3 bold (header). */
+/* Cell styles: 0 general, 1 date and time, 2 date, 3 bold (header), 4 text
+ * shown as typed (quotePrefix: never read as a formula, not even once the
+ * cell is edited), 5 bold and as typed. */
 static const char styles_xml[] =
   "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
   "<styleSheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\">"
@@ -269,11 +305,13 @@ static const char styles_xml[] =
   "<fill><patternFill patternType=\"gray125\"/></fill></fills>"
   "<borders count=\"1\"><border><left/><right/><top/><bottom/><diagonal/></border></borders>"
   "<cellStyleXfs count=\"1\"><xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\"/></cellStyleXfs>"
-  "<cellXfs count=\"4\">"
+  "<cellXfs count=\"6\">"
   "<xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\"/>"
   "<xf numFmtId=\"164\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" applyNumberFormat=\"1\"/>"
   "<xf numFmtId=\"165\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" applyNumberFormat=\"1\"/>"
   "<xf numFmtId=\"0\" fontId=\"1\" fillId=\"0\" borderId=\"0\" xfId=\"0\" applyFont=\"1\"/>"
+  "<xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" quotePrefix=\"1\"/>"
+  "<xf numFmtId=\"0\" fontId=\"1\" fillId=\"0\" borderId=\"0\" xfId=\"0\" applyFont=\"1\" quotePrefix=\"1\"/>"
   "</cellXfs>"
   "<cellStyles count=\"1\"><cellStyle name=\"Normal\" xfId=\"0\" builtinId=\"0\"/></cellStyles>"
   "</styleSheet>";
@@ -375,7 +413,9 @@ xml_append_text (GString    *out,
         case '<': g_string_append (out, "&lt;"); break;
         case '>': g_string_append (out, "&gt;"); break;
         case '"': g_string_append (out, "&quot;"); break;
-        case '\t': case '\n': case '\r':
+        /* A raw CR would be read back as LF (XML end-of-line handling). */
+        case '\r': g_string_append (out, "&#13;"); break;
+        case '\t': case '\n':
           g_string_append_c (out, (char) ch);
           break;
         default:
@@ -401,6 +441,8 @@ xlsx_inline_string (GString    *out,
                     gsize       len,
                     int         style)
 {
+  if (looks_like_formula (text, len))
+    style = style == 3 ? 5 : 4;
   g_string_append_printf (out, "<c r=\"%s%u\" t=\"inlineStr\"", ref, excel_row);
   if (style)
     g_string_append_printf (out, " s=\"%d\"", style);

@@ -29,6 +29,7 @@ typedef struct
   char          *edit;
   double         mean;
   char           mean_text[64];
+  GPtrArray     *errors;        /* text of each ERROR event */
 } Fixture;
 
 static gboolean
@@ -60,6 +61,9 @@ event_cb (RkAgent            *agent,
           f->cancelled_at = g_get_monotonic_time ();
           g_cancellable_cancel (f->cancel_on_run);
         }
+      break;
+    case RK_AGENT_EVENT_ERROR:
+      g_ptr_array_add (f->errors, g_strdup (event->text));
       break;
     case RK_AGENT_EVENT_TEXT_DELTA:
       if (f->cancel_on_text != NULL && f->cancelled_at == 0)
@@ -119,6 +123,7 @@ fixture_setup (Fixture       *f,
   f->events = g_ptr_array_new ();
   f->diffs = g_ptr_array_new_with_free_func (g_free);
   f->codes = g_ptr_array_new_with_free_func (g_free);
+  f->errors = g_ptr_array_new_with_free_func (g_free);
 }
 
 static void
@@ -137,6 +142,7 @@ fixture_teardown (Fixture       *f,
   g_ptr_array_unref (f->events);
   g_ptr_array_unref (f->diffs);
   g_ptr_array_unref (f->codes);
+  g_ptr_array_unref (f->errors);
   rk_workspace_delete (f->workspace, NULL);
   g_free (f->workspace);
   g_free (f->edit);
@@ -323,6 +329,53 @@ test_repair (Fixture       *f,
   g_clear_pointer (&observation, g_free);
   observation = last_message_sent (f, 2);
   g_assert_nonnull (strstr (observation, "0.5"));
+}
+
+/* Issue 10, finding 8: under --approve auto a runaway cell is stopped at
+ * the cell time limit, a memory hog is named as the memory limit, and the
+ * conversation goes on: the model sees which limit and answers. */
+static void
+test_limits (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *spin = json_string ("while True:\n    pass\n");
+  g_autofree char *hog = json_string ("x = bytearray(8 * 1024 ** 3)\n");
+  g_autofree char *script = g_strdup_printf ("{\"api\":\"openai\",\"models\":[\"m\"],\"turns\":["
+                                             "{\"code\":%s},{\"code\":%s},"
+                                             "{\"text\":\"Both were stopped by limits.\"}]}", spin, hog);
+  g_autofree char *answer = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean named_time = FALSE, named_memory = FALSE;
+
+  if (!sandbox_usable ())
+    {
+      g_test_skip ("reckon-sandbox is not built (RECKON_SANDBOX unset)");
+      return;
+    }
+  rk_kernel_set_cell_time_limit (f->kernel, 2);
+  start (f, script, RK_MODEL_API_OPENAI);
+  answer = ask (f, "Spin, then use too much memory.", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (answer, ==, "Both were stopped by limits.");
+
+  for (guint i = 0; i < f->errors->len; i++)
+    {
+      const char *text = g_ptr_array_index (f->errors, i);
+
+      g_test_message ("agent error event: %s", text);
+      named_time |= strstr (text, "“time” limit") != NULL;
+      named_memory |= strstr (text, "“memory” limit") != NULL;
+      g_assert_null (strstr (text, "MemoryError:"));
+    }
+  g_assert_true (named_time);
+  g_assert_true (named_memory);
+
+  first = last_message_sent (f, 1);
+  g_assert_nonnull (strstr (first, "time limit of 2 seconds"));
+  second = last_message_sent (f, 2);
+  g_assert_nonnull (strstr (second, "memory limit"));
 }
 
 static void
@@ -567,6 +620,7 @@ main (int    argc,
   g_test_add ("/rk/agent/compute/ollama-tool", Fixture, "ollama-tool", fixture_setup, test_compute, fixture_teardown);
   g_test_add ("/rk/agent/compute/ollama-fenced", Fixture, "ollama-fenced", fixture_setup, test_compute, fixture_teardown);
   g_test_add ("/rk/agent/repair", Fixture, NULL, fixture_setup, test_repair, fixture_teardown);
+  g_test_add ("/rk/agent/limits", Fixture, NULL, fixture_setup, test_limits, fixture_teardown);
   g_test_add ("/rk/agent/repair-limit", Fixture, NULL, fixture_setup, test_repair_limit, fixture_teardown);
   g_test_add ("/rk/agent/step-limit", Fixture, NULL, fixture_setup, test_step_limit, fixture_teardown);
   g_test_add ("/rk/agent/text-tool-call", Fixture, NULL, fixture_setup, test_text_tool_call, fixture_teardown);

@@ -175,8 +175,9 @@ def approval_and_limits():
                          "turns": [{"code": "print('ran ' + 'it')\n"}, {"text": "Done."}]}, tmp)
         p, _ = ask(server.url, ["--api", "openai", "--no-tools", "Go"], stdin="n\n")
         server.stop()
-        check("approval n: nothing runs", "ran it" not in p.stdout and p.returncode == 0, p.stdout)
-        check("approval n: says so", "skipped" in p.stdout, p.stdout)
+        check("approval n: nothing runs", "ran it" not in p.stdout, p.stdout)
+        check("approval n: exit 9", p.returncode == 9, (p.returncode, p.stderr))
+        check("approval n: says so on stderr", "not run" in p.stderr and "“n”" in p.stderr, p.stderr)
 
         server = Server({"api": "openai", "models": ["m"],
                          "turns": [{"code": "print('ran ' + 'it')\n"}, {"text": "Done."}]}, tmp)

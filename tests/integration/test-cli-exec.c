@@ -121,7 +121,7 @@ test_ok_and_artifacts (Fixture       *f,
   g_assert_nonnull (strstr (out, "total"));
 
   csv = g_build_filename (out_dir, "sales.csv", NULL);
-  png = g_build_filename (out_dir, "f1.png", NULL);
+  png = g_build_filename (out_dir, "figure-1.png", NULL);
   made = g_build_filename (out_dir, "report", "note.txt", NULL);
   g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
   g_assert_true (g_file_get_contents (made, &contents, NULL, NULL));
@@ -145,13 +145,14 @@ test_statuses (Fixture       *f,
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (exec_code (f, "import os\nos._exit(3)\n", NULL, &out, &err), ==, 3);
+  g_assert_cmpint (exec_code (f, "import os\nos._exit(3)\n", NULL, &out, &err), ==, 11);
   g_assert_nonnull (strstr (err, "status 3"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (exec_code (f, "print('start', flush=True)\nwhile True:\n    pass\n", timeout, &out, &err), ==, 4);
+  g_assert_cmpint (exec_code (f, "print('start', flush=True)\nwhile True:\n    pass\n", timeout, &out, &err), ==, 12);
   g_assert_nonnull (strstr (out, "start"));
+  g_assert_nonnull (strstr (err, "stopped after 1 second (--timeout)"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 

@@ -409,34 +409,164 @@ test_hostile (Fixture       *f,
   run (f, "6 * 7");
   assert_result (f, "42");
 
-  /* Valid but endless stream events straight onto the pipe: the host
-   * keeps to its own cap whatever the kernel's cap did not catch. */
+  /* Valid stream events straight onto the pipe, with the cell's id but
+   * not its nonce: none is delivered, each is a protocol error. */
   g_free (code);
   code = g_strconcat (hostile_prelude,
     "chunk = 'y' * 65536\n"
     "for i in range(48):\n"
     "    ev('{\"type\":\"stream\",\"id\":\"CID\",\"name\":\"stdout\",\"text\":\"' + chunk + '\"}')\n",
     NULL);
-  run (f, code);
   {
-    g_autofree char *text = stream_text (f);
-    g_test_message ("forged stream text delivered: %zu bytes", strlen (text));
-    g_assert_cmpuint (strlen (text), <=, (1 << 20) + 256 * 1024);
-    g_assert_cmpuint (strlen (text), >=, 1 << 20);
-  }
+    guint before = rk_kernel_get_n_protocol_errors (f->k.kernel);
+    g_autofree char *text = NULL;
 
-  /* A forged "done" ends the cell early; the real one is then ignored and
-   * the next cell is unaffected. */
-  g_free (code);
+    run (f, code);
+    text = stream_text (f);
+    g_test_message ("forged stream text delivered: %zu bytes", strlen (text));
+    g_assert_cmpuint (strlen (text), ==, 0);
+    g_assert_cmpuint (rk_kernel_get_n_protocol_errors (f->k.kernel) - before, ==, 48);
+  }
+}
+
+/* docs/kernel-protocol.md, "Nonce": a cell cannot end itself early with a
+ * forged "done", whichever way it sends one. */
+static void
+test_nonce (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autofree char *code = NULL;
+  g_autofree char *text = NULL;
+  RkKernelEvent *done;
+
+  if (f->k.kernel == NULL)
+    return;
+
+  /* Straight onto the event pipe: with its id, without a nonce, with a
+   * guessed one, and with the previous cell's nonce field copied from
+   * nowhere (the cell never sees one). */
   code = g_strconcat (hostile_prelude,
     "ev('{\"type\":\"done\",\"id\":\"CID\",\"status\":\"ok\",\"duration_ms\":0,\"truncated_bytes\":0}')\n"
-    "import time; time.sleep(0.3)\n",
+    "ev('{\"type\":\"done\",\"id\":\"CID\",\"nonce\":\"' + '0' * 32 + '\",\"status\":\"ok\",\"duration_ms\":0,\"truncated_bytes\":0}')\n"
+    "ev('{\"type\":\"result\",\"id\":\"CID\",\"nonce\":\"\",\"text\":\"forged\"}')\n"
+    "import time; time.sleep(0.4)\n"
+    "print('still the same cell')\n",
     NULL);
-  run (f, code);
-  run (f, "'after forgery'");
-  /* The real "done" of the forged cell may still be in flight: wait for
-   * this cell's own result. */
-  assert_result (f, "'after forgery'");
+  done = run (f, code);
+  text = stream_text (f);
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_OK);
+  g_assert_cmpint (done->duration_ms, >=, 400);
+  g_assert_nonnull (strstr (text, "still the same cell"));
+  g_assert_null (find (f, RK_KERNEL_EVENT_RESULT, NULL));
+
+  /* Through the reckon package's own emit(): the kernel refuses to send
+   * anything but artifacts for it. */
+  g_clear_pointer (&text, g_free);
+  done = run (f,
+    "import reckon._hooks as h, time\n"
+    "h.emit({'type': 'done', 'status': 'ok', 'duration_ms': 0, 'truncated_bytes': 0})\n"
+    "h.emit({'type': 'result', 'text': 'forged'})\n"
+    "time.sleep(0.4)\n"
+    "print('emit did not end it')\n");
+  text = stream_text (f);
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_OK);
+  g_assert_cmpint (done->duration_ms, >=, 400);
+  g_assert_nonnull (strstr (text, "emit did not end it"));
+  g_assert_null (find (f, RK_KERNEL_EVENT_RESULT, NULL));
+
+  /* The nonce is nowhere the cell's own names lead: not in its namespace,
+   * the reckon package, the kernel object's attributes, the environment
+   * or the command line. */
+  run (f,
+    "import re, sys, os, reckon, reckon._hooks as h, gc\n"
+    "hexes = re.compile(r'[0-9a-f]{32}')\n"
+    "def strings(d):\n"
+    "    return [repr(v) for v in list(d.values())]\n"
+    "places = strings(globals()) + strings(vars(reckon)) + strings(vars(h))\n"
+    "k = [o for o in gc.get_objects() if type(o).__name__ == 'Kernel']\n"
+    "places += [repr(v) for o in k for v in vars(o).values()]\n"
+    "places += list(os.environ.values()) + sys.argv\n"
+    "sum(1 for p in places if hexes.search(p))");
+  assert_result (f, "0");
+
+  /* A process the cell starts cannot reach the kernel's descriptors (the
+   * kernel is not dumpable), so it cannot write the event pipe either. */
+  run (f,
+    "import subprocess, sys, os\n"
+    "r = subprocess.run([sys.executable, '-c',\n"
+    "    'import os, sys\\ntry:\\n    print(len(os.listdir(\"/proc/%d/fd\" % os.getppid())))\\nexcept OSError as e:\\n    print(type(e).__name__)'],\n"
+    "    capture_output=True, text=True)\n"
+    "r.stdout.strip()");
+  assert_result (f, "'PermissionError'");
+
+  /* The session goes on. */
+  run (f, "6 * 7");
+  assert_result (f, "42");
+}
+
+/* Issue 10, finding 8: a cell that runs past its wall-clock limit is
+ * interrupted and reported as the "time" limit; the session (its
+ * variables) goes on. One that ignores the interrupt costs a restart. */
+static void
+test_cell_time_limit (Fixture       *f,
+                      gconstpointer  data)
+{
+  RkKernelEvent *done, *error;
+
+  if (f->k.kernel == NULL)
+    return;
+  g_assert_cmpuint (rk_kernel_get_cell_time_limit (f->k.kernel), ==, 120);
+  rk_kernel_set_cell_time_limit (f->k.kernel, 2);
+  g_assert_cmpuint (rk_kernel_get_cell_time_limit (f->k.kernel), ==, 2);
+
+  run (f, "kept = 11");
+  done = run (f, "while True:\n    pass\n");
+  g_test_message ("runaway cell -> %s (%s)", rk_kernel_status_to_string (done->status), done->message);
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_ERROR);
+  g_assert_cmpstr (done->limit, ==, "time");
+  g_assert_nonnull (strstr (done->message, "2 seconds"));
+  error = find (f, RK_KERNEL_EVENT_ERROR, NULL);
+  g_assert_nonnull (error);
+  g_assert_cmpstr (error->ename, ==, "TimeLimitExceeded");
+  g_assert_cmpstr (error->limit, ==, "time");
+  run (f, "kept");
+  assert_result (f, "11");
+
+  done = run (f, "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n");
+  g_test_message ("stubborn runaway cell -> %s (%s)", rk_kernel_status_to_string (done->status), done->message);
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_ERROR);
+  g_assert_cmpstr (done->limit, ==, "time");
+  run (f, "'kept' in globals()");
+  assert_result (f, "False");
+
+  /* A cell under the limit is untouched by it. */
+  done = run (f, "import time\ntime.sleep(0.5)\n'quick'");
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_OK);
+  g_assert_null (done->limit);
+}
+
+/* Issue 10, finding 8: a MemoryError under the sandbox's memory limit is
+ * reported as the "memory" limit, with its size, not as a bare MemoryError. */
+static void
+test_memory_limit (void)
+{
+  Fixture fx, *f = &fx;
+  RkKernelLimits limits = { .memory_bytes = 768ull << 20 };
+  RkKernelEvent *done, *error;
+
+  if (!fixture_init (f, &limits))
+    return;
+  rk_test_kernel_start (&f->k);
+  done = run (f, "kept = 5\nx = bytearray(2 * 1024 ** 3)\n");
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_ERROR);
+  error = find (f, RK_KERNEL_EVENT_ERROR, NULL);
+  g_assert_nonnull (error);
+  g_test_message ("memory error: %s: %s (limit %s)", error->ename, error->evalue, error->limit);
+  g_assert_cmpstr (error->limit, ==, "memory");
+  g_assert_nonnull (strstr (error->evalue, "memory limit (768 MiB)"));
+  run (f, "kept");
+  assert_result (f, "5");
+  fixture_teardown (f, NULL);
 }
 
 static void
@@ -610,12 +740,15 @@ main (int argc, char **argv)
   ADD ("/rk/kernel/queue", test_queue);
   ADD ("/rk/kernel/artifacts", test_artifacts);
   ADD ("/rk/kernel/hostile", test_hostile);
+  ADD ("/rk/kernel/nonce", test_nonce);
+  ADD ("/rk/kernel/cell-time-limit", test_cell_time_limit);
   ADD ("/rk/kernel/death", test_death);
   ADD ("/rk/kernel/output-cap", test_output_cap);
   ADD ("/rk/kernel/restart", test_restart);
 #undef ADD
   g_test_add_func ("/rk/kernel/disk-limit", test_disk_limit);
   g_test_add_func ("/rk/kernel/cell-cpu-limit", test_cell_cpu_limit);
+  g_test_add_func ("/rk/kernel/memory-limit", test_memory_limit);
 
   return g_test_run ();
 }

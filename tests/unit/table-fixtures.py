@@ -35,6 +35,11 @@ w("dtypes", pd.DataFrame({
     "u": np.array([1, 2, 2 ** 64 - 1], dtype=np.uint64),
     "td": pd.to_timedelta([1, 2, 3], unit="h"),
 }))
+# Text a spreadsheet app would read as a formula (issue 10, finding 8).
+w("formulas", pd.DataFrame({
+    "=cmd": ["=1+1", "+SUM(A1)", "-2+3", "@A1", "\tx", "\r=1", "plain", "-", None],
+    "n": [-1, 2, -3, 4, 5, 6, 7, 8, 9],
+}))
 w("unicode", pd.DataFrame({"名前 ✓": ["😀 emoji", "中文", "\ud800x", "a\0b", ""]}))
 w("empty", pd.DataFrame())
 w("empty_cols", pd.DataFrame({"a": pd.Series([], dtype="int64"),

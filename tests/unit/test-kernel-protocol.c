@@ -141,6 +141,33 @@ test_wrong_types (void)
   parse_fails ("{\"type\":\"exec\",\"id\":\"c\"}", (gsize) -1, RK_PARSE_ERROR_UNSUPPORTED);
 }
 
+/* The nonce and an error's limit: typed, bounded, and a limit the kernel
+ * cannot see (or a made-up one) is not kept. */
+static void
+test_nonce_and_limit (void)
+{
+  g_autoptr(RkKernelEvent) ev = NULL;
+  g_autoptr(RkKernelEvent) mem = NULL;
+  g_autoptr(RkKernelEvent) evil = NULL;
+  g_autoptr(RkKernelEvent) bare = NULL;
+  g_autofree char *long_nonce = g_strdup_printf ("{\"type\":\"started\",\"id\":\"c\",\"nonce\":\"%0*d\"}", 65, 0);
+
+  ev = parse_ok ("{\"type\":\"started\",\"id\":\"c\",\"nonce\":\"00ff\"}");
+  g_assert_cmpstr (ev->nonce, ==, "00ff");
+  bare = parse_ok ("{\"type\":\"started\",\"id\":\"c\"}");
+  g_assert_null (bare->nonce);
+  parse_fails ("{\"type\":\"started\",\"id\":\"c\",\"nonce\":7}", (gsize) -1, RK_PARSE_ERROR_MALFORMED);
+  parse_fails ("{\"type\":\"started\",\"id\":\"c\",\"nonce\":[\"a\"]}", (gsize) -1, RK_PARSE_ERROR_MALFORMED);
+  parse_fails (long_nonce, (gsize) -1, RK_PARSE_ERROR_TOO_LARGE);
+
+  mem = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"MemoryError\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"memory\"}");
+  g_assert_cmpstr (mem->limit, ==, "memory");
+  evil = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"E\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"disk\\u001b[2J\"}");
+  g_assert_null (evil->limit);
+  parse_fails ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"E\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":1}",
+               (gsize) -1, RK_PARSE_ERROR_MALFORMED);
+}
+
 static void
 test_bytes (void)
 {
@@ -276,6 +303,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/kernel-protocol/hostile-paths", test_hostile_paths);
   g_test_add_func ("/rk/kernel-protocol/wrong-types", test_wrong_types);
   g_test_add_func ("/rk/kernel-protocol/bytes", test_bytes);
+  g_test_add_func ("/rk/kernel-protocol/nonce-and-limit", test_nonce_and_limit);
   g_test_add_func ("/rk/kernel-protocol/splitter", test_splitter);
   g_test_add_func ("/rk/kernel-protocol/splitter-10mb", test_splitter_big);
 

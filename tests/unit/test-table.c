@@ -642,6 +642,94 @@ test_export_xlsx (void)
   g_assert_cmpstr (out, ==, expected_xlsx);
 }
 
+/* Issue 10, finding 8: text that a spreadsheet app would run as a formula
+ * is neutralised in CSV (a leading apostrophe) and XLSX (quotePrefix, the
+ * text itself kept), numbers are not touched, and the .rkt keeps the raw
+ * values. */
+static const char expected_formulas_csv[] =
+  "'=cmd,n\r\n"
+  "'=1+1,-1\r\n"
+  "'+SUM(A1),2\r\n"
+  "'-2+3,-3\r\n"
+  "'@A1,4\r\n"
+  "'\tx,5\r\n"
+  "\"'\r=1\",6\r\n"
+  "plain,7\r\n"
+  "'-,8\r\n"
+  ",9\r\n";
+
+static const char read_formulas_py[] =
+  "import sys, openpyxl\n"
+  "ws = openpyxl.load_workbook(sys.argv[1]).active\n"
+  "for row in ws.iter_rows():\n"
+  "    for c in row:\n"
+  "        if c.value is not None:\n"
+  "            print('%s %r %s %d' % (c.coordinate, c.value, c.data_type, int(bool(c.quotePrefix))))\n";
+
+static const char expected_formulas_xlsx[] =
+  "A1 '=cmd' s 1\n"
+  "B1 'n' s 0\n"
+  "A2 '=1+1' s 1\n"
+  "B2 -1 n 0\n"
+  "A3 '+SUM(A1)' s 1\n"
+  "B3 2 n 0\n"
+  "A4 '-2+3' s 1\n"
+  "B4 -3 n 0\n"
+  "A5 '@A1' s 1\n"
+  "B5 4 n 0\n"
+  "A6 '\\tx' s 1\n"
+  "B6 5 n 0\n"
+  "A7 '\\r=1' s 1\n"
+  "B7 6 n 0\n"
+  "A8 'plain' s 0\n"
+  "B8 7 n 0\n"
+  "A9 '-' s 1\n"
+  "B9 8 n 0\n"
+  "B10 9 n 0\n";
+
+static void
+test_export_formulas (void)
+{
+  g_autoptr(RkTable) t = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *xlsx = NULL;
+  g_autofree char *raw = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *out = NULL;
+  gsize len;
+
+  NEED_FIXTURES ();
+  t = open_fixture ("formulas");
+  raw = rk_table_get_cell_text (t, 0, 0);
+  g_assert_cmpstr (raw, ==, "=1+1");
+  csv = export_to_string (t, RK_TABLE_EXPORT_CSV, &len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (csv, len, expected_formulas_csv, strlen (expected_formulas_csv));
+
+  xlsx = export_to_string (t, RK_TABLE_EXPORT_XLSX, &len, &error);
+  g_assert_no_error (error);
+  g_assert_null (g_strstr_len (xlsx, (gssize) len, "<f>"));
+  {
+    const char *argv[] = { "/usr/bin/python3", "-c", "import openpyxl", NULL };
+    int status;
+    if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL) ||
+        !g_spawn_check_wait_status (status, NULL))
+      {
+        g_test_skip ("python3-openpyxl is not installed: the XLSX half is not checked");
+        return;
+      }
+  }
+  path = g_build_filename (fixtures, "formulas.xlsx", NULL);
+  script = g_build_filename (fixtures, "read_formulas.py", NULL);
+  g_assert_true (g_file_set_contents (path, xlsx, len, NULL));
+  g_assert_true (g_file_set_contents (script, read_formulas_py, -1, NULL));
+  g_assert_true (run_python (script, path, &out, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (out, ==, expected_formulas_xlsx);
+}
+
 /* A file with one bool column of @n_rows rows, built by hand. */
 static GBytes *
 build_bool_table (guint n_rows)
@@ -1316,6 +1404,7 @@ main (int   argc,
   g_test_add_func ("/rk/table/export/async", test_export_async);
   g_test_add_func ("/rk/table/export/xlsx", test_export_xlsx);
   g_test_add_func ("/rk/table/export/xlsx-row-limit", test_export_xlsx_limit);
+  g_test_add_func ("/rk/table/export/formulas", test_export_formulas);
   g_test_add_func ("/rk/table/hostile/truncated", test_hostile_truncated);
   g_test_add_func ("/rk/table/hostile/header", test_hostile_header);
   g_test_add_func ("/rk/table/hostile/directory", test_hostile_directory);

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-cli-util.c — what the subcommands of reckon-cli share: the one table of
+ * exit statuses and its wording in --help. */
+#define G_LOG_DOMAIN "reckon-cli"
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rk-cli.h"
+#include "rk-text.h"
+#include "rk-util.h"
+
+static const struct
+{
+  RkCliExit   code;
+  const char *meaning;
+} exit_meanings[] = {
+  { RK_CLI_EXIT_OK, N_("success") },
+  { RK_CLI_EXIT_FAILURE, N_("the work failed (see each command)") },
+  { RK_CLI_EXIT_USAGE, N_("wrong usage: an unknown option, a missing argument, or a named file or --out folder that cannot be used") },
+  { RK_CLI_EXIT_UNREACHABLE, N_("no model server answers, or it is not on this computer and --allow-remote is not given") },
+  { RK_CLI_EXIT_MODEL_MISSING, N_("the model named by --model is not on the server") },
+  { RK_CLI_EXIT_CANCELLED, N_("cancelled (Ctrl+C)") },
+  { RK_CLI_EXIT_STEP_LIMIT, N_("the model did not answer within --max-steps requests") },
+  { RK_CLI_EXIT_MODEL_ERROR, N_("the model server failed (an HTTP error, a broken stream, a stall)") },
+  { RK_CLI_EXIT_REPAIR_LIMIT, N_("the code kept failing after --max-repairs automatic repairs") },
+  { RK_CLI_EXIT_DECLINED, N_("code was not run: “n”, or the end of input, at the approval prompt") },
+  { RK_CLI_EXIT_SANDBOX, N_("the sandbox could not be started (the message names what is missing)") },
+  { RK_CLI_EXIT_KERNEL_DIED, N_("the Python kernel died (a sandbox limit, a crash)") },
+  { RK_CLI_EXIT_TIME_LIMIT, N_("the cell was stopped by --timeout") },
+  { RK_CLI_EXIT_NOT_SAVED, N_("a result could not be saved in --out") },
+};
+
+static const char *
+meaning_of (int code)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (exit_meanings); i++)
+    if ((int) exit_meanings[i].code == code)
+      return _(exit_meanings[i].meaning);
+  return "";
+}
+
+void
+rk_cli_set_exit_help (GOptionContext *context,
+                      const char     *failure,
+                      ...)
+{
+  g_autoptr(GString) s = g_string_new (_("Exit status:"));
+  va_list args;
+  int code;
+
+  g_string_append_printf (s, "\n  %2d  %s", RK_CLI_EXIT_OK, meaning_of (RK_CLI_EXIT_OK));
+  if (failure != NULL)
+    g_string_append_printf (s, "\n  %2d  %s", RK_CLI_EXIT_FAILURE, failure);
+  va_start (args, failure);
+  while ((code = va_arg (args, int)) >= 0)
+    g_string_append_printf (s, "\n  %2d  %s", code, meaning_of (code));
+  va_end (args);
+  g_string_append (s, "\n");
+  g_option_context_set_description (context, s->str);
+}
+
+char *
+rk_cli_exit_table (void)
+{
+  GString *s = g_string_new (_("Exit status (each command lists those it uses):"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (exit_meanings); i++)
+    g_string_append_printf (s, "\n  %2d  %s", exit_meanings[i].code, _(exit_meanings[i].meaning));
+  g_string_append (s, "\n");
+  return g_string_free (s, FALSE);
+}
+
+/* -- sessions -- */
+
+RkSession *
+rk_cli_session_new (GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(RkSession) session = NULL;
+
+  if (!rk_check_sandbox_parts (&local_error))
+    {
+      g_set_error (error, RK_KERNEL_ERROR, RK_KERNEL_ERROR_SPAWN,
+                   _("The sandbox could not be started: %s"), local_error->message);
+      return NULL;
+    }
+  session = rk_session_new (NULL, NULL, error);
+  if (session == NULL)
+    return NULL;
+  rk_session_set_idle_timeout (session, 0);   /* a command ends, it does not idle */
+  return g_steal_pointer (&session);
+}
+
+static void
+add_file_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+char *
+rk_cli_session_add_file (RkSession   *session,
+                         const char  *path,
+                         GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  rk_session_add_file_async (session, path, NULL, add_file_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return rk_session_add_file_finish (session, result, error);
+}
+
+void
+rk_cli_print_untrusted (FILE       *out,
+                        const char *text)
+{
+  g_autofree char *clean = rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_DEFAULT);
+
+  if (clean != NULL)
+    fputs (clean, out);
+}
+
+char *
+rk_cli_name (const char *text)
+{
+  return rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_SINGLE_LINE);
+}
+
+void
+rk_cli_hint_out (guint n_results)
+{
+  if (n_results == 0)
+    return;
+  fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
+                                "reckon: %u result was not kept (the workspace is deleted at the end); add --out DIR to save it.\n",
+                                "reckon: %u results were not kept (the workspace is deleted at the end); add --out DIR to save them.\n",
+                                n_results),
+           n_results);
+}
+
+gboolean
+rk_cli_check_out_dir (const char  *out_dir,
+                      GError     **error)
+{
+  g_autofree char *probe = NULL;
+  int fd;
+
+  if (g_file_test (out_dir, G_FILE_TEST_EXISTS) && !g_file_test (out_dir, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
+                   _("--out “%s” is a file; name a folder (it is created if missing)."), out_dir);
+      return FALSE;
+    }
+  if (g_mkdir_with_parents (out_dir, 0755) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("--out “%s” cannot be created: %s."), out_dir, g_strerror (errsv));
+      return FALSE;
+    }
+  /* Writable for real (modes, read-only mounts, quotas), not as access() guesses. */
+  probe = g_build_filename (out_dir, ".reckon-probe-XXXXXX", NULL);
+  fd = g_mkstemp (probe);
+  if (fd < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("--out “%s” cannot be written: %s."), out_dir, g_strerror (errsv));
+      return FALSE;
+    }
+  close (fd);
+  g_unlink (probe);
+  return TRUE;
+}
+
+/* -- model server errors, in the CLI's own terms -- */
+
+/* What `ask` and `models` try when no --endpoint is given (as their --help says). */
+const char * const rk_cli_default_endpoints[] = {
+  "http://127.0.0.1:11434", "http://127.0.0.1:8080", "http://127.0.0.1:1234", NULL
+};
+
+/* The message without its last clause ("...; check the API key in
+ * Preferences."), for a hint of the CLI's own. */
+static char *
+without_last_clause (const char *message)
+{
+  const char *semicolon = strrchr (message, ';');
+
+  return semicolon != NULL ? g_strndup (message, semicolon - message) : g_strdup (message);
+}
+
+char *
+rk_cli_model_error_message (const GError *error,
+                            const char   *endpoint,
+                            RkModelApi    api)
+{
+  if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_REMOTE_REFUSED))
+    return g_strdup_printf (_("%s is not on this computer; Reckon sends your data only to a model server on this computer unless you add --allow-remote."),
+                            endpoint != NULL ? endpoint : _("The model server"));
+  if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_UNREACHABLE) && endpoint == NULL)
+    {
+      g_autofree char *tried = g_strjoinv (", ", (char **) rk_cli_default_endpoints);
+
+      return g_strdup_printf (_("No model server answers on this computer (tried %s); start Ollama, llama-server or LM Studio, or name the server with --endpoint URL."),
+                              tried);
+    }
+  if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_HTTP)
+      && (strstr (error->message, "HTTP 401") != NULL || strstr (error->message, "HTTP 403") != NULL))
+    {
+      g_autofree char *head = without_last_clause (error->message);
+
+      return g_strdup_printf (_("%s; put the server's API key in the RECKON_API_KEY environment variable."), head);
+    }
+  if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_HTTP) && api != RK_MODEL_API_AUTO
+      && strstr (error->message, "HTTP 404") != NULL)
+    {
+      g_autofree char *head = g_strdup (error->message);
+
+      g_strchomp (head);
+      if (g_str_has_suffix (head, "."))
+        head[strlen (head) - 1] = '\0';
+      return g_strdup_printf (_("%s; the server may speak the other wire format: try --api auto."), head);
+    }
+  return g_strdup (error->message);
+}
