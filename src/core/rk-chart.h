@@ -79,9 +79,29 @@ RkChartAxisType rk_chart_get_x_type        (RkChart        *self);
 guint           rk_chart_get_n_series      (RkChart        *self);
 const char     *rk_chart_get_series_name   (RkChart        *self,
                                             guint           series);
+const char     *rk_chart_get_x_label       (RkChart        *self);
+const char     *rk_chart_get_y_label       (RkChart        *self);
 /* Points in a series (bins for a histogram, 1 for a box). */
 gsize           rk_chart_get_n_points      (RkChart        *self,
                                             guint           series);
+
+/* Showing and hiding series (the legend's toggles): the axes fit the
+ * visible ones. Emits "changed". */
+gboolean        rk_chart_get_series_visible (RkChart       *self,
+                                            guint           series);
+void            rk_chart_set_series_visible (RkChart       *self,
+                                            guint           series,
+                                            gboolean        visible);
+/* Line, area, bar and scatter are views of the same series (bar only on a
+ * category axis); histograms and boxes stay as they are. rk_chart_set_kind()
+ * returns FALSE, changing nothing, for a kind this chart cannot show. */
+gboolean        rk_chart_can_show_as       (RkChart        *self,
+                                            RkChartKind     kind);
+gboolean        rk_chart_set_kind          (RkChart        *self,
+                                            RkChartKind     kind);
+/* A text description for screen readers and reports: kind, title, axes
+ * with their ranges, and each visible series with its count and range. */
+char           *rk_chart_describe          (RkChart        *self);
 
 void            rk_chart_draw              (RkChart        *self,
                                             cairo_t        *cr,
@@ -96,6 +116,13 @@ gboolean        rk_chart_hit_test          (RkChart        *self,
                                             double          x,
                                             double          y,
                                             RkChartHit     *hit);
+/* The series whose legend entry lies at (@x, @y) of the last drawing of
+ * that size, or -1. */
+int             rk_chart_legend_hit_test   (RkChart        *self,
+                                            double          width,
+                                            double          height,
+                                            double          x,
+                                            double          y);
 /* A tooltip for @hit: series name and exact values, one line each. */
 char           *rk_chart_describe_hit      (RkChart        *self,
                                             const RkChartHit *hit);

@@ -1,5 +1,6 @@
 /* fuzz-chart-spec.c — RkChart's spec parser on arbitrary bytes; what parses is
- * also drawn, hit-tested and described, so the drawing code sees odd charts too. */
+ * also drawn, hit-tested and described, then shown as every kind it can be
+ * with a series hidden, so the drawing code sees odd charts too. */
 #include "config.h"
 
 #include <stdint.h>
@@ -37,21 +38,36 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       return 0;
     }
 
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 240, 160);
-  cr = cairo_create (surface);
-  rk_chart_draw (chart, cr, 240, 160, size % 2 ? RK_CHART_STYLE_DARK : RK_CHART_STYLE_LIGHT);
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-
-  for (int i = 0; i < 4; i++)
+  for (int round = 0; round < 3; round++)
     {
-      RkChartHit hit;
-      if (rk_chart_hit_test (chart, 240, 160, 30 + i * 60, 40 + i * 25, &hit))
+      g_autofree char *description = NULL;
+
+      if (round == 1 && rk_chart_get_n_series (chart) > 0)
+        rk_chart_set_series_visible (chart, 0, FALSE);
+      if (round == 2)
+        rk_chart_set_kind (chart, (RkChartKind) (size % (RK_CHART_KIND_BOX + 1)));
+
+      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 240, 160);
+      cr = cairo_create (surface);
+      rk_chart_draw (chart, cr, 240, 160, size % 2 ? RK_CHART_STYLE_DARK : RK_CHART_STYLE_LIGHT);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+
+      for (int i = 0; i < 4; i++)
         {
-          g_autofree char *text = rk_chart_describe_hit (chart, &hit);
-          if (text == NULL)
+          RkChartHit hit;
+          if (rk_chart_hit_test (chart, 240, 160, 30 + i * 60, 40 + i * 25, &hit))
+            {
+              g_autofree char *text = rk_chart_describe_hit (chart, &hit);
+              if (text == NULL)
+                abort ();
+            }
+          if (rk_chart_legend_hit_test (chart, 240, 160, 30 + i * 60, 10 + i * 5) >= (int) rk_chart_get_n_series (chart))
             abort ();
         }
+      description = rk_chart_describe (chart);
+      if (description == NULL || !g_utf8_validate (description, -1, NULL))
+        abort ();
     }
   return 0;
 }

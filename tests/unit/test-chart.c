@@ -668,6 +668,147 @@ test_hit_exact (void)
   }
 }
 
+
+/* The cached layout and scatter grid answer exactly as a fresh layout and a
+ * scan of every point do, before and after a resize and a hidden series. */
+static void
+test_hit_cache (void)
+{
+  g_autoptr(GString) json = g_string_new ("{\"version\":1,\"kind\":\"scatter\",\"series\":[");
+  g_autoptr(RkChart) chart = NULL;
+  GRand *rand = g_rand_new_with_seed (7);
+  guint agree = 0, found = 0;
+
+  for (guint k = 0; k < 3; k++)
+    {
+      g_string_append_printf (json, "%s{\"name\":\"s%u\",\"x\":[", k ? "," : "", k);
+      for (guint i = 0; i < 2000; i++)
+        g_string_append_printf (json, "%s%d", i ? "," : "", g_rand_int_range (rand, 0, 1000));
+      g_string_append (json, "],\"y\":[");
+      for (guint i = 0; i < 2000; i++)
+        g_string_append_printf (json, "%s%d", i ? "," : "", g_rand_int_range (rand, 0, 1000));
+      g_string_append (json, "]}");
+    }
+  g_string_append (json, "]}");
+  chart = chart_from_string (json->str, NULL, NULL);
+  g_assert_nonnull (chart);
+
+  for (guint round = 0; round < 3; round++)
+    {
+      int w = round == 1 ? 500 : W, h = round == 1 ? 300 : H;
+
+      if (round == 2)
+        rk_chart_set_series_visible (chart, 1, FALSE);
+      for (guint i = 0; i < 400; i++)
+        {
+          RkChartHit a, b;
+          double x = g_rand_double_range (rand, 0, w);
+          double y = g_rand_double_range (rand, 0, h);
+          gboolean fa = rk_chart_hit_test (chart, w, h, x, y, &a);
+          gboolean fb = _rk_chart_hit_test_uncached (chart, w, h, x, y, &b);
+
+          g_assert_cmpint (fa, ==, fb);
+          if (fa)
+            {
+              g_assert_cmpuint (a.series, ==, b.series);
+              g_assert_cmpuint (a.index, ==, b.index);
+              g_assert_cmpfloat (a.px, ==, b.px);
+              if (round == 2)
+                g_assert_cmpuint (a.series, !=, 1);
+              found++;
+            }
+          agree++;
+        }
+    }
+  g_assert_cmpuint (agree, ==, 1200);
+  g_assert_cmpuint (found, >, 100);
+  g_rand_free (rand);
+}
+
+static void
+count_cb (RkChart *chart,
+          guint   *count)
+{
+  (*count)++;
+}
+
+static void
+test_kinds_and_visibility (void)
+{
+  const char *cat =
+    "{\"version\":1,\"kind\":\"bar\",\"title\":\"Sales\",\"x\":{\"type\":\"category\",\"label\":\"region\"},"
+    "\"y\":{\"label\":\"units\"},\"stacked\":true,\"categories\":[\"North\",\"South\"],"
+    "\"series\":[{\"name\":\"2024\",\"y\":[3,4]},{\"name\":\"2025\",\"y\":[10,20]}]}";
+  const char *num =
+    "{\"version\":1,\"kind\":\"line\",\"series\":[{\"name\":\"a\",\"x\":[1,2],\"y\":[5,6]}]}";
+  const char *hist =
+    "{\"version\":1,\"kind\":\"histogram\",\"series\":[{\"name\":\"h\",\"edges\":[0,1],\"counts\":[4]}]}";
+  g_autoptr(RkChart) c = chart_from_string (cat, NULL, NULL);
+  g_autoptr(RkChart) n = chart_from_string (num, NULL, NULL);
+  g_autoptr(RkChart) h = chart_from_string (hist, NULL, NULL);
+  g_autofree char *d1 = NULL;
+  g_autofree char *d2 = NULL;
+  cairo_surface_t *surface;
+  guint changed = 0;
+  RkChartHit hit;
+  int legend = -1;
+
+  g_assert_nonnull (c);
+  g_signal_connect (c, "changed", G_CALLBACK (count_cb), &changed);
+
+  /* bars on categories can be lines, areas, scatter; numbers cannot be bars */
+  g_assert_true (rk_chart_can_show_as (c, RK_CHART_KIND_LINE));
+  g_assert_true (rk_chart_can_show_as (c, RK_CHART_KIND_AREA));
+  g_assert_true (rk_chart_can_show_as (c, RK_CHART_KIND_SCATTER));
+  g_assert_false (rk_chart_can_show_as (c, RK_CHART_KIND_HISTOGRAM));
+  g_assert_false (rk_chart_can_show_as (n, RK_CHART_KIND_BAR));
+  g_assert_true (rk_chart_can_show_as (n, RK_CHART_KIND_SCATTER));
+  g_assert_false (rk_chart_can_show_as (h, RK_CHART_KIND_LINE));
+  g_assert_false (rk_chart_set_kind (h, RK_CHART_KIND_LINE));
+  g_assert_cmpint (rk_chart_get_kind (h), ==, RK_CHART_KIND_HISTOGRAM);
+
+  /* the description names the kind, title, axes, ranges and series */
+  d1 = rk_chart_describe (c);
+  g_assert_nonnull (strstr (d1, "Bar chart"));
+  g_assert_nonnull (strstr (d1, "Sales"));
+  g_assert_nonnull (strstr (d1, "region"));
+  g_assert_nonnull (strstr (d1, "North"));
+  g_assert_nonnull (strstr (d1, "units"));
+  g_assert_nonnull (strstr (d1, "from 0 to 24"));  /* stacked: 4 + 20 */
+  g_assert_nonnull (strstr (d1, "2025, 2 points, from 10 to 20"));
+
+  /* hiding 2025 refits the axis to 2024 alone and hides it from hover */
+  rk_chart_set_series_visible (c, 1, FALSE);
+  g_assert_false (rk_chart_get_series_visible (c, 1));
+  g_assert_cmpuint (changed, ==, 1);
+  d2 = rk_chart_describe (c);
+  g_assert_nonnull (strstr (d2, "from 0 to 4"));
+  g_assert_null (strstr (d2, "2025"));
+  for (double x = 60; x < W; x += 20)
+    if (rk_chart_hit_test (c, W, H, x, H - 70, &hit))
+      g_assert_cmpuint (hit.series, ==, 0);
+
+  /* as lines, the stacking (an area and bar matter) is off */
+  g_assert_true (rk_chart_set_kind (c, RK_CHART_KIND_LINE));
+  g_assert_cmpint (rk_chart_get_kind (c), ==, RK_CHART_KIND_LINE);
+  g_assert_cmpuint (changed, ==, 2);
+  rk_chart_set_series_visible (c, 1, TRUE);
+  g_clear_pointer (&d2, g_free);
+  d2 = rk_chart_describe (c);
+  g_assert_nonnull (strstr (d2, "Line chart"));
+  g_assert_nonnull (strstr (d2, "from 3 to 20"));
+
+  /* the legend: after a drawing, its entries can be hit */
+  surface = render (c, W, H, RK_CHART_STYLE_LIGHT);
+  cairo_surface_destroy (surface);
+  for (double y = 0; y < 80 && legend < 0; y += 2)
+    for (double x = 0; x < W && legend < 0; x += 4)
+      legend = rk_chart_legend_hit_test (c, W, H, x, y);
+  g_assert_cmpint (legend, ==, 0);
+  g_assert_cmpint (rk_chart_legend_hit_test (c, W + 1, H, W / 2, 40), ==, -1);
+  g_assert_cmpint (rk_chart_legend_hit_test (c, W, H, W / 2, H / 2), ==, -1);
+}
+
 /* ------------------------------------------------------------ export */
 
 static void
@@ -1059,6 +1200,8 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/chart/draw/bars", test_draw_bars);
   g_test_add ("/rk/chart/draw/decimation-spike", Fixture, NULL, fixture_setup, test_decimation_spike, fixture_teardown);
   g_test_add_func ("/rk/chart/hit-test/exact", test_hit_exact);
+  g_test_add_func ("/rk/chart/hit-test/cache", test_hit_cache);
+  g_test_add_func ("/rk/chart/kinds-and-visibility", test_kinds_and_visibility);
   g_test_add ("/rk/chart/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
   g_test_add ("/rk/chart/cli", Fixture, NULL, fixture_setup, test_cli, fixture_teardown);
   g_test_add_func ("/rk/chart/hostile/specs", test_hostile);
