@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-composer.c — the multi-line field at the bottom of the chat: Enter
+ * sends, Shift+Enter adds a line; a "Run Python" toggle; Attach, Send, Stop.
+ * It only emits signals: the window decides what sending means. */
+#define G_LOG_DOMAIN "rk-composer"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rk-composer.h"
+
+struct _RkComposer
+{
+  GtkWidget        parent_instance;
+
+  GtkWidget       *box;
+  GtkButton       *attach_button;
+  GtkToggleButton *code_toggle;
+  GtkTextView     *text_view;
+  GtkLabel        *placeholder;
+  GtkStack        *action_stack;
+  GtkButton       *send_button;
+  GtkButton       *stop_button;
+
+  guint            busy : 1;
+  guint            model_ready : 1;
+};
+
+G_DEFINE_FINAL_TYPE (RkComposer, rk_composer, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_CODE_MODE,
+  PROP_BUSY,
+  N_PROPS
+};
+
+enum {
+  SIGNAL_SEND,
+  SIGNAL_STOP,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static gboolean
+is_blank (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (!g_unichar_isspace (g_utf8_get_char (p)))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+update_state (RkComposer *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
+  gboolean empty = gtk_text_buffer_get_char_count (buffer) == 0;
+  gboolean code = gtk_toggle_button_get_active (self->code_toggle);
+  g_autofree char *text = rk_composer_dup_text (self);
+  const char *hint;
+  const char *name;
+
+  if (code)
+    hint = _("Type Python code to run in the sandbox");
+  else if (self->model_ready)
+    hint = _("Ask a question about your data");
+  else
+    hint = _("No model server: add files, or switch on Run Python");
+  gtk_label_set_label (self->placeholder, hint);
+  gtk_widget_set_visible (GTK_WIDGET (self->placeholder), empty);
+
+  gtk_stack_set_visible_child (self->action_stack,
+                               GTK_WIDGET (self->busy ? self->stop_button : self->send_button));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->send_button), !self->busy && !is_blank (text));
+
+  if (code)
+    gtk_widget_add_css_class (GTK_WIDGET (self->text_view), "monospace");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->text_view), "monospace");
+
+  name = code ? _("Python code") : _("Question");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, hint,
+                                  -1);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->send_button),
+                               code ? _("Run the Code (Enter)") : _("Send the Question (Enter)"));
+}
+
+static void
+send (RkComposer *self)
+{
+  g_autofree char *text = rk_composer_dup_text (self);
+
+  if (self->busy || is_blank (text))
+    return;
+  /* The text stays: the window clears it once sending has started. */
+  g_signal_emit (self, signals[SIGNAL_SEND], 0, text, rk_composer_get_code_mode (self));
+}
+
+static gboolean
+key_pressed_cb (RkComposer            *self,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                GtkEventControllerKey *controller)
+{
+  if (keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter)
+    return GDK_EVENT_PROPAGATE;
+  /* Shift+Enter (and Ctrl+Enter) add a line: let the text view have it. */
+  if (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK))
+    {
+      if (state & GDK_CONTROL_MASK)
+        {
+          gtk_text_buffer_insert_at_cursor (gtk_text_view_get_buffer (self->text_view), "\n", 1);
+          return GDK_EVENT_STOP;
+        }
+      return GDK_EVENT_PROPAGATE;
+    }
+  send (self);
+  return GDK_EVENT_STOP;
+}
+
+static void
+send_clicked_cb (RkComposer *self)
+{
+  send (self);
+}
+
+static void
+stop_clicked_cb (RkComposer *self)
+{
+  g_signal_emit (self, signals[SIGNAL_STOP], 0);
+}
+
+static void
+code_toggled_cb (RkComposer *self)
+{
+  update_state (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CODE_MODE]);
+}
+
+static void
+rk_composer_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_COMPOSER);
+  G_OBJECT_CLASS (rk_composer_parent_class)->dispose (object);
+}
+
+static void
+rk_composer_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  RkComposer *self = RK_COMPOSER (object);
+
+  switch (prop_id)
+    {
+    case PROP_CODE_MODE:
+      g_value_set_boolean (value, rk_composer_get_code_mode (self));
+      break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->busy);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rk_composer_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  RkComposer *self = RK_COMPOSER (object);
+
+  switch (prop_id)
+    {
+    case PROP_CODE_MODE:
+      rk_composer_set_code_mode (self, g_value_get_boolean (value));
+      break;
+    case PROP_BUSY:
+      rk_composer_set_busy (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static gboolean
+rk_composer_grab_focus (GtkWidget *widget)
+{
+  return gtk_widget_grab_focus (GTK_WIDGET (RK_COMPOSER (widget)->text_view));
+}
+
+static void
+rk_composer_class_init (RkComposerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_composer_dispose;
+  object_class->get_property = rk_composer_get_property;
+  object_class->set_property = rk_composer_set_property;
+  widget_class->grab_focus = rk_composer_grab_focus;
+
+  properties[PROP_CODE_MODE] =
+    g_param_spec_boolean ("code-mode", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SIGNAL_SEND] =
+    g_signal_new ("send", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
+  signals[SIGNAL_STOP] =
+    g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-composer.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkComposer, box);
+  gtk_widget_class_bind_template_child (widget_class, RkComposer, attach_button);
+  gtk_widget_class_bind_template_child (widget_class, RkComposer, code_toggle);
+  gtk_widget_class_bind_template_child (widget_class, RkComposer, text_view);
+  gtk_widget_class_bind_template_child (widget_class, RkComposer, placeholder);
+  gtk_widget_class_bind_template_child (widget_class, RkComposer, action_stack);
+  gtk_widget_class_bind_template_child (widget_class, RkComposer, send_button);
+  gtk_widget_class_bind_template_child (widget_class, RkComposer, stop_button);
+  gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, send_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, stop_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, code_toggled_cb);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "composer");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+rk_composer_init (RkComposer *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->model_ready = TRUE;
+  g_signal_connect_object (gtk_text_view_get_buffer (self->text_view), "changed",
+                           G_CALLBACK (update_state), self, G_CONNECT_SWAPPED);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Composer"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->attach_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Attach"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->code_toggle),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Run Python"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->send_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Send"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->stop_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Stop"), -1);
+  update_state (self);
+}
+
+GtkWidget *
+rk_composer_new (void)
+{
+  return g_object_new (RK_TYPE_COMPOSER, NULL);
+}
+
+char *
+rk_composer_dup_text (RkComposer *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+
+  g_return_val_if_fail (RK_IS_COMPOSER (self), NULL);
+
+  buffer = gtk_text_view_get_buffer (self->text_view);
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+void
+rk_composer_set_text (RkComposer *self,
+                      const char *text)
+{
+  g_return_if_fail (RK_IS_COMPOSER (self));
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), text ? text : "", -1);
+}
+
+gboolean
+rk_composer_get_code_mode (RkComposer *self)
+{
+  g_return_val_if_fail (RK_IS_COMPOSER (self), FALSE);
+  return gtk_toggle_button_get_active (self->code_toggle);
+}
+
+void
+rk_composer_set_code_mode (RkComposer *self,
+                           gboolean    code_mode)
+{
+  g_return_if_fail (RK_IS_COMPOSER (self));
+  /* "toggled" updates the state and notifies. */
+  gtk_toggle_button_set_active (self->code_toggle, code_mode);
+}
+
+void
+rk_composer_set_busy (RkComposer *self,
+                      gboolean    busy)
+{
+  g_return_if_fail (RK_IS_COMPOSER (self));
+
+  busy = !!busy;
+  if (self->busy == busy)
+    return;
+  self->busy = busy;
+  update_state (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+gboolean
+rk_composer_get_busy (RkComposer *self)
+{
+  g_return_val_if_fail (RK_IS_COMPOSER (self), FALSE);
+  return self->busy;
+}
+
+void
+rk_composer_set_model_ready (RkComposer *self,
+                             gboolean    ready)
+{
+  g_return_if_fail (RK_IS_COMPOSER (self));
+  self->model_ready = !!ready;
+  update_state (self);
+}
+
+void
+rk_composer_focus (RkComposer *self)
+{
+  g_return_if_fail (RK_IS_COMPOSER (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->text_view));
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-preferences-window.c — Preferences: the model server (address, kind,
+ * model, API key in the keyring), privacy, and the limits of running code.
+ * Every row is bound to a key of io.github.reckon.Reckon. */
+#define G_LOG_DOMAIN "rk-preferences-window"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rk-application-private.h"
+#include "rk-model-client.h"
+#include "rk-preferences-window.h"
+#include "rk-secrets.h"
+
+struct _RkPreferencesWindow
+{
+  AdwPreferencesWindow  parent_instance;
+
+  AdwEntryRow          *endpoint_row;
+  AdwComboRow          *api_row;
+  AdwEntryRow          *model_row;
+  AdwPasswordEntryRow  *api_key_row;
+  AdwActionRow         *allow_remote_row;
+  GtkSwitch            *allow_remote_switch;
+  AdwActionRow         *remote_warning_row;
+  AdwComboRow          *approval_row;
+  GtkSpinButton        *memory_spin;
+  GtkSpinButton        *time_spin;
+  GtkSpinButton        *expiry_spin;
+
+  GSettings            *settings;
+  GCancellable         *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (RkPreferencesWindow, rk_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+
+static const char *api_nicks[] = { "auto", "openai", "ollama", NULL };
+static const char *policy_nicks[] = { "ask", "auto", "never", NULL };
+
+/* Enum key (its nick) ↔ AdwComboRow:selected. */
+static gboolean
+nick_to_index (GValue   *value,
+               GVariant *variant,
+               gpointer  user_data)
+{
+  const char * const *nicks = user_data;
+  const char *nick = g_variant_get_string (variant, NULL);
+
+  for (guint i = 0; nicks[i] != NULL; i++)
+    if (g_str_equal (nicks[i], nick))
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static GVariant *
+index_to_nick (const GValue       *value,
+               const GVariantType *type,
+               gpointer            user_data)
+{
+  const char * const *nicks = user_data;
+  guint index = g_value_get_uint (value);
+
+  if (index >= g_strv_length ((char **) nicks))
+    return NULL;
+  return g_variant_new_string (nicks[index]);
+}
+
+static void
+toast (RkPreferencesWindow *self,
+       const char          *message)
+{
+  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (message));
+}
+
+static void
+endpoint_apply_cb (RkPreferencesWindow *self)
+{
+  g_autofree char *endpoint = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->endpoint_row))));
+
+  if (*endpoint != '\0' && !g_str_has_prefix (endpoint, "http://") && !g_str_has_prefix (endpoint, "https://"))
+    {
+      toast (self, _("The address must start with http:// or https://."));
+      return;
+    }
+  g_settings_set_string (self->settings, "endpoint", endpoint);
+  if (*endpoint != '\0' && !rk_model_endpoint_is_local (endpoint) &&
+      !g_settings_get_boolean (self->settings, "allow-remote"))
+    toast (self, _("This server is not on this computer: Reckon will not use it unless you allow it below."));
+}
+
+static void
+model_apply_cb (RkPreferencesWindow *self)
+{
+  g_autofree char *model = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->model_row))));
+
+  g_settings_set_string (self->settings, "model", model);
+}
+
+static void
+report_api_key (RkPreferencesWindow *self,
+                gboolean             ok,
+                GError              *error,
+                gboolean             cleared)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (!ok)
+    {
+      g_autofree char *message = g_strdup_printf (_("The API key could not be saved in the keyring: %s"),
+                                                  error->message);
+      toast (self, message);
+      return;
+    }
+  _rk_application_reload_api_key (RK_APPLICATION (g_application_get_default ()));
+  toast (self, cleared ? _("API key removed") : _("API key saved in the keyring"));
+}
+
+static void
+api_key_stored_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(RkPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = rk_secrets_store_api_key_finish (result, &error);
+
+  report_api_key (self, ok, error, FALSE);
+}
+
+static void
+api_key_cleared_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(RkPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = rk_secrets_clear_api_key_finish (result, &error);
+
+  report_api_key (self, ok, error, TRUE);
+}
+
+static void
+api_key_apply_cb (RkPreferencesWindow *self)
+{
+  g_autofree char *endpoint = g_settings_get_string (self->settings, "endpoint");
+  const char *key = gtk_editable_get_text (GTK_EDITABLE (self->api_key_row));
+
+  if (*endpoint == '\0')
+    {
+      toast (self, _("Set the server’s address first: the key is kept for that address."));
+      return;
+    }
+  if (*key == '\0')
+    rk_secrets_clear_api_key_async (endpoint, self->cancellable, api_key_cleared_cb, g_object_ref (self));
+  else
+    rk_secrets_store_api_key_async (endpoint, key, self->cancellable, api_key_stored_cb, g_object_ref (self));
+}
+
+static void
+api_key_looked_up_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(RkPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = rk_secrets_lookup_api_key_finish (result, &error);
+
+  if (key != NULL)
+    gtk_editable_set_text (GTK_EDITABLE (self->api_key_row), key);
+}
+
+static void
+rk_preferences_window_dispose (GObject *object)
+{
+  RkPreferencesWindow *self = RK_PREFERENCES_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_PREFERENCES_WINDOW);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (rk_preferences_window_parent_class)->dispose (object);
+}
+
+static void
+rk_preferences_window_class_init (RkPreferencesWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_preferences_window_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/reckon/Reckon/rk-preferences-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, endpoint_row);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, api_row);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, model_row);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, api_key_row);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, allow_remote_row);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, allow_remote_switch);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, remote_warning_row);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, approval_row);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, memory_spin);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, time_spin);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, expiry_spin);
+  gtk_widget_class_bind_template_callback (widget_class, endpoint_apply_cb);
+  gtk_widget_class_bind_template_callback (widget_class, model_apply_cb);
+  gtk_widget_class_bind_template_callback (widget_class, api_key_apply_cb);
+}
+
+static void
+rk_preferences_window_init (RkPreferencesWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->cancellable = g_cancellable_new ();
+
+  /* Spin buttons and switches carry no name of their own: take the row's. */
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->allow_remote_switch),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->allow_remote_row, NULL, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->memory_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Memory limit in MiB"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->time_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Time limit in seconds"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->expiry_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Idle minutes before a session ends"), -1);
+}
+
+GtkWidget *
+rk_preferences_window_new (GSettings *settings)
+{
+  RkPreferencesWindow *self;
+  g_autofree char *endpoint = NULL;
+  g_autofree char *model = NULL;
+
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
+  self = g_object_new (RK_TYPE_PREFERENCES_WINDOW, NULL);
+  self->settings = g_object_ref (settings);
+
+  endpoint = g_settings_get_string (settings, "endpoint");
+  model = g_settings_get_string (settings, "model");
+  gtk_editable_set_text (GTK_EDITABLE (self->endpoint_row), endpoint);
+  gtk_editable_set_text (GTK_EDITABLE (self->model_row), model);
+  if (*endpoint != '\0')
+    rk_secrets_lookup_api_key_async (endpoint, self->cancellable, api_key_looked_up_cb, g_object_ref (self));
+
+  g_settings_bind_with_mapping (settings, "api-kind", self->api_row, "selected", G_SETTINGS_BIND_DEFAULT,
+                                nick_to_index, index_to_nick, (gpointer) api_nicks, NULL);
+  g_settings_bind_with_mapping (settings, "approval-policy", self->approval_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, nick_to_index, index_to_nick,
+                                (gpointer) policy_nicks, NULL);
+  g_settings_bind (settings, "allow-remote", self->allow_remote_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "allow-remote", self->remote_warning_row, "visible", G_SETTINGS_BIND_GET);
+  g_settings_bind (settings, "memory-limit", self->memory_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "cell-time-limit", self->time_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "idle-expiry", self->expiry_spin, "value", G_SETTINGS_BIND_DEFAULT);
+
+  return GTK_WIDGET (self);
+}
+
+void
+rk_preferences_window_focus_endpoint (RkPreferencesWindow *self)
+{
+  g_return_if_fail (RK_IS_PREFERENCES_WINDOW (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->endpoint_row));
+}
