@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-chart-view.c — draws an RkChart into a GtkDrawingArea from a cached
- * image (redrawn on size, scale or light/dark changes only), and shows the
- * nearest point's values on hover as a tooltip and a readout label. */
+ * image (redrawn on size, scale, light/dark or chart changes only), shows the
+ * nearest point's values on hover as a tooltip and a readout label, toggles
+ * series from the legend, switches the kind, and saves PNG, SVG or PDF. */
 #define G_LOG_DOMAIN "rk-chart-view"
 #include "config.h"
 
 #include "rk-chart-view.h"
 
+#include "rk-text.h"
+
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
+
+#define EXPORT_WIDTH 1200
+#define EXPORT_HEIGHT 800
 
 #define COMPACT_HEIGHT 300
 #define FULL_MIN_HEIGHT 240
@@ -22,8 +28,15 @@ struct _RkChartView
   gboolean         compact;
 
   GtkWidget       *box;
+  GtkWidget       *toolbar;
+  GtkWidget       *kind_dropdown;
+  GtkWidget       *series_button;
+  GtkWidget       *status;
   GtkWidget       *area;
   GtkWidget       *readout;
+  GCancellable    *cancellable;
+  gulong           changed_handler;
+  gboolean         exporting;
 
   cairo_surface_t *cache;        /* the chart without the hover marker */
   int              cache_w, cache_h, cache_scale;
@@ -45,6 +58,31 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* The kinds offered in the switcher, in its order. */
+static const RkChartKind switch_kinds[] = {
+  RK_CHART_KIND_LINE, RK_CHART_KIND_AREA, RK_CHART_KIND_BAR, RK_CHART_KIND_SCATTER,
+};
+
+static const char *
+switch_kind_label (RkChartKind kind)
+{
+  switch (kind)
+    {
+    case RK_CHART_KIND_LINE:
+      return _("Line");
+    case RK_CHART_KIND_AREA:
+      return _("Area");
+    case RK_CHART_KIND_BAR:
+      return _("Bar");
+    case RK_CHART_KIND_SCATTER:
+      return _("Scatter");
+    case RK_CHART_KIND_HISTOGRAM:
+    case RK_CHART_KIND_BOX:
+    default:
+      return "";
+    }
+}
 
 static RkChartStyle
 current_style (void)
@@ -188,33 +226,288 @@ leave_cb (GtkEventControllerMotion *controller,
   set_hover (self, NULL);
 }
 
-static char *
-describe_chart (RkChart *chart)
+static void
+update_description (RkChartView *self)
 {
-  GString *out = g_string_new (NULL);
-  const char *title = rk_chart_get_title (chart);
-  guint n = rk_chart_get_n_series (chart);
+  g_autofree char *raw_title = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *description = NULL;
 
-  if (title != NULL && *title != '\0')
-    g_string_append_printf (out, "%s. ", title);
-  /* Translators: "Chart with 3 series: a (120 points), b (120 points)" */
-  g_string_append_printf (out, ngettext ("Chart with %u series", "Chart with %u series", n), n);
-  for (guint i = 0; i < n; i++)
+  if (self->chart == NULL)
+    return;
+  raw_title = g_strdup (rk_chart_get_title (self->chart));
+  title = rk_text_sanitize_for_terminal (raw_title, RK_TEXT_SANITIZE_SINGLE_LINE);
+  description = rk_chart_describe (self->chart);
+  if (title == NULL || *title == '\0')
     {
-      gsize points = rk_chart_get_n_points (chart, i);
-
-      g_string_append (out, i == 0 ? ": " : ", ");
-      g_string_append_printf (out, ngettext ("%s (%" G_GSIZE_FORMAT " point)",
-                                             "%s (%" G_GSIZE_FORMAT " points)", points),
-                              rk_chart_get_series_name (chart, i), points);
+      g_free (title);
+      title = g_strdup (_("Chart"));
     }
-  g_string_append_c (out, '.');
-  return g_string_free (out, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                  -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                  -1);
+}
+
+static void
+chart_changed_cb (RkChart     *chart,
+                  RkChartView *self)
+{
+  self->has_hit = FALSE;
+  g_clear_pointer (&self->hover_text, g_free);
+  gtk_label_set_text (GTK_LABEL (self->readout), "");
+  gtk_widget_set_tooltip_text (self->area, NULL);
+  update_description (self);
+  invalidate (self);
+}
+
+/* A click on a legend entry shows or hides its series. */
+static void
+click_cb (GtkGestureClick *gesture,
+          int              n_press,
+          double           x,
+          double           y,
+          RkChartView     *self)
+{
+  int series = rk_chart_legend_hit_test (self->chart,
+                                         gtk_widget_get_width (self->area),
+                                         gtk_widget_get_height (self->area), x, y);
+
+  if (series < 0)
+    return;
+  rk_chart_set_series_visible (self->chart, series,
+                               !rk_chart_get_series_visible (self->chart, series));
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+series_toggled_cb (GtkCheckButton *check,
+                   RkChartView    *self)
+{
+  guint series = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "rk-series"));
+
+  rk_chart_set_series_visible (self->chart, series, gtk_check_button_get_active (check));
+}
+
+/* The series popover is rebuilt each time it opens, so it shows the state the
+ * legend clicks left. */
+static void
+series_popover_show_cb (GtkPopover  *popover,
+                        RkChartView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  guint n = rk_chart_get_n_series (self->chart);
+
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *name = rk_text_sanitize_for_terminal (rk_chart_get_series_name (self->chart, k),
+                                                             RK_TEXT_SANITIZE_SINGLE_LINE);
+      GtkWidget *check = gtk_check_button_new_with_label (name);
+
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), rk_chart_get_series_visible (self->chart, k));
+      g_object_set_data (G_OBJECT (check), "rk-series", GUINT_TO_POINTER (k));
+      g_signal_connect (check, "toggled", G_CALLBACK (series_toggled_cb), self);
+      gtk_box_append (GTK_BOX (box), check);
+    }
+  gtk_popover_set_child (popover, box);
+}
+
+static void
+kind_selected_cb (GtkDropDown *dropdown,
+                  GParamSpec  *pspec,
+                  RkChartView *self)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+  g_autoptr(GObject) item = NULL;
+  RkChartKind kind;
+
+  if (selected == GTK_INVALID_LIST_POSITION)
+    return;
+  item = g_list_model_get_item (model, selected);
+  kind = GPOINTER_TO_INT (g_object_get_data (item, "rk-kind"));
+  rk_chart_set_kind (self->chart, kind);
+}
+
+static void
+build_kind_switcher (RkChartView *self)
+{
+  g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+  guint selected = 0, n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (switch_kinds); i++)
+    {
+      g_autoptr(GObject) item = NULL;
+
+      if (!rk_chart_can_show_as (self->chart, switch_kinds[i]))
+        continue;
+      gtk_string_list_append (labels, switch_kind_label (switch_kinds[i]));
+      item = g_list_model_get_item (G_LIST_MODEL (labels), n);
+      g_object_set_data (item, "rk-kind", GINT_TO_POINTER (switch_kinds[i]));
+      if (switch_kinds[i] == rk_chart_get_kind (self->chart))
+        selected = n;
+      n++;
+    }
+  self->kind_dropdown = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (labels)), NULL);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->kind_dropdown), selected);
+  gtk_widget_set_tooltip_text (self->kind_dropdown, _("Chart Type"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->kind_dropdown),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Chart type"), -1);
+  /* A histogram or a box plot has nothing to switch to. */
+  gtk_widget_set_visible (self->kind_dropdown, n > 1);
+  g_signal_connect (self->kind_dropdown, "notify::selected", G_CALLBACK (kind_selected_cb), self);
+}
+
+/* ---------------------------------------------------------------- saving */
+
+typedef struct
+{
+  char         *path;
+  RkChartFormat format;
+  RkChartStyle  style;
+} SaveJob;
+
+static void
+save_job_free (SaveJob *job)
+{
+  g_free (job->path);
+  g_free (job);
+}
+
+static void
+save_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  RkChartView *self = source;
+  SaveJob *job = task_data;
+  GError *error = NULL;
+
+  if (!rk_chart_export (self->chart, job->path, job->format, EXPORT_WIDTH, EXPORT_HEIGHT, job->style, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+set_exporting (RkChartView *self,
+               gboolean     exporting)
+{
+  self->exporting = exporting;
+  /* The chart is drawn by the worker meanwhile: leave it as it is. */
+  gtk_widget_set_sensitive (self->kind_dropdown, !exporting);
+  gtk_widget_set_sensitive (self->series_button, !exporting);
+  gtk_widget_set_sensitive (self->area, !exporting);
+}
+
+static void
+save_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  RkChartView *self = RK_CHART_VIEW (object);
+  SaveJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  set_exporting (self, FALSE);
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    gtk_label_set_text (GTK_LABEL (self->status), error->message);
+  else
+    {
+      g_autofree char *name = g_path_get_basename (job->path);
+      g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
+
+      gtk_label_set_text (GTK_LABEL (self->status), message);
+    }
+}
+
+void
+rk_chart_view_save (RkChartView   *self,
+                    const char    *path,
+                    RkChartFormat  format)
+{
+  g_autoptr(GTask) task = NULL;
+  SaveJob *job;
+
+  g_return_if_fail (RK_IS_CHART_VIEW (self));
+  g_return_if_fail (path != NULL);
+
+  if (self->exporting)
+    return;
+  job = g_new0 (SaveJob, 1);
+  job->path = g_strdup (path);
+  job->format = format;
+  job->style = current_style ();
+  task = g_task_new (self, self->cancellable, save_done_cb, NULL);
+  g_task_set_source_tag (task, rk_chart_view_save);
+  g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);
+  set_exporting (self, TRUE);
+  gtk_label_set_text (GTK_LABEL (self->status), _("Saving…"));
+  g_task_run_in_thread (task, save_thread);
+}
+
+static void
+chooser_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     RkChartView     *self)
+{
+  RkChartFormat format = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "rk-format"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        rk_chart_view_save (self, path, format);
+      else if (file != NULL)
+        gtk_label_set_text (GTK_LABEL (self->status), _("Charts can only be saved to a local folder."));
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  RkChartView *self = RK_CHART_VIEW (widget);
+  const char *kind = g_variant_get_string (parameter, NULL);
+  RkChartFormat format = g_str_equal (kind, "svg") ? RK_CHART_FORMAT_SVG
+                       : g_str_equal (kind, "pdf") ? RK_CHART_FORMAT_PDF : RK_CHART_FORMAT_PNG;
+  const char *ext = format == RK_CHART_FORMAT_SVG ? "svg" : format == RK_CHART_FORMAT_PDF ? "pdf" : "png";
+  GtkRoot *root = gtk_widget_get_root (widget);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *title = rk_text_sanitize_for_terminal (rk_chart_get_title (self->chart), RK_TEXT_SANITIZE_SINGLE_LINE);
+  g_autofree char *name = NULL;
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Save Chart"),
+                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  name = g_strdup_printf ("%s.%s", title != NULL && *title != '\0' ? title : _("chart"), ext);
+  g_strdelimit (name, "/\\", '_');
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  gtk_file_filter_set_name (filter, format == RK_CHART_FORMAT_SVG ? _("SVG Image")
+                                   : format == RK_CHART_FORMAT_PDF ? _("PDF Document") : _("PNG Image"));
+  gtk_file_filter_add_suffix (filter, ext);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  g_object_set_data (G_OBJECT (dialog), "rk-format", GINT_TO_POINTER (format));
+  g_signal_connect (dialog, "response", G_CALLBACK (chooser_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
 static void
 apply_compact (RkChartView *self)
 {
+  gtk_widget_set_visible (self->toolbar, !self->compact);
   if (self->compact)
     {
       gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area), COMPACT_HEIGHT);
@@ -227,54 +520,94 @@ apply_compact (RkChartView *self)
     }
 }
 
+static GMenuModel *
+make_save_menu (void)
+{
+  GMenu *menu = g_menu_new ();
+
+  g_menu_append (menu, _("Save as _PNG…"), "chart.save::png");
+  g_menu_append (menu, _("Save as _SVG…"), "chart.save::svg");
+  g_menu_append (menu, _("Save as P_DF…"), "chart.save::pdf");
+  return G_MENU_MODEL (menu);
+}
+
 static void
 rk_chart_view_constructed (GObject *object)
 {
   RkChartView *self = RK_CHART_VIEW (object);
   GtkEventController *motion;
-  const char *title;
-  g_autofree char *description = NULL;
+  GtkGesture *click;
+  GtkWidget *save_button;
+  GtkWidget *popover;
+  g_autoptr(GMenuModel) menu = NULL;
 
   G_OBJECT_CLASS (rk_chart_view_parent_class)->constructed (object);
 
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  g_return_if_fail (RK_IS_CHART (self->chart));
+
+  self->cancellable = g_cancellable_new ();
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+
+  /* Toolbar of the full view: kind, series, save. */
+  self->toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  build_kind_switcher (self);
+  gtk_box_append (GTK_BOX (self->toolbar), self->kind_dropdown);
+
+  self->series_button = gtk_menu_button_new ();
+  gtk_menu_button_set_label (GTK_MENU_BUTTON (self->series_button), _("Series"));
+  popover = gtk_popover_new ();
+  g_signal_connect (popover, "show", G_CALLBACK (series_popover_show_cb), self);
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->series_button), popover);
+  gtk_widget_set_tooltip_text (self->series_button, _("Show or Hide Series"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->series_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Series"), -1);
+  gtk_widget_set_visible (self->series_button, rk_chart_get_n_series (self->chart) > 1);
+  gtk_box_append (GTK_BOX (self->toolbar), self->series_button);
+
+  self->status = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->status, "dim-label");
+  gtk_widget_set_hexpand (self->status, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->status), 0.0);
+  gtk_label_set_ellipsize (GTK_LABEL (self->status), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (self->toolbar), self->status);
+
+  menu = make_save_menu ();
+  save_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (save_button), "document-save-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (save_button), menu);
+  gtk_widget_set_tooltip_text (save_button, _("Save Chart"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (save_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save chart"), -1);
+  gtk_box_append (GTK_BOX (self->toolbar), save_button);
+  gtk_box_append (GTK_BOX (self->box), self->toolbar);
 
   self->area = gtk_drawing_area_new ();
   gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (self->area), 320);
   gtk_widget_set_hexpand (self->area, TRUE);
   gtk_widget_add_css_class (self->area, "card");
   gtk_widget_set_overflow (self->area, GTK_OVERFLOW_HIDDEN);
+  gtk_widget_set_focusable (self->area, TRUE);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw_cb, self, NULL);
   motion = gtk_event_controller_motion_new ();
   g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
   g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
   gtk_widget_add_controller (self->area, motion);
+  click = gtk_gesture_click_new ();
+  g_signal_connect (click, "released", G_CALLBACK (click_cb), self);
+  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
   gtk_box_append (GTK_BOX (self->box), self->area);
 
   self->readout = gtk_label_new ("");
   gtk_label_set_xalign (GTK_LABEL (self->readout), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (self->readout), PANGO_ELLIPSIZE_END);
-  gtk_label_set_selectable (GTK_LABEL (self->readout), FALSE);
   gtk_widget_add_css_class (self->readout, "caption");
   gtk_widget_add_css_class (self->readout, "numeric");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->readout), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Value under the pointer"), -1);
   gtk_box_append (GTK_BOX (self->box), self->readout);
 
-  title = self->chart != NULL ? rk_chart_get_title (self->chart) : NULL;
-  description = self->chart != NULL ? describe_chart (self->chart) : g_strdup ("");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  title != NULL && *title != '\0' ? title : _("Chart"),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
-                                  -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  title != NULL && *title != '\0' ? title : _("Chart"),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
-                                  -1);
-
+  update_description (self);
+  self->changed_handler = g_signal_connect (self->chart, "changed", G_CALLBACK (chart_changed_cb), self);
   self->dark_handler = g_signal_connect (adw_style_manager_get_default (), "notify::dark",
                                          G_CALLBACK (dark_changed_cb), self);
   apply_compact (self);
@@ -285,7 +618,11 @@ rk_chart_view_dispose (GObject *object)
 {
   RkChartView *self = RK_CHART_VIEW (object);
 
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   g_clear_signal_handler (&self->dark_handler, adw_style_manager_get_default ());
+  if (self->chart != NULL)
+    g_clear_signal_handler (&self->changed_handler, self->chart);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_pointer (&self->cache, cairo_surface_destroy);
 
@@ -367,6 +704,8 @@ rk_chart_view_class_init (RkChartViewClass *klass)
     g_param_spec_boolean ("compact", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_action (widget_class, "chart.save", "s", save_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);

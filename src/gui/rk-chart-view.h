@@ -27,4 +27,11 @@ gboolean    rk_chart_view_hover            (RkChartView *self,
                                             double       x,
                                             double       y);
 
+/* Saves the chart (1200 × 800, the current light/dark style) in a worker
+ * thread; the result shows in the view's status line. The chart.save action
+ * ("png", "svg", "pdf") asks for the file first. */
+void        rk_chart_view_save             (RkChartView  *self,
+                                            const char   *path,
+                                            RkChartFormat format);
+
 G_END_DECLS

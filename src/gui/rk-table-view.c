@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "rk-table-view.h"
+#include "rk-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -383,8 +384,21 @@ append_tsv_field (GString    *out,
     g_string_append_c (out, (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p);
 }
 
+static char *
+selection_tsv (RkTableView *self,
+               int          only_column);
+
 char *
 rk_table_view_get_selection_tsv (RkTableView *self)
+{
+  g_return_val_if_fail (RK_IS_TABLE_VIEW (self), NULL);
+  return selection_tsv (self, -1);
+}
+
+/* The selected rows (all rows when none is), every column or @only_column. */
+static char *
+selection_tsv (RkTableView *self,
+               int          only_column)
 {
   g_autoptr(GtkBitset) selected = NULL;
   GListModel *model;
@@ -392,8 +406,6 @@ rk_table_view_get_selection_tsv (RkTableView *self)
   GString *out;
   GtkBitsetIter iter;
   guint position;
-
-  g_return_val_if_fail (RK_IS_TABLE_VIEW (self), NULL);
 
   model = G_LIST_MODEL (self->selection);
   n_columns = rk_table_get_n_columns (self->table);
@@ -415,9 +427,12 @@ rk_table_view_get_selection_tsv (RkTableView *self)
         continue;
       for (guint c = 0; c < n_columns; c++)
         {
-          g_autofree char *text = format_cell (self->table, rk_table_row_get_index (row), c, FALSE);
+          g_autofree char *text = NULL;
 
-          if (c > 0)
+          if (only_column >= 0 && c != (guint) only_column)
+            continue;
+          text = format_cell (self->table, rk_table_row_get_index (row), c, FALSE);
+          if (c > 0 && only_column < 0)
             g_string_append_c (out, '\t');
           if (text != NULL)
             append_tsv_field (out, text);
@@ -436,6 +451,45 @@ copy_action (GtkWidget  *widget,
   g_autofree char *tsv = rk_table_view_get_selection_tsv (self);
 
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), tsv);
+}
+
+static void
+copy_column_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  RkTableView *self = RK_TABLE_VIEW (widget);
+  guint column = g_variant_get_uint32 (parameter);
+  g_autofree char *tsv = NULL;
+
+  if (column >= rk_table_get_n_columns (self->table))
+    return;
+  tsv = selection_tsv (self, (int) column);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), tsv);
+}
+
+static void
+sort_column_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  RkTableView *self = RK_TABLE_VIEW (widget);
+  GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->column_view));
+  guint column;
+  gboolean ascending;
+
+  g_variant_get (parameter, "(ub)", &column, &ascending);
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) col = g_list_model_get_item (columns, i);
+
+      if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (col), "rk-column")) == column)
+        {
+          gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (self->column_view), col,
+                                          ascending ? GTK_SORT_ASCENDING : GTK_SORT_DESCENDING);
+          return;
+        }
+    }
 }
 
 /* --------------------------------------------------------------- export */
@@ -679,7 +733,10 @@ build_columns (RkTableView *self)
       g_autoptr(GtkColumnViewColumn) column = NULL;
       g_autoptr(GtkSorter) sorter = NULL;
       g_autofree char *title = NULL;
-      const char *name = rk_table_get_column_name (self->table, c);
+      g_autofree char *name = rk_text_sanitize_for_terminal (rk_table_get_column_name (self->table, c),
+                                                             RK_TEXT_SANITIZE_SINGLE_LINE);
+      g_autoptr(GMenu) menu = g_menu_new ();
+      g_autoptr(GMenuItem) item = NULL;
       ProbeData *probe = g_new0 (ProbeData, 1);
 
       g_object_set_data (G_OBJECT (factory), "rk-column", GUINT_TO_POINTER (c));
@@ -696,6 +753,21 @@ build_columns (RkTableView *self)
       probe->column = c;
       sorter = GTK_SORTER (gtk_custom_sorter_new (probe_compare_cb, probe, g_free));
       gtk_column_view_column_set_sorter (column, sorter);
+
+      item = g_menu_item_new (_("Sort _Ascending"), NULL);
+      g_menu_item_set_action_and_target (item, "table.sort-column", "(ub)", c, TRUE);
+      g_menu_append_item (menu, item);
+      g_clear_object (&item);
+      item = g_menu_item_new (_("Sort _Descending"), NULL);
+      g_menu_item_set_action_and_target (item, "table.sort-column", "(ub)", c, FALSE);
+      g_menu_append_item (menu, item);
+      g_clear_object (&item);
+      item = g_menu_item_new (_("_Copy Column"), NULL);
+      g_menu_item_set_action_and_target (item, "table.copy-column", "u", c);
+      g_menu_append_item (menu, item);
+      gtk_column_view_column_set_header_menu (column, G_MENU_MODEL (menu));
+
+      g_object_set_data (G_OBJECT (column), "rk-column", GUINT_TO_POINTER (c));
       gtk_column_view_append_column (view, column);
     }
 }
@@ -927,6 +999,8 @@ rk_table_view_class_init (RkTableViewClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "table.copy", NULL, copy_action);
+  gtk_widget_class_install_action (widget_class, "table.copy-column", "u", copy_column_action);
+  gtk_widget_class_install_action (widget_class, "table.sort-column", "(ub)", sort_column_action);
   gtk_widget_class_install_action (widget_class, "table.save", "s", save_action);
   gtk_widget_class_install_action (widget_class, "table.open-external", NULL, open_external_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "table.copy", NULL);
@@ -991,6 +1065,6 @@ rk_table_view_set_title (RkTableView *self,
   g_return_if_fail (RK_IS_TABLE_VIEW (self));
 
   g_free (self->title);
-  self->title = g_strdup (title);
+  self->title = rk_text_sanitize_for_terminal (title, RK_TEXT_SANITIZE_SINGLE_LINE);
   update_accessible_name (self);
 }
