@@ -559,6 +559,69 @@ exit_status_for (const GError *error)
   return rk_cli_exit_for_model_error (error);
 }
 
+static void
+models_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static gboolean
+model_listed (GPtrArray  *models,
+              const char *model)
+{
+  for (guint i = 0; i < models->len; i++)
+    {
+      const char *name = ((RkModelInfo *) g_ptr_array_index (models, i))->name;
+
+      /* Ollama treats "name" and "name:latest" alike. */
+      if (g_strcmp0 (name, model) == 0
+          || (g_str_has_prefix (name, model) && g_strcmp0 (name + strlen (model), ":latest") == 0))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Reaches the server and, when --model is given, checks that it lists it. */
+static gboolean
+check_model (RkModelClient *client,
+             const char    *model,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) models = NULL;
+  GString *names;
+
+  rk_model_client_list_models_async (client, FALSE, cancellable, models_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  models = rk_model_client_list_models_finish (client, result, error);
+  if (models == NULL)
+    return FALSE;
+  if (model == NULL || model_listed (models, model))
+    return TRUE;
+
+  names = g_string_new (NULL);
+  for (guint i = 0; i < models->len && i < 20; i++)
+    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", ((RkModelInfo *) g_ptr_array_index (models, i))->name);
+  if (models->len > 20)
+    g_string_append (names, ", …");
+  if (models->len == 0)
+    g_set_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_MODEL_MISSING,
+                 _("The model “%s” is not available at %s, which has no models installed."),
+                 model, rk_model_client_get_resolved_endpoint (client));
+  else
+    g_set_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_MODEL_MISSING,
+                 _("The model “%s” is not available at %s; the models there are: %s (name one with --model)."),
+                 model, rk_model_client_get_resolved_endpoint (client), names->str);
+  g_string_free (names, TRUE);
+  return FALSE;
+}
+
 /* The columns of the files given, "a, b, c" (the first table of each). */
 static char *
 known_columns (GPtrArray *profiles)
@@ -752,9 +815,38 @@ rk_cli_ask (int    argc,
   if (out_dir != NULL && !rk_cli_check_out_dir (out_dir, &error))
     return fail (json, RK_CLI_EXIT_USAGE, error->message);
 
+  client = rk_model_client_new ();
+  rk_model_client_set_endpoint (client, endpoint);
+  if (endpoint == NULL)
+    rk_model_client_set_candidates (client, rk_cli_default_endpoints);
+  if ((key = g_getenv ("RECKON_API_KEY")) != NULL && key[0] != '\0')
+    rk_model_client_set_api_key (client, key);
+  rk_model_client_set_model (client, model);
+  rk_model_client_set_api (client, model_api);
+  rk_model_client_set_allow_remote (client, allow_remote);
+  if (idle_timeout > 0)
+    rk_model_client_set_idle_timeout (client, (guint) idle_timeout);
+
+  a.cancellable = g_cancellable_new ();
+  sigint_id = g_unix_signal_add (SIGINT, sigint_cb, &a);
+
+  /* The server and the model are checked before anything starts: a model
+   * the server does not list is refused (exit 4), even by servers that
+   * would answer under any name. */
+  if (!check_model (client, model, a.cancellable, &error))
+    {
+      g_autofree char *message = rk_cli_model_error_message (error, endpoint, model_api);
+
+      g_source_remove (sigint_id);
+      return fail (json, rk_cli_exit_for_model_error (error), message);
+    }
+
   session = rk_cli_session_new (&error);
   if (session == NULL)
-    return fail (json, RK_CLI_EXIT_SANDBOX, error->message);
+    {
+      g_source_remove (sigint_id);
+      return fail (json, RK_CLI_EXIT_SANDBOX, error->message);
+    }
   for (guint i = 0; files != NULL && files[i] != NULL; i++)
     {
       g_autofree char *name = rk_cli_session_add_file (session, files[i], &error);
@@ -764,6 +856,7 @@ rk_cli_ask (int    argc,
           g_autofree char *message = g_strdup_printf (_("could not copy “%s”: %s"), files[i], error->message);
 
           rk_session_expire (session);
+          g_source_remove (sigint_id);
           return fail (json, RK_CLI_EXIT_USAGE, message);
         }
     }
@@ -780,24 +873,11 @@ rk_cli_ask (int    argc,
         g_main_context_iteration (NULL, TRUE);
     }
 
-  client = rk_model_client_new ();
-  rk_model_client_set_endpoint (client, endpoint);
-  if (endpoint == NULL)
-    rk_model_client_set_candidates (client, rk_cli_default_endpoints);
-  if ((key = g_getenv ("RECKON_API_KEY")) != NULL && key[0] != '\0')
-    rk_model_client_set_api_key (client, key);
-  rk_model_client_set_model (client, model);
-  rk_model_client_set_api (client, model_api);
-  rk_model_client_set_allow_remote (client, allow_remote);
-  if (idle_timeout > 0)
-    rk_model_client_set_idle_timeout (client, (guint) idle_timeout);
-
   transcript = rk_transcript_new ();
   if (transcript_path != NULL)
     rk_transcript_set_autosave_path (transcript, transcript_path);
 
   a.agent = rk_agent_new (client, kernel, transcript);
-  a.cancellable = g_cancellable_new ();
   a.json = json;
   a.at_line_start = TRUE;
   a.turn_text = g_string_new (NULL);
@@ -814,7 +894,6 @@ rk_cli_ask (int    argc,
     }
   g_signal_connect (a.agent, "event", G_CALLBACK (agent_event_cb), &a);
 
-  sigint_id = g_unix_signal_add (SIGINT, sigint_cb, &a);
   rk_agent_ask_async (a.agent, question, a.cancellable, ask_cb, &a);
   while (!a.finished)
     g_main_context_iteration (NULL, TRUE);

@@ -34,18 +34,21 @@ find_column (RkTable    *table,
   for (guint c = 0; c < rk_table_get_n_columns (table); c++)
     if (g_strcmp0 (rk_table_get_column_name (table, c), name) == 0)
       return (int) c;
+  /* Numbers count from 1, as the listing shows them. */
   n = g_ascii_strtoull (name, &end, 10);
-  if (end != name && *end == '\0' && n < rk_table_get_n_columns (table))
-    return (int) n;
+  if (end != name && *end == '\0' && n >= 1 && n <= rk_table_get_n_columns (table))
+    return (int) (n - 1);
   return -1;
 }
 
-/* One cell for a terminal line: tabs and newlines shown as spaces. */
+/* One cell (or column name) for a terminal line: no control characters,
+ * tabs and newlines shown as spaces. */
 static void
 print_cell (const char *text)
 {
-  for (const char *p = text; *p; p++)
-    putchar (*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p);
+  g_autofree char *clean = rk_cli_name (text);
+
+  fputs (clean, stdout);
 }
 
 int
@@ -62,7 +65,7 @@ rk_cli_table (int    argc,
   g_autoptr(RkTable) table = NULL;
   const GOptionEntry entries[] = {
     { "head", 'n', 0, G_OPTION_ARG_INT, &head, N_("Print the first N rows (default 10)"), N_("N") },
-    { "sort", 's', 0, G_OPTION_ARG_STRING, &sort, N_("Sort by a column (name or number), “:desc” for descending"), N_("COLUMN[:desc]") },
+    { "sort", 's', 0, G_OPTION_ARG_STRING, &sort, N_("Sort by a column (its name, or its number counting from 1), “:desc” for descending"), N_("COLUMN[:desc]") },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, N_("Save the table as FILE (.csv or .xlsx)"), N_("FILE") },
     { "columns", 0, 0, G_OPTION_ARG_NONE, &describe_only, N_("Print only the shape and the columns"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
@@ -71,6 +74,9 @@ rk_cli_table (int    argc,
   guint n_rows, n_cols;
 
   context = g_option_context_new (_("FILE.rkt — show or save a table the kernel wrote"));
+  g_option_context_set_summary (context,
+    _("FILE.rkt is a table as the kernel wrote it: “reckon-cli ask --out DIR” and "
+      "“reckon-cli exec --out DIR” keep each table both as NAME.csv and as NAME.rkt."));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   rk_cli_set_exit_help (context, _("the table could not be read, sorted or saved"), RK_CLI_EXIT_USAGE, -1);
@@ -140,10 +146,12 @@ rk_cli_table (int    argc,
     {
       const char *tz = rk_table_get_column_timezone (table, c);
       g_autoptr(GError) column_error = NULL;
+      g_autofree char *name = rk_cli_name (rk_table_get_column_name (table, c));
+      g_autofree char *zone = rk_cli_name (tz);
 
-      printf ("  %u\t%s\t%s%s%s%s%s\n", c, rk_table_get_column_name (table, c),
+      printf ("  %u\t%s\t%s%s%s%s%s\n", c + 1, name,
               type_name (rk_table_get_column_type (table, c)),
-              tz ? " " : "", tz ? tz : "",
+              tz ? " " : "", tz ? zone : "",
               rk_table_check_column (table, c, &column_error) ? "" : "\t",
               column_error ? column_error->message : "");
     }
