@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-figure-viewer.c — the full viewer of a matplotlib figure: a picture in a
+ * scrolled window at a chosen zoom or fitted, and Save through the portal
+ * (rk_export_file: the copy is read beneath the workspace, never through a
+ * symlink). */
+#define G_LOG_DOMAIN "rk-figure-viewer"
+#include "config.h"
+
+#include "rk-figure-viewer.h"
+#include "rk-export.h"
+#include "rk-text.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#define MIN_ZOOM 0.1
+#define MAX_ZOOM 8.0
+
+struct _RkFigureViewer
+{
+  AdwWindow     parent_instance;
+
+  GdkPaintable *paintable;
+  char         *workspace;
+  char         *rel_path;
+  double        zoom;          /* 0: fit */
+
+  GtkWidget    *scrolled;
+  GtkWidget    *picture;
+  GtkWidget    *zoom_label;
+  GtkWidget    *save_button;
+  AdwToastOverlay *toasts;
+  GCancellable *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (RkFigureViewer, rk_figure_viewer, ADW_TYPE_WINDOW)
+
+static void
+apply_zoom (RkFigureViewer *self)
+{
+  g_autofree char *label = NULL;
+
+  if (self->zoom <= 0)
+    {
+      gtk_picture_set_can_shrink (GTK_PICTURE (self->picture), TRUE);
+      gtk_widget_set_size_request (self->picture, -1, -1);
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled),
+                                      GTK_POLICY_NEVER, GTK_POLICY_NEVER);
+      label = g_strdup (_("Fit"));
+    }
+  else
+    {
+      int w = gdk_paintable_get_intrinsic_width (self->paintable);
+      int h = gdk_paintable_get_intrinsic_height (self->paintable);
+
+      gtk_picture_set_can_shrink (GTK_PICTURE (self->picture), TRUE);
+      gtk_widget_set_size_request (self->picture, (int) round (w * self->zoom), (int) round (h * self->zoom));
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled),
+                                      GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+      /* Translators: a zoom level, "150 %" */
+      label = g_strdup_printf (_("%d %%"), (int) round (self->zoom * 100));
+    }
+  gtk_label_set_text (GTK_LABEL (self->zoom_label), label);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "figure.zoom-in", self->zoom <= 0 || self->zoom < MAX_ZOOM);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "figure.zoom-out", self->zoom <= 0 || self->zoom > MIN_ZOOM);
+}
+
+/* The scale the fitted picture is shown at, to zoom from. */
+static double
+fitted_scale (RkFigureViewer *self)
+{
+  double w = gdk_paintable_get_intrinsic_width (self->paintable);
+  double h = gdk_paintable_get_intrinsic_height (self->paintable);
+  double vw = gtk_widget_get_width (self->scrolled);
+  double vh = gtk_widget_get_height (self->scrolled);
+
+  if (w <= 0 || h <= 0 || vw <= 0 || vh <= 0)
+    return 1.0;
+  return MIN (1.0, MIN (vw / w, vh / h));
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  RkFigureViewer *self = RK_FIGURE_VIEWER (widget);
+  double current = self->zoom > 0 ? self->zoom : fitted_scale (self);
+
+  if (g_str_equal (action_name, "figure.zoom-in"))
+    rk_figure_viewer_set_zoom (self, current * 1.25);
+  else if (g_str_equal (action_name, "figure.zoom-out"))
+    rk_figure_viewer_set_zoom (self, current / 1.25);
+  else if (g_str_equal (action_name, "figure.zoom-original"))
+    rk_figure_viewer_set_zoom (self, 1.0);
+  else
+    rk_figure_viewer_set_zoom (self, 0);
+}
+
+/* ---------------------------------------------------------------- save */
+
+static void
+save_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  RkFigureViewer *self = source;
+  const char *dest = task_data;
+  GError *error = NULL;
+
+  if (!rk_export_file (self->workspace, self->rel_path, dest, cancellable, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+save_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  RkFigureViewer *self = RK_FIGURE_VIEWER (object);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_path_get_basename (g_task_get_task_data (G_TASK (result)));
+  g_autofree char *message = NULL;
+
+  gtk_widget_set_sensitive (self->save_button, TRUE);
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      message = g_strdup_printf (_("The figure could not be saved: %s"), error->message);
+    }
+  else
+    message = g_strdup_printf (_("Saved “%s”"), name);
+  adw_toast_overlay_add_toast (self->toasts, adw_toast_new (message));
+}
+
+static void
+chooser_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     RkFigureViewer  *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        {
+          g_autoptr(GTask) task = g_task_new (self, self->cancellable, save_done_cb, NULL);
+
+          g_task_set_task_data (task, path, g_free);
+          gtk_widget_set_sensitive (self->save_button, FALSE);
+          g_task_run_in_thread (task, save_thread);
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  RkFigureViewer *self = RK_FIGURE_VIEWER (widget);
+  GtkFileChooserNative *dialog;
+  g_autofree char *base = NULL;
+  g_autofree char *name = NULL;
+
+  if (self->rel_path == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Save Figure"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  base = g_path_get_basename (self->rel_path);
+  name = rk_text_sanitize_for_terminal (base, RK_TEXT_SANITIZE_SINGLE_LINE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  g_signal_connect (dialog, "response", G_CALLBACK (chooser_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* --------------------------------------------------------------- object */
+
+static GtkWidget *
+icon_button (const char *icon,
+             const char *action,
+             const char *tooltip,
+             const char *name)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  return button;
+}
+
+static void
+rk_figure_viewer_dispose (GObject *object)
+{
+  RkFigureViewer *self = RK_FIGURE_VIEWER (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->paintable);
+
+  G_OBJECT_CLASS (rk_figure_viewer_parent_class)->dispose (object);
+}
+
+static void
+rk_figure_viewer_finalize (GObject *object)
+{
+  RkFigureViewer *self = RK_FIGURE_VIEWER (object);
+
+  g_free (self->workspace);
+  g_free (self->rel_path);
+
+  G_OBJECT_CLASS (rk_figure_viewer_parent_class)->finalize (object);
+}
+
+static void
+rk_figure_viewer_class_init (RkFigureViewerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_figure_viewer_dispose;
+  object_class->finalize = rk_figure_viewer_finalize;
+
+  gtk_widget_class_install_action (widget_class, "figure.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "figure.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "figure.zoom-original", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "figure.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "figure.save", NULL, save_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "figure.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "figure.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "figure.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "figure.zoom-original", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "figure.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "figure.save", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+rk_figure_viewer_init (RkFigureViewer *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *header = adw_header_bar_new ();
+  GtkWidget *zoom_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  self->cancellable = g_cancellable_new ();
+  gtk_window_set_default_size (GTK_WINDOW (self), 900, 700);
+
+  gtk_widget_add_css_class (zoom_box, "linked");
+  gtk_box_append (GTK_BOX (zoom_box), icon_button ("zoom-out-symbolic", "figure.zoom-out", _("Zoom Out"), _("Zoom out")));
+  self->zoom_label = gtk_button_new_with_label (_("Fit"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->zoom_label), "figure.zoom-fit");
+  gtk_widget_set_tooltip_text (self->zoom_label, _("Fit to Window"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->zoom_label), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Fit to window"), -1);
+  gtk_box_append (GTK_BOX (zoom_box), self->zoom_label);
+  gtk_box_append (GTK_BOX (zoom_box), icon_button ("zoom-in-symbolic", "figure.zoom-in", _("Zoom In"), _("Zoom in")));
+  adw_header_bar_pack_start (ADW_HEADER_BAR (header), zoom_box);
+  /* the zoom button shows the level: keep it a label, not the child label */
+  {
+    GtkWidget *child = gtk_button_get_child (GTK_BUTTON (self->zoom_label));
+    self->zoom_label = child;
+  }
+  self->save_button = icon_button ("document-save-symbolic", "figure.save", _("Save Figure"), _("Save"));
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->save_button);
+  gtk_box_append (GTK_BOX (box), header);
+
+  self->picture = gtk_picture_new ();
+  gtk_widget_set_hexpand (self->picture, TRUE);
+  gtk_widget_set_vexpand (self->picture, TRUE);
+  self->scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->picture);
+  gtk_widget_set_vexpand (self->scrolled, TRUE);
+  self->toasts = ADW_TOAST_OVERLAY (adw_toast_overlay_new ());
+  adw_toast_overlay_set_child (self->toasts, self->scrolled);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->toasts));
+
+  adw_window_set_content (ADW_WINDOW (self), box);
+}
+
+GtkWidget *
+rk_figure_viewer_new (GtkWindow    *parent,
+                      GdkPaintable *paintable,
+                      const char   *title,
+                      const char   *workspace,
+                      const char   *rel_path)
+{
+  RkFigureViewer *self;
+  g_autofree char *clean = NULL;
+
+  g_return_val_if_fail (GDK_IS_PAINTABLE (paintable), NULL);
+
+  self = g_object_new (RK_TYPE_FIGURE_VIEWER, NULL);
+  if (parent != NULL)
+    gtk_window_set_transient_for (GTK_WINDOW (self), parent);
+  self->paintable = g_object_ref (paintable);
+  self->workspace = g_strdup (workspace);
+  self->rel_path = workspace != NULL ? g_strdup (rel_path) : NULL;
+  clean = rk_text_sanitize_for_terminal (title != NULL ? title : _("Figure"), RK_TEXT_SANITIZE_SINGLE_LINE);
+  gtk_window_set_title (GTK_WINDOW (self), clean);
+  gtk_picture_set_paintable (GTK_PICTURE (self->picture), paintable);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->picture), GTK_ACCESSIBLE_PROPERTY_LABEL, clean, -1);
+  gtk_widget_set_visible (self->save_button, self->rel_path != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "figure.save", self->rel_path != NULL);
+  apply_zoom (self);
+  return GTK_WIDGET (self);
+}
+
+void
+rk_figure_viewer_set_zoom (RkFigureViewer *self,
+                           double          zoom)
+{
+  g_return_if_fail (RK_IS_FIGURE_VIEWER (self));
+
+  self->zoom = zoom <= 0 ? 0 : CLAMP (zoom, MIN_ZOOM, MAX_ZOOM);
+  apply_zoom (self);
+}
+
+double
+rk_figure_viewer_get_zoom (RkFigureViewer *self)
+{
+  g_return_val_if_fail (RK_IS_FIGURE_VIEWER (self), 0);
+  return self->zoom;
+}
