@@ -5,6 +5,7 @@
 #include "rk-profile.h"
 
 #include <errno.h>
+#include <math.h>
 #include <glib/gi18n-lib.h>
 #include <gio/gunixinputstream.h>
 #include <json-glib/json-glib.h>
@@ -63,6 +64,106 @@ table_free (gpointer data)
   g_free (t);
 }
 
+static void
+date_column_free (gpointer data)
+{
+  RkDateColumn *d = data;
+
+  g_free (d->format);
+  g_free (d->label);
+  g_free (d);
+}
+
+static void
+skipped_line_free (gpointer data)
+{
+  RkSkippedLine *l = data;
+
+  g_free (l->text);
+  g_free (l->why);
+  g_free (l);
+}
+
+static void
+doubt_free (gpointer data)
+{
+  RkReadingDoubt *d = data;
+
+  g_free (d->what);
+  g_free (d->note);
+  g_free (d);
+}
+
+static void
+reading_free (RkFileReading *r)
+{
+  if (r == NULL)
+    return;
+  g_free (r->format);
+  g_free (r->compression);
+  g_free (r->member);
+  g_free (r->encoding);
+  g_free (r->delimiter);
+  g_free (r->comment);
+  g_free (r->decimal);
+  g_free (r->quotechar);
+  g_free (r->sheet);
+  g_clear_pointer (&r->dates, g_ptr_array_unref);
+  g_clear_pointer (&r->skipped, g_ptr_array_unref);
+  g_clear_pointer (&r->doubts, g_ptr_array_unref);
+  g_free (r);
+}
+
+static RkFileReading *
+reading_copy (const RkFileReading *r)
+{
+  RkFileReading *c;
+
+  if (r == NULL)
+    return NULL;
+  c = g_memdup2 (r, sizeof *r);
+  c->format = g_strdup (r->format);
+  c->compression = g_strdup (r->compression);
+  c->member = g_strdup (r->member);
+  c->encoding = g_strdup (r->encoding);
+  c->delimiter = g_strdup (r->delimiter);
+  c->comment = g_strdup (r->comment);
+  c->decimal = g_strdup (r->decimal);
+  c->quotechar = g_strdup (r->quotechar);
+  c->sheet = g_strdup (r->sheet);
+  c->dates = g_ptr_array_new_with_free_func (date_column_free);
+  for (guint i = 0; i < r->dates->len; i++)
+    {
+      const RkDateColumn *src = g_ptr_array_index (r->dates, i);
+      RkDateColumn *d = g_memdup2 (src, sizeof *src);
+
+      d->format = g_strdup (src->format);
+      d->label = g_strdup (src->label);
+      g_ptr_array_add (c->dates, d);
+    }
+  c->skipped = g_ptr_array_new_with_free_func (skipped_line_free);
+  for (guint i = 0; i < r->skipped->len; i++)
+    {
+      const RkSkippedLine *src = g_ptr_array_index (r->skipped, i);
+      RkSkippedLine *l = g_memdup2 (src, sizeof *src);
+
+      l->text = g_strdup (src->text);
+      l->why = g_strdup (src->why);
+      g_ptr_array_add (c->skipped, l);
+    }
+  c->doubts = g_ptr_array_new_with_free_func (doubt_free);
+  for (guint i = 0; i < r->doubts->len; i++)
+    {
+      const RkReadingDoubt *src = g_ptr_array_index (r->doubts, i);
+      RkReadingDoubt *d = g_new0 (RkReadingDoubt, 1);
+
+      d->what = g_strdup (src->what);
+      d->note = g_strdup (src->note);
+      g_ptr_array_add (c->doubts, d);
+    }
+  return c;
+}
+
 void
 rk_file_profile_free (RkFileProfile *self)
 {
@@ -79,6 +180,7 @@ rk_file_profile_free (RkFileProfile *self)
   g_strfreev (self->notes);
   g_clear_pointer (&self->tables, g_ptr_array_unref);
   g_free (self->raw_json);
+  reading_free (self->reading);
   g_free (self);
 }
 
@@ -121,6 +223,7 @@ rk_file_profile_copy (const RkFileProfile *self)
   c->first_lines = g_strdupv (self->first_lines);
   c->notes = g_strdupv (self->notes);
   c->raw_json = g_strdup (self->raw_json);
+  c->reading = reading_copy (self->reading);
   c->tables = g_ptr_array_new_with_free_func (table_free);
   for (guint i = 0; i < self->tables->len; i++)
     g_ptr_array_add (c->tables, table_copy (g_ptr_array_index (self->tables, i)));
@@ -384,6 +487,103 @@ parse_table (JsonObject *obj)
   return t;
 }
 
+#define MAX_READING_LIST 64
+
+/* The profiler's "reading": every string capped, every list bounded, and
+ * numbers in range; an unknown format means no reading at all. */
+static RkFileReading *
+parse_reading (JsonObject *obj)
+{
+  static const char * const formats[] = { "csv", "xlsx", "xls", "ods", "json", "pdf", NULL };
+  static const char * const compressions[] = { "gzip", "bz2", "xz", "zip", NULL };
+  RkFileReading *r;
+  g_autofree char *format = get_string (obj, "format");
+  g_autofree char *compression = get_string (obj, "compression");
+  JsonArray *arr;
+
+  if (format == NULL || !g_strv_contains (formats, format))
+    return NULL;
+  r = g_new0 (RkFileReading, 1);
+  r->format = g_steal_pointer (&format);
+  if (compression != NULL && g_strv_contains (compressions, compression))
+    r->compression = g_steal_pointer (&compression);
+  r->member = get_string (obj, "member");
+  r->encoding = get_string (obj, "encoding");
+  r->delimiter = get_string (obj, "delimiter");
+  if (r->delimiter != NULL && g_utf8_strlen (r->delimiter, -1) != 1)
+    g_clear_pointer (&r->delimiter, g_free);
+  r->whitespace = get_bool (obj, "whitespace");
+  r->header = get_bool (obj, "header");
+  r->skip_lines = (guint) MIN (get_count (obj, "skip_lines"), G_MAXUINT);
+  r->comment_lines = (guint) MIN (get_count (obj, "comment_lines"), G_MAXUINT);
+  r->comment = get_string (obj, "comment");
+  r->decimal = get_string (obj, "decimal");
+  r->quotechar = get_string (obj, "quotechar");
+  r->sheet = get_string (obj, "sheet");
+  {
+    g_autofree char *quoting = get_string (obj, "quoting");
+
+    r->quotes_are_text = g_strcmp0 (quoting, "none") == 0;
+  }
+
+  r->dates = g_ptr_array_new_with_free_func (date_column_free);
+  arr = get_array (obj, "dates");
+  for (guint i = 0; arr != NULL && i < json_array_get_length (arr) && i < MAX_READING_LIST; i++)
+    {
+      JsonNode *n = json_array_get_element (arr, i);
+      JsonObject *o;
+      RkDateColumn *d;
+      double column;
+
+      if (!JSON_NODE_HOLDS_OBJECT (n))
+        continue;
+      o = json_node_get_object (n);
+      if (!get_number (o, "column", &column) || !(column >= 0) || column >= MAX_COLUMNS)
+        continue;
+      d = g_new0 (RkDateColumn, 1);
+      d->column = (guint) column;
+      d->format = get_string (o, "format");
+      d->label = get_string (o, "label");
+      d->ambiguous = get_bool (o, "ambiguous");
+      g_ptr_array_add (r->dates, d);
+    }
+  r->skipped = g_ptr_array_new_with_free_func (skipped_line_free);
+  arr = get_array (obj, "skipped");
+  for (guint i = 0; arr != NULL && i < json_array_get_length (arr) && i < MAX_READING_LIST; i++)
+    {
+      JsonNode *n = json_array_get_element (arr, i);
+      RkSkippedLine *l;
+
+      if (!JSON_NODE_HOLDS_OBJECT (n))
+        continue;
+      l = g_new0 (RkSkippedLine, 1);
+      l->line = (guint) MIN (get_count (json_node_get_object (n), "line"), G_MAXUINT);
+      l->text = get_string (json_node_get_object (n), "text");
+      l->why = get_string (json_node_get_object (n), "why");
+      g_ptr_array_add (r->skipped, l);
+    }
+  r->doubts = g_ptr_array_new_with_free_func (doubt_free);
+  arr = get_array (obj, "unsure");
+  for (guint i = 0; arr != NULL && i < json_array_get_length (arr) && i < MAX_READING_LIST; i++)
+    {
+      JsonNode *n = json_array_get_element (arr, i);
+      RkReadingDoubt *d;
+
+      if (!JSON_NODE_HOLDS_OBJECT (n))
+        continue;
+      d = g_new0 (RkReadingDoubt, 1);
+      d->what = get_string (json_node_get_object (n), "what");
+      d->note = get_string (json_node_get_object (n), "note");
+      if (d->what == NULL || d->note == NULL)
+        {
+          doubt_free (d);
+          continue;
+        }
+      g_ptr_array_add (r->doubts, d);
+    }
+  return r;
+}
+
 static RkFileProfile *
 parse_file (JsonNode *node)
 {
@@ -407,6 +607,12 @@ parse_file (JsonNode *node)
   p->lines = get_count (obj, "lines");
   p->first_lines = get_strv (obj, "first_lines", 20);
   p->notes = get_strv (obj, "notes", 16);
+  {
+    JsonNode *reading = json_object_get_member (obj, "reading");
+
+    if (reading != NULL && JSON_NODE_HOLDS_OBJECT (reading))
+      p->reading = parse_reading (json_node_get_object (reading));
+  }
   tables = get_array (obj, "tables");
   for (guint i = 0; tables != NULL && i < json_array_get_length (tables) && i < MAX_TABLES; i++)
     {
@@ -517,6 +723,35 @@ append_inline (GString    *s,
     }
 }
 
+/* Several lines, each indented, at most @max_lines and about @max bytes:
+ * page text keeps its line breaks instead of showing "\n". */
+static void
+append_block (GString    *s,
+              const char *text,
+              gsize       max,
+              guint       max_lines)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  gsize start = s->len;
+  guint shown = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_strstrip (lines[i]);
+      if (*lines[i] == '\0')
+        continue;
+      if (shown == max_lines || s->len - start >= max)
+        {
+          g_string_append (s, "  …\n");
+          return;
+        }
+      g_string_append (s, "  ");
+      append_inline (s, lines[i], MAX (40, max - MIN (max, s->len - start)));
+      g_string_append_c (s, '\n');
+      shown++;
+    }
+}
+
 static void
 append_size (GString *s,
              guint64  size)
@@ -532,7 +767,14 @@ append_number (GString *s,
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
+  /* Whole numbers exactly (92433800, not 9.24338e+07); large ones with
+   * one decimal rather than an exponent. */
+  if (fabs (v) < 1e15 && v == floor (v))
+    g_string_append_printf (s, "%" G_GINT64_FORMAT, (gint64) v);
+  else if (fabs (v) >= 1e5 && fabs (v) < 1e15)
+    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.1f", v));
+  else
+    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
 }
 
 static void
@@ -675,6 +917,121 @@ delimiter_label (const char *d)
   return "other";
 }
 
+static const char *
+column_name (const RkFileProfile *self,
+             guint                column)
+{
+  const RkTableProfile *t = self->tables->len > 0 ? g_ptr_array_index (self->tables, 0) : NULL;
+
+  if (t != NULL && column < t->columns->len)
+    return ((const RkColumnProfile *) g_ptr_array_index (t->columns, column))->name;
+  return NULL;
+}
+
+char *
+rk_file_profile_describe_reading (const RkFileProfile *self)
+{
+  const RkFileReading *r;
+  g_autoptr(GPtrArray) parts = NULL;
+  guint other_skipped = 0;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  r = self->reading;
+  if (r == NULL)
+    return NULL;
+  parts = g_ptr_array_new_with_free_func (g_free);
+  if (g_strcmp0 (r->compression, "zip") == 0)
+    g_ptr_array_add (parts, g_strdup_printf (_("the file “%s” inside a ZIP archive"),
+                                             r->member ? r->member : "?"));
+  else if (r->compression != NULL)
+    g_ptr_array_add (parts, g_strdup_printf (_("%s-compressed"), r->compression));
+
+  if (g_strcmp0 (r->format, "csv") == 0)
+    {
+      if (r->whitespace)
+        g_ptr_array_add (parts, g_strdup (_("columns separated by spaces")));
+      else
+        g_ptr_array_add (parts, g_strdup_printf (_("%s-separated"), delimiter_label (r->delimiter)));
+      g_ptr_array_add (parts, g_strdup (r->header ? _("first row is the header") : _("no header row")));
+      if (r->comment_lines > 0)
+        g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u comment line skipped",
+                                                              "%u comment lines skipped", r->comment_lines),
+                                                 r->comment_lines));
+      for (guint i = 0; i < r->skipped->len; i++)
+        {
+          const RkSkippedLine *l = g_ptr_array_index (r->skipped, i);
+
+          if (g_strcmp0 (l->why, "comment") == 0)
+            continue;
+          if (other_skipped++ >= 3)
+            continue;
+          g_ptr_array_add (parts, g_strdup_printf (_("line %u (%s) skipped as %s"), l->line,
+                                                   l->text ? l->text : "", l->why ? l->why : "?"));
+        }
+      if (r->comment != NULL && r->comment_lines == 0)
+        g_ptr_array_add (parts, g_strdup_printf (_("lines starting with %s skipped"), r->comment));
+      if (r->quotes_are_text)
+        g_ptr_array_add (parts, g_strdup (_("quote marks read as text")));
+      if (g_strcmp0 (r->decimal, ",") == 0)
+        g_ptr_array_add (parts, g_strdup (_("decimal comma")));
+      for (guint i = 0; i < r->dates->len && i < 8; i++)
+        {
+          const RkDateColumn *d = g_ptr_array_index (r->dates, i);
+          const char *name = column_name (self, d->column);
+          g_autofree char *fallback = g_strdup_printf (_("column %u"), d->column + 1);
+
+          g_ptr_array_add (parts, g_strdup_printf (_("dates in “%s” written %s"), name ? name : fallback,
+                                                   d->label ? d->label : d->format ? d->format : "?"));
+        }
+      if (r->dates->len > 8)
+        g_ptr_array_add (parts, g_strdup_printf (_("and %u more date columns"), r->dates->len - 8));
+    }
+  else if (r->sheet != NULL)
+    g_ptr_array_add (parts, g_strdup_printf (_("only the sheet “%s”"), r->sheet));
+  else if (self->tables->len > 1)
+    g_ptr_array_add (parts, g_strdup_printf (_("%u tables"), self->tables->len));
+  if (parts->len == 0)
+    return NULL;
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (", ", (char **) parts->pdata);
+}
+
+gboolean
+rk_file_profile_get_alternative (const RkFileProfile *self,
+                                 RkProfileOptions    *options,
+                                 char               **label)
+{
+  const RkFileReading *r;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  r = self->reading;
+  for (guint i = 0; r != NULL && i < r->doubts->len; i++)
+    {
+      const RkReadingDoubt *d = g_ptr_array_index (r->doubts, i);
+
+      if (g_strcmp0 (d->what, "header") == 0)
+        {
+          options->header = r->header ? RK_PROFILE_HEADER_NO : RK_PROFILE_HEADER_YES;
+          if (label != NULL)
+            *label = g_strdup (r->header ? _("Read the first row as data")
+                                         : _("Read the first row as column names"));
+          return TRUE;
+        }
+      if (g_strcmp0 (d->what, "metadata") == 0 && r->skip_lines > 0)
+        {
+          /* The metadata line is the last line skipped: keep it. */
+          options->skip_lines = (int) r->skip_lines - 1;
+          if (label != NULL)
+            *label = g_strdup_printf (_("Keep line %u as part of the table"), r->skip_lines);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 char *
 rk_file_profile_to_prompt (const RkFileProfile *self,
                            gsize                max_bytes)
@@ -725,9 +1082,8 @@ rk_file_profile_to_prompt (const RkFileProfile *self,
       {
         if (*self->page_text[i] == '\0')
           continue;
-        g_string_append_printf (s, "Page %u text: ", i + 1);
-        append_inline (s, self->page_text[i], MIN (600, budget_end - s->len));
-        g_string_append_c (s, '\n');
+        g_string_append_printf (s, "Page %u text:\n", i + 1);
+        append_block (s, self->page_text[i], MIN (600, budget_end - s->len), 12);
       }
   if (self->first_lines != NULL)
     for (guint i = 0; self->first_lines[i] != NULL && i < 5 && s->len < budget_end; i++)
@@ -742,10 +1098,24 @@ rk_file_profile_to_prompt (const RkFileProfile *self,
       append_inline (s, self->notes[i], 200);
       g_string_append_c (s, '\n');
     }
+  if (self->reading != NULL && s->len + 120 < max_bytes)
+    {
+      g_autofree char *how = rk_file_profile_describe_reading (self);
+
+      if (how != NULL)
+        {
+          g_string_append (s, "Read as: ");
+          append_inline (s, how, MAX (80, MIN (300, budget_end > s->len ? budget_end - s->len : 0)));
+          g_string_append_c (s, '\n');
+        }
+    }
   if (self->read_hint != NULL)
     {
       g_string_append (s, "Load: ");
       append_inline (s, self->read_hint, 200);
+      if (self->reading != NULL && self->reading->sheet == NULL && self->tables->len > 1 &&
+          g_str_has_prefix (self->read_hint, "reckon.load("))
+        g_string_append (s, " (a dict of DataFrames by sheet; sheet=NAME for one)");
       g_string_append_c (s, '\n');
     }
   return g_string_free (s, FALSE);
@@ -767,8 +1137,15 @@ rk_profiles_to_prompt (GPtrArray *profiles,
 
       if (share < 120)
         {
-          g_string_append_printf (s, "… and %u more files (not described, to save space)\n",
-                                  profiles->len - i);
+          /* Name them at least, so the model knows they exist. */
+          g_string_append_printf (s, "… and %u more file%s, not described to save space:",
+                                  profiles->len - i, profiles->len - i == 1 ? "" : "s");
+          for (guint j = i; j < profiles->len && j < i + 20; j++)
+            {
+              g_string_append (s, j == i ? " " : ", ");
+              append_inline (s, ((RkFileProfile *) g_ptr_array_index (profiles, j))->name, 80);
+            }
+          g_string_append (s, profiles->len - i > 20 ? ", …\n" : "\n");
           break;
         }
       one = rk_file_profile_to_prompt (g_ptr_array_index (profiles, i), share);
@@ -785,6 +1162,7 @@ typedef struct
 {
   char  *workspace;
   GStrv  names;
+  GStrv  option_args;          /* the user's choices, as profiler arguments */
 } ProfileData;
 
 static void
@@ -794,7 +1172,68 @@ profile_data_free (gpointer data)
 
   g_free (d->workspace);
   g_strfreev (d->names);
+  g_strfreev (d->option_args);
   g_free (d);
+}
+
+static const char * const delimiter_names[] = { "comma", "semicolon", "tab", "pipe", "space", NULL };
+
+/* The profiler's arguments for @options (--header=, --delimiter=,
+ * --sheet=, --skip=), checked: one sentence in @error when unusable. */
+static GStrv
+options_to_args (const RkProfileOptions  *options,
+                 GError                 **error)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  if (options == NULL)
+    return g_strv_builder_end (b);
+  if (options->header == RK_PROFILE_HEADER_YES)
+    g_strv_builder_add (b, "--header=yes");
+  else if (options->header == RK_PROFILE_HEADER_NO)
+    g_strv_builder_add (b, "--header=no");
+  if (options->delimiter != NULL)
+    {
+      const char *d = options->delimiter;
+      gboolean named = g_strv_contains (delimiter_names, d);
+
+      if (!named && (!g_utf8_validate (d, -1, NULL) || g_utf8_strlen (d, -1) != 1 ||
+                     strchr ("\r\n\"", d[0]) != NULL || ((guchar) d[0] < 0x20 && d[0] != '\t')))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("The delimiter must be one character, or comma, semicolon, tab, pipe or space (not “%s”)."),
+                       d);
+          return NULL;
+        }
+      g_autofree char *arg = g_strdup_printf ("--delimiter=%s", strcmp (d, "\t") == 0 ? "tab" : d);
+
+      g_strv_builder_add (b, arg);
+    }
+  if (options->sheet != NULL)
+    {
+      if (!g_utf8_validate (options->sheet, -1, NULL) || strlen (options->sheet) > 200 || *options->sheet == '\0')
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               _("The sheet name must be between 1 and 200 bytes of text."));
+          return NULL;
+        }
+      g_autofree char *arg = g_strdup_printf ("--sheet=%s", options->sheet);
+
+      g_strv_builder_add (b, arg);
+    }
+  if (options->skip_lines >= 0)
+    {
+      if (options->skip_lines > 1000000)
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               _("At most a million lines can be skipped before the table."));
+          return NULL;
+        }
+      g_autofree char *arg = g_strdup_printf ("--skip=%d", options->skip_lines);
+
+      g_strv_builder_add (b, arg);
+    }
+  return g_strv_builder_end (b);
 }
 
 /* Reads stdout and stderr together (so neither pipe can fill and stall the
@@ -913,6 +1352,7 @@ sandbox_reason (const char *err,
  * when cancelled). */
 static GPtrArray *
 run_profiler (const char         *workspace,
+              const char * const *option_args,
               const char * const *names,
               guint               n_names,
               GCancellable       *cancellable,
@@ -948,6 +1388,8 @@ run_profiler (const char         *workspace,
   g_ptr_array_add (argv, g_strdup ("-I"));
   g_ptr_array_add (argv, g_strdup ("-B"));
   g_ptr_array_add (argv, g_strdup (KERNEL_MOUNT "/reckon_profile.py"));
+  for (guint i = 0; option_args != NULL && option_args[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (option_args[i]));
   for (guint i = 0; i < n_names; i++)
     g_ptr_array_add (argv, g_build_filename ("/workspace", names[i], NULL));
   g_ptr_array_add (argv, NULL);
@@ -1038,6 +1480,16 @@ rk_profile_files (const char          *workspace,
                   GCancellable        *cancellable,
                   GError             **error)
 {
+  return rk_profile_files_with_options (workspace, names, NULL, cancellable, error);
+}
+
+static GPtrArray *
+profile_files_args (const char          *workspace,
+                    const char * const  *names,
+                    const char * const  *option_args,
+                    GCancellable        *cancellable,
+                    GError             **error)
+{
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_file_profile_free);
   g_autoptr(GPtrArray) valid = g_ptr_array_new ();
   g_autoptr(GPtrArray) batch = NULL;
@@ -1045,8 +1497,6 @@ rk_profile_files (const char          *workspace,
   guint n = names != NULL ? g_strv_length ((GStrv) names) : 0;
   guint next = 0;
   gboolean batch_out_of_memory = FALSE;
-
-  g_return_val_if_fail (workspace != NULL, NULL);
 
   for (guint i = 0; i < n; i++)
     if (rk_path_is_beneath (names[i]) && strchr (names[i], '/') == NULL)
@@ -1058,7 +1508,7 @@ rk_profile_files (const char          *workspace,
    * its own, so one hostile file cannot take the others' profiles with it. */
   if (valid->len > 1)
     {
-      batch = run_profiler (workspace, (const char * const *) valid->pdata, valid->len,
+      batch = run_profiler (workspace, option_args, (const char * const *) valid->pdata, valid->len,
                             cancellable, &failure, error);
       g_clear_pointer (&failure, g_free);
       if (batch == NULL && g_cancellable_is_cancelled (cancellable))
@@ -1089,7 +1539,7 @@ rk_profile_files (const char          *workspace,
               continue;
             }
         }
-      one = run_profiler (workspace, &names[i], 1, cancellable, &failure, error);
+      one = run_profiler (workspace, option_args, &names[i], 1, cancellable, &failure, error);
       if (one == NULL && g_cancellable_is_cancelled (cancellable))
         return NULL;
       if (one != NULL)
@@ -1101,6 +1551,23 @@ rk_profile_files (const char          *workspace,
   return g_steal_pointer (&out);
 }
 
+GPtrArray *
+rk_profile_files_with_options (const char              *workspace,
+                               const char * const      *names,
+                               const RkProfileOptions  *options,
+                               GCancellable            *cancellable,
+                               GError                 **error)
+{
+  g_auto(GStrv) option_args = NULL;
+
+  g_return_val_if_fail (workspace != NULL, NULL);
+
+  option_args = options_to_args (options, error);
+  if (option_args == NULL)
+    return NULL;
+  return profile_files_args (workspace, names, (const char * const *) option_args, cancellable, error);
+}
+
 static void
 profile_thread (GTask        *task,
                 gpointer      source_object,
@@ -1109,7 +1576,8 @@ profile_thread (GTask        *task,
 {
   ProfileData *d = task_data;
   GError *error = NULL;
-  GPtrArray *out = rk_profile_files (d->workspace, (const char * const *) d->names, cancellable, &error);
+  GPtrArray *out = profile_files_args (d->workspace, (const char * const *) d->names,
+                                      (const char * const *) d->option_args, cancellable, &error);
 
   if (out == NULL)
     g_task_return_error (task, error);
@@ -1124,12 +1592,32 @@ rk_profile_files_async (const char          *workspace,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
 {
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  ProfileData *d = g_new0 (ProfileData, 1);
+  rk_profile_files_with_options_async (workspace, names, NULL, cancellable, callback, user_data);
+}
 
+void
+rk_profile_files_with_options_async (const char              *workspace,
+                                     const char * const      *names,
+                                     const RkProfileOptions  *options,
+                                     GCancellable            *cancellable,
+                                     GAsyncReadyCallback      callback,
+                                     gpointer                 user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GError) error = NULL;
+  ProfileData *d;
+  GStrv option_args = options_to_args (options, &error);
+
+  g_task_set_source_tag (task, rk_profile_files_async);
+  if (option_args == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  d = g_new0 (ProfileData, 1);
   d->workspace = g_strdup (workspace);
   d->names = g_strdupv ((GStrv) names);
-  g_task_set_source_tag (task, rk_profile_files_async);
+  d->option_args = option_args;
   g_task_set_task_data (task, d, profile_data_free);
   g_task_run_in_thread (task, profile_thread);
 }

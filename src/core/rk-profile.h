@@ -61,6 +61,50 @@ typedef struct
   GPtrArray *head;             /* GStrv per row, NULL cells as "" */
 } RkTableProfile;
 
+/* How the profiler read a delimited text file or a workbook (its
+ * "reading"); reckon.load in the kernel replays exactly this. */
+typedef struct
+{
+  guint     column;            /* 0-based */
+  char     *format;            /* strptime format, e.g. "%d-%b-%y" */
+  char     *label;             /* for people: "day-month name-year (31-Jan-12)" */
+  gboolean  ambiguous;         /* day and month could not be told apart */
+} RkDateColumn;
+
+typedef struct
+{
+  guint  line;                 /* 1-based line of the file */
+  char  *text;                 /* what it said (capped) */
+  char  *why;                  /* "comment", "metadata or title", ... */
+} RkSkippedLine;
+
+typedef struct
+{
+  char  *what;                 /* "header", "metadata" or "date" */
+  char  *note;                 /* one plain sentence naming the alternative */
+} RkReadingDoubt;
+
+typedef struct
+{
+  char      *format;           /* "csv", "xlsx", "xls", "ods", "json", "pdf" */
+  char      *compression;      /* "gzip", "bz2", "xz", "zip" or NULL */
+  char      *member;           /* the file inside a ZIP archive */
+  char      *encoding;         /* Python codec name */
+  char      *delimiter;        /* CSV: one character; " " with whitespace */
+  gboolean   whitespace;       /* columns separated by runs of blanks */
+  gboolean   header;
+  guint      skip_lines;       /* lines before the header (or the data) */
+  guint      comment_lines;    /* of which comments */
+  char      *comment;          /* comment character further down, or NULL */
+  char      *decimal;
+  char      *quotechar;        /* NULL: the usual '"' */
+  gboolean   quotes_are_text;  /* quote marks do not enclose fields */
+  char      *sheet;            /* workbooks: the one sheet reckon.load returns */
+  GPtrArray *dates;            /* RkDateColumn */
+  GPtrArray *skipped;          /* RkSkippedLine */
+  GPtrArray *doubts;           /* RkReadingDoubt */
+} RkFileReading;
+
 typedef struct
 {
   char       *name;            /* file name inside the workspace */
@@ -80,7 +124,27 @@ typedef struct
   GStrv       notes;
   GPtrArray  *tables;          /* RkTableProfile */
   char       *raw_json;        /* this file's object, as the profiler sent it */
+  RkFileReading *reading;      /* how it was read, or NULL (text, errors) */
 } RkFileProfile;
+
+/* Choices a user makes over the profiler's guess, from the file card or
+ * `reckon-cli profile`: the profile and reckon.load both follow them. */
+typedef enum
+{
+  RK_PROFILE_HEADER_AUTO,
+  RK_PROFILE_HEADER_YES,
+  RK_PROFILE_HEADER_NO,
+} RkProfileHeader;
+
+typedef struct
+{
+  RkProfileHeader  header;
+  const char      *delimiter;  /* NULL: detect; one character, or comma, semicolon, tab, pipe, space */
+  const char      *sheet;      /* NULL: every sheet; else the sheet reckon.load returns */
+  int              skip_lines; /* -1: detect; else lines before the table */
+} RkProfileOptions;
+
+#define RK_PROFILE_OPTIONS_INIT { RK_PROFILE_HEADER_AUTO, NULL, NULL, -1 }
 
 GType           rk_file_profile_get_type   (void) G_GNUC_CONST;
 #define RK_TYPE_FILE_PROFILE (rk_file_profile_get_type ())
@@ -126,6 +190,35 @@ GPtrArray      *rk_profile_files           (const char          *workspace,
                                             const char * const  *names,
                                             GCancellable        *cancellable,
                                             GError             **error);
+
+/* The same with the user's choices (NULL: none), which apply to every
+ * file named. Fails with G_IO_ERROR_INVALID_ARGUMENT on a delimiter that
+ * is not one character or a known name. */
+GPtrArray      *rk_profile_files_with_options       (const char              *workspace,
+                                                     const char * const      *names,
+                                                     const RkProfileOptions  *options,
+                                                     GCancellable            *cancellable,
+                                                     GError                 **error);
+void            rk_profile_files_with_options_async (const char              *workspace,
+                                                     const char * const      *names,
+                                                     const RkProfileOptions  *options,
+                                                     GCancellable            *cancellable,
+                                                     GAsyncReadyCallback      callback,
+                                                     gpointer                 user_data);
+/* (finish with rk_profile_files_finish) */
+
+/* How the file was read, in plain words for the card and the model
+ * ("comma-separated, first row is the header, 1 comment line skipped,
+ * dates in Date written 19-Sep-03"), or NULL when there is no reading. */
+char           *rk_file_profile_describe_reading (const RkFileProfile *self);
+
+/* When the profiler was unsure (header or not, a metadata line), the other
+ * reading: fills @options (from RK_PROFILE_OPTIONS_INIT) and sets @label to
+ * a short action such as "Read the first row as data". FALSE when the
+ * profiler had no doubt worth offering. */
+gboolean        rk_file_profile_get_alternative  (const RkFileProfile *self,
+                                                  RkProfileOptions    *options,
+                                                  char               **label);
 
 /* Limits of one profiling run (defaults: 2 GiB memory, 60 s). Tests lower them. */
 void            rk_profile_set_limits      (guint64              memory_bytes,

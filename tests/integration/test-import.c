@@ -383,7 +383,10 @@ test_profile_csv_shapes (void)
   g_assert_cmpint (column (t, 1)->type, ==, RK_COLUMN_FLOAT);
   g_assert_cmpfloat_with_epsilon (column (t, 1)->min, 1.5, 1e-9);
   g_assert_cmpfloat_with_epsilon (column (t, 1)->max, 1234.75, 1e-9);
-  g_assert_nonnull (strstr (p->read_hint, "decimal=','"));
+  g_assert_cmpstr (p->read_hint, ==, "reckon.load('semicolon.csv')");
+  g_assert_nonnull (p->reading);
+  g_assert_cmpstr (p->reading->decimal, ==, ",");
+  g_assert_cmpstr (p->reading->delimiter, ==, ";");
 
   p = profile_of ("ragged.csv");
   g_assert_null (p->error);
@@ -420,7 +423,7 @@ test_profile_csv_shapes (void)
   g_assert_cmpuint (t->rows, ==, 2);
   g_assert_cmpstr (column (t, 0)->name, ==, "name");
   g_assert_cmpfloat_with_epsilon (column (t, 1)->max, 2.25, 1e-9);
-  g_assert_nonnull (strstr (p->read_hint, "skiprows=1"));
+  g_assert_cmpuint (p->reading->skip_lines, ==, 1);
   p = profile_of ("tabs.tsv");
   g_assert_cmpint (p->kind, ==, RK_FILE_KIND_TSV);
   p = profile_of ("utf16.csv");
@@ -745,7 +748,8 @@ test_prompt_text (void)
   g_assert_nonnull (strstr (text, "semicolon-separated, decimal comma"));
   g_assert_nonnull (strstr (text, "- prix: float, min 1.5, max 1234.75"));
   g_assert_nonnull (strstr (text, "Sheet “Staff”: 20 rows × 2 columns"));
-  g_assert_nonnull (strstr (text, "Load: pd.read_csv('semicolon.csv', sep=';'"));
+  g_assert_nonnull (strstr (text, "Load: reckon.load('semicolon.csv')"));
+  g_assert_nonnull (strstr (text, "Read as: semicolon-separated, first row is the header, decimal comma"));
   g_assert_nonnull (strstr (text, "File “garbage.csv”: This file is not a spreadsheet"));
   /* The schema comes before the rows. */
   g_assert_true (strstr (text, "- prix:") < strstr (text, "First rows:"));

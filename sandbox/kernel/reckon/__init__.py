@@ -3,11 +3,47 @@
     import reckon
     reckon.show(df, name="sales")      # show a DataFrame/Series as a table now
     reckon.chart(df, kind="bar", x="month", y="total")   # a native chart
+    df = reckon.load("sales.csv")      # a workspace file, read as its profile says
 """
+
+import os
 
 from . import _hooks
 
-__all__ = ["show", "chart"]
+__all__ = ["show", "chart", "load"]
+
+
+def load(name, sheet=None):
+    """Read a file of the workspace exactly as its profile read it (the same
+    delimiter, header, skipped lines, encoding, decimal mark, date columns,
+    compression and sheets). Returns a pandas DataFrame, or a dict of
+    DataFrames (sheet name -> DataFrame) for a workbook with several sheets
+    when no sheet is named."""
+    from . import reading
+
+    path = _workspace_file(name)
+    found = reading.saved_reading(path)
+    try:
+        if found is None:
+            found = reading.detect(path)
+        return reading.read(path, found, sheet)
+    except reading.ReadError as e:
+        raise ValueError("%s: %s" % (os.path.basename(path), e)) from None
+
+
+def _workspace_file(name):
+    name = os.fspath(name)
+    candidates = [name] if os.path.isabs(name) else [os.path.join(_hooks.WORKSPACE, name), name]
+    for c in candidates:
+        if os.path.isfile(c):
+            return c
+    try:
+        files = sorted(f for f in os.listdir(_hooks.WORKSPACE)
+                       if not f.startswith(".") and os.path.isfile(os.path.join(_hooks.WORKSPACE, f)))
+    except OSError:
+        files = []
+    raise FileNotFoundError("There is no file %r in the workspace; its files are: %s"
+                            % (name, ", ".join(files[:30]) or "none"))
 
 
 def show(obj, name=None):

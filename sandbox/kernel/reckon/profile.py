@@ -3,18 +3,15 @@
 Runs inside reckon-sandbox (through reckon_profile.py), because every file it
 opens is untrusted. profile_file(path) never raises: a file it cannot read
 gives a dict with one clear "error" sentence. All strings in a profile are
-capped, so the document the host parses stays small.
+capped, so the document the host parses stays small. How a file is read
+(its "reading") comes from reading.py and is kept beside the file, so that
+reckon.load reads it the same way.
 """
 
-import csv
-import io
 import json
 import math
 import os
-import re
-import subprocess
 import warnings
-import zipfile
 
 # Before anything imports an XML parser: entity expansion (billion laughs),
 # external entities and DTD tricks are refused everywhere, stdlib included.
@@ -28,6 +25,8 @@ try:
 except ImportError:  # pragma: no cover - Reckon depends on python3-defusedxml
     DEFUSED = False
 
+from . import reading as rd  # noqa: E402
+
 HEAD_ROWS = 5
 MAX_CELL = 120           # characters of one cell in "head"
 MAX_NAME = 120           # characters of a column or sheet name
@@ -36,8 +35,8 @@ MAX_SHEETS = 32
 MAX_PAGES_TEXT = 3       # PDF pages whose text is included
 MAX_PAGE_TEXT = 1500     # characters of text per page
 MAX_TEXT_LINES = 10
-SNIFF_BYTES = 256 * 1024
-MAX_SHEET_ROWS = 200000  # rows of one sheet kept for statistics
+SNIFF_BYTES = rd.SNIFF_BYTES
+MAX_SHEET_ROWS = rd.MAX_SHEET_ROWS
 MAX_JSON_BYTES = 64 * 1024 * 1024
 BIG_CSV = 32 * 1024 * 1024  # above this, CSV statistics come from a sample
 SAMPLE_ROWS = 200000
@@ -74,39 +73,7 @@ def _finite(x):
     # Integers stay integers in JSON, so "12" is not shown as "12.0".
     if x.is_integer() and abs(x) < 2 ** 53:
         return int(x)
-    return float("%.6g" % x)
-
-
-# -- kind detection -------------------------------------------------------
-
-def _sniff_kind(path, head):
-    ext = os.path.splitext(path)[1].lower()
-    if head.startswith(b"%PDF-"):
-        return "pdf"
-    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
-        try:
-            with zipfile.ZipFile(path) as z:
-                names = set(z.namelist()[:10000])
-        except (zipfile.BadZipFile, OSError, ValueError):
-            return "zip"
-        if "xl/workbook.xml" in names or any(n.startswith("xl/") for n in names):
-            return "xlsx"
-        if "content.xml" in names:
-            return "ods"
-        return "zip"
-    if head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
-        return "xls"
-    if ext in (".json", ".geojson"):
-        return "json"
-    if ext in (".tsv", ".tab"):
-        return "tsv"
-    if ext in (".txt", ".md", ".log", ".text"):
-        return "text"
-    if ext in (".xlsx", ".xlsm", ".xls", ".ods"):
-        return "badworkbook"
-    if ext == ".pdf":
-        return "badpdf"
-    return "csv"
+    return float("%.6g" % x) if abs(x) < 1e5 else float("%.15g" % x)
 
 
 def _is_binary(head):
@@ -119,261 +86,167 @@ def _is_binary(head):
     return ctrl > max(8, len(head[:8192]) // 50)
 
 
-def _detect_encoding(head):
-    """Returns (python codec, label for people)."""
-    if head.startswith(b"\xef\xbb\xbf"):
-        return "utf-8-sig", "UTF-8 (with BOM)"
-    if head.startswith(b"\xff\xfe") or head.startswith(b"\xfe\xff"):
-        return "utf-16", "UTF-16"
-    sample = head
-    try:
-        sample.decode("utf-8")
-        return "utf-8", "UTF-8"
-    except UnicodeDecodeError as e:
-        # A multibyte sequence cut at the end of the sample is still UTF-8.
-        if e.start >= len(sample) - 3 and len(sample) >= SNIFF_BYTES:
-            return "utf-8", "UTF-8"
-    try:
-        sample.decode("cp1252")
-        return "cp1252", "Windows-1252"
-    except UnicodeDecodeError:
-        return "latin-1", "Latin-1"
-
-
-# -- CSV ------------------------------------------------------------------
-
-NUM_RE = re.compile(r"^\s*[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?\s*$")
-COMMA_DECIMAL_RE = re.compile(r"^\s*[-+]?(\d{1,3}(\.\d{3})+|\d+),\d+\s*$")
-DOT_DECIMAL_RE = re.compile(r"^\s*[-+]?\d+\.\d+\s*$")
-DATE_RE = re.compile(r"^\s*(\d{4}-\d{1,2}-\d{1,2}([T ]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?|\d{1,2}[./]\d{1,2}[./]\d{2,4})\s*$")
-
-
-def _sample_text(raw, codec):
-    # Cut the sample at its last line break so no row is half read.
-    text = raw.decode(codec, errors="replace")
-    if len(raw) >= SNIFF_BYTES:
-        cut = max(text.rfind("\n"), 0)
-        text = text[:cut]
-    return text
-
-
-def _sniff_delimiter(text, kind):
-    if kind == "tsv":
-        return "\t"
-    best, best_score = ",", -1.0
-    for delim in (",", ";", "\t", "|"):
-        try:
-            rows = list(_limited_rows(csv.reader(io.StringIO(text), delimiter=delim), 200))
-        except csv.Error:
-            continue
-        widths = [len(r) for r in rows if r and any(c.strip() for c in r)]
-        if not widths:
-            continue
-        mode = max(set(widths), key=widths.count)
-        if mode < 2:
-            continue
-        consistency = widths.count(mode) / len(widths)
-        score = consistency * 10 + min(mode, 50) / 50.0
-        if score > best_score:
-            best, best_score = delim, score
-    return best
-
-
-def _limited_rows(reader, n):
-    for i, row in enumerate(reader):
-        if i >= n:
-            break
-        yield row
-
-
-def _looks_numeric(s, decimal):
-    if decimal == ",":
-        return bool(COMMA_DECIMAL_RE.match(s) or re.match(r"^\s*[-+]?\d+\s*$", s))
-    return bool(NUM_RE.match(s)) and "," not in s
-
-
-def _sniff_decimal(rows, delim):
-    if delim == ",":
-        return "."
-    comma = dot = 0
-    for row in rows[1:]:
-        for cell in row:
-            if COMMA_DECIMAL_RE.match(cell):
-                comma += 1
-            elif DOT_DECIMAL_RE.match(cell):
-                dot += 1
-    return "," if comma > dot else "."
-
-
-def _sniff_header(rows, decimal):
-    if not rows:
-        return False
-    first = rows[0]
-    if len(rows) == 1:
-        return True
-    for cell in first:
-        if _looks_numeric(cell, decimal) or DATE_RE.match(cell):
-            return False
-    # All text in row one: a header, unless every row is text and row one
-    # repeats (no distinct names).
-    names = [c.strip() for c in first if c.strip()]
-    return len(names) > 0 and len(set(names)) == len(names)
-
-
-def _dedupe_names(names):
-    seen = {}
-    out = []
-    for i, n in enumerate(names):
-        n = (str(n).strip() if n is not None else "") or "column %d" % (i + 1)
-        base = n
-        k = seen.get(base, 0)
-        while n in seen:
-            k += 1
-            n = "%s.%d" % (base, k)
-        seen[base] = k
-        seen[n] = 0
-        out.append(n)
+def _reading_for_profile(reading):
+    """The reading as the profile shows it: capped, JSON-safe."""
+    out = {}
+    for k, v in reading.items():
+        if isinstance(v, str):
+            out[k] = _cap(v, MAX_NAME)
+        elif isinstance(v, (bool, int, float)) or v is None:
+            out[k] = v
+        elif k == "names":
+            out[k] = [_cap(x, MAX_NAME) for x in v[:MAX_COLUMNS]]
+        elif isinstance(v, list):
+            out[k] = [{kk: (_cap(vv, 400) if isinstance(vv, str) else vv) for kk, vv in x.items()}
+                      if isinstance(x, dict) else _cap(x, MAX_NAME) for x in v[:MAX_SHEETS]]
     return out
 
 
-def _profile_csv(path, kind, head, result):
-    import pandas as pd
-
-    if not head.strip(b"\xef\xbb\xbf\r\n\t "):
-        raise ProfileError(ERR_EMPTY)
-    codec, label = _detect_encoding(head)
-    text = _sample_text(head, codec)
-    # Excel's "sep=;" first line names the delimiter and is not data.
-    sep_line = re.match(r"^\ufeff?sep=(.)\r?\n", text)
-    skip = 1 if sep_line else 0
-    if sep_line:
-        delim = sep_line.group(1)
-        text = text[sep_line.end():]
-    else:
-        delim = _sniff_delimiter(text, kind)
-    try:
-        sample_rows = list(_limited_rows(csv.reader(io.StringIO(text), delimiter=delim), 200))
-    except csv.Error:
-        sample_rows = [line.split(delim) for line in text.splitlines()[:200]]
-    sample_rows = [r for r in sample_rows if r]
-    decimal = _sniff_decimal(sample_rows, delim)
-    thousands = "." if decimal == "," else None
-    header = _sniff_header(sample_rows, decimal)
-
-    result.update(kind="tsv" if delim == "\t" else "csv", encoding=label, delimiter=delim,
-                  decimal=decimal, header=header)
-    notes = result.setdefault("notes", [])
-
-    opts = dict(sep=delim, decimal=decimal, encoding=codec, header=0 if header else None, skiprows=skip,
-                engine="c", skip_blank_lines=True, low_memory=False)
-    if thousands:
-        opts["thousands"] = thousands
-    head_rows = None
-    ragged = None
-    # Big files: statistics from the first rows, the row count from a fast
-    # scan of line breaks (exact unless quoted fields hold line breaks).
-    big = os.path.getsize(path) > BIG_CSV and not codec.startswith("utf-16")
-    if big:
-        opts["nrows"] = SAMPLE_ROWS
-    try:
-        df = pd.read_csv(path, **opts)
-    except UnicodeDecodeError:
-        # The sample was UTF-8 but a later byte is not: the file is 8-bit.
-        codec, label = "cp1252", "Windows-1252"
-        try:
-            df = pd.read_csv(path, **dict(opts, encoding=codec))
-        except UnicodeDecodeError:
-            codec, label = "latin-1", "Latin-1"
-            df = pd.read_csv(path, **dict(opts, encoding=codec))
-        result["encoding"] = label
-    except pd.errors.EmptyDataError:
-        raise ProfileError(ERR_EMPTY)
-    except pd.errors.ParserError:
-        # Ragged rows (more fields than the header): read them with the csv
-        # module and pad, so nothing is lost.
-        df, ragged, head_rows = _read_ragged(path, codec, delim, header, skip)
-        notes.append("%d rows have a different number of fields than the header; they were padded." % ragged)
-    opts["encoding"] = codec
-
-    # The first rows exactly as written (strings), for people and the model.
-    if head_rows is None:
-        try:
-            raw = pd.read_csv(path, **dict(opts, nrows=HEAD_ROWS, dtype=str, keep_default_na=False,
-                                           low_memory=True))
-            head_rows = raw.values.tolist()
-        except Exception:  # noqa: BLE001 - the full read worked; head is cosmetic
-            head_rows = df.head(HEAD_ROWS).astype(str).values.tolist()
-    if not header:
-        df.columns = ["column %d" % (i + 1) for i in range(len(df.columns))]
-    else:
-        df.columns = _dedupe_names([None if str(c).startswith("Unnamed: ") else c for c in df.columns])
-
-    table = _profile_frame(df, None, head_rows, decimal)
-    table["header"] = header
-    if big and len(df) >= SAMPLE_ROWS:
-        total, exact = _count_rows(path, header, df)
-        table["rows"] = max(total, len(df))
-        table["rows_sampled"] = len(df)
-        if not exact:
-            table["rows_approximate"] = True
-        notes.append("Statistics come from the first %d rows." % len(df))
-    result["tables"] = [table]
-    read = 'pd.read_csv(%r' % os.path.basename(path)
-    if delim != ",":
-        read += ", sep=%r" % delim
-    if skip and ragged is None:
-        read += ", skiprows=1"
-    if decimal != ".":
-        read += ", decimal=%r, thousands=%r" % (decimal, thousands)
-    if codec not in ("utf-8",):
-        read += ", encoding=%r" % codec
-    if ragged is not None:
-        # Rows longer than the header: name every column, so none is lost.
-        read += ", header=None, skiprows=%d, names=%r" % (skip + (1 if header else 0), list(df.columns))
-    elif not header:
-        read += ", header=None"
-    result["read_hint"] = read + ")"
+def _add_unsure_notes(result, reading):
+    for u in reading.get("unsure", ()):
+        result.setdefault("notes", []).append(_cap(u["note"], 400))
+    for n in reading.get("notes", ()):
+        result.setdefault("notes", []).append(_cap(n, 400))
 
 
-def _count_rows(path, header, sample):
-    lines, last = 0, b"\n"
-    with open(path, "rb") as f:
+def _hint(path, reading):
+    name = os.path.basename(path)
+    return "reckon.load(%r)" % name
+
+
+# -- delimited text ---------------------------------------------------------
+
+def _unpacked_size_and_lines(path, reading):
+    """Bytes and line breaks of the (unpacked) file, read once: for a
+    compressed file this also enforces the cap on its unpacked size."""
+    size = lines = 0
+    last = b"\n"
+    with rd.open_unpacked(path, reading.get("compression"), reading.get("member")) as f:
         for chunk in iter(lambda: f.read(1 << 22), b""):
+            size += len(chunk)
             lines += chunk.count(b"\n")
             last = chunk[-1:]
     if last != b"\n":
         lines += 1
-    exact = True
+    return size, lines
+
+
+def _read_with_fallbacks(path, reading, nrows, result):
+    """read_csv as the reading says; a later byte that is not UTF-8 or rows
+    wider than the first change the reading (recorded, so reckon.load does
+    the same)."""
+    import pandas as pd
+
+    for _ in range(3):
+        try:
+            return rd.read_csv(path, reading, nrows=nrows)
+        except UnicodeDecodeError:
+            nxt = {"utf-8": "cp1252", "utf-8-sig": "cp1252", "cp1252": "latin-1"}.get(reading["encoding"])
+            if nxt is None:
+                raise
+            reading["encoding"] = nxt
+        except pd.errors.ParserError:
+            if reading.get("names"):
+                raise
+            width, ragged, first = _widest_row(path, reading)
+            names = []
+            if reading.get("header", True) and first is not None:
+                names = rd.dedupe_names(first)
+            names = names + ["column %d" % (i + 1) for i in range(len(names), width)]
+            reading["names"] = rd.dedupe_names(names)
+            result.setdefault("notes", []).append(
+                "%d rows have a different number of fields than the first row; the table has %d columns, "
+                "shorter rows were padded." % (ragged, width))
+    return rd.read_csv(path, reading, nrows=nrows)
+
+
+def _widest_row(path, reading):
+    """(widest row, rows of another width than the first, the first row)."""
+    import csv
+    import io
+
+    width, ragged, first, expect = 0, 0, None, None
+    with rd.open_unpacked(path, reading.get("compression"), reading.get("member")) as raw:
+        f = io.TextIOWrapper(raw, encoding=reading["encoding"], errors="replace", newline="")
+        for _ in range(int(reading.get("skip_lines", 0))):
+            f.readline()
+        if reading.get("whitespace"):
+            it = (line.split() for line in f)
+        else:
+            it = csv.reader(f, delimiter=reading.get("delimiter", ","),
+                            quotechar=reading.get("quotechar", '"'),
+                            quoting=csv.QUOTE_NONE if reading.get("quoting") == "none" else csv.QUOTE_MINIMAL,
+                            skipinitialspace=bool(reading.get("skipinitialspace")))
+        for row in it:
+            if not row or (reading.get("comment") and row[0].lstrip().startswith(reading["comment"])):
+                continue
+            if first is None:
+                first, expect = row, len(row)
+                continue
+            width = max(width, len(row))
+            if len(row) != expect:
+                ragged += 1
+    return max(width, expect or 0), ragged, first
+
+
+def _profile_csv(path, kind, raw, complete, result, options, compression=None, member=None, strict=False):
+    reading = rd.detect_text_table(raw, complete, kind, options, compression, member, strict=strict)
+    if reading is None:
+        return None
+    if compression:
+        size, lines = _unpacked_size_and_lines(path, reading)
+        result["unpacked_size"] = size
+    else:
+        size, lines = os.path.getsize(path), None
+    big = size > BIG_CSV and not reading["encoding"].startswith("utf-16")
+    df = _read_with_fallbacks(path, reading, SAMPLE_ROWS if big else None, result)
+    delim = reading["delimiter"]
+    result.update(kind="tsv" if delim == "\t" else "csv",
+                  encoding=rd.ENCODING_LABELS.get(reading["encoding"], reading["encoding"]),
+                  delimiter=delim if not reading.get("whitespace") else " ",
+                  decimal=reading["decimal"], header=reading["header"])
+    notes = result.setdefault("notes", [])
+    comments = int(reading.get("comment_lines", 0))
+    if comments:
+        notes.append("%d comment line%s before the table %s skipped." % (comments, "" if comments == 1 else "s",
+                                                                           "was" if comments == 1 else "were"))
+    _add_unsure_notes(result, reading)
+    try:
+        head_rows = rd.read_csv(path, reading, nrows=HEAD_ROWS, raw=True).values.tolist()
+    except Exception:  # noqa: BLE001 - the full read worked; head is cosmetic
+        head_rows = df.head(HEAD_ROWS).astype(str).values.tolist()
+    table = _profile_frame(df, None, head_rows)
+    table["header"] = reading["header"]
+    if big and len(df) >= SAMPLE_ROWS:
+        if lines is None:
+            _size, lines = _unpacked_size_and_lines(path, reading)
+        total = lines - int(reading.get("skip_lines", 0)) - (1 if reading["header"] else 0)
+        table["rows"] = max(total, len(df))
+        table["rows_sampled"] = len(df)
+        if not _rows_exact(df) or reading.get("comment"):
+            table["rows_approximate"] = True
+        notes.append("Statistics come from the first %d rows." % len(df))
+    for d in reading.get("dates", ()):
+        j = d["column"]
+        if j < len(table["column_info"]):
+            table["column_info"][j]["date_format"] = _cap(d["label"], 80)
+    result["tables"] = [table]
+    result["reading"] = _reading_for_profile(reading)
+    result["read_hint"] = _hint(path, reading)
+    return reading
+
+
+def _rows_exact(sample):
     for i in range(sample.shape[1]):
         s = sample.iloc[:, i]
         if s.dtype == object and any(type(v) is str and "\n" in v for v in s.values):
-            exact = False
-            break
-    return lines - (1 if header else 0), exact
-
-
-def _read_ragged(path, codec, delim, header, skip):
-    import pandas as pd
-
-    with open(path, newline="", encoding=codec, errors="replace") as f:
-        rows = [r for r in csv.reader(f, delimiter=delim) if r][skip:]
-    width = max(len(r) for r in rows)
-    names = rows[0] if header else None
-    body = rows[1:] if header else rows
-    expect = len(names) if names else max(set(len(r) for r in body), key=[len(r) for r in body].count)
-    ragged = sum(1 for r in body if len(r) != expect)
-    body = [r + [None] * (width - len(r)) for r in body]
-    if names is not None:
-        names = names + ["column %d" % (i + 1) for i in range(len(names), width)]
-    df = pd.DataFrame(body, columns=names)
-    df = df.apply(lambda s: pd.to_numeric(s, errors="ignore"))
-    return df, ragged, [r[:] for r in body[:HEAD_ROWS]]
+            return False
+    return True
 
 
 # -- column statistics ----------------------------------------------------
 
 def _column_type(series):
-    import pandas as pd
     from pandas.api import types as t
 
     s = series.dropna()
@@ -386,7 +259,7 @@ def _column_type(series):
     if t.is_float_dtype(series):
         return "integer" if bool((s == s.round()).all()) and s.abs().max() < 2 ** 53 else "float"
     if t.is_datetime64_any_dtype(series):
-        return "datetime"
+        return "date" if bool((s == s.dt.normalize()).all()) else "datetime"
     # Object columns: mixed numbers and text (spreadsheets), dates, text.
     sample = s.head(200)
     if all(isinstance(v, bool) for v in sample):
@@ -395,13 +268,6 @@ def _column_type(series):
         return "float" if any(isinstance(v, float) and not float(v).is_integer() for v in sample) else "integer"
     if all(hasattr(v, "year") for v in sample):
         return "datetime"
-    strs = sample.astype(str)
-    if strs.str.match(DATE_RE).mean() >= 0.9:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            parsed = pd.to_datetime(strs, errors="coerce")
-        if parsed.notna().mean() >= 0.9:
-            return "date"
     if any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in sample):
         return "mixed"
     return "text"
@@ -434,17 +300,15 @@ def _profile_frame(df, name, head_rows, decimal="."):
             try:
                 info["unique"] = int(sub.nunique())
                 if info["type"] in ("date", "datetime"):
-                    vals = sub.dropna().astype(str)
-                    if len(vals):
-                        if info["type"] == "date":
-                            with warnings.catch_warnings():
-                                warnings.simplefilter("ignore")
-                                d = pd.to_datetime(vals, errors="coerce").dropna()
-                            if len(d):
-                                info.update(min=str(d.min().date() if d.min().time() == d.min().time().min else d.min()),
-                                            max=str(d.max().date() if d.max().time() == d.max().time().min else d.max()))
-                        else:
-                            info.update(min=_cap(vals.min()), max=_cap(vals.max()))
+                    if pd.api.types.is_datetime64_any_dtype(sub):
+                        d = sub.dropna()
+                    else:
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("ignore")
+                            d = pd.to_datetime(sub.dropna().astype(str), errors="coerce").dropna()
+                    if len(d):
+                        fmt = "%Y-%m-%d" if info["type"] == "date" else "%Y-%m-%d %H:%M:%S"
+                        info.update(min=d.min().strftime(fmt), max=d.max().strftime(fmt))
                 elif info["type"] == "text" and info["unique"] <= 10:
                     info["values"] = [_cap(v, 40) for v in sub.dropna().value_counts().index[:10]]
             except TypeError:
@@ -465,49 +329,14 @@ def _isnan(v):
 
 # -- workbooks ------------------------------------------------------------
 
-def _frame_from_rows(rows):
-    """A sheet's rows (lists of Python values) -> (DataFrame, header?, head)."""
-    import pandas as pd
-
-    rows = [list(r) for r in rows]
-    # Trailing empty columns and rows (formatting without data) are dropped.
-    while rows and all(_isnan(v) or v == "" for v in rows[-1]):
-        rows.pop()
-    width = 0
-    for r in rows:
-        while r and (_isnan(r[-1]) or r[-1] == ""):
-            r.pop()
-        width = max(width, len(r))
-    # Leading empty rows (title spacing) are skipped.
-    while rows and not rows[0]:
-        rows.pop(0)
-    rows = [r + [None] * (width - len(r)) for r in rows]
-    if not rows:
-        return pd.DataFrame(), False, []
-    first = rows[0]
-    header = (len(rows) > 1 and all(isinstance(v, str) or v is None for v in first)
-              and any(isinstance(v, str) and v.strip() for v in first)
-              and any(not isinstance(v, str) and v is not None for r in rows[1:50] for v in r))
-    if len(rows) == 1 and all(isinstance(v, str) for v in first if v is not None):
-        header = True
-    if header:
-        names = _dedupe_names(first)
-        df = pd.DataFrame(rows[1:], columns=names)
-        head = rows[1:1 + HEAD_ROWS]
-    else:
-        df = pd.DataFrame(rows, columns=["column %d" % (i + 1) for i in range(width)])
-        head = rows[:HEAD_ROWS]
-    return df, header, head
-
-
-def _sheet_table(name, rows, total_rows=None):
-    df, header, head = _frame_from_rows(rows)
+def _sheet_table(name, rows, total_rows, header=None):
+    df, header, head, lead = rd.frame_from_rows(rows, header)
     table = _profile_frame(df, name, [[_fmt_cell(v) for v in r] for r in head])
     table["header"] = header
-    if total_rows is not None and total_rows > table["rows"]:
-        table["rows"] = total_rows
+    if total_rows is not None and total_rows > len(rows):
+        table["rows"] = total_rows - lead - (1 if header else 0)
         table["rows_sampled"] = MAX_SHEET_ROWS
-    return table
+    return table, {"name": _cap(name, MAX_NAME), "header": header}
 
 
 def _fmt_cell(v):
@@ -521,45 +350,44 @@ def _fmt_cell(v):
     return v
 
 
-def _profile_xlsx(path, result):
-    import openpyxl
-
+def _profile_workbook(path, fmt, result, options):
     try:
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        sheets, names = rd.SHEET_READERS[fmt](path, merged=_count_merged)
     except MemoryError:
         raise ProfileError(ERR_MEMORY)
     except Exception as e:  # noqa: BLE001
         if _is_entities_error(e):
             raise ProfileError(ERR_UNSAFE_XML)
+        if fmt == "xls":
+            raise ProfileError("This workbook is damaged or is not really an Excel 97-2003 file.")
+        if fmt == "ods":
+            raise ProfileError("This spreadsheet is damaged or is not really an OpenDocument file.")
         raise ProfileError(ERR_ZIP)
-    result["kind"] = "xlsx"
-    tables = []
-    try:
-        for ws in wb.worksheets[:MAX_SHEETS]:
-            rows, total = [], 0
-            for r in ws.iter_rows(values_only=True):
-                total += 1
-                if total <= MAX_SHEET_ROWS:
-                    rows.append(r)
-            tables.append(_sheet_table(ws.title, rows, total if total > MAX_SHEET_ROWS else None))
-            merged = _count_merged(ws)
-            if merged:
-                result.setdefault("notes", []).append(
-                    "Sheet %s has %d merged cell ranges: each value is in the top-left cell of its range, "
-                    "the other cells read as empty." % (_cap(ws.title, 60), merged))
-    except MemoryError:
-        raise ProfileError(ERR_MEMORY)
-    except Exception as e:  # noqa: BLE001
-        if _is_entities_error(e):
-            raise ProfileError(ERR_UNSAFE_XML)
-        raise
-    finally:
-        wb.close()
-    result["sheets"] = len(wb.sheetnames)
+    result["kind"] = fmt
+    tables, sheet_readings = [], []
+    for name, rows, total, merged in sheets[:MAX_SHEETS]:
+        table, sr = _sheet_table(name, rows, total if total > MAX_SHEET_ROWS else None, options.get("header"))
+        tables.append(table)
+        sheet_readings.append(sr)
+        if merged:
+            result.setdefault("notes", []).append(
+                "Sheet %s has %d merged cell ranges: each value is in the top-left cell of its range, "
+                "the other cells read as empty." % (_cap(name, 60), merged))
+    result["sheets"] = len(names)
     result["tables"] = tables
-    result["read_hint"] = "pd.read_excel(%r, sheet_name=None)" % os.path.basename(path)
-
-
+    reading = {"version": rd.READING_VERSION, "format": fmt, "sheets": sheet_readings}
+    if options.get("header") is not None:
+        reading["header_forced"] = bool(options["header"])
+    want = options.get("sheet")
+    if want is not None:
+        if want in names:
+            reading["sheet"] = want
+        else:
+            result.setdefault("notes", []).append(
+                "There is no sheet called %s; the sheets are: %s." % (_cap(want, 60), _cap(", ".join(names), 300)))
+    result["reading"] = _reading_for_profile(reading)
+    result["read_hint"] = _hint(path, reading)
+    return reading
 def _count_merged(ws, limit=64 * 1024 * 1024):
     """Merged ranges of a read-only sheet (openpyxl does not give them in
     read-only mode): count <mergeCell> tags in the sheet's XML, reading at
@@ -588,67 +416,40 @@ def _is_entities_error(e):
                     "NotSupportedError") or "Forbidden" in name
 
 
-def _profile_xls(path, result):
-    import xlrd
-
-    try:
-        book = xlrd.open_workbook(path, on_demand=True)
-    except MemoryError:
-        raise ProfileError(ERR_MEMORY)
-    except Exception:  # noqa: BLE001
-        raise ProfileError("This workbook is damaged or is not really an Excel 97-2003 file.")
-    result["kind"] = "xls"
-    tables = []
-    for i in range(min(book.nsheets, MAX_SHEETS)):
-        sh = book.sheet_by_index(i)
-        rows = []
-        for r in range(min(sh.nrows, MAX_SHEET_ROWS)):
-            row = []
-            for c in range(sh.ncols):
-                cell = sh.cell(r, c)
-                v = cell.value
-                if cell.ctype == xlrd.XL_CELL_EMPTY or cell.ctype == xlrd.XL_CELL_BLANK:
-                    v = None
-                elif cell.ctype == xlrd.XL_CELL_DATE:
-                    try:
-                        v = xlrd.xldate.xldate_as_datetime(v, book.datemode)
-                    except Exception:  # noqa: BLE001
-                        pass
-                elif cell.ctype == xlrd.XL_CELL_BOOLEAN:
-                    v = bool(v)
-                elif cell.ctype == xlrd.XL_CELL_ERROR:
-                    v = None
-                row.append(v)
-            rows.append(row)
-        tables.append(_sheet_table(sh.name, rows, sh.nrows if sh.nrows > MAX_SHEET_ROWS else None))
-    result["sheets"] = book.nsheets
-    result["tables"] = tables
-    result["read_hint"] = "pd.read_excel(%r, sheet_name=None)" % os.path.basename(path)
-
-
-def _profile_ods(path, result):
-    import pandas as pd
-
-    try:
-        sheets = pd.read_excel(path, engine="odf", sheet_name=None, header=None)
-    except MemoryError:
-        raise ProfileError(ERR_MEMORY)
-    except Exception as e:  # noqa: BLE001
-        if _is_entities_error(e):
-            raise ProfileError(ERR_UNSAFE_XML)
-        raise ProfileError("This spreadsheet is damaged or is not really an OpenDocument file.")
-    result["kind"] = "ods"
-    tables = []
-    for name, df in list(sheets.items())[:MAX_SHEETS]:
-        rows = [[None if _isnan(v) else (v.to_pydatetime() if hasattr(v, "to_pydatetime") else v)
-                 for v in r] for r in df.itertuples(index=False, name=None)]
-        tables.append(_sheet_table(name, rows[:MAX_SHEET_ROWS], len(rows) if len(rows) > MAX_SHEET_ROWS else None))
-    result["sheets"] = len(sheets)
-    result["tables"] = tables
-    result["read_hint"] = "pd.read_excel(%r, engine='odf', sheet_name=None)" % os.path.basename(path)
-
 
 # -- PDF ------------------------------------------------------------------
+
+def _pdf_has_images(reader, pages=20):
+    """Does any of the first pages show a raster image (a scan)? Pages with
+    only vector drawings have no text either, but are not scans."""
+    def walk(res, depth):
+        try:
+            res = res.get_object() if res is not None else None
+            xo = res.get("/XObject") if res is not None else None
+            xo = xo.get_object() if xo is not None else None
+            for key in list(xo.keys())[:64] if xo is not None else ():
+                obj = xo[key].get_object()
+                sub = obj.get("/Subtype")
+                if sub == "/Image":
+                    return True
+                if sub == "/Form" and depth < 3 and walk(obj.get("/Resources"), depth + 1):
+                    return True
+        except Exception:  # noqa: BLE001 - a damaged resource dictionary is no image
+            return False
+        return False
+
+    for page in list(reader.pages)[:pages]:
+        try:
+            if walk(page.get("/Resources"), 0):
+                return True
+            data = page.get_contents()
+            data = data.get_data()[: 1 << 20] if data is not None else b""
+            if b"\nBI" in data or data.startswith(b"BI"):
+                return True
+        except Exception:  # noqa: BLE001
+            continue
+    return False
+
 
 def _profile_pdf(path, result):
     from pypdf import PdfReader
@@ -694,75 +495,43 @@ def _profile_pdf(path, result):
     result["page_text"] = texts
     if not any_text:
         result["text_layer"] = False
-        notes.append("This PDF has no text layer (it is probably scanned), so its text cannot be read without OCR.")
-        return
+        if _pdf_has_images(reader):
+            notes.append("This PDF has no text layer (it is probably scanned), so its text cannot be read without OCR.")
+        else:
+            notes.append("This PDF has no text: its pages hold only drawings (vector graphics), not a scan.")
+        return None
     result["text_layer"] = True
-    tables = _pdf_tables(path, min(n, 20), encrypted)
+    reading = {"version": rd.READING_VERSION, "format": "pdf", "pages_scanned": min(n, 20)}
+    tables = []
+    if not encrypted:
+        for page, rows in rd.pdf_layout_tables(path, min(n, 20)):
+            table = _sheet_table("page %d" % page, rows, None)[0]
+            table["page"] = page
+            tables.append(table)
     if tables:
         result["tables"] = tables
+        result["reading"] = _reading_for_profile(reading)
+        result["read_hint"] = _hint(path, reading)
+        return reading
     result["read_hint"] = ("pypdf.PdfReader(%r).pages[i].extract_text(), or "
                            "subprocess.run(['pdftotext', '-layout', %r, '-'])" % ((os.path.basename(path),) * 2))
-
-
-def _pdf_tables(path, last_page, encrypted):
-    """Best effort: runs of lines in pdftotext's layout output that split
-    into the same number (>= 2) of columns at runs of 2+ spaces."""
-    if encrypted:
-        return []
-    tables = []
-    for page in range(1, last_page + 1):
-        try:
-            out = subprocess.run(["/usr/bin/pdftotext", "-layout", "-q", "-f", str(page), "-l", str(page), path, "-"],
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=30, check=False).stdout
-        except (OSError, subprocess.SubprocessError):
-            return tables
-        lines = out.decode("utf-8", errors="replace").splitlines()
-        run = []
-        for line in lines + ["\f end"]:
-            if not line.strip():
-                continue  # layout output spaces table rows with blank lines
-            cells = [c for c in re.split(r"\s{2,}", line.strip()) if c]
-            if len(cells) >= 2 and (not run or len(cells) == len(run[0])):
-                run.append(cells)
-                continue
-            if len(run) >= 3:
-                tables.append(_pdf_table(page, run))
-            run = [cells] if len(cells) >= 2 else []
-        if len(tables) >= 10:
-            break
-    return tables
-
-
-def _pdf_table(page, run):
-    def conv(v):
-        t = v.replace(",", "")
-        try:
-            return int(t)
-        except ValueError:
-            try:
-                return float(t)
-            except ValueError:
-                return v
-    rows = [[conv(v) for v in r] for r in run]
-    table = _sheet_table("page %d" % page, rows)
-    table["page"] = page
-    return table
+    return None
 
 
 # -- text and JSON --------------------------------------------------------
 
-def _profile_text(path, head, size, result):
+def _profile_text(path, head, result):
     if not head.strip():
         raise ProfileError(ERR_EMPTY)
-    codec, label = _detect_encoding(head)
-    text = _sample_text(head, codec)
+    codec, label = rd.detect_encoding(head, len(head) < SNIFF_BYTES)
+    text = rd.sample_text(head, codec, len(head) < SNIFF_BYTES)
     result.update(kind="text", encoding=label)
     lines = 0
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             lines += chunk.count(b"\n")
     result["lines"] = lines
-    result["first_lines"] = [_cap(l, 200) for l in text.splitlines()[:MAX_TEXT_LINES]]
+    result["first_lines"] = [_cap(line, 200) for line in text.splitlines()[:MAX_TEXT_LINES]]
 
 
 def _profile_json(path, head, size, result):
@@ -773,7 +542,8 @@ def _profile_json(path, head, size, result):
         raise ProfileError(ERR_EMPTY)
     if size > MAX_JSON_BYTES:
         raise ProfileError("This JSON file is too large to profile (over 64 MB).")
-    codec, label = _detect_encoding(head)
+    codec, label = rd.detect_encoding(head, len(head) < SNIFF_BYTES)
+    reading = {"version": rd.READING_VERSION, "format": "json", "encoding": codec}
     try:
         with open(path, encoding=codec) as f:
             data = json.load(f)
@@ -781,8 +551,9 @@ def _profile_json(path, head, size, result):
         # JSON Lines: one object a line.
         try:
             with open(path, encoding=codec) as f:
-                data = [json.loads(l) for l in f if l.strip()]
+                data = [json.loads(line) for line in f if line.strip()]
             result["json_lines"] = True
+            reading["json_lines"] = True
         except (ValueError, UnicodeDecodeError):
             raise ProfileError("This file is not valid JSON.")
     except RecursionError:
@@ -800,22 +571,60 @@ def _profile_json(path, head, size, result):
             if isinstance(v, list) and v and all(isinstance(x, dict) for x in v[:1000]):
                 records = v
                 result["records_key"] = _cap(k, 60)
+                reading["records_key"] = k
                 break
     else:
         result["top"] = type(data).__name__
-    if records is not None:
-        df = pd.json_normalize(records[:MAX_SHEET_ROWS], max_level=1)
-        head = df.head(HEAD_ROWS).astype(object).values.tolist()
-        table = _profile_frame(df, None, head)
-        table["rows"] = len(records)
-        result["tables"] = [table]
+    if records is None:
+        return None
+    df = pd.json_normalize(records[:MAX_SHEET_ROWS], max_level=1)
+    head = df.head(HEAD_ROWS).astype(object).values.tolist()
+    table = _profile_frame(df, None, head)
+    table["rows"] = len(records)
+    result["tables"] = [table]
+    result["reading"] = _reading_for_profile(reading)
+    result["read_hint"] = _hint(path, reading)
+    return reading
 
 
 # -- entry point ----------------------------------------------------------
 
-def profile_file(path):
+def _profile_packed(path, kind, result, options):
+    """A gzip, bz2 or xz file, or a ZIP archive holding one file: the file
+    inside is profiled as if it had been added itself."""
+    member = None
+    if kind == "zip":
+        try:
+            member = rd.zip_single_member(path)
+        except rd.ReadError as e:
+            raise ProfileError(str(e))
+        inner = rd.inner_kind(member)
+        result["member"] = _cap(os.path.basename(member), MAX_NAME)
+    else:
+        inner = rd.inner_kind(path)
+    result["compression"] = kind
+    try:
+        raw = rd.read_head(path, kind, member)
+    except rd.ReadError as e:
+        raise ProfileError(str(e))
+    if not raw:
+        raise ProfileError(ERR_EMPTY)
+    if _is_binary(raw):
+        raise ProfileError("This compressed file does not hold a table: what it holds is binary data.")
+    if inner == "json":
+        raise ProfileError("Compressed JSON files are not read yet: unpack it and add the JSON file.")
+    reading = _profile_csv(path, "tsv" if inner == "tsv" else "csv", raw, len(raw) < SNIFF_BYTES, result,
+                           options, kind, member, strict=(inner == "text"))
+    if reading is None:
+        raise ProfileError("This compressed file holds plain text, not a table: unpack it to read it.")
+    return reading
+
+
+def profile_file(path, options=None):
+    options = options or {}
     name = os.path.basename(path)
     result = {"name": name}
+    reading = None
     try:
         st = os.stat(path, follow_symlinks=False)
         result["size"] = st.st_size
@@ -826,30 +635,36 @@ def profile_file(path):
             head = f.read(SNIFF_BYTES)
         if not head:
             raise ProfileError(ERR_EMPTY)
-        kind = _sniff_kind(path, head)
+        kind = rd.kind_of(path, head)
+        complete = len(head) < SNIFF_BYTES
         if kind == "pdf":
-            _profile_pdf(path, result)
-        elif kind == "xlsx":
-            _profile_xlsx(path, result)
-        elif kind == "xls":
-            _profile_xls(path, result)
-        elif kind == "ods":
-            _profile_ods(path, result)
-        elif kind == "zip":
-            raise ProfileError("This file is a ZIP archive, not a spreadsheet.")
+            reading = _profile_pdf(path, result)
+        elif kind in ("xlsx", "xls", "ods"):
+            reading = _profile_workbook(path, kind, result, options)
+        elif kind in ("gzip", "bz2", "xz", "zip"):
+            reading = _profile_packed(path, kind, result, options)
+        elif kind == "badzip":
+            raise ProfileError("This ZIP archive is damaged, so it could not be read.")
         elif kind == "badworkbook":
-            raise ProfileError(ERR_ZIP if not _is_binary(head) else ERR_ZIP)
+            raise ProfileError(ERR_ZIP)
         elif kind == "badpdf":
             raise ProfileError("This file is named .pdf but is not a PDF.")
         elif _is_binary(head):
             raise ProfileError(ERR_BINARY)
         elif kind == "json":
-            _profile_json(path, head, st.st_size, result)
+            reading = _profile_json(path, head, st.st_size, result)
         elif kind == "text":
-            _profile_text(path, head, st.st_size, result)
+            # A .txt file that is a table (separated by | ; tabs or commas)
+            # is profiled as one.
+            reading = _profile_csv(path, "text", head, complete, result, options, strict=True)
+            if reading is None:
+                result.pop("notes", None)
+                _profile_text(path, head, result)
         else:
-            _profile_csv(path, kind, head, result)
+            reading = _profile_csv(path, kind, head, complete, result, options)
     except ProfileError as e:
+        result["error"] = str(e)
+    except rd.ReadError as e:
         result["error"] = str(e)
     except MemoryError:
         result["error"] = ERR_MEMORY
@@ -860,15 +675,42 @@ def profile_file(path):
             result["error"] = ERR_UNSAFE_XML
         else:
             result["error"] = "This file could not be read (%s)." % _cap(type(e).__name__, 60)
+    if "error" in result:
+        for k in ("tables", "reading", "read_hint"):
+            result.pop(k, None)
+        reading = None
+    if reading is not None:
+        rd.save_reading(path, reading)
     return result
+
+
+def _parse_option(arg, options):
+    """--header=yes|no|auto, --delimiter=comma|semicolon|tab|pipe|space|C,
+    --sheet=NAME (empty: none), --skip=N (lines before the table). They
+    apply to the files named after them."""
+    key, _, value = arg[2:].partition("=")
+    if key == "header":
+        options["header"] = {"yes": True, "no": False}.get(value)
+    elif key == "delimiter":
+        options["delimiter"] = rd.DELIMITER_NAMES.get(value, value[:1] or None)
+    elif key == "sheet":
+        options["sheet"] = value or None
+    elif key == "skip":
+        options["skip"] = int(value) if value.isdigit() else None
+    else:
+        return False
+    return True
 
 
 def main(argv):
     import gc
 
     files = []
+    options = {}
     for p in argv:
-        files.append(profile_file(p))
+        if p.startswith("--") and _parse_option(p, options):
+            continue
+        files.append(profile_file(p, dict(options)))
         gc.collect()  # give back what a big file took before the next one
     doc = {"version": 1, "defused": DEFUSED, "files": files}
     return json.dumps(doc, ensure_ascii=False, allow_nan=False, default=str)
