@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "seccomp-filter-bpf.h"
 #include "utils.h"
 #include "workspace-usage.h"
@@ -69,6 +70,7 @@ static struct
   uint64_t max_files;
   uint64_t max_open_files;
   uint64_t tmp_size;
+  bool debug;
   struct ro_bind ro_binds[MAX_RO_BINDS];
   size_t n_ro_binds;
   int pass_fds[MAX_PASS_FDS];
@@ -98,6 +100,20 @@ static int workspace_fd = -1;
 static int workspace_tree_fd = -1;
 static uid_t host_uid;
 static gid_t host_gid;
+
+/* Per-user kernel counters that a user namespace keeps for itself, and
+ * which the host's limit also counts (ucounts are hierarchical): the
+ * sandbox gets a quarter of what the host user may have, so code that
+ * exhausts its own leaves the host's processes of the same user enough. */
+static const char *const user_counters[] = {
+  "max_inotify_instances", "max_inotify_watches", "max_fanotify_groups", "max_fanotify_marks",
+};
+static long host_counters[sizeof user_counters / sizeof user_counters[0]];
+/* No namespaces of any kind inside (the filter refuses them too). */
+static const char *const no_namespaces[] = {
+  "max_user_namespaces", "max_mnt_namespaces", "max_pid_namespaces", "max_net_namespaces",
+  "max_ipc_namespaces", "max_uts_namespaces", "max_cgroup_namespaces", "max_time_namespaces",
+};
 
 static void __attribute__((noreturn))
 usage (void)
@@ -185,6 +201,11 @@ parse_args (int argc, char **argv)
           opt.setenv[opt.n_setenv][1] = argv[i + 2];
           opt.n_setenv++;
           i += 2;
+          continue;
+        }
+      if (strcmp (a, "--debug") == 0)
+        {
+          opt.debug = true;
           continue;
         }
       if (v == NULL)
@@ -391,6 +412,36 @@ bring_up_loopback (void)
   close (fd);
 }
 
+/* Written through our own /proc before /proc/sys turns read-only: the
+ * files under sys/user are those of the writer's user namespace. */
+static void
+write_sysctl (const char *name, long value)
+{
+  char path[128], text[32];
+  int fd;
+
+  snprintf (path, sizeof path, NEWROOT "/proc/sys/user/%s", name);
+  fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT)
+    return;  /* an older kernel without this counter */
+  if (fd < 0)
+    die_with_error ("cannot open %s", path + strlen (NEWROOT));
+  snprintf (text, sizeof text, "%ld", value);
+  if (!write_all (fd, text, strlen (text)))
+    die_with_error ("cannot write %s", path + strlen (NEWROOT));
+  close (fd);
+}
+
+static void
+limit_user_counters (void)
+{
+  for (size_t i = 0; i < sizeof user_counters / sizeof user_counters[0]; i++)
+    if (host_counters[i] > 0)
+      write_sysctl (user_counters[i], host_counters[i] / 4 > 0 ? host_counters[i] / 4 : 1);
+  for (size_t i = 0; i < sizeof no_namespaces / sizeof no_namespaces[0]; i++)
+    write_sysctl (no_namespaces[i], 0);
+}
+
 static const char *const system_dirs[] = {
   "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 };
@@ -475,17 +526,25 @@ setup_newroot (void)
       close (opt.ro_binds[i].fd);
     }
 
-  /* Private /tmp, with a size and an inode cap. */
-  make_mount_point (NEWROOT "/tmp", true);
-  snprintf (opts, sizeof opts, "mode=1777,size=%llu,nr_inodes=65536",
+  /* Private /tmp and /dev/shm: two folders of one tmpfs, so they share one
+   * size and inode cap (mounted at a scratch point, then detached there). */
+  make_mount_point (NEWROOT "/.scratch", true);
+  snprintf (opts, sizeof opts, "mode=0755,size=%llu,nr_inodes=65536",
             (unsigned long long) opt.tmp_size);
-  if (mount ("tmpfs", NEWROOT "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+  if (mount ("tmpfs", NEWROOT "/.scratch", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+    die_with_error ("cannot mount /tmp");
+  if (mkdir (NEWROOT "/.scratch/tmp", 01777) != 0 || chmod (NEWROOT "/.scratch/tmp", 01777) != 0
+      || mkdir (NEWROOT "/.scratch/shm", 01777) != 0 || chmod (NEWROOT "/.scratch/shm", 01777) != 0)
+    die_with_error ("cannot create /tmp");
+  make_mount_point (NEWROOT "/tmp", true);
+  if (mount (NEWROOT "/.scratch/tmp", NEWROOT "/tmp", NULL, MS_BIND, NULL) != 0)
     die_with_error ("cannot mount /tmp");
 
   /* /proc of our own PID namespace; its knobs read-only, as bubblewrap does. */
   make_mount_point (NEWROOT "/proc", true);
   if (mount ("proc", NEWROOT "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
     die_with_error ("cannot mount /proc");
+  limit_user_counters ();
   {
     static const char *const proc_ro[] = { "sys", "sysrq-trigger", "irq", "bus" };
     for (size_t i = 0; i < sizeof proc_ro / sizeof proc_ro[0]; i++)
@@ -518,8 +577,10 @@ setup_newroot (void)
         || symlink ("/proc/self/fd/2", NEWROOT "/dev/stderr") != 0)
       die_with_error ("cannot create the /dev links");
     make_mount_point (NEWROOT "/dev/shm", true);
-    if (mount ("tmpfs", NEWROOT "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+    if (mount (NEWROOT "/.scratch/shm", NEWROOT "/dev/shm", NULL, MS_BIND, NULL) != 0)
       die_with_error ("cannot mount /dev/shm");
+    if (umount2 (NEWROOT "/.scratch", MNT_DETACH) != 0 || rmdir (NEWROOT "/.scratch") != 0)
+      die_with_error ("cannot detach the scratch mount");
   }
 
   /* Switch roots; stacking the old root on the new one and detaching it
@@ -592,6 +653,15 @@ set_limits (void)
   set_limit (RLIMIT_CORE, 0, 0, "RLIMIT_CORE");
   set_limit (RLIMIT_RTPRIO, 0, 0, "RLIMIT_RTPRIO");
   set_limit (RLIMIT_NICE, 0, 0, "RLIMIT_NICE");
+  /* Counted per user across namespaces: a quarter of the host's, so the
+   * host's processes of the same user can still queue signals. */
+  {
+    struct rlimit cur;
+    if (getrlimit (RLIMIT_SIGPENDING, &cur) == 0 && cur.rlim_cur != RLIM_INFINITY)
+      set_limit (RLIMIT_SIGPENDING, cur.rlim_cur / 4, cur.rlim_cur / 4, "RLIMIT_SIGPENDING");
+  }
+  set_limit (RLIMIT_MSGQUEUE, 64 << 10, 64 << 10, "RLIMIT_MSGQUEUE");
+  set_limit (RLIMIT_MEMLOCK, 64 << 10, 64 << 10, "RLIMIT_MEMLOCK");
 }
 
 static void
@@ -1037,6 +1107,7 @@ main (int argc, char **argv)
   struct workspace_usage_walker *walker;
   struct workspace_usage last = { 0 };
   uint64_t interval = 150;
+  bool oom_killed;
 
   /* With 0-2 closed, our own pipes would land there and reach the program
    * as its stdio. */
@@ -1055,6 +1126,19 @@ main (int argc, char **argv)
 
   host_uid = geteuid ();
   host_gid = getegid ();
+  for (size_t i = 0; i < sizeof user_counters / sizeof user_counters[0]; i++)
+    {
+      char path[128], text[32] = "";
+      int fd;
+      snprintf (path, sizeof path, "/proc/sys/user/%s", user_counters[i]);
+      fd = open (path, O_RDONLY | O_CLOEXEC);
+      if (fd >= 0)
+        {
+          if (read (fd, text, sizeof text - 1) > 0)
+            host_counters[i] = strtol (text, NULL, 10);
+          close (fd);
+        }
+    }
   outer_uid = host_uid;
   outer_gid = host_gid;
 
@@ -1101,6 +1185,13 @@ main (int argc, char **argv)
   close (report_pipe[1]);
   if (workspace_tree_fd >= 0)
     close (workspace_tree_fd);
+  {
+    char how[256];
+    /* Before PID-1 goes on: all it starts is inside. PID-1 counts too. */
+    sandbox_cgroup_attach (pid1, opt.memory, opt.max_procs + 1, how, sizeof how);
+    if (opt.debug)
+      debug ("memory: %s", how);
+  }
   write_id_maps (pid1, outer_uid, outer_gid);
   if (write (sync_pipe[1], "x", 1) != 1)
     die_with_error ("cannot start the sandbox");
@@ -1182,6 +1273,8 @@ main (int argc, char **argv)
       ;
   /* Everything inside is dead: no set-id bit and no unreadable mode leaves. */
   workspace_restore (walker);
+  oom_killed = sandbox_cgroup_oom_killed ();
+  sandbox_cgroup_remove ();
 
   {
     size_t len = 0;
@@ -1207,6 +1300,13 @@ main (int argc, char **argv)
       {
         memcpy (&status, report + len - sizeof status, sizeof status);
         have_status = true;
+      }
+    /* The cgroup's OOM killer took the program (or PID-1). */
+    if (limit == NULL && oom_killed
+        && (!have_status || (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL)))
+      {
+        limit = "memory";
+        snprintf (limit_value, sizeof limit_value, "%llu bytes", (unsigned long long) opt.memory);
       }
     finish (status, have_status, limit, limit_value);
   }

@@ -152,3 +152,18 @@ json_escape (char *buf, size_t size, const char *text)
   buf[o++] = '"';
   buf[o] = '\0';
 }
+
+void
+debug (const char *format, ...)
+{
+  char reason[1000], line[1100];
+  va_list args;
+  int len;
+
+  va_start (args, format);
+  vsnprintf (reason, sizeof reason, format, args);
+  va_end (args);
+  len = snprintf (line, sizeof line, "reckon-sandbox: debug: %s\n", reason);
+  if (len > 0)
+    write_all (STDERR_FILENO, line, (size_t) len < sizeof line ? (size_t) len : sizeof line - 1);
+}

@@ -17,6 +17,9 @@ __attribute__((noreturn, format (printf, 1, 2)))
 void die (const char *format, ...);
 __attribute__((noreturn, format (printf, 1, 2)))
 void die_with_error (const char *format, ...);
+/* One "reckon-sandbox: debug: ..." line on stderr (--debug). */
+__attribute__((format (printf, 1, 2)))
+void debug (const char *format, ...);
 
 /* A plain integer or one with a K, M or G suffix (powers of 1024). */
 bool parse_size (const char *text, uint64_t *out);

@@ -1618,6 +1618,159 @@ def _():
         equal(open(os.path.join(ws, 'd/f')).read(), 'secret', 'd/f readable by its owner')
 
 
+def memory_bound():
+    """What bounds the total memory of a run here, as the sandbox says."""
+    res = run('pass', opts=['--debug'])
+    for line in res.err.decode(errors='replace').splitlines():
+        if line.startswith('reckon-sandbox: debug: memory: '):
+            return line.split('memory: ', 1)[1]
+    raise Fail(f'no memory line in --debug output: {res.err!r}')
+
+
+@case('audit', '12 processes under --memory 256M cannot hold 768 MiB together (finding 4)')
+def _():
+    how = memory_bound()
+    print(f'# total memory bound here: {how}', flush=True)
+    if how.startswith('no cgroup') or 'without' in how:
+        raise Skip(f'nothing bounds the total here ({how}): only RLIMIT_AS per process, '
+                   'the shared /tmp + /dev/shm cap and the filter (no memfd, no SysV shm) hold')
+    res = run('''
+        import time
+        kids = []
+        for i in range(12):
+            pid = os.fork()
+            if pid == 0:
+                b = bytearray(64 << 20)
+                for j in range(0, len(b), 4096):
+                    b[j] = 1
+                time.sleep(2)
+                os._exit(0)
+            kids.append(pid)
+        held = 0
+        for pid in kids:
+            _, st = os.waitpid(pid, 0)
+            held += os.WIFEXITED(st) and os.WEXITSTATUS(st) == 0
+        print(held)
+    ''', opts=['--memory', '256M'], timeout=60)
+    if res.status == {'signal': 9, 'limit': 'memory'}:
+        check(b'reckon-sandbox: stopped: memory limit exceeded' in res.err, f'stderr {res.err!r}')
+        return
+    check(res.rc == 0, f'program failed: {res!r}')
+    held = int(res.line())
+    check(held * 64 < 256, f'{held} processes held 64 MiB each at the same time')
+
+
+@case('audit', 'the OOM kill of the program is reported as the memory limit')
+def _():
+    how = memory_bound()
+    if how.startswith('no cgroup') or 'without' in how:
+        raise Skip(f'no cgroup here ({how}): a big allocation is a MemoryError (RLIMIT_AS), not an OOM kill')
+    res = run('''
+        parts = []
+        for i in range(64):
+            if os.fork() == 0:
+                b = bytearray(48 << 20)
+                for j in range(0, len(b), 4096):
+                    b[j] = 1
+                parts.append(b)
+                import time; time.sleep(5)
+                os._exit(0)
+        b = bytearray(200 << 20)
+        for j in range(0, len(b), 4096):
+            b[j] = 1
+        import time; time.sleep(5)
+    ''', opts=['--memory', '256M', '--max-procs', '128'], timeout=60)
+    equal(res.status, {'signal': 9, 'limit': 'memory'}, f'status ({res!r})')
+
+
+@case('audit', '/tmp and /dev/shm share one --tmp-size budget')
+def _():
+    got = py_line('''
+        def fill(path):
+            with open(path, "wb") as f:
+                for i in range(64):
+                    f.write(b"x" * (1 << 20))
+                    f.flush()
+        print(oserr(fill, "/tmp/a"), oserr(fill, "/dev/shm/b"))
+    ''', opts=['--tmp-size', '96M'])
+    equal(got, 'ok ENOSPC')
+
+
+@case('audit', 'exhausting inotify instances inside leaves the host user its own (finding 5)')
+def _():
+    p = start('''
+        libc = ctypes.CDLL(None, use_errno=True)
+        fds = []
+        while len(fds) < 100000:
+            fd = libc.inotify_init1(0)
+            if fd < 0:
+                break
+            fds.append(fd)
+        print(len(fds), errno.errorcode.get(ctypes.get_errno()), flush=True)
+        import time
+        time.sleep(10)
+    ''', opts=['--max-open-files', '4096'])
+    try:
+        held = wait_line(p)
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = libc.inotify_init1(0)
+        err = ctypes.get_errno()
+        if fd >= 0:
+            os.close(fd)
+    finally:
+        p.kill()
+        p.wait()
+    print(f'# the sandbox held {held} inotify instances', flush=True)
+    check(fd >= 0, f'the host inotify_init1 failed with {errno.errorcode.get(err)} while the sandbox held {held}')
+
+
+@case('audit', 'queued signals inside leave the host user room to queue its own')
+def _():
+    p = start('''
+        import signal
+        signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGRTMIN])
+        libc = ctypes.CDLL(None, use_errno=True)
+        n = 0
+        while n < 10 ** 6 and libc.sigqueue(os.getpid(), signal.SIGRTMIN, ctypes.c_long(0)) == 0:
+            n += 1
+        print(n, errno.errorcode.get(ctypes.get_errno()), flush=True)
+        import time
+        time.sleep(10)
+    ''')
+    try:
+        held = wait_line(p)
+        sig = signal.SIGRTMIN + 1
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, [sig])
+        got = []
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            for i in range(8):
+                r = libc.sigqueue(os.getpid(), sig, ctypes.c_long(0))
+                got.append('ok' if r == 0 else errno.errorcode.get(ctypes.get_errno()))
+            while signal.sigtimedwait([sig], 0) is not None:
+                pass
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    finally:
+        p.kill()
+        p.wait()
+    print(f'# the sandbox queued {held}', flush=True)
+    equal(got, ['ok'] * 8, 'host sigqueue results')
+
+
+@case('audit', 'RLIMIT_MSGQUEUE, RLIMIT_SIGPENDING and RLIMIT_MEMLOCK are capped inside')
+def _():
+    import resource
+    host = resource.getrlimit(resource.RLIMIT_SIGPENDING)[0]
+    got = run('''
+        import resource
+        print(json.dumps([resource.getrlimit(r)[1] for r in
+                          (resource.RLIMIT_MSGQUEUE, resource.RLIMIT_SIGPENDING, resource.RLIMIT_MEMLOCK)]))
+    ''').json()
+    check(got[0] <= 64 << 10 and got[2] <= 64 << 10, f'limits {got}')
+    check(0 < got[1] <= max(1, host // 4), f'RLIMIT_SIGPENDING {got[1]} (host {host})')
+
+
 # ---------------------------------------------------------------------------
 
 def run_as_user(user, argv):

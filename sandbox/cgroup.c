@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* cgroup.c — RLIMIT_AS bounds each process alone and misses shared memory;
+ * a memory cgroup bounds the sum (tmpfs, memfd and SysV pages included). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "utils.h"
+
+#define V1_ROOT "/sys/fs/cgroup"
+
+static char v1_memory[128];
+static char v1_pids[128];
+
+static bool
+write_text (const char *dir, const char *name, const char *text)
+{
+  char path[256];
+  int fd;
+  bool ok;
+
+  snprintf (path, sizeof path, "%s/%s", dir, name);
+  fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  ok = write_all (fd, text, strlen (text));
+  close (fd);
+  return ok;
+}
+
+static bool
+read_text (const char *path, char *buf, size_t size)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t n;
+
+  if (fd < 0)
+    return false;
+  n = read (fd, buf, size - 1);
+  close (fd);
+  if (n < 0)
+    return false;
+  buf[n] = '\0';
+  buf[strcspn (buf, "\n")] = '\0';
+  return true;
+}
+
+/* A group of our own under a v1 controller hierarchy; empty string if we
+ * may not make one (only root may, here). */
+static bool
+v1_make (const char *controller, char *out, size_t size)
+{
+  snprintf (out, size, V1_ROOT "/%s/reckon-sandbox-%d", controller, (int) getpid ());
+  if (mkdir (out, 0700) != 0)
+    {
+      out[0] = '\0';
+      return false;
+    }
+  return true;
+}
+
+static bool
+attach_v1 (pid_t pid, uint64_t memory, uint64_t max_tasks, char *describe, size_t size)
+{
+  char num[32], pidtext[32];
+  struct stat st;
+
+  if (stat (V1_ROOT "/memory/memory.limit_in_bytes", &st) != 0 || !v1_make ("memory", v1_memory, sizeof v1_memory))
+    return false;
+  snprintf (num, sizeof num, "%llu", (unsigned long long) memory);
+  snprintf (pidtext, sizeof pidtext, "%d", (int) pid);
+  if (!write_text (v1_memory, "memory.limit_in_bytes", num))
+    die_with_error ("cannot set the memory limit of the cgroup");
+  /* With swap accounting, swap may not take what RAM may not. */
+  (void) write_text (v1_memory, "memory.memsw.limit_in_bytes", num);
+  if (!write_text (v1_memory, "cgroup.procs", pidtext))
+    die_with_error ("cannot move the sandbox into its memory cgroup");
+  if (v1_make ("pids", v1_pids, sizeof v1_pids))
+    {
+      snprintf (num, sizeof num, "%llu", (unsigned long long) max_tasks);
+      if (!write_text (v1_pids, "pids.max", num) || !write_text (v1_pids, "cgroup.procs", pidtext))
+        die_with_error ("cannot move the sandbox into its pids cgroup");
+    }
+  snprintf (describe, size, "cgroup v1 of its own: memory.limit_in_bytes %llu (memory, tmpfs, memfd, SysV shm together), %s",
+            (unsigned long long) memory, v1_pids[0] ? "pids.max set" : "no pids controller");
+  return true;
+}
+
+/* cgroup v2: we do not make groups (a desktop delegates them to the user's
+ * systemd; the caller runs us in a transient scope with MemoryMax and
+ * TasksMax), but we say whether the group we run in has limits. */
+static bool
+detect_v2 (char *describe, size_t size)
+{
+  char line[512], path[700], mem[64] = "", pids[64] = "";
+  FILE *f;
+  bool found = false;
+
+  if (access (V1_ROOT "/cgroup.controllers", F_OK) != 0)
+    return false;
+  f = fopen ("/proc/self/cgroup", "re");
+  if (f == NULL)
+    return false;
+  while (fgets (line, sizeof line, f) != NULL)
+    if (strncmp (line, "0::", 3) == 0)
+      {
+        line[strcspn (line, "\n")] = '\0';
+        found = true;
+        break;
+      }
+  fclose (f);
+  if (!found)
+    return false;
+  /* The nearest limit up the tree is the one in force. */
+  for (char *p = line + 3; ; )
+    {
+      char *slash;
+      snprintf (path, sizeof path, V1_ROOT "%s/memory.max", p);
+      if (mem[0] == '\0' && read_text (path, mem, sizeof mem) && strcmp (mem, "max") == 0)
+        mem[0] = '\0';
+      snprintf (path, sizeof path, V1_ROOT "%s/pids.max", p);
+      if (pids[0] == '\0' && read_text (path, pids, sizeof pids) && strcmp (pids, "max") == 0)
+        pids[0] = '\0';
+      slash = strrchr (p, '/');
+      if (slash == NULL || slash == p)
+        break;
+      *slash = '\0';
+    }
+  if (mem[0] == '\0')
+    {
+      snprintf (describe, size, "cgroup v2 without a memory.max above us: per-process RLIMIT_AS only");
+      return false;
+    }
+  snprintf (describe, size, "cgroup v2 of the caller: memory.max %s, pids.max %s", mem, pids[0] ? pids : "max");
+  return true;
+}
+
+bool
+sandbox_cgroup_attach (pid_t pid, uint64_t memory, uint64_t max_tasks, char *describe, size_t size)
+{
+  snprintf (describe, size, "no cgroup: per-process RLIMIT_AS only");
+  if (geteuid () == 0 && access (V1_ROOT "/cgroup.controllers", F_OK) != 0
+      && attach_v1 (pid, memory, max_tasks, describe, size))
+    return true;
+  return detect_v2 (describe, size);
+}
+
+bool
+sandbox_cgroup_oom_killed (void)
+{
+  char path[256], buf[512];
+  char *p;
+
+  if (v1_memory[0] == '\0')
+    return false;
+  snprintf (path, sizeof path, "%s/memory.oom_control", v1_memory);
+  {
+    int fd = open (path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0)
+      close (fd);
+    if (n <= 0)
+      return false;
+    buf[n] = '\0';
+  }
+  p = strstr (buf, "oom_kill ");
+  return p != NULL && strtoull (p + strlen ("oom_kill "), NULL, 10) > 0;
+}
+
+void
+sandbox_cgroup_remove (void)
+{
+  char *dirs[] = { v1_memory, v1_pids };
+
+  for (size_t i = 0; i < 2; i++)
+    {
+      if (dirs[i][0] == '\0')
+        continue;
+      /* The last tasks may take a moment to leave. */
+      for (int tries = 0; tries < 50 && rmdir (dirs[i]) != 0 && errno == EBUSY; tries++)
+        {
+          struct timespec ts = { 0, 10 * 1000 * 1000 };
+          nanosleep (&ts, NULL);
+        }
+    }
+}
