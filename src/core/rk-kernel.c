@@ -118,6 +118,15 @@ enum
 
 static guint signals[N_SIGNALS];
 
+enum
+{
+  PROP_0,
+  PROP_STATE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static void spawn_instance   (RkKernel *self);
 static void pump             (RkKernel *self);
 static void handle_exit      (Instance *inst);
@@ -184,6 +193,7 @@ set_state (RkKernel      *self,
   if (self->state == state)
     return;
   self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
   g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0, (int) state);
 }
 
@@ -1548,12 +1558,45 @@ rk_kernel_finalize (GObject *object)
 }
 
 static void
+rk_kernel_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  RkKernel *self = RK_KERNEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 rk_kernel_class_init (RkKernelClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = rk_kernel_dispose;
   object_class->finalize = rk_kernel_finalize;
+  object_class->get_property = rk_kernel_get_property;
+
+  /**
+   * RkKernel:state: (attributes org.gtk.Property.get=rk_kernel_get_state)
+   *
+   * What the kernel is doing: stopped, starting, idle or running a cell.
+   *
+   * Notified on every change, before the "state-changed" signal, so a
+   * window can bind a status label or a spinner to it.
+   */
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL,
+                       RK_TYPE_KERNEL_STATE, RK_KERNEL_STATE_STOPPED,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[SIGNAL_EVENT] =
     g_signal_new ("event", G_TYPE_FROM_CLASS (klass),

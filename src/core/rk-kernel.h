@@ -4,6 +4,7 @@
 
 #include <gio/gio.h>
 
+#include "rk-enum-types.h"
 #include "rk-kernel-protocol.h"
 
 G_BEGIN_DECLS
@@ -113,7 +114,11 @@ gboolean        rk_kernel_restart_finish   (RkKernel            *self,
  * short grace period. Never blocks. Pending cells fail with CANCELLED. */
 void            rk_kernel_shutdown         (RkKernel            *self);
 
-/* Signals:
+/* Properties:
+ *   "state" (RkKernelState, read-only, RK_TYPE_KERNEL_STATE) notified on
+ *           every change, just before "state-changed".
+ *
+ * Signals:
  *   "event"         (RkKernelEvent *event)   detailed by type name, e.g.
  *                   "event::stream", "event::figure"; only events of the
  *                   running cell, already validated (paths beneath the

@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "rk-import.h"
+#include "rk-util.h"
 #include "rk-workspace.h"
 
 G_DEFINE_QUARK (rk-session-error-quark, rk_session_error)
@@ -33,6 +35,7 @@ struct _RkSession
   gint64          last_activity;
   guint           timer_id;
   gboolean        warned;
+  gint64          notified_expiry;   /* "expiry-time" as last notified */
 };
 
 G_DEFINE_FINAL_TYPE (RkSession, rk_session, G_TYPE_OBJECT)
@@ -49,7 +52,57 @@ enum
 
 static guint signals[N_SIGNALS];
 
+enum
+{
+  PROP_0,
+  PROP_STATE,
+  PROP_EXPIRY_TIME,
+  PROP_WARNED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static void schedule_timer (RkSession *self);
+
+/* "expiry-time" moves with every bit of activity (each line a cell prints):
+ * notify only when it moved by a second or more, or turned on or off. */
+static void
+notify_expiry (RkSession *self)
+{
+  gint64 expiry = rk_session_get_expiry_time (self);
+
+  if (expiry == self->notified_expiry)
+    return;
+  if (expiry != 0 && self->notified_expiry != 0
+      && ABS (expiry - self->notified_expiry) < G_USEC_PER_SEC)
+    return;
+  self->notified_expiry = expiry;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPIRY_TIME]);
+}
+
+static void
+set_warned (RkSession *self,
+            gboolean   warned)
+{
+  if (self->warned == warned)
+    return;
+  self->warned = warned;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WARNED]);
+}
+
+static void
+set_state (RkSession      *self,
+           RkSessionState  state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  if (state != RK_SESSION_ACTIVE)
+    set_warned (self, FALSE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+  notify_expiry (self);
+}
 
 static void
 session_file_free (gpointer data)
@@ -116,7 +169,7 @@ timer_cb (gpointer data)
     {
       guint left = (guint) ((expiry - now + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC);
 
-      self->warned = TRUE;
+      set_warned (self, TRUE);
       schedule_timer (self);
       g_signal_emit (self, signals[SIGNAL_EXPIRY_WARNING], 0, left);
       return G_SOURCE_REMOVE;
@@ -151,8 +204,9 @@ rk_session_keep_alive (RkSession *self)
   if (self->state != RK_SESSION_ACTIVE)
     return;
   self->last_activity = rk_clock_now_us (self->clock);
-  self->warned = FALSE;
+  set_warned (self, FALSE);
   schedule_timer (self);
+  notify_expiry (self);
 }
 
 void
@@ -163,6 +217,14 @@ rk_session_set_idle_timeout (RkSession *self,
 
   self->idle_seconds = seconds;
   rk_session_keep_alive (self);
+}
+
+gboolean
+rk_session_get_warned (RkSession *self)
+{
+  g_return_val_if_fail (RK_IS_SESSION (self), FALSE);
+
+  return self->warned;
 }
 
 guint
@@ -282,7 +344,7 @@ rk_session_expire (RkSession *self)
   if (self->state == RK_SESSION_EXPIRED)
     return;
   g_object_ref (self);
-  self->state = RK_SESSION_EXPIRED;
+  set_state (self, RK_SESSION_EXPIRED);
   if (self->timer_id != 0)
     {
       rk_clock_remove_timeout (self->clock, self->timer_id);
@@ -558,7 +620,7 @@ restart_fail (GTask  *task,
    * usable again either way, and says so. */
   if (self->state == RK_SESSION_RESTARTING)
     {
-      self->state = g_file_test (self->workspace, G_FILE_TEST_IS_DIR) ? RK_SESSION_ACTIVE : RK_SESSION_EXPIRED;
+      set_state (self, g_file_test (self->workspace, G_FILE_TEST_IS_DIR) ? RK_SESSION_ACTIVE : RK_SESSION_EXPIRED);
       rk_session_keep_alive (self);
     }
   g_task_return_error (task, error);
@@ -622,7 +684,7 @@ reimport_done_cb (GObject      *source,
       restart_fail (task, error);
       return;
     }
-  self->state = RK_SESSION_ACTIVE;
+  set_state (self, RK_SESSION_ACTIVE);
   rk_session_keep_alive (self);
   replay_next (g_steal_pointer (&task));
 }
@@ -666,7 +728,7 @@ rk_session_restart_async (RkSession           *self,
   g_task_set_task_data (task, d, restart_data_free);
 
   /* The old kernel and everything in the old workspace go first. */
-  self->state = RK_SESSION_RESTARTING;
+  set_state (self, RK_SESSION_RESTARTING);
   if (self->timer_id != 0)
     {
       rk_clock_remove_timeout (self->clock, self->timer_id);
@@ -779,6 +841,62 @@ rk_session_new (const char  *sessions_dir,
   return g_steal_pointer (&self);
 }
 
+RkSession *
+rk_session_new_restored (const char         *sessions_dir,
+                         const char         *session_id,
+                         const char * const *names,
+                         const char * const *originals,
+                         RkClock            *clock,
+                         GError            **error)
+{
+  g_autoptr(RkSession) self = NULL;
+  g_autofree char *parent = NULL;
+  guint n;
+
+  g_return_val_if_fail (session_id != NULL, NULL);
+
+  n = names != NULL ? g_strv_length ((GStrv) names) : 0;
+  if (!rk_path_is_beneath (session_id) || strchr (session_id, '/') != NULL
+      || n != (originals != NULL ? g_strv_length ((GStrv) originals) : 0))
+    {
+      g_set_error (error, RK_SESSION_ERROR, RK_SESSION_ERROR_REIMPORT,
+                   _("The saved session is damaged and cannot be restored."));
+      return NULL;
+    }
+  parent = sessions_dir != NULL ? g_strdup (sessions_dir)
+                                : g_build_filename (g_get_user_cache_dir (), "reckon", "sessions", NULL);
+  if (g_mkdir_with_parents (parent, 0700) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not create the folder for sessions: %s."), g_strerror (errsv));
+      return NULL;
+    }
+  self = g_object_new (RK_TYPE_SESSION, NULL);
+  self->id = g_strdup (session_id);
+  self->workspace = g_build_filename (parent, self->id, NULL);
+  self->clock = clock != NULL ? g_object_ref (clock) : rk_system_clock_new ();
+  for (guint i = 0; i < n; i++)
+    {
+      RkSessionFile *f = g_new0 (RkSessionFile, 1);
+
+      f->name = g_strdup (names[i]);
+      f->original_path = g_strdup (originals[i]);
+      g_ptr_array_add (self->files, f);
+    }
+  /* A folder, not a symlink someone left there. */
+  if (g_file_test (self->workspace, G_FILE_TEST_IS_DIR)
+      && !g_file_test (self->workspace, G_FILE_TEST_IS_SYMLINK))
+    {
+      self->state = RK_SESSION_ACTIVE;
+      rk_session_keep_alive (self);
+    }
+  else
+    self->state = RK_SESSION_EXPIRED;
+  return g_steal_pointer (&self);
+}
+
 static void
 rk_session_dispose (GObject *object)
 {
@@ -807,12 +925,71 @@ rk_session_finalize (GObject *object)
 }
 
 static void
+rk_session_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  RkSession *self = RK_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+    case PROP_EXPIRY_TIME:
+      g_value_set_int64 (value, rk_session_get_expiry_time (self));
+      break;
+    case PROP_WARNED:
+      g_value_set_boolean (value, self->warned);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 rk_session_class_init (RkSessionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = rk_session_dispose;
   object_class->finalize = rk_session_finalize;
+  object_class->get_property = rk_session_get_property;
+
+  /**
+   * RkSession:state: (attributes org.gtk.Property.get=rk_session_get_state)
+   *
+   * Whether the session is active, expired (kernel stopped, workspace
+   * deleted) or being restarted. Notified on every change.
+   */
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL,
+                       RK_TYPE_SESSION_STATE, RK_SESSION_EXPIRED,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * RkSession:expiry-time: (attributes org.gtk.Property.get=rk_session_get_expiry_time)
+   *
+   * When the session will expire if nothing happens, in microseconds of
+   * the session's clock (g_get_monotonic_time() for the system clock), or
+   * 0 when it will not (expiry off, expired, restarting). Notified when it
+   * moves by a second or more, so a countdown can follow it cheaply.
+   */
+  properties[PROP_EXPIRY_TIME] =
+    g_param_spec_int64 ("expiry-time", NULL, NULL,
+                        0, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * RkSession:warned: (attributes org.gtk.Property.get=rk_session_get_warned)
+   *
+   * TRUE from the "expiry-warning" signal until activity (or
+   * rk_session_keep_alive()) moves expiry away again, or the session
+   * expires: what a banner's revealer binds to.
+   */
+  properties[PROP_WARNED] =
+    g_param_spec_boolean ("warned", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[SIGNAL_EXPIRY_WARNING] =
     g_signal_new ("expiry-warning", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 
 #include "rk-clock.h"
+#include "rk-enum-types.h"
 #include "rk-export.h"
 #include "rk-kernel.h"
 
@@ -65,6 +66,20 @@ RkSession      *rk_session_new                (const char     *sessions_dir,
                                                RkClock        *clock,
                                                GError        **error);
 
+/* The session of a saved conversation, after Reckon was closed: id
+ * @session_id (a plain folder name) under @sessions_dir as rk_session_new()
+ * would have made it, with its files (@names inside the workspace, added
+ * from @originals; both NULL-terminated, the same length) remembered for a
+ * restart. If that workspace is gone the session is RK_SESSION_EXPIRED (the
+ * transcript stays readable; restart it to work on); otherwise it is
+ * active, and its kernel starts fresh when first used. */
+RkSession      *rk_session_new_restored       (const char         *sessions_dir,
+                                               const char         *session_id,
+                                               const char * const *names,
+                                               const char * const *originals,
+                                               RkClock            *clock,
+                                               GError            **error);
+
 const char     *rk_session_get_id             (RkSession      *self);
 const char     *rk_session_get_workspace      (RkSession      *self);
 RkSessionState  rk_session_get_state          (RkSession      *self);
@@ -121,6 +136,8 @@ guint           rk_session_get_idle_timeout   (RkSession      *self);
 void            rk_session_keep_alive         (RkSession      *self);
 /* Microseconds of the session's clock at which it will expire, or 0. */
 gint64          rk_session_get_expiry_time    (RkSession      *self);
+/* TRUE between "expiry-warning" and the next activity or expiry. */
+gboolean        rk_session_get_warned         (RkSession      *self);
 /* Stops the kernel and deletes the workspace now, as expiry does. */
 void            rk_session_expire             (RkSession      *self);
 
@@ -148,7 +165,13 @@ gboolean        rk_session_restart_finish     (RkSession           *self,
 guint           rk_session_clean_stale        (const char     *sessions_dir,
                                                guint64         max_age_seconds);
 
-/* Signals:
+/* Properties (read-only, each notified on every change):
+ *   "state"       (RkSessionState, RK_TYPE_SESSION_STATE)
+ *   "expiry-time" (gint64) as rk_session_get_expiry_time(); notified when it
+ *                 moves by a second or more, or turns 0 / non-0.
+ *   "warned"      (gboolean) as rk_session_get_warned(): bind a banner to it.
+ *
+ * Signals:
  *   "expiry-warning" (guint seconds_left)  the session will expire soon
  *   "expired"        ()                    the kernel stopped, the workspace is gone
  *   "artifact-added" (guint index)         rk_session_get_artifacts() grew or changed

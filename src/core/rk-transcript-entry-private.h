@@ -29,8 +29,24 @@ struct _RkTranscriptEntry
   gint64       height;
   gint64       rows;
   gint64       columns;
+
+  /* Growth of @text in place while it streams: its length and allocated
+   * size, valid while text == text_grown (anything that replaces text
+   * makes them stale, and the next append measures again). */
+  const char  *text_grown;
+  gsize        text_len;
+  gsize        text_alloc;
 };
 
-RkTranscriptEntry *_rk_transcript_entry_new (RkEntryKind kind);
+RkTranscriptEntry *_rk_transcript_entry_new         (RkEntryKind        kind);
+/* Appends @delta (valid UTF-8 already) to the text, cutting the whole at
+ * @max bytes on a character boundary (then sets truncated); amortized
+ * O(len(delta)). Notifies "text". Returns FALSE if nothing was added. */
+gboolean           _rk_transcript_entry_append_text (RkTranscriptEntry *self,
+                                                     const char        *delta,
+                                                     gsize              max);
+/* Replaces the detail (e.g. an attachment's profile) and notifies "detail". */
+void               _rk_transcript_entry_set_detail  (RkTranscriptEntry *self,
+                                                     char              *detail);
 
 G_END_DECLS

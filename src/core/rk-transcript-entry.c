@@ -4,7 +4,19 @@
 
 #include "rk-transcript-entry-private.h"
 
+#include <string.h>
+
 G_DEFINE_FINAL_TYPE (RkTranscriptEntry, rk_transcript_entry, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_TEXT,
+  PROP_DETAIL,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static void
 rk_transcript_entry_finalize (GObject *object)
@@ -25,9 +37,109 @@ rk_transcript_entry_finalize (GObject *object)
 }
 
 static void
+rk_transcript_entry_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  RkTranscriptEntry *self = RK_TRANSCRIPT_ENTRY (object);
+
+  switch (prop_id)
+    {
+    case PROP_TEXT:
+      g_value_set_string (value, rk_transcript_entry_get_text (self));
+      break;
+    case PROP_DETAIL:
+      g_value_set_string (value, self->detail);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 rk_transcript_entry_class_init (RkTranscriptEntryClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = rk_transcript_entry_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = rk_transcript_entry_finalize;
+  object_class->get_property = rk_transcript_entry_get_property;
+
+  /**
+   * RkTranscriptEntry:text: (attributes org.gtk.Property.get=rk_transcript_entry_get_text)
+   *
+   * The entry's text (never NULL). It grows while a model's reply or a
+   * cell's output streams into the entry: each growth notifies "text" on
+   * the entry, and the transcript does not emit items-changed for it, so
+   * a row follows its own entry instead of being rebuilt.
+   */
+  properties[PROP_TEXT] =
+    g_param_spec_string ("text", NULL, NULL, "",
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * RkTranscriptEntry:detail: (attributes org.gtk.Property.get=rk_transcript_entry_get_detail)
+   *
+   * An error's traceback, or an attachment's profile (the profiler's JSON
+   * for that file) once it is known; notified when it is set later.
+   */
+  properties[PROP_DETAIL] =
+    g_param_spec_string ("detail", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+gboolean
+_rk_transcript_entry_append_text (RkTranscriptEntry *self,
+                                  const char        *delta,
+                                  gsize              max)
+{
+  gsize add;
+
+  if (delta == NULL || *delta == '\0' || self->truncated)
+    return FALSE;
+  if (self->text == NULL || self->text != self->text_grown)
+    {
+      self->text_len = self->text ? strlen (self->text) : 0;
+      self->text_alloc = self->text_len + 1;
+    }
+  if (self->text_len >= max)
+    {
+      self->truncated = TRUE;
+      return FALSE;
+    }
+  add = strlen (delta);
+  if (add > max - self->text_len)
+    {
+      const char *end = delta + (max - self->text_len);
+
+      /* Step back to the start of a character. */
+      while (end > delta && ((guchar) *end & 0xc0) == 0x80)
+        end--;
+      add = (gsize) (end - delta);
+      self->truncated = TRUE;
+    }
+  if (self->text_len + add + 1 > self->text_alloc)
+    {
+      gsize alloc = MAX (self->text_alloc * 2, self->text_len + add + 1);
+
+      self->text = g_realloc (self->text, MIN (alloc, max + 1));
+      self->text_alloc = MIN (alloc, max + 1);
+    }
+  memcpy (self->text + self->text_len, delta, add);
+  self->text_len += add;
+  self->text[self->text_len] = '\0';
+  self->text_grown = self->text;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
+  return add > 0;
+}
+
+void
+_rk_transcript_entry_set_detail (RkTranscriptEntry *self,
+                                 char              *detail)
+{
+  g_free (self->detail);
+  self->detail = detail;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DETAIL]);
 }
 
 static void

@@ -43,6 +43,11 @@ typedef enum
 #define RK_TYPE_TRANSCRIPT_ENTRY (rk_transcript_entry_get_type ())
 G_DECLARE_FINAL_TYPE (RkTranscriptEntry, rk_transcript_entry, RK, TRANSCRIPT_ENTRY, GObject)
 
+/* Properties (read-only, notified when they change after the entry was added):
+ *   "text"   (string) grows while a reply or a cell's output streams in;
+ *            bind a row to it instead of waiting for items-changed.
+ *   "detail" (string) an attachment's profile JSON once known. */
+
 guint               rk_transcript_entry_get_id            (RkTranscriptEntry *self);
 RkEntryKind         rk_transcript_entry_get_kind          (RkTranscriptEntry *self);
 /* Microseconds since the Unix epoch. */

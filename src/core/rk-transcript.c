@@ -567,12 +567,12 @@ rk_transcript_add_stream (RkTranscript *self,
   if (last != NULL && last->kind == RK_ENTRY_STREAM && last->stream == stream &&
       g_strcmp0 (last->cell_id, cell_id) == 0)
     {
+      /* Grows in place: notify::text on the entry, no items-changed. */
       if (!last->truncated && text != NULL && *text != '\0')
         {
-          g_autofree char *joined = g_strconcat (last->text, text, NULL);
-          g_free (last->text);
-          last->text = bounded_text (joined, RK_TRANSCRIPT_MAX_OUTPUT, &last->truncated);
-          g_list_model_items_changed (G_LIST_MODEL (self), self->entries->len - 1, 1, 1);
+          g_autofree char *valid = g_utf8_make_valid (text, -1);
+
+          _rk_transcript_entry_append_text (last, valid, RK_TRANSCRIPT_MAX_OUTPUT);
           schedule_save (self);
         }
       return last->id;
@@ -672,7 +672,6 @@ rk_transcript_append_text (RkTranscript *self,
                            const char   *delta)
 {
   RkTranscriptEntry *e;
-  guint pos;
 
   g_return_val_if_fail (RK_IS_TRANSCRIPT (self), FALSE);
 
@@ -682,12 +681,11 @@ rk_transcript_append_text (RkTranscript *self,
   if (delta == NULL || *delta == '\0' || e->truncated)
     return TRUE;
   {
-    g_autofree char *joined = g_strconcat (e->text, delta, NULL);
-    g_free (e->text);
-    e->text = bounded_text (joined, RK_TRANSCRIPT_MAX_TEXT, &e->truncated);
+    g_autofree char *valid = g_utf8_make_valid (delta, -1);
+
+    /* Grows in place: notify::text on the entry, no items-changed. */
+    _rk_transcript_entry_append_text (e, valid, RK_TRANSCRIPT_MAX_TEXT);
   }
-  if (g_ptr_array_find (self->entries, e, &pos))
-    g_list_model_items_changed (G_LIST_MODEL (self), pos, 1, 1);
   schedule_save (self);
   return TRUE;
 }

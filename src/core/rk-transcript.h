@@ -105,7 +105,9 @@ guint              rk_transcript_add_approval       (RkTranscript  *self,
                                                      const char    *cell_id,
                                                      RkDecision     decision,
                                                      const char    *edited_code);
-/* Consecutive output of one stream of one cell goes into one entry. */
+/* Consecutive output of one stream of one cell goes into one entry: the
+ * entry's text grows in place and notifies "text" on the entry; the
+ * transcript emits no items-changed for it (autosave still follows). */
 guint              rk_transcript_add_stream         (RkTranscript  *self,
                                                      const char    *cell_id,
                                                      RkStream       stream,
@@ -127,7 +129,9 @@ guint              rk_transcript_add_answer         (RkTranscript  *self,
 guint              rk_transcript_add_note           (RkTranscript  *self,
                                                      const char    *note_kind,
                                                      const char    *text);
-/* Streaming: appends to the text of an assistant, reasoning or answer entry. */
+/* Streaming: appends to the text of an assistant, reasoning or answer
+ * entry, in place (amortized O(delta)); notifies "text" on the entry and
+ * emits no items-changed. */
 gboolean           rk_transcript_append_text        (RkTranscript  *self,
                                                      guint          id,
                                                      const char    *delta);

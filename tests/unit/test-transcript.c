@@ -90,7 +90,8 @@ test_entries (void)
   g_assert_cmpuint (rk_transcript_add_stream (t, "c1", RK_STREAM_STDOUT, "b"), ==, id);
   g_assert_cmpuint (rk_transcript_add_stream (t, "c1", RK_STREAM_STDERR, "c"), !=, id);
   g_assert_cmpstr (rk_transcript_entry_get_text (rk_transcript_lookup (t, id)), ==, "ab");
-  g_assert_cmpuint (changes, ==, 3);
+  /* Two entries added; the growth of the first is a notify::text, not an items-changed. */
+  g_assert_cmpuint (changes, ==, 2);
 
   /* Output is bounded. */
   for (guint i = 0; i < 300000; i++)
@@ -133,6 +134,105 @@ test_entries (void)
   g_assert_cmpuint (rk_transcript_get_n_entries (t), ==, 0);
   /* Ids are never reused. */
   g_assert_cmpuint (rk_transcript_add_note (t, "x", "y"), >, c2);
+}
+
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 guint      *n)
+{
+  (*n)++;
+}
+
+/* Streaming grows an entry in place: notify::text on the entry, no
+ * items-changed, and the autosave sees it. */
+static void
+test_text_notify (void)
+{
+  RkTranscript *t = rk_transcript_new ();
+  g_autofree char *dir = g_dir_make_tmp ("rk-transcript-notify-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "t.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) expect = g_string_new ("Hel");
+  g_autoptr(GString) chunk = g_string_new (NULL);
+  g_autoptr(RkTranscript) loaded = NULL;
+  RkTranscriptEntry *e, *out;
+  guint changes = 0, n_text = 0, n_out = 0, n_detail = 0;
+  g_autofree char *value = NULL;
+  guint id, sid;
+
+  g_signal_connect (t, "items-changed", G_CALLBACK (count_changes_cb), &changes);
+  rk_transcript_set_autosave_path (t, path);
+
+  id = rk_transcript_add_assistant (t, "Hel");
+  g_assert_cmpuint (changes, ==, 1);
+  e = rk_transcript_lookup (t, id);
+  g_object_add_weak_pointer (G_OBJECT (e), (gpointer *) &e);
+  g_signal_connect (e, "notify::text", G_CALLBACK (count_notify_cb), &n_text);
+  g_signal_connect (e, "notify::detail", G_CALLBACK (count_notify_cb), &n_detail);
+  g_assert_true (rk_transcript_flush (t, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < 200; i++)
+    {
+      g_assert_true (rk_transcript_append_text (t, id, "lo \xc3\xa9"));
+      g_string_append (expect, "lo \xc3\xa9");
+    }
+  g_assert_cmpuint (n_text, ==, 200);
+  g_assert_cmpuint (changes, ==, 1);
+  g_assert_cmpuint (n_detail, ==, 0);
+  g_assert_cmpstr (rk_transcript_entry_get_text (e), ==, expect->str);
+  g_object_get (e, "text", &value, NULL);
+  g_assert_cmpstr (value, ==, expect->str);
+  /* Empty deltas change nothing and notify nothing. */
+  g_assert_true (rk_transcript_append_text (t, id, ""));
+  g_assert_cmpuint (n_text, ==, 200);
+  /* Invalid UTF-8 in a delta is repaired. */
+  g_assert_true (rk_transcript_append_text (t, id, "\xff"));
+  g_assert_true (g_utf8_validate (rk_transcript_entry_get_text (e), -1, NULL));
+  g_assert_cmpuint (n_text, ==, 201);
+  g_assert_true (rk_transcript_has_unsaved (t));
+
+  /* Stream output: the second chunk grows the first entry. */
+  sid = rk_transcript_add_stream (t, "c1", RK_STREAM_STDOUT, "a\n");
+  g_assert_cmpuint (changes, ==, 2);
+  out = rk_transcript_lookup (t, sid);
+  g_signal_connect (out, "notify::text", G_CALLBACK (count_notify_cb), &n_out);
+  for (guint i = 0; i < 50; i++)
+    g_assert_cmpuint (rk_transcript_add_stream (t, "c1", RK_STREAM_STDOUT, "b\n"), ==, sid);
+  g_assert_cmpuint (n_out, ==, 50);
+  g_assert_cmpuint (changes, ==, 2);
+
+  /* Growth stops at the output limit, on a character boundary. */
+  for (guint i = 0; i < 1000; i++)
+    g_string_append (chunk, "\xc3\xa9\xe2\x82\xac");
+  while (!rk_transcript_entry_get_truncated (out))
+    rk_transcript_add_stream (t, "c1", RK_STREAM_STDOUT, chunk->str);
+  g_assert_cmpuint (strlen (rk_transcript_entry_get_text (out)), <=, RK_TRANSCRIPT_MAX_OUTPUT);
+  g_assert_true (g_utf8_validate (rk_transcript_entry_get_text (out), -1, NULL));
+  n_out = 0;
+  rk_transcript_add_stream (t, "c1", RK_STREAM_STDOUT, "more");
+  g_assert_cmpuint (n_out, ==, 0);
+  g_assert_cmpuint (changes, ==, 2);
+
+  /* The autosave has everything. */
+  g_assert_true (rk_transcript_flush (t, &error));
+  g_assert_no_error (error);
+  loaded = rk_transcript_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (rk_transcript_entry_get_text (rk_transcript_lookup (loaded, id)), ==,
+                   rk_transcript_entry_get_text (e));
+  g_assert_cmpstr (rk_transcript_entry_get_text (rk_transcript_lookup (loaded, sid)), ==,
+                   rk_transcript_entry_get_text (out));
+
+  g_signal_handlers_disconnect_by_data (e, &n_text);
+  g_signal_handlers_disconnect_by_data (e, &n_detail);
+  g_signal_handlers_disconnect_by_data (out, &n_out);
+  rk_transcript_set_autosave_path (t, NULL);
+  g_assert_finalize_object (t);
+  g_assert_null (e);
+  g_unlink (path);
+  g_rmdir (dir);
 }
 
 static void
@@ -632,6 +732,7 @@ main (int argc, char **argv)
   tmpdir = g_dir_make_tmp ("rk-test-transcript-XXXXXX", NULL);
 
   g_test_add_func ("/rk/transcript/entries", test_entries);
+  g_test_add_func ("/rk/transcript/text-notify", test_text_notify);
   g_test_add_func ("/rk/transcript/roundtrip", test_roundtrip);
   g_test_add_func ("/rk/transcript/run-code", test_run_code);
   g_test_add_func ("/rk/transcript/corrupt", test_corrupt);
