@@ -57,11 +57,17 @@ rk_cli_chart (int    argc,
       static const char *kinds[] = { "line", "area", "bar", "scatter", "histogram", "box" };
       guint n = rk_chart_get_n_series (chart);
 
+      g_autofree char *title = rk_cli_name (rk_chart_get_title (chart) ? rk_chart_get_title (chart) : "");
+
+      /* A spec may come from the sandbox: names are printed clean. */
       printf ("kind: %s\n", kinds[rk_chart_get_kind (chart)]);
-      printf ("title: %s\n", rk_chart_get_title (chart) ? rk_chart_get_title (chart) : "");
+      printf ("title: %s\n", title);
       for (guint i = 0; i < n; i++)
-        printf ("series %u: %s (%" G_GSIZE_FORMAT ")\n", i + 1,
-                rk_chart_get_series_name (chart, i), rk_chart_get_n_points (chart, i));
+        {
+          g_autofree char *series = rk_cli_name (rk_chart_get_series_name (chart, i));
+
+          printf ("series %u: %s (%" G_GSIZE_FORMAT ")\n", i + 1, series, rk_chart_get_n_points (chart, i));
+        }
     }
 
   if (out != NULL &&

@@ -171,11 +171,12 @@ rk_cli_models (int    argc,
   for (guint i = 0; i < models->len; i++)
     {
       RkModelInfo *info = g_ptr_array_index (models, i);
+      g_autofree char *name = rk_cli_name (info->name);   /* the server's words */
 
       if (info->tools_known)
-        printf ("%s\t%s\n", info->name, info->tools ? "tools" : "no-tools");
+        printf ("%s\t%s\n", name, info->tools ? "tools" : "no-tools");
       else
-        printf ("%s\n", info->name);
+        printf ("%s\n", name);
     }
   if (models->len == 0)
     fprintf (stderr, "%s\n", _("No models are installed there."));
