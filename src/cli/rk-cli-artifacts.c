@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <gio/gunixinputstream.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -141,23 +140,12 @@ save_chart (const char       *workspace,
             GPtrArray        *saved,
             GError          **error)
 {
-  g_autofree char *spec_dir = g_path_get_dirname (artifact->path);
-  g_autofree char *base_dir = g_build_filename (workspace, spec_dir, NULL);
   g_autofree char *png_path = NULL;
   g_autofree char *spec_path = NULL;
-  g_autoptr(GInputStream) in = NULL;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(RkChart) chart = NULL;
-  int fd;
 
-  fd = rk_export_open_beneath (workspace_fd, artifact->path, error);
-  if (fd < 0)
-    return FALSE;
-  in = g_unix_input_stream_new (fd, TRUE);
-  bytes = g_input_stream_read_bytes (in, RK_CHART_MAX_SPEC_BYTES + 1, NULL, error);
-  if (bytes == NULL)
-    return FALSE;
-  chart = rk_chart_new_from_bytes (bytes, base_dir, error);
+  /* The spec and its sidecar, both through fds beneath the workspace. */
+  chart = rk_chart_new_from_workspace (workspace_fd, artifact->path, error);
   if (chart == NULL)
     return FALSE;
   png_path = free_named_path (out_dir, artifact->title, "chart", n, "png", error);

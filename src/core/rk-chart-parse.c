@@ -6,6 +6,7 @@
 
 #include "rk-chart.h"
 #include "rk-chart-private.h"
+#include "rk-export.h"
 #include "rk-util.h"
 
 #include <errno.h>
@@ -23,6 +24,10 @@
 typedef struct
 {
   const char *base_dir;
+  /* Or: the workspace open at dirfd and the spec's folder in it, and every
+   * read goes through rk_export_open_beneath (no path re-resolved). */
+  int         dirfd;
+  const char *dir_rel;
   const char *sidecar_name;
   GBytes     *sidecar;
   gsize       points;  /* counted against RK_CHART_MAX_POINTS */
@@ -35,25 +40,16 @@ fail (GError **error, int code, const char *message)
   return FALSE;
 }
 
-/* Reads at most @max bytes of a regular file, never following a symlink. */
+/* Reads at most @max bytes of the regular file open at @fd (taken). */
 static GBytes *
-read_bounded (const char *path,
-              gsize       max,
-              GError    **error)
+read_bounded_fd (int      fd,
+                 gsize    max,
+                 GError **error)
 {
   struct stat st;
   g_autofree guint8 *buf = NULL;
   gsize done = 0;
-  int fd;
 
-  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
-  if (fd < 0)
-    {
-      int saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   _("Could not open the chart file: %s."), g_strerror (saved));
-      return NULL;
-    }
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
       close (fd);
@@ -83,6 +79,39 @@ read_bounded (const char *path,
       return NULL;
     }
   return g_bytes_new_take (g_steal_pointer (&buf), done);
+}
+
+/* Reads at most @max bytes of a regular file, never following a symlink. */
+static GBytes *
+read_bounded (const char *path,
+              gsize       max,
+              GError    **error)
+{
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
+
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Could not open the chart file: %s."), g_strerror (saved));
+      return NULL;
+    }
+  return read_bounded_fd (fd, max, error);
+}
+
+/* Reads @rel beneath the folder open at @dirfd: no symlink, no "..", no
+ * folder swapped in between is followed (openat2 RESOLVE_BENEATH). */
+static GBytes *
+read_bounded_beneath (int         dirfd,
+                      const char *rel,
+                      gsize       max,
+                      GError    **error)
+{
+  int fd = rk_export_open_beneath (dirfd, rel, error);
+
+  if (fd < 0)
+    return NULL;
+  return read_bounded_fd (fd, max, error);
 }
 
 static gboolean
@@ -178,15 +207,24 @@ load_sidecar (ParseCtx *ctx,
   if (ctx->sidecar_name == NULL)
     return fail (error, RK_PARSE_ERROR_MALFORMED,
                  _("The chart refers to binary data but names no data file."));
-  if (ctx->base_dir == NULL)
+  if (ctx->base_dir == NULL && ctx->dirfd < 0)
     return fail (error, RK_PARSE_ERROR_UNSUPPORTED,
                  _("The chart's data file cannot be read from here."));
   /* Only a plain file name, beside the spec: no folders, no “..”, not absolute. */
   if (!rk_path_is_beneath (ctx->sidecar_name) || strchr (ctx->sidecar_name, '/') != NULL)
     return fail (error, RK_PARSE_ERROR_MALFORMED,
                  _("The chart's data file is not beside the chart."));
-  path = g_build_filename (ctx->base_dir, ctx->sidecar_name, NULL);
-  ctx->sidecar = read_bounded (path, RK_CHART_MAX_SIDECAR_BYTES, &local);
+  if (ctx->dirfd >= 0)
+    {
+      path = ctx->dir_rel != NULL ? g_strconcat (ctx->dir_rel, "/", ctx->sidecar_name, NULL)
+                                  : g_strdup (ctx->sidecar_name);
+      ctx->sidecar = read_bounded_beneath (ctx->dirfd, path, RK_CHART_MAX_SIDECAR_BYTES, &local);
+    }
+  else
+    {
+      path = g_build_filename (ctx->base_dir, ctx->sidecar_name, NULL);
+      ctx->sidecar = read_bounded (path, RK_CHART_MAX_SIDECAR_BYTES, &local);
+    }
   if (ctx->sidecar == NULL)
     {
       g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
@@ -673,21 +711,18 @@ parse_root (RkChart    *self,
   return TRUE;
 }
 
-RkChart *
-rk_chart_new_from_bytes (GBytes     *bytes,
-                         const char *base_dir,
-                         GError    **error)
+static RkChart *
+chart_new_from_bytes (GBytes     *bytes,
+                      ParseCtx   *ctxp,
+                      GError    **error)
 {
   g_autoptr(RkChart) self = NULL;
   g_autoptr(JsonParser) parser = NULL;
-  ParseCtx ctx = { base_dir, NULL, NULL, 0 };
+  ParseCtx ctx = *ctxp;
   const char *data;
   gsize len;
   JsonNode *root;
   gboolean ok;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   data = g_bytes_get_data (bytes, &len);
   if (len > RK_CHART_MAX_SPEC_BYTES)
@@ -725,6 +760,40 @@ rk_chart_new_from_bytes (GBytes     *bytes,
   if (!ok)
     return NULL;
   return g_steal_pointer (&self);
+}
+
+RkChart *
+rk_chart_new_from_bytes (GBytes     *bytes,
+                         const char *base_dir,
+                         GError    **error)
+{
+  ParseCtx ctx = { base_dir, -1, NULL, NULL, NULL, 0 };
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return chart_new_from_bytes (bytes, &ctx, error);
+}
+
+RkChart *
+rk_chart_new_from_workspace (int         workspace_fd,
+                             const char *rel_path,
+                             GError    **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *dir_rel = NULL;
+  ParseCtx ctx = { NULL, workspace_fd, NULL, NULL, NULL, 0 };
+
+  g_return_val_if_fail (workspace_fd >= 0, NULL);
+  g_return_val_if_fail (rel_path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  bytes = read_bounded_beneath (workspace_fd, rel_path, RK_CHART_MAX_SPEC_BYTES, error);
+  if (bytes == NULL)
+    return NULL;
+  dir_rel = g_path_get_dirname (rel_path);
+  ctx.dir_rel = g_strcmp0 (dir_rel, ".") == 0 ? NULL : dir_rel;
+  return chart_new_from_bytes (bytes, &ctx, error);
 }
 
 RkChart *

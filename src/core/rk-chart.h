@@ -68,6 +68,14 @@ typedef struct
 /* @path is the spec; a sidecar it names is opened only beside it. */
 RkChart        *rk_chart_new_from_file     (const char     *path,
                                             GError        **error);
+/* A spec in a workspace (the sandbox's, hostile): @rel_path beneath the
+ * folder open at @workspace_fd, and its sidecar beside it, both opened with
+ * rk_export_open_beneath (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), so a
+ * folder swapped for a symlink while it is read leads nowhere. Use this for
+ * anything the sandbox wrote. */
+RkChart        *rk_chart_new_from_workspace (int            workspace_fd,
+                                            const char     *rel_path,
+                                            GError        **error);
 /* @base_dir: the folder a sidecar may be read from, or NULL to refuse sidecars. */
 RkChart        *rk_chart_new_from_bytes    (GBytes         *bytes,
                                             const char     *base_dir,

@@ -97,6 +97,57 @@ open_stepwise (int         dirfd,
   return fd;
 }
 
+/* The one resolver: @rel beneath @dirfd, never through a symlink, with
+ * openat2 or the stepwise fallback. */
+static int
+open_beneath_flags (int         dirfd,
+                    const char *rel,
+                    int         flags)
+{
+  int fd = -1;
+
+  if (!force_fallback)
+    {
+      struct open_how how = { 0, };
+
+      how.flags = flags;
+      how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+      fd = (int) syscall (SYS_openat2, dirfd, rel, &how, sizeof how);
+    }
+  if (force_fallback || (fd < 0 && (errno == ENOSYS || errno == E2BIG || errno == EPERM)))
+    fd = open_stepwise (dirfd, rel, flags);
+  return fd;
+}
+
+int
+rk_export_open_dir_beneath (int          dirfd,
+                            const char  *rel_path,
+                            GError     **error)
+{
+  int fd;
+
+  if (!rk_path_is_beneath (rel_path))
+    {
+      g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED,
+                   _("“%s” is not a name inside the workspace."), rel_path ? rel_path : "");
+      return -1;
+    }
+  fd = open_beneath_flags (dirfd, rel_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    {
+      int errsv = errno;
+
+      if (errsv == ELOOP || errsv == EXDEV || errsv == ENOTDIR)
+        g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED,
+                     _("“%s” is a symbolic link or lies behind one."), rel_path);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                     _("Could not open “%s”: %s."), rel_path, g_strerror (errsv));
+      return -1;
+    }
+  return fd;
+}
+
 int
 rk_export_open_beneath (int          dirfd,
                         const char  *rel_path,
@@ -114,17 +165,7 @@ rk_export_open_beneath (int          dirfd,
       return -1;
     }
 
-  if (!force_fallback)
-    {
-      struct open_how how = { 0, };
-
-      how.flags = flags;
-      how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-      fd = (int) syscall (SYS_openat2, dirfd, rel_path, &how, sizeof how);
-    }
-  if (force_fallback || (fd < 0 && (errno == ENOSYS || errno == E2BIG || errno == EPERM)))
-    fd = open_stepwise (dirfd, rel_path, flags);
-
+  fd = open_beneath_flags (dirfd, rel_path, flags);
   if (fd < 0)
     {
       errsv = errno;

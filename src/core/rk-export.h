@@ -44,6 +44,12 @@ int       rk_export_open_beneath  (int             dirfd,
                                    const char     *rel_path,
                                    GError        **error);
 
+/* The same for a folder (O_DIRECTORY): for host code that lists or writes a
+ * workspace folder by fd instead of by path. Returns the fd or -1. */
+int       rk_export_open_dir_beneath (int          dirfd,
+                                   const char     *rel_path,
+                                   GError        **error);
+
 /* Copies one artifact to @dest_path (the user chose it; an existing file
  * there is replaced, atomically). */
 gboolean  rk_export_file          (const char     *workspace,

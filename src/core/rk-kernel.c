@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 #include <signal.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -303,25 +304,6 @@ artifact_is_safe (RkKernel   *self,
   if (fd < 0)
     return FALSE;
   close (fd);
-  return TRUE;
-}
-
-static gboolean
-artifact_is_safe_dir (RkKernel   *self,
-                      const char *rel)
-{
-  g_auto(GStrv) parts = g_strsplit (rel, "/", -1);
-  g_autoptr(GString) path = g_string_new (self->workspace);
-
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      struct stat st;
-
-      g_string_append_c (path, '/');
-      g_string_append (path, parts[i]);
-      if (lstat (path->str, &st) != 0 || !S_ISDIR (st.st_mode))
-        return FALSE;
-    }
   return TRUE;
 }
 
@@ -905,83 +887,163 @@ font_cache_present (const char *dir)
   return FALSE;
 }
 
+/* Reads at most FONT_CACHE_MAX bytes of the regular file open at @fd
+ * (taken). */
+static char *
+read_font_list (int    fd,
+                gsize *len_out)
+{
+  g_autofree char *buf = g_malloc (FONT_CACHE_MAX + 1);
+  gsize len = 0;
+
+  for (;;)
+    {
+      gssize n = read (fd, buf + len, FONT_CACHE_MAX + 1 - len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      len += (gsize) n;
+      if (len > FONT_CACHE_MAX)
+        break;
+    }
+  close (fd);
+  if (len == 0 || len > FONT_CACHE_MAX)
+    return NULL;
+  buf[len] = '\0';
+  *len_out = len;
+  return g_steal_pointer (&buf);
+}
+
+/* Opens (creating it if @create) the folder @rel beneath the workspace,
+ * through fds only: no folder on the way may be a symlink. */
+static int
+open_workspace_dir (RkKernel   *self,
+                    const char *rel,
+                    gboolean    create)
+{
+  int ws = open (self->workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int cur, fd = -1;
+  g_auto(GStrv) parts = NULL;
+
+  if (ws < 0)
+    return -1;
+  if (!create)
+    {
+      fd = rk_export_open_dir_beneath (ws, rel, NULL);
+      close (ws);
+      return fd;
+    }
+  parts = g_strsplit (rel, "/", -1);
+  cur = ws;
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      int next;
+
+      if (mkdirat (cur, parts[i], 0755) != 0 && errno != EEXIST)
+        {
+          close (cur);
+          return -1;
+        }
+      next = rk_export_open_dir_beneath (cur, parts[i], NULL);
+      close (cur);
+      if (next < 0)
+        return -1;
+      cur = next;
+    }
+  return cur;
+}
+
+/* Everything read from the workspace here goes through fds opened beneath
+ * it (rk_export_open_beneath): a cell may have swapped .reckon or
+ * .reckon/fontcache for a symlink, or does so while this runs. */
 static void
 keep_font_cache (RkKernel *self)
 {
   g_autofree char *dir = font_cache_dir ();
-  g_autofree char *exported = g_build_filename (self->workspace, FONT_CACHE_REL, NULL);
-  g_autoptr(GDir) d = NULL;
-  const char *name;
+  DIR *d;
+  struct dirent *entry;
+  int dfd;
 
-  if (font_cache_present (dir) || !artifact_is_safe_dir (self, FONT_CACHE_REL))
+  if (font_cache_present (dir))
     return;
-  d = g_dir_open (exported, 0, NULL);
+  dfd = open_workspace_dir (self, FONT_CACHE_REL, FALSE);
+  if (dfd < 0)
+    return;
+  d = fdopendir (dfd);
   if (d == NULL)
-    return;
-  while ((name = g_dir_read_name (d)) != NULL)
     {
-      g_autofree char *rel = g_strconcat (FONT_CACHE_REL "/", name, NULL);
-      g_autofree char *src = g_build_filename (exported, name, NULL);
-      g_autofree char *dst = g_build_filename (dir, name, NULL);
+      close (dfd);
+      return;
+    }
+  while ((entry = readdir (d)) != NULL)
+    {
+      const char *name = entry->d_name;
+      g_autofree char *dst = NULL;
       g_autofree char *contents = NULL;
       g_autoptr(JsonParser) parser = json_parser_new ();
-      gsize len;
+      gsize len = 0;
+      int fd;
 
       if (!g_str_has_prefix (name, "fontlist-") || !g_str_has_suffix (name, ".json") ||
-          strlen (name) > 64 || !artifact_is_safe (self, rel))
+          strlen (name) > 64 || strchr (name, '/') != NULL)
         continue;
-      if (!g_file_get_contents (src, &contents, &len, NULL) || len > FONT_CACHE_MAX ||
-          !g_utf8_validate (contents, (gssize) len, NULL) ||
+      fd = rk_export_open_beneath (dirfd (d), name, NULL);
+      if (fd < 0)
+        continue;
+      contents = read_font_list (fd, &len);
+      if (contents == NULL || !g_utf8_validate (contents, (gssize) len, NULL) ||
           !json_parser_load_from_data (parser, contents, (gssize) len, NULL) ||
           !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
         continue;
+      dst = g_build_filename (dir, name, NULL);
       if (g_mkdir_with_parents (dir, 0700) == 0)
         g_file_set_contents (dst, contents, (gssize) len, NULL);
     }
+  closedir (d);
 }
 
 /* Copies the host's font list into the workspace for a kernel about to
- * start. No kernel runs in the workspace now, and every folder on the way
- * is checked not to be a link planted by an earlier cell. */
+ * start. No kernel runs in the workspace now, and the folders are made and
+ * written through fds opened beneath it, never by path. */
 static void
 seed_font_cache (RkKernel *self)
 {
   g_autofree char *dir = font_cache_dir ();
-  g_autofree char *reckon_dir = g_build_filename (self->workspace, ".reckon", NULL);
-  g_autofree char *seed_dir = g_build_filename (self->workspace, FONT_CACHE_REL, NULL);
   g_autoptr(GDir) d = NULL;
   const char *name;
+  int seed;
 
   if (!font_cache_present (dir))
     return;
-  g_mkdir (reckon_dir, 0755);
-  g_mkdir (seed_dir, 0755);
-  if (!artifact_is_safe_dir (self, FONT_CACHE_REL))
+  seed = open_workspace_dir (self, FONT_CACHE_REL, TRUE);
+  if (seed < 0)
     return;
   d = g_dir_open (dir, 0, NULL);
   while (d != NULL && (name = g_dir_read_name (d)) != NULL)
     {
       g_autofree char *src = g_build_filename (dir, name, NULL);
-      g_autofree char *dst = g_build_filename (seed_dir, name, NULL);
       g_autofree char *contents = NULL;
       gsize len;
-
-      if (!g_str_has_prefix (name, "fontlist-") || !g_str_has_suffix (name, ".json"))
-        continue;
       int fd;
 
+      if (!g_str_has_prefix (name, "fontlist-") || !g_str_has_suffix (name, ".json") ||
+          strlen (name) > 64)
+        continue;
       if (!g_file_get_contents (src, &contents, &len, NULL) || len > FONT_CACHE_MAX)
         continue;
       /* Whatever an earlier cell left at that name (a symlink out, say) is
        * removed, never followed. */
-      g_unlink (dst);
-      fd = open (dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+      unlinkat (seed, name, 0);
+      fd = openat (seed, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
       if (fd < 0)
         continue;
       if (write (fd, contents, len) != (gssize) len)
-        g_unlink (dst);
+        unlinkat (seed, name, 0);
       close (fd);
     }
+  close (seed);
 }
 
 /* -- spawning ----------------------------------------------------------- */
