@@ -71,6 +71,9 @@ static struct
   uint64_t max_open_files;
   uint64_t tmp_size;
   bool debug;
+  /* --nested (docs/sandbox.md, "Backends"): inside an outer sandbox. */
+  bool nested;
+  int control_fd;
   struct ro_bind ro_binds[MAX_RO_BINDS];
   size_t n_ro_binds;
   int pass_fds[MAX_PASS_FDS];
@@ -87,7 +90,11 @@ static struct
   .max_files = 100000,
   .max_open_files = 1024,
   .tmp_size = 256ULL << 20,
+  .control_fd = -1,
 };
+
+/* --nested: the monitor's pid, the program's parent. */
+static pid_t nested_monitor;
 
 /* Signals the monitor and PID-1 pass on to the program. */
 static const int forwarded_signals[] = {
@@ -208,6 +215,11 @@ parse_args (int argc, char **argv)
           opt.debug = true;
           continue;
         }
+      if (strcmp (a, "--nested") == 0)
+        {
+          opt.nested = true;
+          continue;
+        }
       if (v == NULL)
         die ("%s needs a value", a);
       i++;
@@ -239,6 +251,8 @@ parse_args (int argc, char **argv)
         }
       else if (strcmp (a, "--status-fd") == 0)
         status_fd = fd_arg (a, v);
+      else if (strcmp (a, "--control-fd") == 0)
+        opt.control_fd = fd_arg (a, v);
       else
         die ("unknown option %s", a);
     }
@@ -786,14 +800,14 @@ run_program (void)
     die_with_error ("cannot start a new session");
   if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
     die_with_error ("cannot set the parent-death signal");
-  if (getppid () != 1)
+  if (getppid () != (opt.nested ? nested_monitor : 1))
     _exit (EXIT_SETUP_FAILED);
 
   drop_capabilities ();
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     die_with_error ("cannot set no_new_privs");
-  if (chdir ("/workspace") != 0)
-    die_with_error ("cannot enter /workspace");
+  if (chdir (opt.nested ? opt.workspace : "/workspace") != 0)
+    die_with_error ("cannot enter the workspace");
   close_inherited_fds ();
   reset_signals ();
   /* Limits late: nothing below allocates (RLIMIT_AS would refuse it). */
@@ -1090,6 +1104,258 @@ finish (int status, bool have_status, const char *limit, const char *value)
   }
 }
 
+/* ---------------------------------------------------------------------- */
+/* --nested: inside an outer sandbox (docs/sandbox.md, "Backends").        */
+/*                                                                         */
+/* flatpak-spawn --sandbox --no-network already gives new user, PID,       */
+/* network, IPC and UTS namespaces and decides what is mounted; Flatpak's  */
+/* own seccomp filter forbids making namespaces here. So no namespaces, no */
+/* mounts: the monitor forks the program and applies what is still its    */
+/* own (no_new_privs, rlimits, only the passed fds, the clean environment, */
+/* the seccomp filter, the wall clock, the workspace limits), and is the   */
+/* supervisor that kills every process of the run when it ends.            */
+
+/* kill(-1) reaches every process we may signal in our PID namespace: only
+ * safe in the sub-sandbox's own one, where we are the command its init
+ * (bubblewrap) started: PID 2, parent PID 1, in a nested PID namespace. */
+static bool
+nested_may_kill_all (void)
+{
+  char buf[4096];
+  ssize_t n;
+  int fd;
+  const char *line;
+  int levels = 0;
+
+  if (getpid () != 2 || getppid () != 1)
+    return false;
+  fd = open ("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return false;
+  buf[n] = '\0';
+  line = strstr (buf, "\nNSpid:");
+  if (line == NULL)
+    return false;
+  for (const char *p = line + 7; *p != '\0' && *p != '\n'; p++)
+    if ((p[0] == ' ' || p[0] == '\t') && p[1] >= '0' && p[1] <= '9')
+      levels++;
+  return levels >= 2;
+}
+
+/* Kills the program's session and every process of the run: as a child
+ * subreaper the monitor inherits every orphan, whatever it did (setsid,
+ * double fork), so it kills and reaps its children until none is left. */
+static void
+nested_kill_everything (pid_t child)
+{
+  if (child > 0)
+    {
+      kill (-child, SIGKILL);
+      kill (child, SIGKILL);
+    }
+  if (nested_may_kill_all ())
+    kill (-1, SIGKILL);
+  for (int round = 0; round < 1000; round++)
+    {
+      bool any = false;
+      DIR *d = opendir ("/proc");
+      struct dirent *e;
+
+      while (d != NULL && (e = readdir (d)) != NULL)
+        {
+          char path[64], stat[512];
+          const char *close_paren;
+          int fd, ppid = 0;
+          ssize_t n;
+          char state;
+          pid_t pid = (pid_t) atoi (e->d_name);
+
+          if (pid <= 0 || pid == getpid ())
+            continue;
+          snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+          fd = open (path, O_RDONLY | O_CLOEXEC);
+          if (fd < 0)
+            continue;
+          n = read (fd, stat, sizeof stat - 1);
+          close (fd);
+          if (n <= 0)
+            continue;
+          stat[n] = '\0';
+          close_paren = strrchr (stat, ')');
+          if (close_paren == NULL || sscanf (close_paren + 1, " %c %d", &state, &ppid) != 2)
+            continue;
+          if (ppid == getpid ())
+            {
+              kill (pid, SIGKILL);
+              any = true;
+            }
+        }
+      if (d != NULL)
+        closedir (d);
+      while (waitpid (-1, NULL, WNOHANG) > 0)
+        any = true;
+      if (!any)
+        break;
+      poll (NULL, 0, 2);
+    }
+}
+
+static void __attribute__((noreturn))
+run_nested (struct workspace_usage_walker *walker)
+{
+  sigset_t set;
+  int sfd;
+  pid_t child;
+  uint64_t deadline = 0, next_check = 0;
+  const char *limit = NULL;
+  char limit_value[64] = "";
+  struct workspace_usage last = { 0 };
+  uint64_t interval = 150;
+  int status = 0;
+  bool have_status = false;
+
+  /* What is visible is the outer sandbox's choice: a bind can only name a
+   * path that is already there, at the same place. */
+  for (size_t i = 0; i < opt.n_ro_binds; i++)
+    if (strcmp (opt.ro_binds[i].src, opt.ro_binds[i].dest) != 0)
+      die ("--nested cannot bind %s at %s: the outer sandbox decides what is visible",
+           opt.ro_binds[i].src, opt.ro_binds[i].dest);
+  if (opt.workspace[0] != '/')
+    die ("--nested needs the workspace as an absolute path");
+
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    die_with_error ("cannot set no_new_privs");
+  if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+    die_with_error ("cannot become a child subreaper");
+
+  sigemptyset (&set);
+  sigaddset (&set, SIGCHLD);
+  for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++)
+    sigaddset (&set, forwarded_signals[i]);
+  if (sigprocmask (SIG_BLOCK, &set, NULL) != 0)
+    die_with_error ("cannot block signals");
+  sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (sfd < 0)
+    die_with_error ("cannot create a signalfd");
+  if (opt.control_fd >= 0)
+    fcntl (opt.control_fd, F_SETFD, FD_CLOEXEC);
+
+  nested_monitor = getpid ();
+  child = fork ();
+  if (child < 0)
+    die_with_error ("cannot start the program");
+  if (child == 0)
+    {
+      close (sfd);
+      close (workspace_fd);
+      if (status_fd >= 0)
+        close (status_fd);
+      if (opt.control_fd >= 0)
+        close (opt.control_fd);
+      run_program ();
+    }
+  /* The program runs as our uid: without this it could open our
+   * /proc/PID/mem and run code in us, outside its seccomp filter. */
+  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+    die_with_error ("cannot make the monitor undumpable");
+
+  if (opt.timeout > 0)
+    deadline = now_ms () + opt.timeout * 1000;
+  for (;;)
+    {
+      struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN }, { .fd = opt.control_fd, .events = POLLIN } };
+      uint64_t now = now_ms ();
+      int wait_ms;
+      pid_t p;
+
+      if (deadline != 0 && now >= deadline)
+        {
+          limit = "timeout";
+          snprintf (limit_value, sizeof limit_value, "%llus", (unsigned long long) opt.timeout);
+          break;
+        }
+      if (now >= next_check)
+        {
+          struct workspace_usage u;
+          uint64_t t0 = now_ms (), spent;
+          /* From the monitor: orphans of the run are its children too. */
+          workspace_usage_walk (walker, getpid (), &u);
+          spent = now_ms () - t0;
+          if (u.bytes > opt.disk || u.blind)
+            {
+              limit = "disk";
+              snprintf (limit_value, sizeof limit_value, "%llu bytes", (unsigned long long) opt.disk);
+            }
+          else if (u.entries > opt.max_files || u.too_deep)
+            {
+              limit = "files";
+              snprintf (limit_value, sizeof limit_value, "%llu", (unsigned long long) opt.max_files);
+            }
+          if (limit != NULL)
+            break;
+          if (u.bytes != last.bytes || u.entries != last.entries)
+            interval = 150;
+          else if (interval < 1000)
+            interval = interval * 2 > 1000 ? 1000 : interval * 2;
+          last = u;
+          next_check = now_ms () + (spent * 10 > interval ? spent * 10 : interval);
+        }
+      wait_ms = (int) (next_check - now_ms ());
+      if (deadline != 0 && (int64_t) (deadline - now_ms ()) < wait_ms)
+        wait_ms = (int) (deadline - now_ms ());
+      if (wait_ms < 0)
+        wait_ms = 0;
+      if (poll (pfd, opt.control_fd >= 0 ? 2 : 1, wait_ms) < 0 && errno != EINTR)
+        die_with_error ("poll failed");
+      if (pfd[0].revents & POLLIN)
+        {
+          struct signalfd_siginfo si;
+          while (read (sfd, &si, sizeof si) == sizeof si)
+            if (si.ssi_signo != SIGCHLD)
+              kill (child, (int) si.ssi_signo);
+        }
+      if (opt.control_fd >= 0 && (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)))
+        {
+          /* Each byte is a signal for the program; end of file means the
+           * caller is gone (closed, killed, disconnected): so is the run. */
+          unsigned char bytes[64];
+          ssize_t n = read (opt.control_fd, bytes, sizeof bytes);
+          if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+            {
+              nested_kill_everything (child);
+              write_status ("{\"signal\": 9, \"limit\": \"caller\"}\n");
+              _exit (128 + SIGKILL);
+            }
+          for (ssize_t i = 0; i < n; i++)
+            for (size_t k = 0; k < sizeof forwarded_signals / sizeof forwarded_signals[0]; k++)
+              if (bytes[i] == forwarded_signals[k])
+                kill (child, (int) bytes[i]);
+        }
+      p = waitpid (child, &status, WNOHANG);
+      if (p == child)
+        {
+          have_status = true;
+          break;
+        }
+    }
+
+  /* The run ends with the program: nothing it started outlives it. */
+  nested_kill_everything (have_status ? 0 : child);
+  if (!have_status && limit == NULL)
+    limit = "timeout";
+  workspace_restore (walker);
+  if (have_status && WIFEXITED (status) && WEXITSTATUS (status) == EXIT_SETUP_FAILED)
+    {
+      write_status ("{\"error\": \"the program could not be set up\"}\n");
+      exit (EXIT_SETUP_FAILED);
+    }
+  finish (status, have_status, limit, limit_value);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1146,6 +1412,10 @@ main (int argc, char **argv)
   if (workspace_fd < 0)
     die_with_error ("cannot open the workspace %s", opt.workspace);
   walker = workspace_usage_walker_new (workspace_fd, opt.max_files);
+  if (opt.nested)
+    run_nested (walker);
+  if (opt.control_fd >= 0)
+    die ("--control-fd is only for --nested");
   if (host_uid == 0)
     prepare_root_workspace (walker, &outer_uid, &outer_gid);
 
