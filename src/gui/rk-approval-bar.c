@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-approval-bar.c — the approval bar: Run, Edit (the code becomes
+ * editable in place; Run then runs the edit), Skip, and the switch for
+ * running without asking in this conversation. */
+#define G_LOG_DOMAIN "rk-approval-bar"
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "rk-approval-bar.h"
+
+struct _RkApprovalBar
+{
+  GtkWidget    parent_instance;
+
+  GtkWidget   *box;
+  GtkButton   *run_button;
+  GtkButton   *edit_button;
+  GtkButton   *skip_button;
+  GtkSwitch   *auto_switch;
+  GtkLabel    *auto_label;
+
+  RkCodeBlock *block;
+  char        *original;
+  gboolean     editing;
+};
+
+G_DEFINE_FINAL_TYPE (RkApprovalBar, rk_approval_bar, GTK_TYPE_WIDGET)
+
+enum
+{
+  PROP_0,
+  PROP_AUTO_APPROVE,
+  PROP_EDITING,
+  N_PROPS
+};
+
+enum
+{
+  SIGNAL_DECIDED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+set_editing (RkApprovalBar *self,
+             gboolean       editing)
+{
+  if (self->editing == editing)
+    return;
+  self->editing = editing;
+  if (editing)
+    {
+      g_free (self->original);
+      self->original = self->block ? rk_code_block_get_code (self->block) : NULL;
+      gtk_button_set_label (self->edit_button, _("Cancel Edit"));
+    }
+  else
+    {
+      /* Leaving without running: the proposed code comes back. */
+      if (self->block != NULL && self->original != NULL)
+        rk_code_block_set_code (self->block, self->original);
+      g_clear_pointer (&self->original, g_free);
+      gtk_button_set_label (self->edit_button, _("_Edit"));
+    }
+  /* The accessible name stays "Edit" in both states. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->edit_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit"), -1);
+  if (self->block != NULL)
+    rk_code_block_set_editable (self->block, editing);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITING]);
+}
+
+static void
+run_clicked_cb (RkApprovalBar *self)
+{
+  if (self->editing && self->block != NULL)
+    {
+      g_autofree char *code = rk_code_block_get_code (self->block);
+
+      g_clear_pointer (&self->original, g_free);
+      self->editing = FALSE;
+      rk_code_block_set_editable (self->block, FALSE);
+      gtk_button_set_label (self->edit_button, _("_Edit"));
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITING]);
+      g_signal_emit (self, signals[SIGNAL_DECIDED], 0, RK_AGENT_DECISION_EDIT, code);
+    }
+  else
+    g_signal_emit (self, signals[SIGNAL_DECIDED], 0, RK_AGENT_DECISION_RUN, NULL);
+}
+
+static void
+edit_clicked_cb (RkApprovalBar *self)
+{
+  set_editing (self, !self->editing);
+}
+
+static void
+skip_clicked_cb (RkApprovalBar *self)
+{
+  set_editing (self, FALSE);
+  g_signal_emit (self, signals[SIGNAL_DECIDED], 0, RK_AGENT_DECISION_SKIP, NULL);
+}
+
+static void
+switch_active_cb (RkApprovalBar *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AUTO_APPROVE]);
+}
+
+void
+rk_approval_bar_set_code_block (RkApprovalBar *self,
+                                RkCodeBlock   *block)
+{
+  g_return_if_fail (RK_IS_APPROVAL_BAR (self));
+  g_return_if_fail (block == NULL || RK_IS_CODE_BLOCK (block));
+
+  set_editing (self, FALSE);
+  self->block = block;   /* a sibling in the same row: not owned */
+}
+
+gboolean
+rk_approval_bar_get_editing (RkApprovalBar *self)
+{
+  g_return_val_if_fail (RK_IS_APPROVAL_BAR (self), FALSE);
+  return self->editing;
+}
+
+void
+rk_approval_bar_reset (RkApprovalBar *self)
+{
+  g_return_if_fail (RK_IS_APPROVAL_BAR (self));
+  set_editing (self, FALSE);
+}
+
+static void
+rk_approval_bar_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  RkApprovalBar *self = RK_APPROVAL_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_AUTO_APPROVE:
+      g_value_set_boolean (value, gtk_switch_get_active (self->auto_switch));
+      break;
+    case PROP_EDITING:
+      g_value_set_boolean (value, self->editing);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rk_approval_bar_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  RkApprovalBar *self = RK_APPROVAL_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_AUTO_APPROVE:
+      gtk_switch_set_active (self->auto_switch, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rk_approval_bar_dispose (GObject *object)
+{
+  RkApprovalBar *self = RK_APPROVAL_BAR (object);
+
+  self->block = NULL;
+  g_clear_pointer (&self->original, g_free);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_APPROVAL_BAR);
+  G_OBJECT_CLASS (rk_approval_bar_parent_class)->dispose (object);
+}
+
+static void
+rk_approval_bar_class_init (RkApprovalBarClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_approval_bar_dispose;
+  object_class->get_property = rk_approval_bar_get_property;
+  object_class->set_property = rk_approval_bar_set_property;
+
+  properties[PROP_AUTO_APPROVE] =
+    g_param_spec_boolean ("auto-approve", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_EDITING] =
+    g_param_spec_boolean ("editing", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SIGNAL_DECIDED] =
+    g_signal_new ("decided", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_STRING);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-approval-bar.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, box);
+  gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, run_button);
+  gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, edit_button);
+  gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, skip_button);
+  gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, auto_switch);
+  gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, auto_label);
+  gtk_widget_class_bind_template_callback (widget_class, run_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, edit_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, skip_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, switch_active_cb);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "rk-approval-bar");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_TOOLBAR);
+}
+
+static void
+rk_approval_bar_init (RkApprovalBar *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Approve code"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->run_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Run"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->edit_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->skip_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Skip"), -1);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->auto_switch),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->auto_label, NULL, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->auto_switch), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Run without asking in this conversation"), -1);
+}
+
+GtkWidget *
+rk_approval_bar_new (void)
+{
+  return g_object_new (RK_TYPE_APPROVAL_BAR, NULL);
+}

@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-chat-view.c — the chat list. Rows are RkEntryRow, recycled by the list
+ * view; the view keeps the set of bound rows so that the conversation's
+ * state (approval, running cell, profiles) reaches them without rebinding.
+ * Approvals that were simply granted are filtered out: the code row shows
+ * its state itself. */
+#define G_LOG_DOMAIN "rk-chat-view"
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "rk-agent.h"
+#include "rk-entry-row.h"
+#include "rk-chat-view.h"
+
+#if __has_include ("rk-conversation.h")
+#include "rk-conversation.h"
+#include "rk-session.h"
+#define HAVE_CONVERSATION 1
+#endif
+
+/* Within this many pixels of the bottom, the view follows new content. */
+#define FOLLOW_SLACK 48.0
+
+struct _RkChatView
+{
+  GtkWidget           parent_instance;
+
+  GtkScrolledWindow  *scroller;
+  GtkListView        *list;
+  GtkFilterListModel *filtered;
+  GtkNoSelection     *selection;
+
+  RkConversation     *conversation;
+  RkTranscript       *transcript;
+  char               *workspace;
+  char               *pending_cell;
+  char               *running_cell;
+  gint64              cell_started;
+
+  GHashTable         *bound;       /* RkEntryRow set */
+  gboolean            following;
+  gboolean            scrolling;
+  guint               scroll_idle;
+};
+
+G_DEFINE_FINAL_TYPE (RkChatView, rk_chat_view, GTK_TYPE_WIDGET)
+
+enum
+{
+  SIGNAL_APPROVE,
+  SIGNAL_STOP,
+  SIGNAL_RETRY,
+  SIGNAL_CANCEL_PROFILE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static gboolean
+entry_visible (gpointer item,
+               gpointer user_data)
+{
+  RkTranscriptEntry *entry = item;
+
+  if (rk_transcript_entry_get_kind (entry) != RK_ENTRY_APPROVAL)
+    return TRUE;
+  /* Skipped and edited code say so; a plain "yes" adds nothing. */
+  return rk_transcript_entry_get_decision (entry) == RK_DECISION_SKIPPED ||
+         rk_transcript_entry_get_decision (entry) == RK_DECISION_EDITED;
+}
+
+/* -- following the bottom ---------------------------------------------------- */
+
+static gboolean
+scroll_idle_cb (gpointer user_data)
+{
+  RkChatView *self = user_data;
+
+  self->scroll_idle = 0;
+  if (self->following)
+    rk_chat_view_scroll_to_end (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_follow (RkChatView *self)
+{
+  if (self->following && self->scroll_idle == 0)
+    self->scroll_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 20, scroll_idle_cb, self, NULL);
+}
+
+static void
+adjustment_changed_cb (RkChatView *self)
+{
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+
+  /* The content grew (or the window shrank): stay at the bottom. */
+  if (self->following)
+    {
+      self->scrolling = TRUE;
+      gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+      self->scrolling = FALSE;
+    }
+}
+
+static void
+value_changed_cb (RkChatView *self)
+{
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  double bottom = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj);
+
+  if (self->scrolling)
+    return;
+  /* The user scrolled: follow again only once back at the bottom. */
+  self->following = gtk_adjustment_get_value (adj) >= bottom - FOLLOW_SLACK;
+}
+
+static void
+items_changed_cb (RkChatView *self,
+                  guint       position,
+                  guint       removed,
+                  guint       added)
+{
+  if (added > 0)
+    queue_follow (self);
+}
+
+void
+rk_chat_view_scroll_to_end (RkChatView *self)
+{
+  guint n;
+
+  g_return_if_fail (RK_IS_CHAT_VIEW (self));
+
+  self->following = TRUE;
+  n = self->filtered ? g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) : 0;
+  /* A big jump through the adjustment can leave rows blank in GTK 4.8;
+   * the list's own action does not. */
+  if (n > 0)
+    gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", n - 1);
+  adjustment_changed_cb (self);
+}
+
+gboolean
+rk_chat_view_get_following (RkChatView *self)
+{
+  g_return_val_if_fail (RK_IS_CHAT_VIEW (self), FALSE);
+  return self->following;
+}
+
+/* -- rows ---------------------------------------------------------------------- */
+
+static void
+row_approve_cb (RkEntryRow *row,
+                int         decision,
+                const char *code,
+                RkChatView *self)
+{
+  g_signal_emit (self, signals[SIGNAL_APPROVE], 0, decision, code);
+#ifdef HAVE_CONVERSATION
+  if (self->conversation != NULL)
+    rk_conversation_approve (self->conversation, decision, code);
+#endif
+}
+
+static void
+row_stop_cb (RkEntryRow *row,
+             RkChatView *self)
+{
+  g_signal_emit (self, signals[SIGNAL_STOP], 0);
+#ifdef HAVE_CONVERSATION
+  if (self->conversation != NULL)
+    rk_conversation_stop (self->conversation);
+#endif
+}
+
+static void
+row_retry_cb (RkEntryRow *row,
+              RkChatView *self)
+{
+  g_signal_emit (self, signals[SIGNAL_RETRY], 0);
+#ifdef HAVE_CONVERSATION
+  if (self->conversation != NULL)
+    rk_conversation_retry (self->conversation);
+#endif
+}
+
+static void
+row_cancel_profile_cb (RkEntryRow *row,
+                       const char *name,
+                       RkChatView *self)
+{
+  g_signal_emit (self, signals[SIGNAL_CANCEL_PROFILE], 0, name);
+#ifdef HAVE_CONVERSATION
+  if (self->conversation != NULL && name != NULL)
+    rk_conversation_cancel_profile (self->conversation, name);
+#endif
+}
+
+static void
+setup_cb (GtkSignalListItemFactory *factory,
+          GtkListItem              *item,
+          RkChatView               *self)
+{
+  GtkWidget *row = rk_entry_row_new ();
+
+  gtk_list_item_set_activatable (item, FALSE);
+  gtk_list_item_set_selectable (item, FALSE);
+  g_signal_connect_object (row, "approve", G_CALLBACK (row_approve_cb), self, 0);
+  g_signal_connect_object (row, "stop", G_CALLBACK (row_stop_cb), self, 0);
+  g_signal_connect_object (row, "retry", G_CALLBACK (row_retry_cb), self, 0);
+  g_signal_connect_object (row, "cancel-profile", G_CALLBACK (row_cancel_profile_cb), self, 0);
+  gtk_list_item_set_child (item, row);
+}
+
+static void
+unbind_binding (RkEntryRow *row)
+{
+  GBinding *binding = g_object_steal_data (G_OBJECT (row), "rk-auto-approve");
+
+  if (binding != NULL)
+    g_binding_unbind (binding);
+}
+
+static void
+bind_cb (GtkSignalListItemFactory *factory,
+         GtkListItem              *item,
+         RkChatView               *self)
+{
+  RkEntryRow *row = RK_ENTRY_ROW (gtk_list_item_get_child (item));
+  RkTranscriptEntry *entry = gtk_list_item_get_item (item);
+
+  rk_entry_row_bind (row, entry, self->workspace);
+  rk_entry_row_set_state (row, self->pending_cell, self->running_cell, self->cell_started);
+  g_hash_table_add (self->bound, row);
+#ifdef HAVE_CONVERSATION
+  if (self->conversation != NULL)
+    {
+      GtkWidget *bar = rk_entry_row_get_approval_bar (row);
+
+      if (bar != NULL)
+        g_object_set_data (G_OBJECT (row), "rk-auto-approve",
+                           g_object_bind_property (self->conversation, "auto-approve", bar, "auto-approve",
+                                                   G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE));
+      if (g_strcmp0 (rk_entry_kind_to_string (rk_transcript_entry_get_kind (entry)), "attachment") == 0)
+        {
+          RkFileProfile *profile = rk_conversation_get_profile (self->conversation,
+                                                                rk_transcript_entry_get_name (entry));
+          if (profile != NULL)
+            rk_entry_row_set_profile (row, profile);
+        }
+    }
+#endif
+}
+
+static void
+unbind_cb (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           RkChatView               *self)
+{
+  RkEntryRow *row = RK_ENTRY_ROW (gtk_list_item_get_child (item));
+
+  g_hash_table_remove (self->bound, row);
+  unbind_binding (row);
+  rk_entry_row_unbind (row);
+}
+
+static void
+teardown_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             RkChatView               *self)
+{
+  GtkWidget *row = gtk_list_item_get_child (item);
+
+  if (row != NULL)
+    g_hash_table_remove (self->bound, row);
+}
+
+void
+rk_chat_view_set_cell_state (RkChatView *self,
+                             const char *pending_cell,
+                             const char *running_cell,
+                             gint64      cell_started)
+{
+  GHashTableIter iter;
+  gpointer row;
+
+  g_return_if_fail (RK_IS_CHAT_VIEW (self));
+
+  g_free (self->pending_cell);
+  self->pending_cell = g_strdup (pending_cell);
+  g_free (self->running_cell);
+  self->running_cell = g_strdup (running_cell);
+  self->cell_started = cell_started;
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    rk_entry_row_set_state (row, pending_cell, running_cell, cell_started);
+  queue_follow (self);
+}
+
+/* -- conversation ------------------------------------------------------------ */
+
+#ifdef HAVE_CONVERSATION
+static void
+conversation_state_cb (RkChatView *self)
+{
+  g_autofree char *pending = NULL;
+  g_autofree char *running = NULL;
+  gint64 started = 0;
+
+  g_object_get (self->conversation,
+                "pending-approval", &pending,
+                "running-cell", &running,
+                "cell-started", &started,
+                NULL);
+  rk_chat_view_set_cell_state (self, pending, running, started);
+}
+
+static void
+profile_changed_cb (RkChatView *self,
+                    const char *name)
+{
+  GHashTableIter iter;
+  gpointer row;
+  RkFileProfile *profile = rk_conversation_get_profile (self->conversation, name);
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    {
+      RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
+
+      if (entry != NULL && g_strcmp0 (rk_transcript_entry_get_name (entry), name) == 0 &&
+          g_strcmp0 (rk_entry_kind_to_string (rk_transcript_entry_get_kind (entry)), "attachment") == 0)
+        rk_entry_row_set_profile (row, profile);
+    }
+}
+
+static void
+session_workspace_cb (RkChatView *self)
+{
+  /* A restarted session has a new workspace: rows bind to it from now on. */
+  RkSession *session = rk_conversation_get_session (self->conversation);
+
+  g_free (self->workspace);
+  self->workspace = session ? g_strdup (rk_session_get_workspace (session)) : NULL;
+}
+#endif
+
+void
+rk_chat_view_set_transcript (RkChatView   *self,
+                             RkTranscript *transcript,
+                             const char   *workspace)
+{
+  g_return_if_fail (RK_IS_CHAT_VIEW (self));
+  g_return_if_fail (transcript == NULL || RK_IS_TRANSCRIPT (transcript));
+
+  g_free (self->workspace);
+  self->workspace = g_strdup (workspace);
+  if (self->transcript != NULL)
+    g_signal_handlers_disconnect_by_data (self->filtered, self);
+  g_set_object (&self->transcript, transcript);
+  gtk_filter_list_model_set_model (self->filtered, G_LIST_MODEL (transcript));
+  if (transcript != NULL)
+    g_signal_connect_object (self->filtered, "items-changed", G_CALLBACK (items_changed_cb), self, G_CONNECT_SWAPPED);
+  self->following = TRUE;
+  queue_follow (self);
+}
+
+void
+rk_chat_view_set_conversation (RkChatView     *self,
+                               RkConversation *conversation)
+{
+  g_return_if_fail (RK_IS_CHAT_VIEW (self));
+
+  if (self->conversation == conversation)
+    return;
+#ifdef HAVE_CONVERSATION
+  if (self->conversation != NULL)
+    {
+      RkSession *session = rk_conversation_get_session (self->conversation);
+
+      g_signal_handlers_disconnect_by_data (self->conversation, self);
+      if (session != NULL)
+        g_signal_handlers_disconnect_by_data (session, self);
+    }
+  /* Rows bound to the old conversation drop their bindings first. */
+  rk_chat_view_set_transcript (self, NULL, NULL);
+  g_set_object (&self->conversation, conversation);
+  if (conversation != NULL)
+    {
+      RkSession *session = rk_conversation_get_session (conversation);
+
+      g_signal_connect_swapped (conversation, "notify::pending-approval", G_CALLBACK (conversation_state_cb), self);
+      g_signal_connect_swapped (conversation, "notify::running-cell", G_CALLBACK (conversation_state_cb), self);
+      g_signal_connect_swapped (conversation, "notify::cell-started", G_CALLBACK (conversation_state_cb), self);
+      g_signal_connect_swapped (conversation, "profile-changed", G_CALLBACK (profile_changed_cb), self);
+      if (session != NULL)
+        g_signal_connect_swapped (session, "restarted", G_CALLBACK (session_workspace_cb), self);
+      conversation_state_cb (self);
+      rk_chat_view_set_transcript (self, rk_conversation_get_transcript (conversation),
+                                   session ? rk_session_get_workspace (session) : NULL);
+    }
+#else
+  g_warning ("Reckon was built without RkConversation");
+#endif
+}
+
+RkConversation *
+rk_chat_view_get_conversation (RkChatView *self)
+{
+  g_return_val_if_fail (RK_IS_CHAT_VIEW (self), NULL);
+  return self->conversation;
+}
+
+GtkListView *
+rk_chat_view_get_list_view (RkChatView *self)
+{
+  g_return_val_if_fail (RK_IS_CHAT_VIEW (self), NULL);
+  return self->list;
+}
+
+/* -- object ---------------------------------------------------------------- */
+
+static void
+rk_chat_view_dispose (GObject *object)
+{
+  RkChatView *self = RK_CHAT_VIEW (object);
+
+  if (self->conversation != NULL)
+    rk_chat_view_set_conversation (self, NULL);
+  else if (self->transcript != NULL)
+    rk_chat_view_set_transcript (self, NULL, NULL);
+  g_clear_handle_id (&self->scroll_idle, g_source_remove);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_CHAT_VIEW);
+  G_OBJECT_CLASS (rk_chat_view_parent_class)->dispose (object);
+}
+
+static void
+rk_chat_view_finalize (GObject *object)
+{
+  RkChatView *self = RK_CHAT_VIEW (object);
+
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->transcript);
+  g_hash_table_unref (self->bound);
+  g_free (self->workspace);
+  g_free (self->pending_cell);
+  g_free (self->running_cell);
+  G_OBJECT_CLASS (rk_chat_view_parent_class)->finalize (object);
+}
+
+static void
+rk_chat_view_class_init (RkChatViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_chat_view_dispose;
+  object_class->finalize = rk_chat_view_finalize;
+
+  signals[SIGNAL_APPROVE] =
+    g_signal_new ("approve", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_STRING);
+  signals[SIGNAL_STOP] =
+    g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+  signals[SIGNAL_RETRY] =
+    g_signal_new ("retry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+  signals[SIGNAL_CANCEL_PROFILE] =
+    g_signal_new ("cancel-profile", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-chat-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkChatView, scroller);
+  gtk_widget_class_bind_template_child (widget_class, RkChatView, list);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "rk-chat-view");
+}
+
+static void
+rk_chat_view_init (RkChatView *self)
+{
+  GtkListItemFactory *factory;
+  GtkAdjustment *adj;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->bound = g_hash_table_new (NULL, NULL);
+  self->following = TRUE;
+
+  self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (entry_visible, NULL, NULL)));
+  self->selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect_object (factory, "setup", G_CALLBACK (setup_cb), self, 0);
+  g_signal_connect_object (factory, "bind", G_CALLBACK (bind_cb), self, 0);
+  g_signal_connect_object (factory, "unbind", G_CALLBACK (unbind_cb), self, 0);
+  g_signal_connect_object (factory, "teardown", G_CALLBACK (teardown_cb), self, 0);
+  gtk_list_view_set_factory (self->list, factory);
+  g_object_unref (factory);
+  gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (self->selection));
+  g_object_unref (self->selection);
+
+  adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  g_signal_connect_object (adj, "notify::upper", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adj, "notify::page-size", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adj, "value-changed", G_CALLBACK (value_changed_cb), self, G_CONNECT_SWAPPED);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
+}
+
+GtkWidget *
+rk_chat_view_new (void)
+{
+  return g_object_new (RK_TYPE_CHAT_VIEW, NULL);
+}

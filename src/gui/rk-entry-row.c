@@ -1,0 +1,702 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-entry-row.c — the row widget of the chat list. A row is recycled by
+ * the list view: bind builds the content for its entry, unbind drops it. The
+ * row never calls the conversation: it emits signals the chat view handles. */
+#define G_LOG_DOMAIN "rk-entry-row"
+#include "config.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <glib/gi18n-lib.h>
+
+#include "rk-agent.h"
+#include "rk-chart.h"
+#include "rk-table.h"
+#include "rk-text.h"
+#include "rk-approval-bar.h"
+#include "rk-chart-view.h"
+#include "rk-code-block.h"
+#include "rk-diff-view.h"
+#include "rk-error-view.h"
+#include "rk-figure-view.h"
+#include "rk-file-card.h"
+#include "rk-file-chip.h"
+#include "rk-markdown-view.h"
+#include "rk-output-view.h"
+#include "rk-table-view.h"
+#include "rk-entry-row.h"
+
+struct _RkEntryRow
+{
+  GtkWidget          parent_instance;
+
+  GtkWidget         *content;
+  RkTranscriptEntry *entry;
+  char              *workspace;
+  GCancellable      *cancellable;
+
+  /* Code rows. */
+  RkCodeBlock       *code;
+  GtkExpander       *code_expander;
+  RkApprovalBar     *approval;
+  RkOutputView      *running;
+  gboolean           is_running;
+  /* Attachment rows. */
+  RkFileCard        *card;
+  /* Reasoning rows. */
+  GtkLabel          *reasoning;
+};
+
+G_DEFINE_FINAL_TYPE (RkEntryRow, rk_entry_row, GTK_TYPE_WIDGET)
+
+enum
+{
+  SIGNAL_APPROVE,
+  SIGNAL_STOP,
+  SIGNAL_RETRY,
+  SIGNAL_CANCEL_PROFILE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static gboolean
+is_attachment (RkTranscriptEntry *entry)
+{
+  /* RK_ENTRY_ATTACHMENT, by name: the kind is newer than this row. */
+  return g_strcmp0 (rk_entry_kind_to_string (rk_transcript_entry_get_kind (entry)), "attachment") == 0;
+}
+
+static char *
+clean_line (const char *text)
+{
+  return rk_text_sanitize_for_terminal (text ? text : "", RK_TEXT_SANITIZE_SINGLE_LINE);
+}
+
+static GtkWidget *
+status_line (const char *icon_name,
+             const char *text)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (text);
+
+  if (icon_name != NULL)
+    {
+      GtkWidget *image = g_object_new (GTK_TYPE_IMAGE, "icon-name", icon_name,
+                                       "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION, NULL);
+      gtk_box_append (GTK_BOX (box), image);
+    }
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_widget_add_css_class (box, "rk-status-line");
+  gtk_widget_add_css_class (box, "dim-label");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+  return box;
+}
+
+/* -- user ------------------------------------------------------------------ */
+
+static GtkWidget *
+build_user (RkEntryRow *self)
+{
+  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *bubble = gtk_label_new (rk_transcript_entry_get_text (self->entry));
+  const char * const *attachments = rk_transcript_entry_get_attachments (self->entry);
+
+  gtk_widget_set_halign (outer, GTK_ALIGN_END);
+  gtk_label_set_wrap (GTK_LABEL (bubble), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (bubble), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (bubble), 0);
+  gtk_label_set_selectable (GTK_LABEL (bubble), TRUE);
+  gtk_widget_set_focusable (bubble, FALSE);
+  gtk_label_set_max_width_chars (GTK_LABEL (bubble), 60);
+  gtk_widget_set_halign (bubble, GTK_ALIGN_END);
+  gtk_widget_add_css_class (bubble, "rk-user-bubble");
+  gtk_box_append (GTK_BOX (outer), bubble);
+  for (guint i = 0; attachments != NULL && attachments[i] != NULL; i++)
+    {
+      g_autofree char *name = clean_line (attachments[i]);
+      GtkWidget *chip = status_line ("mail-attachment-symbolic", name);
+      gtk_widget_set_halign (chip, GTK_ALIGN_END);
+      gtk_box_append (GTK_BOX (outer), chip);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (outer), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Your question"), -1);
+  return outer;
+}
+
+/* -- reasoning ------------------------------------------------------------- */
+
+static void
+reasoning_text_cb (RkEntryRow *self)
+{
+  if (self->reasoning != NULL && self->entry != NULL)
+    gtk_label_set_text (self->reasoning, rk_transcript_entry_get_text (self->entry));
+}
+
+static GtkWidget *
+build_reasoning (RkEntryRow *self)
+{
+  GtkWidget *expander = gtk_expander_new (_("Reasoning"));
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_focusable (label, FALSE);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_add_css_class (label, "rk-reasoning");
+  gtk_expander_set_child (GTK_EXPANDER (expander), label);
+  gtk_widget_add_css_class (expander, "rk-reasoning-expander");
+  self->reasoning = GTK_LABEL (label);
+  reasoning_text_cb (self);
+  g_signal_connect_swapped (self->entry, "notify::text", G_CALLBACK (reasoning_text_cb), self);
+  return expander;
+}
+
+/* -- code -------------------------------------------------------------------- */
+
+static void
+approval_decided_cb (RkEntryRow *self,
+                     int         decision,
+                     const char *code)
+{
+  g_signal_emit (self, signals[SIGNAL_APPROVE], 0, decision, code);
+}
+
+static void
+approval_editing_cb (RkEntryRow *self)
+{
+  /* The code must be in view to be edited. */
+  if (self->code_expander != NULL && rk_approval_bar_get_editing (self->approval))
+    gtk_expander_set_expanded (self->code_expander, TRUE);
+}
+
+static void
+stop_cb (RkEntryRow *self)
+{
+  g_signal_emit (self, signals[SIGNAL_STOP], 0);
+}
+
+static GtkWidget *
+build_code (RkEntryRow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *code = rk_code_block_new ("python");
+  GtkWidget *approval = rk_approval_bar_new ();
+  GtkWidget *running = rk_output_view_new ();
+  const char *previous = rk_transcript_entry_get_previous_code (self->entry);
+
+  gtk_widget_add_css_class (box, "rk-cell");
+  rk_code_block_set_code (RK_CODE_BLOCK (code), rk_transcript_entry_get_text (self->entry));
+  self->code = RK_CODE_BLOCK (code);
+
+  if (rk_transcript_entry_get_revises (self->entry) != 0 && previous != NULL)
+    {
+      GtkWidget *diff = rk_diff_view_new ();
+      GtkWidget *expander = gtk_expander_new (_("Whole revised code"));
+
+      rk_diff_view_set_texts (RK_DIFF_VIEW (diff), previous, rk_transcript_entry_get_text (self->entry));
+      rk_code_block_set_caption (RK_CODE_BLOCK (code), _("Revised code"));
+      gtk_box_append (GTK_BOX (box), diff);
+      gtk_expander_set_child (GTK_EXPANDER (expander), code);
+      gtk_box_append (GTK_BOX (box), expander);
+      self->code_expander = GTK_EXPANDER (expander);
+    }
+  else
+    {
+      rk_code_block_set_caption (RK_CODE_BLOCK (code), _("Python"));
+      gtk_box_append (GTK_BOX (box), code);
+    }
+
+  rk_approval_bar_set_code_block (RK_APPROVAL_BAR (approval), RK_CODE_BLOCK (code));
+  gtk_widget_set_visible (approval, FALSE);
+  g_signal_connect_swapped (approval, "decided", G_CALLBACK (approval_decided_cb), self);
+  g_signal_connect_swapped (approval, "notify::editing", G_CALLBACK (approval_editing_cb), self);
+  gtk_box_append (GTK_BOX (box), approval);
+  self->approval = RK_APPROVAL_BAR (approval);
+
+  gtk_widget_set_visible (running, FALSE);
+  g_signal_connect_swapped (running, "stop", G_CALLBACK (stop_cb), self);
+  gtk_box_append (GTK_BOX (box), running);
+  self->running = RK_OUTPUT_VIEW (running);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Code cell"), -1);
+  return box;
+}
+
+static GtkWidget *
+build_approval (RkEntryRow *self)
+{
+  switch (rk_transcript_entry_get_decision (self->entry))
+    {
+    case RK_DECISION_SKIPPED:
+      return status_line ("media-skip-forward-symbolic", _("Skipped: the code was not run."));
+    case RK_DECISION_EDITED:
+      {
+        GtkWidget *code = rk_code_block_new ("python");
+        rk_code_block_set_caption (RK_CODE_BLOCK (code), _("Edited code, as run"));
+        rk_code_block_set_code (RK_CODE_BLOCK (code), rk_transcript_entry_get_text (self->entry));
+        gtk_widget_add_css_class (code, "rk-cell");
+        return code;
+      }
+    case RK_DECISION_AUTO:
+      return status_line ("media-playback-start-symbolic", _("Run without asking."));
+    case RK_DECISION_APPROVED:
+    case RK_DECISION_NONE:
+    default:
+      return status_line ("media-playback-start-symbolic", _("Run."));
+    }
+}
+
+/* -- results ----------------------------------------------------------------- */
+
+typedef struct
+{
+  char        *workspace;
+  char        *path;
+  RkEntryKind  kind;
+} LoadData;
+
+static void
+load_data_free (LoadData *data)
+{
+  g_free (data->workspace);
+  g_free (data->path);
+  g_free (data);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadData *data = task_data;
+  GError *error = NULL;
+  GObject *object = NULL;
+
+  if (data->kind == RK_ENTRY_TABLE)
+    object = G_OBJECT (rk_table_open_beneath (data->workspace, data->path, &error));
+  else
+    {
+      int fd = open (data->workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (fd < 0)
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("The session’s workspace is gone."));
+      else
+        {
+          object = G_OBJECT (rk_chart_new_from_workspace (fd, data->path, &error));
+          close (fd);
+        }
+    }
+  if (object == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, object, g_object_unref);
+}
+
+static void
+load_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  RkEntryRow *self = RK_ENTRY_ROW (source);
+  GtkWidget *slot = user_data;   /* a box in the content; alive while the task is */
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GObject) object = g_task_propagate_pointer (G_TASK (result), &error);
+  const char *title;
+  g_autofree char *clean = NULL;
+  GtkWidget *child;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->entry == NULL)
+    return;
+  while ((child = gtk_widget_get_first_child (slot)) != NULL)
+    gtk_box_remove (GTK_BOX (slot), child);
+
+  title = rk_transcript_entry_get_title (self->entry);
+  clean = title ? clean_line (title) : NULL;
+  if (object == NULL)
+    {
+      g_autofree char *msg = g_strdup_printf (rk_transcript_entry_get_kind (self->entry) == RK_ENTRY_TABLE
+                                              ? _("The table cannot be shown: %s")
+                                              : _("The chart cannot be shown: %s"),
+                                              error->message);
+      gtk_box_append (GTK_BOX (slot), status_line ("dialog-warning-symbolic", msg));
+      return;
+    }
+  if (RK_IS_TABLE (object))
+    {
+      child = rk_table_view_new_compact (RK_TABLE (object));
+      rk_table_view_set_title (RK_TABLE_VIEW (child), clean && *clean ? clean : _("Table"));
+    }
+  else
+    {
+      child = rk_chart_view_new (RK_CHART (object));
+      rk_chart_view_set_compact (RK_CHART_VIEW (child), TRUE);
+    }
+  gtk_box_append (GTK_BOX (slot), child);
+}
+
+static GtkWidget *
+build_loaded (RkEntryRow *self)
+{
+  GtkWidget *slot = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  RkEntryKind kind = rk_transcript_entry_get_kind (self->entry);
+  g_autoptr(GTask) task = NULL;
+  LoadData *data;
+
+  gtk_widget_add_css_class (slot, "rk-result");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (slot), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  kind == RK_ENTRY_TABLE ? _("Table") : _("Chart"), -1);
+  if (self->workspace == NULL || rk_transcript_entry_get_path (self->entry) == NULL)
+    {
+      gtk_box_append (GTK_BOX (slot),
+                      status_line ("dialog-information-symbolic",
+                                   kind == RK_ENTRY_TABLE ? _("This table was in the session’s workspace, which is gone.")
+                                                          : _("This chart was in the session’s workspace, which is gone.")));
+      return slot;
+    }
+  {
+    GtkWidget *spinner = gtk_spinner_new ();
+    gtk_spinner_start (GTK_SPINNER (spinner));
+    gtk_widget_set_halign (spinner, GTK_ALIGN_START);
+    gtk_box_append (GTK_BOX (slot), spinner);
+  }
+  task = g_task_new (self, self->cancellable, load_cb, slot);
+  data = g_new0 (LoadData, 1);
+  data->workspace = g_strdup (self->workspace);
+  data->path = g_strdup (rk_transcript_entry_get_path (self->entry));
+  data->kind = kind;
+  g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
+  g_task_run_in_thread (task, load_thread);
+  return slot;
+}
+
+static GtkWidget *
+build_figure (RkEntryRow *self)
+{
+  GtkWidget *figure = rk_figure_view_new ();
+  g_autofree char *title = clean_line (rk_transcript_entry_get_title (self->entry));
+
+  gtk_widget_add_css_class (figure, "rk-result");
+  rk_figure_view_load (RK_FIGURE_VIEW (figure), self->workspace,
+                       rk_transcript_entry_get_path (self->entry), title);
+  return figure;
+}
+
+static GtkWidget *
+build_file (RkEntryRow *self)
+{
+  GtkWidget *chip = rk_file_chip_new ();
+
+  gtk_widget_add_css_class (chip, "rk-result");
+  rk_file_chip_set_file (RK_FILE_CHIP (chip), self->workspace,
+                         rk_transcript_entry_get_path (self->entry),
+                         rk_transcript_entry_get_mime_type (self->entry),
+                         rk_transcript_entry_get_title (self->entry));
+  return chip;
+}
+
+static GtkWidget *
+build_output (RkEntryRow *self)
+{
+  GtkWidget *output = rk_output_view_new ();
+
+  gtk_widget_add_css_class (output, "rk-result");
+  if (rk_transcript_entry_get_kind (self->entry) == RK_ENTRY_RESULT)
+    gtk_widget_add_css_class (output, "rk-value");
+  rk_output_view_set_entry (RK_OUTPUT_VIEW (output), self->entry);
+  return output;
+}
+
+static void
+retry_cb (RkEntryRow *self)
+{
+  g_signal_emit (self, signals[SIGNAL_RETRY], 0);
+}
+
+static GtkWidget *
+build_error (RkEntryRow *self)
+{
+  GtkWidget *view = rk_error_view_new ();
+
+  if (rk_transcript_entry_get_kind (self->entry) == RK_ENTRY_ERROR)
+    gtk_widget_add_css_class (view, "rk-result");
+  rk_error_view_set_entry (RK_ERROR_VIEW (view), self->entry);
+  g_signal_connect_swapped (view, "retry", G_CALLBACK (retry_cb), self);
+  return view;
+}
+
+static GtkWidget *
+build_prose (RkEntryRow *self)
+{
+  GtkWidget *view = rk_markdown_view_new ();
+
+  gtk_widget_add_css_class (view, "rk-assistant");
+  rk_markdown_view_set_entry (RK_MARKDOWN_VIEW (view), self->entry);
+  if (rk_transcript_entry_get_kind (self->entry) == RK_ENTRY_ANSWER)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Answer"), -1);
+  return view;
+}
+
+/* -- attachments ------------------------------------------------------------ */
+
+static void
+card_cancel_cb (RkEntryRow *self)
+{
+  if (self->card != NULL)
+    g_signal_emit (self, signals[SIGNAL_CANCEL_PROFILE], 0, rk_file_card_get_name (self->card));
+}
+
+/* A restored conversation keeps each file's profile in its entry, as the
+ * profiler's JSON: the whole document or the one file's object. */
+static RkFileProfile *
+stored_profile (RkTranscriptEntry *entry)
+{
+  const char *candidates[] = { rk_transcript_entry_get_detail (entry), rk_transcript_entry_get_text (entry) };
+
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    {
+      const char *json = candidates[i];
+      g_autoptr(GPtrArray) files = NULL;
+
+      if (json == NULL || *json != '{')
+        continue;
+      files = rk_profile_parse (json, strlen (json), NULL);
+      if (files == NULL)
+        {
+          g_autofree char *doc = g_strdup_printf ("{\"version\": 1, \"files\": [%s]}", json);
+          files = rk_profile_parse (doc, strlen (doc), NULL);
+        }
+      if (files != NULL && files->len > 0)
+        return rk_file_profile_copy (files->pdata[0]);
+    }
+  return NULL;
+}
+
+static GtkWidget *
+build_attachment (RkEntryRow *self)
+{
+  GtkWidget *card = rk_file_card_new ();
+  g_autoptr(RkFileProfile) profile = stored_profile (self->entry);
+
+  rk_file_card_set_file (RK_FILE_CARD (card), rk_transcript_entry_get_name (self->entry),
+                         rk_transcript_entry_get_title (self->entry));
+  if (profile != NULL)
+    rk_file_card_set_profile (RK_FILE_CARD (card), profile);
+  g_signal_connect_swapped (card, "cancel", G_CALLBACK (card_cancel_cb), self);
+  self->card = RK_FILE_CARD (card);
+  return card;
+}
+
+/* -- binding ----------------------------------------------------------------- */
+
+void
+rk_entry_row_bind (RkEntryRow        *self,
+                   RkTranscriptEntry *entry,
+                   const char        *workspace)
+{
+  GtkWidget *content;
+  const char *group;
+
+  g_return_if_fail (RK_IS_ENTRY_ROW (self));
+  g_return_if_fail (RK_IS_TRANSCRIPT_ENTRY (entry));
+
+  rk_entry_row_unbind (self);
+  self->entry = g_object_ref (entry);
+  self->workspace = g_strdup (workspace);
+  self->cancellable = g_cancellable_new ();
+
+  if (is_attachment (entry))
+    {
+      content = build_attachment (self);
+      group = "rk-row-file";
+    }
+  else
+    switch (rk_transcript_entry_get_kind (entry))
+      {
+      case RK_ENTRY_USER:
+        content = build_user (self);
+        group = "rk-row-user";
+        break;
+      case RK_ENTRY_ASSISTANT:
+      case RK_ENTRY_ANSWER:
+        content = build_prose (self);
+        group = "rk-row-assistant";
+        break;
+      case RK_ENTRY_REASONING:
+        content = build_reasoning (self);
+        group = "rk-row-assistant";
+        break;
+      case RK_ENTRY_CODE:
+        content = build_code (self);
+        group = "rk-row-cell";
+        break;
+      case RK_ENTRY_APPROVAL:
+        content = build_approval (self);
+        group = "rk-row-cell";
+        break;
+      case RK_ENTRY_STREAM:
+      case RK_ENTRY_RESULT:
+        content = build_output (self);
+        group = "rk-row-cell";
+        break;
+      case RK_ENTRY_TABLE:
+      case RK_ENTRY_CHART:
+        content = build_loaded (self);
+        group = "rk-row-cell";
+        break;
+      case RK_ENTRY_FIGURE:
+        content = build_figure (self);
+        group = "rk-row-cell";
+        break;
+      case RK_ENTRY_FILE:
+        content = build_file (self);
+        group = "rk-row-cell";
+        break;
+      case RK_ENTRY_ERROR:
+        content = build_error (self);
+        group = rk_transcript_entry_get_cell_id (entry) ? "rk-row-cell" : "rk-row-note";
+        break;
+      case RK_ENTRY_NOTE:
+        content = build_error (self);
+        group = "rk-row-note";
+        break;
+      default:
+        content = status_line (NULL, rk_transcript_entry_get_text (entry));
+        group = "rk-row-note";
+        break;
+      }
+  self->content = content;
+  gtk_widget_set_parent (content, GTK_WIDGET (self));
+  gtk_widget_add_css_class (GTK_WIDGET (self), group);
+  g_object_set_data (G_OBJECT (self), "rk-row-group", (gpointer) group);
+}
+
+void
+rk_entry_row_unbind (RkEntryRow *self)
+{
+  const char *group;
+
+  g_return_if_fail (RK_IS_ENTRY_ROW (self));
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->entry != NULL)
+    g_signal_handlers_disconnect_by_data (self->entry, self);
+  self->code = NULL;
+  self->code_expander = NULL;
+  self->approval = NULL;
+  self->running = NULL;
+  self->is_running = FALSE;
+  self->card = NULL;
+  self->reasoning = NULL;
+  g_clear_pointer (&self->content, gtk_widget_unparent);
+  g_clear_object (&self->entry);
+  g_clear_pointer (&self->workspace, g_free);
+  group = g_object_get_data (G_OBJECT (self), "rk-row-group");
+  if (group != NULL)
+    gtk_widget_remove_css_class (GTK_WIDGET (self), group);
+  g_object_set_data (G_OBJECT (self), "rk-row-group", NULL);
+}
+
+RkTranscriptEntry *
+rk_entry_row_get_entry (RkEntryRow *self)
+{
+  g_return_val_if_fail (RK_IS_ENTRY_ROW (self), NULL);
+  return self->entry;
+}
+
+void
+rk_entry_row_set_state (RkEntryRow *self,
+                        const char *pending_cell,
+                        const char *running_cell,
+                        gint64      cell_started)
+{
+  const char *cell;
+  gboolean pending, running;
+
+  g_return_if_fail (RK_IS_ENTRY_ROW (self));
+
+  if (self->entry == NULL || self->approval == NULL)
+    return;
+  cell = rk_transcript_entry_get_cell_id (self->entry);
+  pending = cell != NULL && g_strcmp0 (cell, pending_cell) == 0;
+  running = cell != NULL && g_strcmp0 (cell, running_cell) == 0;
+
+  if (!pending)
+    rk_approval_bar_reset (self->approval);
+  gtk_widget_set_visible (GTK_WIDGET (self->approval), pending);
+  if (running != self->is_running)
+    {
+      self->is_running = running;
+      gtk_widget_set_visible (GTK_WIDGET (self->running), running);
+      rk_output_view_set_running (self->running, running, cell_started);
+    }
+}
+
+void
+rk_entry_row_set_profile (RkEntryRow          *self,
+                          const RkFileProfile *profile)
+{
+  g_return_if_fail (RK_IS_ENTRY_ROW (self));
+  if (self->card != NULL)
+    rk_file_card_set_profile (self->card, profile);
+}
+
+GtkWidget *
+rk_entry_row_get_content (RkEntryRow *self)
+{
+  g_return_val_if_fail (RK_IS_ENTRY_ROW (self), NULL);
+  return self->content;
+}
+
+GtkWidget *
+rk_entry_row_get_approval_bar (RkEntryRow *self)
+{
+  g_return_val_if_fail (RK_IS_ENTRY_ROW (self), NULL);
+  return self->approval ? GTK_WIDGET (self->approval) : NULL;
+}
+
+static void
+rk_entry_row_dispose (GObject *object)
+{
+  rk_entry_row_unbind (RK_ENTRY_ROW (object));
+  G_OBJECT_CLASS (rk_entry_row_parent_class)->dispose (object);
+}
+
+static void
+rk_entry_row_class_init (RkEntryRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_entry_row_dispose;
+
+  signals[SIGNAL_APPROVE] =
+    g_signal_new ("approve", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_STRING);
+  signals[SIGNAL_STOP] =
+    g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+  signals[SIGNAL_RETRY] =
+    g_signal_new ("retry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+  signals[SIGNAL_CANCEL_PROFILE] =
+    g_signal_new ("cancel-profile", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "rk-entry-row");
+}
+
+static void
+rk_entry_row_init (RkEntryRow *self)
+{
+}
+
+GtkWidget *
+rk_entry_row_new (void)
+{
+  return g_object_new (RK_TYPE_ENTRY_ROW, NULL);
+}

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-error-view.c — errors and notes in the transcript. A limit the sandbox
+ * enforced is explained with what to do next, since "SandboxLimit" means
+ * nothing to an analyst. */
+#define G_LOG_DOMAIN "rk-error-view"
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <gio/gio.h>
+
+#include "rk-error-view.h"
+
+struct _RkErrorView
+{
+  GtkWidget    parent_instance;
+
+  GtkWidget   *box;
+  GtkImage    *icon;
+  GtkLabel    *message;
+  GtkLabel    *hint;
+  GtkButton   *retry_button;
+  GtkExpander *expander;
+  GtkLabel    *traceback;
+
+  const char  *limit;
+};
+
+G_DEFINE_FINAL_TYPE (RkErrorView, rk_error_view, GTK_TYPE_WIDGET)
+
+enum
+{
+  SIGNAL_RETRY,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static const char *const limits[] = { "memory", "cpu", "timeout", "disk", "files", "file-size", "procs", NULL };
+
+const char *
+rk_error_view_limit_of (const char *name,
+                        const char *message,
+                        const char *detail)
+{
+  g_autofree char *lower = NULL;
+
+  if (g_strcmp0 (name, "MemoryError") == 0)
+    return "memory";
+  if (g_strcmp0 (name, "CPUTimeLimitExceeded") == 0)
+    return "cpu";
+  if (g_strcmp0 (name, "SandboxLimit") != 0)
+    return NULL;
+  /* The limit's key, where the agent records it. */
+  for (guint i = 0; detail != NULL && limits[i] != NULL; i++)
+    if (g_strcmp0 (detail, limits[i]) == 0)
+      return limits[i];
+  if (g_strcmp0 (detail, "processes") == 0)
+    return "procs";
+  /* Else the kernel's sentence (rk-kernel.c, limit_message). */
+  lower = g_ascii_strdown (message ? message : "", -1);
+  if (strstr (lower, "memory") != NULL)
+    return "memory";
+  if (strstr (lower, "cpu") != NULL)
+    return "cpu";
+  if (strstr (lower, "time limit") != NULL)
+    return "timeout";
+  if (strstr (lower, "disk") != NULL)
+    return "disk";
+  if (strstr (lower, "larger than") != NULL)
+    return "file-size";
+  if (strstr (lower, "files") != NULL)
+    return "files";
+  if (strstr (lower, "processes") != NULL)
+    return "procs";
+  return "unknown";
+}
+
+static GSettings *
+settings_if_installed (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source == NULL)
+    return NULL;
+  schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL || !g_settings_schema_has_key (schema, "memory-limit") ||
+      !g_settings_schema_has_key (schema, "cell-time-limit"))
+    return NULL;
+  return g_settings_new (APP_ID);
+}
+
+/* One sentence on what happened and one on what to do. */
+static void
+explain_limit (const char  *limit,
+               char       **what,
+               char       **todo)
+{
+  g_autoptr(GSettings) settings = settings_if_installed ();
+
+  if (g_strcmp0 (limit, "memory") == 0)
+    {
+      if (settings != NULL)
+        {
+          g_autofree char *size = g_format_size_full ((guint64) g_settings_get_uint (settings, "memory-limit") << 20,
+                                                      G_FORMAT_SIZE_IEC_UNITS);
+          /* TRANSLATORS: %s is a size, e.g. "2.0 GiB" */
+          *what = g_strdup_printf (_("The cell used more memory than allowed (%s)."), size);
+        }
+      else
+        *what = g_strdup (_("The cell used more memory than allowed."));
+      *todo = g_strdup (_("Work on fewer rows or columns at a time, or raise the memory limit in Preferences."));
+    }
+  else if (g_strcmp0 (limit, "cpu") == 0 || g_strcmp0 (limit, "timeout") == 0)
+    {
+      if (settings != NULL)
+        {
+          guint secs = g_settings_get_uint (settings, "cell-time-limit");
+          *what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                "The cell ran longer than allowed (%u second).",
+                                                "The cell ran longer than allowed (%u seconds).", secs), secs);
+        }
+      else
+        *what = g_strdup (_("The cell ran longer than allowed."));
+      *todo = g_strdup (_("Ask for a simpler computation or a sample of the data, or raise the time limit in Preferences."));
+    }
+  else if (g_strcmp0 (limit, "disk") == 0)
+    {
+      *what = g_strdup (_("The cell filled the workspace past its disk space limit."));
+      *todo = g_strdup (_("Save what you need, then ask for smaller output files or delete some of them."));
+    }
+  else if (g_strcmp0 (limit, "files") == 0)
+    {
+      *what = g_strdup (_("The cell created more files than the workspace allows."));
+      *todo = g_strdup (_("Ask for fewer, larger files, for example one spreadsheet instead of one file per group."));
+    }
+  else if (g_strcmp0 (limit, "file-size") == 0)
+    {
+      *what = g_strdup (_("The cell tried to write a file larger than allowed."));
+      *todo = g_strdup (_("Ask for a smaller output, for example a summary or a sample of the rows."));
+    }
+  else if (g_strcmp0 (limit, "procs") == 0)
+    {
+      *what = g_strdup (_("The cell started more processes than allowed."));
+      *todo = g_strdup (_("Ask for code that does not start many processes or threads."));
+    }
+  else
+    {
+      *what = NULL;
+      *todo = g_strdup (_("The session’s variables may be lost; run the earlier steps again if needed."));
+    }
+}
+
+void
+rk_error_view_set_entry (RkErrorView       *self,
+                         RkTranscriptEntry *entry)
+{
+  const char *name, *text, *detail;
+  g_autofree char *message = NULL;
+  g_autofree char *what = NULL;
+  g_autofree char *todo = NULL;
+  gboolean is_note, retry = FALSE, status = FALSE;
+
+  g_return_if_fail (RK_IS_ERROR_VIEW (self));
+  g_return_if_fail (RK_IS_TRANSCRIPT_ENTRY (entry));
+
+  is_note = rk_transcript_entry_get_kind (entry) == RK_ENTRY_NOTE;
+  name = rk_transcript_entry_get_name (entry);
+  text = rk_transcript_entry_get_text (entry);
+  detail = rk_transcript_entry_get_detail (entry);
+  if (text == NULL || *text == '\0')
+    text = _("Something went wrong.");
+
+  self->limit = is_note ? NULL : rk_error_view_limit_of (name, text, detail);
+  if (is_note)
+    {
+      retry = g_strcmp0 (name, "error") == 0;
+      status = !retry;
+      message = g_strdup (text);
+    }
+  else if (self->limit != NULL)
+    {
+      explain_limit (self->limit, &what, &todo);
+      message = g_strdup (what ? what : text);
+    }
+  else if (name != NULL && *name != '\0' && !g_str_has_prefix (text, name))
+    /* TRANSLATORS: a Python error, e.g. "KeyError: 'price'" */
+    message = g_strdup_printf (_("%s: %s"), name, text);
+  else
+    message = g_strdup (text);
+
+  gtk_label_set_text (self->message, message);
+  gtk_label_set_text (self->hint, todo ? todo : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->hint), todo != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->retry_button), retry);
+
+  /* The traceback (or the sandbox's own words) folded away. */
+  if (!is_note && detail != NULL && *detail != '\0' && g_strcmp0 (detail, self->limit) != 0)
+    gtk_label_set_text (self->traceback, detail);
+  else if (self->limit != NULL && what != NULL && g_strcmp0 (text, what) != 0)
+    gtk_label_set_text (self->traceback, text);
+  else
+    gtk_label_set_text (self->traceback, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->expander), *gtk_label_get_text (self->traceback) != '\0');
+  gtk_expander_set_label (self->expander, detail && *detail && g_strcmp0 (detail, self->limit) != 0
+                                          ? _("Traceback") : _("Details"));
+  gtk_expander_set_expanded (self->expander, FALSE);
+
+  gtk_image_set_from_icon_name (self->icon, status ? "dialog-information-symbolic" : "dialog-error-symbolic");
+  if (status)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self), "rk-status-line");
+      gtk_widget_remove_css_class (GTK_WIDGET (self), "rk-error");
+    }
+  else
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self), "rk-error");
+      gtk_widget_remove_css_class (GTK_WIDGET (self), "rk-status-line");
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  status ? _("Status") : _("Error"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, message, -1);
+}
+
+const char *
+rk_error_view_get_message (RkErrorView *self)
+{
+  g_return_val_if_fail (RK_IS_ERROR_VIEW (self), NULL);
+  return gtk_label_get_text (self->message);
+}
+
+const char *
+rk_error_view_get_limit (RkErrorView *self)
+{
+  g_return_val_if_fail (RK_IS_ERROR_VIEW (self), NULL);
+  return self->limit;
+}
+
+static void
+retry_clicked_cb (RkErrorView *self)
+{
+  g_signal_emit (self, signals[SIGNAL_RETRY], 0);
+}
+
+static void
+rk_error_view_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_ERROR_VIEW);
+  G_OBJECT_CLASS (rk_error_view_parent_class)->dispose (object);
+}
+
+static void
+rk_error_view_class_init (RkErrorViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_error_view_dispose;
+
+  signals[SIGNAL_RETRY] =
+    g_signal_new ("retry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-error-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkErrorView, box);
+  gtk_widget_class_bind_template_child (widget_class, RkErrorView, icon);
+  gtk_widget_class_bind_template_child (widget_class, RkErrorView, message);
+  gtk_widget_class_bind_template_child (widget_class, RkErrorView, hint);
+  gtk_widget_class_bind_template_child (widget_class, RkErrorView, retry_button);
+  gtk_widget_class_bind_template_child (widget_class, RkErrorView, expander);
+  gtk_widget_class_bind_template_child (widget_class, RkErrorView, traceback);
+  gtk_widget_class_bind_template_callback (widget_class, retry_clicked_cb);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "rk-error-view");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+rk_error_view_init (RkErrorView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->retry_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Retry"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->traceback), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Traceback"), -1);
+}
+
+GtkWidget *
+rk_error_view_new (void)
+{
+  return g_object_new (RK_TYPE_ERROR_VIEW, NULL);
+}

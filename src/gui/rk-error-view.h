@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-error-view.h — an error of a cell (message first, traceback folded; a
+ * sandbox limit named in plain words with what to do next) or a note of the
+ * conversation (a model error with Retry; a status line). */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "rk-transcript-entry.h"
+
+G_BEGIN_DECLS
+
+#define RK_TYPE_ERROR_VIEW (rk_error_view_get_type ())
+G_DECLARE_FINAL_TYPE (RkErrorView, rk_error_view, RK, ERROR_VIEW, GtkWidget)
+
+GtkWidget  *rk_error_view_new          (void);
+/* An RK_ENTRY_ERROR or RK_ENTRY_NOTE entry. */
+void        rk_error_view_set_entry    (RkErrorView       *self,
+                                        RkTranscriptEntry *entry);
+/* The sentence shown first. */
+const char *rk_error_view_get_message  (RkErrorView       *self);
+/* The limit hit ("memory", "cpu", "timeout", "disk", "files",
+ * "file-size", "procs"), or NULL. */
+const char *rk_error_view_get_limit    (RkErrorView       *self);
+
+/* What a sandbox limit is called from an error entry's name, message and
+ * detail; NULL when the error is not about a limit. */
+const char *rk_error_view_limit_of     (const char        *name,
+                                        const char        *message,
+                                        const char        *detail);
+
+/* Signal "retry": the user pressed Retry on a failed request. */
+
+G_END_DECLS

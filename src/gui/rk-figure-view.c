@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-figure-view.c — a figure file shown inline. The bytes are read beneath
+ * the workspace off the GUI thread; the picture shrinks to the row's width
+ * and never grows past the figure's own size. */
+#define G_LOG_DOMAIN "rk-figure-view"
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "rk-workspace-file.h"
+#include "rk-figure-view.h"
+
+struct _RkFigureView
+{
+  GtkWidget     parent_instance;
+
+  GtkWidget    *box;
+  GtkPicture   *picture;
+  GtkLabel     *caption;
+  GtkLabel     *error_label;
+  GCancellable *cancellable;
+  char         *error;
+};
+
+G_DEFINE_FINAL_TYPE (RkFigureView, rk_figure_view, GTK_TYPE_WIDGET)
+
+enum
+{
+  SIGNAL_LOADED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+show_error (RkFigureView *self,
+            const char   *message)
+{
+  g_free (self->error);
+  self->error = g_strdup (message);
+  gtk_label_set_text (self->error_label, message);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->picture), FALSE);
+}
+
+static void
+read_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(RkFigureView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = rk_workspace_file_read_finish (result, &error);
+  g_autoptr(GdkTexture) texture = NULL;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (bytes != NULL)
+    texture = gdk_texture_new_from_bytes (bytes, &error);
+  if (texture == NULL)
+    {
+      g_autofree char *msg = g_strdup_printf (_("The figure cannot be shown: %s"), error->message);
+      show_error (self, msg);
+    }
+  else
+    {
+      gtk_picture_set_paintable (self->picture, GDK_PAINTABLE (texture));
+      /* Never wider than the figure itself; narrower as the chat narrows. */
+      gtk_widget_set_size_request (GTK_WIDGET (self->picture), -1, -1);
+      gtk_widget_set_visible (GTK_WIDGET (self->picture), TRUE);
+    }
+  g_signal_emit (self, signals[SIGNAL_LOADED], 0);
+}
+
+void
+rk_figure_view_load (RkFigureView *self,
+                     const char   *workspace,
+                     const char   *rel_path,
+                     const char   *title)
+{
+  g_return_if_fail (RK_IS_FIGURE_VIEW (self));
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->error, g_free);
+  gtk_picture_set_paintable (self->picture, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  gtk_label_set_text (self->caption, title ? title : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->caption), title != NULL && *title != '\0');
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->picture), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  title && *title ? title : _("Figure"), -1);
+
+  if (workspace == NULL || rel_path == NULL)
+    {
+      show_error (self, _("The figure cannot be shown: the session’s workspace is gone."));
+      g_signal_emit (self, signals[SIGNAL_LOADED], 0);
+      return;
+    }
+  self->cancellable = g_cancellable_new ();
+  rk_workspace_file_read_async (workspace, rel_path, RK_FIGURE_VIEW_MAX_BYTES, self->cancellable,
+                                read_cb, g_object_ref (self));
+}
+
+GdkPaintable *
+rk_figure_view_get_paintable (RkFigureView *self)
+{
+  g_return_val_if_fail (RK_IS_FIGURE_VIEW (self), NULL);
+  return gtk_picture_get_paintable (self->picture);
+}
+
+const char *
+rk_figure_view_get_error (RkFigureView *self)
+{
+  g_return_val_if_fail (RK_IS_FIGURE_VIEW (self), NULL);
+  return self->error;
+}
+
+static void
+rk_figure_view_dispose (GObject *object)
+{
+  RkFigureView *self = RK_FIGURE_VIEW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_FIGURE_VIEW);
+  G_OBJECT_CLASS (rk_figure_view_parent_class)->dispose (object);
+}
+
+static void
+rk_figure_view_finalize (GObject *object)
+{
+  RkFigureView *self = RK_FIGURE_VIEW (object);
+
+  g_free (self->error);
+  G_OBJECT_CLASS (rk_figure_view_parent_class)->finalize (object);
+}
+
+static void
+rk_figure_view_class_init (RkFigureViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_figure_view_dispose;
+  object_class->finalize = rk_figure_view_finalize;
+
+  signals[SIGNAL_LOADED] =
+    g_signal_new ("loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-figure-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkFigureView, box);
+  gtk_widget_class_bind_template_child (widget_class, RkFigureView, picture);
+  gtk_widget_class_bind_template_child (widget_class, RkFigureView, caption);
+  gtk_widget_class_bind_template_child (widget_class, RkFigureView, error_label);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "rk-figure-view");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+rk_figure_view_init (RkFigureView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Figure"), -1);
+}
+
+GtkWidget *
+rk_figure_view_new (void)
+{
+  return g_object_new (RK_TYPE_FIGURE_VIEW, NULL);
+}

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-file-card.c — the card of an added file. Everything shown comes from
+ * the parsed profile (rk-profile), never from the file's bytes. */
+#define G_LOG_DOMAIN "rk-file-card"
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "rk-text.h"
+#include "rk-file-card.h"
+
+struct _RkFileCard
+{
+  GtkWidget   parent_instance;
+
+  GtkWidget  *box;
+  GtkImage   *icon;
+  GtkLabel   *title_label;
+  GtkLabel   *summary;
+  GtkSpinner *spinner;
+  GtkButton  *cancel_button;
+  GtkWidget  *details;
+  GtkLabel   *columns_label;
+  GtkLabel   *notes_label;
+
+  char       *name;
+  gboolean    profiling;
+};
+
+G_DEFINE_FINAL_TYPE (RkFileCard, rk_file_card, GTK_TYPE_WIDGET)
+
+enum
+{
+  SIGNAL_CANCEL,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static const char *
+kind_label (RkFileKind kind)
+{
+  switch (kind)
+    {
+    case RK_FILE_KIND_CSV: return _("CSV");
+    case RK_FILE_KIND_TSV: return _("TSV");
+    case RK_FILE_KIND_XLSX: return _("Excel workbook");
+    case RK_FILE_KIND_XLS: return _("Excel 97–2003 workbook");
+    case RK_FILE_KIND_ODS: return _("OpenDocument spreadsheet");
+    case RK_FILE_KIND_PDF: return _("PDF");
+    case RK_FILE_KIND_TEXT: return _("Text");
+    case RK_FILE_KIND_JSON: return _("JSON");
+    case RK_FILE_KIND_UNKNOWN:
+    default: return _("File");
+    }
+}
+
+static const char *
+kind_icon (RkFileKind kind)
+{
+  switch (kind)
+    {
+    case RK_FILE_KIND_CSV:
+    case RK_FILE_KIND_TSV:
+    case RK_FILE_KIND_XLSX:
+    case RK_FILE_KIND_XLS:
+    case RK_FILE_KIND_ODS:
+      return "x-office-spreadsheet-symbolic";
+    case RK_FILE_KIND_PDF:
+      return "x-office-document-symbolic";
+    default:
+      return "text-x-generic-symbolic";
+    }
+}
+
+static const char *
+type_label (RkColumnType type)
+{
+  switch (type)
+    {
+    case RK_COLUMN_EMPTY: return _("empty");
+    case RK_COLUMN_INTEGER: return _("whole number");
+    case RK_COLUMN_FLOAT: return _("number");
+    case RK_COLUMN_BOOLEAN: return _("yes/no");
+    case RK_COLUMN_DATE: return _("date");
+    case RK_COLUMN_DATETIME: return _("date and time");
+    case RK_COLUMN_MIXED: return _("mixed");
+    case RK_COLUMN_TEXT:
+    default: return _("text");
+    }
+}
+
+static char *
+format_count (guint64 n)
+{
+  /* Digit grouping of the user's locale. */
+  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
+}
+
+static void
+show_columns (RkFileCard           *self,
+              const RkTableProfile *table)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  guint n = table->columns ? table->columns->len : 0;
+
+  for (guint i = 0; i < n && i < RK_FILE_CARD_MAX_COLUMNS; i++)
+    {
+      const RkColumnProfile *c = table->columns->pdata[i];
+      g_autofree char *name = rk_text_sanitize_for_terminal (c->name ? c->name : "", RK_TEXT_SANITIZE_SINGLE_LINE);
+      g_autofree char *esc = g_markup_escape_text (name, -1);
+
+      if (s->len > 0)
+        g_string_append_c (s, '\n');
+      g_string_append_printf (s, "<b>%s</b>  <span alpha=\"60%%\">%s</span>", esc, type_label (c->type));
+      if (c->missing > 0)
+        {
+          g_autofree char *missing = format_count (c->missing);
+          /* TRANSLATORS: missing values in a column */
+          g_autofree char *text = g_markup_printf_escaped (_("%s missing"), missing);
+          g_string_append_printf (s, "<span alpha=\"60%%\"> · %s</span>", text);
+        }
+    }
+  if (n > RK_FILE_CARD_MAX_COLUMNS)
+    {
+      g_string_append_c (s, '\n');
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "and %u more column", "and %u more columns",
+                                              n - RK_FILE_CARD_MAX_COLUMNS),
+                              n - RK_FILE_CARD_MAX_COLUMNS);
+    }
+  gtk_label_set_markup (self->columns_label, s->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->columns_label), s->len > 0);
+}
+
+void
+rk_file_card_set_file (RkFileCard *self,
+                       const char *name,
+                       const char *title)
+{
+  g_autofree char *shown = NULL;
+
+  g_return_if_fail (RK_IS_FILE_CARD (self));
+
+  g_free (self->name);
+  self->name = g_strdup (name);
+  shown = rk_text_sanitize_for_terminal (title && *title ? title : (name ? name : ""), RK_TEXT_SANITIZE_SINGLE_LINE);
+  gtk_label_set_text (self->title_label, shown);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, shown, -1);
+}
+
+void
+rk_file_card_set_profile (RkFileCard          *self,
+                          const RkFileProfile *profile)
+{
+  g_autoptr(GString) summary = g_string_new (NULL);
+  g_autoptr(GString) notes = g_string_new (NULL);
+
+  g_return_if_fail (RK_IS_FILE_CARD (self));
+
+  self->profiling = profile == NULL;
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), self->profiling);
+  gtk_spinner_set_spinning (self->spinner, self->profiling);
+  gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), self->profiling);
+  gtk_widget_remove_css_class (GTK_WIDGET (self), "rk-file-error");
+
+  if (profile == NULL)
+    {
+      gtk_label_set_text (self->summary, _("Reading the file…"));
+      gtk_widget_set_visible (self->details, FALSE);
+      gtk_image_set_from_icon_name (self->icon, "text-x-generic-symbolic");
+      return;
+    }
+
+  gtk_image_set_from_icon_name (self->icon, profile->error ? "dialog-warning-symbolic" : kind_icon (profile->kind));
+  if (profile->error != NULL)
+    {
+      g_autofree char *clean = rk_text_sanitize_for_terminal (profile->error, RK_TEXT_SANITIZE_SINGLE_LINE);
+      gtk_label_set_text (self->summary, clean);
+      gtk_widget_set_visible (self->details, FALSE);
+      gtk_widget_add_css_class (GTK_WIDGET (self), "rk-file-error");
+      return;
+    }
+
+  g_string_append (summary, kind_label (profile->kind));
+  if (profile->size > 0)
+    {
+      g_autofree char *size = g_format_size (profile->size);
+      g_string_append_printf (summary, " · %s", size);
+    }
+  if (profile->sheets > 1)
+    {
+      g_string_append (summary, " · ");
+      g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%u sheet", "%u sheets", profile->sheets),
+                              profile->sheets);
+    }
+  if (profile->pages > 0)
+    {
+      g_string_append (summary, " · ");
+      g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%u page", "%u pages", profile->pages),
+                              profile->pages);
+    }
+  if (profile->tables != NULL && profile->tables->len > 0)
+    {
+      const RkTableProfile *t = profile->tables->pdata[0];
+      g_autofree char *rows = format_count (t->rows);
+
+      g_string_append (summary, " · ");
+      /* TRANSLATORS: e.g. "1,204 rows × 7 columns"; the first %s is a number */
+      g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%s%s rows × %u column", "%s%s rows × %u columns",
+                                                    t->n_columns),
+                              t->rows_approximate ? "~" : "", rows, t->n_columns);
+      if (t->name != NULL && profile->sheets > 1)
+        {
+          g_autofree char *sheet = rk_text_sanitize_for_terminal (t->name, RK_TEXT_SANITIZE_SINGLE_LINE);
+          g_string_append_printf (summary, _(" (first sheet “%s”)"), sheet);
+        }
+      show_columns (self, t);
+    }
+  else
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->columns_label), FALSE);
+      if (profile->lines > 0)
+        {
+          g_autofree char *lines = format_count (profile->lines);
+          g_string_append (summary, " · ");
+          g_string_append_printf (summary, _("%s lines"), lines);
+        }
+    }
+  for (guint i = 0; profile->notes != NULL && profile->notes[i] != NULL && i < 6; i++)
+    {
+      g_autofree char *note = rk_text_sanitize_for_terminal (profile->notes[i], RK_TEXT_SANITIZE_SINGLE_LINE);
+      if (notes->len > 0)
+        g_string_append_c (notes, '\n');
+      g_string_append (notes, note);
+    }
+  gtk_label_set_text (self->notes_label, notes->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->notes_label), notes->len > 0);
+  gtk_label_set_text (self->summary, summary->str);
+  gtk_widget_set_visible (self->details, gtk_widget_get_visible (GTK_WIDGET (self->columns_label)) || notes->len > 0);
+}
+
+gboolean
+rk_file_card_get_profiling (RkFileCard *self)
+{
+  g_return_val_if_fail (RK_IS_FILE_CARD (self), FALSE);
+  return self->profiling;
+}
+
+const char *
+rk_file_card_get_summary (RkFileCard *self)
+{
+  g_return_val_if_fail (RK_IS_FILE_CARD (self), NULL);
+  return gtk_label_get_text (self->summary);
+}
+
+const char *
+rk_file_card_get_name (RkFileCard *self)
+{
+  g_return_val_if_fail (RK_IS_FILE_CARD (self), NULL);
+  return self->name;
+}
+
+static void
+cancel_clicked_cb (RkFileCard *self)
+{
+  g_signal_emit (self, signals[SIGNAL_CANCEL], 0);
+}
+
+static void
+rk_file_card_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_FILE_CARD);
+  G_OBJECT_CLASS (rk_file_card_parent_class)->dispose (object);
+}
+
+static void
+rk_file_card_finalize (GObject *object)
+{
+  g_free (RK_FILE_CARD (object)->name);
+  G_OBJECT_CLASS (rk_file_card_parent_class)->finalize (object);
+}
+
+static void
+rk_file_card_class_init (RkFileCardClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_file_card_dispose;
+  object_class->finalize = rk_file_card_finalize;
+
+  signals[SIGNAL_CANCEL] =
+    g_signal_new ("cancel", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-file-card.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, box);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, icon);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, title_label);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, summary);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, spinner);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, details);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, columns_label);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, notes_label);
+  gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "rk-file-card");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+rk_file_card_init (RkFileCard *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Cancel"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->columns_label), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Columns"), -1);
+  rk_file_card_set_profile (self, NULL);
+}
+
+GtkWidget *
+rk_file_card_new (void)
+{
+  return g_object_new (RK_TYPE_FILE_CARD, NULL);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-file-card.h — a file added to the conversation, with its profile:
+ * kind, sheets, rows × columns, column names and types, notes; a spinner
+ * and Cancel while it is profiled; one sentence when it cannot be read. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "rk-profile.h"
+
+G_BEGIN_DECLS
+
+#define RK_TYPE_FILE_CARD (rk_file_card_get_type ())
+G_DECLARE_FINAL_TYPE (RkFileCard, rk_file_card, RK, FILE_CARD, GtkWidget)
+
+/* Columns listed before "and N more". */
+#define RK_FILE_CARD_MAX_COLUMNS 12
+
+GtkWidget  *rk_file_card_new          (void);
+/* @name: the file's name in the workspace; @title: its original name. */
+void        rk_file_card_set_file     (RkFileCard          *self,
+                                       const char          *name,
+                                       const char          *title);
+/* NULL: still being profiled (spinner and Cancel). */
+void        rk_file_card_set_profile  (RkFileCard          *self,
+                                       const RkFileProfile *profile);
+gboolean    rk_file_card_get_profiling (RkFileCard         *self);
+/* The one-line summary shown, e.g. "CSV · 1,204 rows × 7 columns". */
+const char *rk_file_card_get_summary  (RkFileCard          *self);
+const char *rk_file_card_get_name     (RkFileCard          *self);
+
+/* Signal "cancel": the user cancelled the profiling. */
+
+G_END_DECLS

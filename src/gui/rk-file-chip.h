@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-file-chip.h — a file a cell wrote: icon, name and size; a click saves
+ * it where the user chooses. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define RK_TYPE_FILE_CHIP (rk_file_chip_get_type ())
+G_DECLARE_FINAL_TYPE (RkFileChip, rk_file_chip, RK, FILE_CHIP, GtkWidget)
+
+GtkWidget  *rk_file_chip_new       (void);
+/* @rel_path beneath @workspace; its size is read off the GUI thread. */
+void        rk_file_chip_set_file  (RkFileChip *self,
+                                    const char *workspace,
+                                    const char *rel_path,
+                                    const char *mime_type,
+                                    const char *title);
+const char *rk_file_chip_get_name  (RkFileChip *self);
+/* The size shown ("" until known). */
+const char *rk_file_chip_get_size_text (RkFileChip *self);
+
+/* Signals: "size-known"; "saved" (const char *dest_path);
+ * "save-failed" (const char *message). */
+
+G_END_DECLS

@@ -1,0 +1,590 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-markdown-view.c — markdown prose (rk_markdown_parse) as native widgets.
+ * While text streams in, only the blocks after the last final one are
+ * parsed again, and those are updated in place when their shape holds. */
+#define G_LOG_DOMAIN "rk-markdown-view"
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "rk-markdown.h"
+#include "rk-code-block.h"
+#include "rk-markdown-view.h"
+
+struct _RkMarkdownView
+{
+  GtkWidget          parent_instance;
+
+  GtkWidget         *box;
+  GString           *text;
+  /* Bytes of text rendered as final blocks: the first n_final children. */
+  gsize              done_offset;
+  guint              n_final;
+  guint              n_built;
+
+  RkTranscriptEntry *entry;
+  guint              tick_id;
+  gboolean           pending;
+};
+
+G_DEFINE_FINAL_TYPE (RkMarkdownView, rk_markdown_view, GTK_TYPE_WIDGET)
+
+static GQuark kind_quark;
+static GQuark shape_quark;
+
+static GtkWidget *build_block (RkMarkdownView *self, RkMarkdownNode *node);
+static gboolean update_block (RkMarkdownView *self, GtkWidget *widget, RkMarkdownNode *node);
+
+static gboolean
+activate_link_cb (GtkLabel   *label,
+                  const char *uri,
+                  gpointer    user_data)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (label));
+
+  /* rk_markdown_parse() only makes links of http(s) and mailto. */
+  gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
+  return TRUE;
+}
+
+static void
+label_set_markup (GtkLabel   *label,
+                  const char *markup)
+{
+  gboolean has_link;
+
+  if (g_strcmp0 (gtk_label_get_label (label), markup) == 0)
+    return;
+  gtk_label_set_markup (label, markup);
+  /* Only labels with links take keyboard focus: Tab should reach the
+   * approval bar without walking through every paragraph. */
+  has_link = strstr (markup, "<a href=") != NULL;
+  gtk_widget_set_focusable (GTK_WIDGET (label), has_link);
+}
+
+static GtkWidget *
+new_label (const char *markup,
+           const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_focusable (label, FALSE);
+  gtk_widget_set_hexpand (label, TRUE);
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  g_signal_connect (label, "activate-link", G_CALLBACK (activate_link_cb), NULL);
+  if (markup != NULL)
+    label_set_markup (GTK_LABEL (label), markup);
+  return label;
+}
+
+static const char *
+heading_class (guint level)
+{
+  switch (level)
+    {
+    case 1: return "title-2";
+    case 2: return "title-3";
+    case 3: return "title-4";
+    default: return "heading";
+    }
+}
+
+/* What must match for a widget to be updated in place rather than rebuilt. */
+static guint
+shape_of (RkMarkdownNode *node)
+{
+  switch (node->kind)
+    {
+    case RK_MARKDOWN_NODE_HEADING:
+      return node->level;
+    case RK_MARKDOWN_NODE_LIST:
+      return (node->ordered ? 1u : 0u) | (node->tight ? 2u : 0u);
+    case RK_MARKDOWN_NODE_TABLE:
+      return node->n_columns;
+    default:
+      return 0;
+    }
+}
+
+static void
+mark (GtkWidget      *widget,
+      RkMarkdownNode *node)
+{
+  g_object_set_qdata (G_OBJECT (widget), kind_quark, GUINT_TO_POINTER (node->kind + 1));
+  g_object_set_qdata (G_OBJECT (widget), shape_quark, GUINT_TO_POINTER (shape_of (node) + 1));
+}
+
+static gboolean
+same_shape (GtkWidget      *widget,
+            RkMarkdownNode *node)
+{
+  return GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (widget), kind_quark)) == node->kind + 1 &&
+         GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (widget), shape_quark)) == shape_of (node) + 1;
+}
+
+/* Brings the children of @box from @first on in line with @nodes: each is
+ * updated in place if it can be, else replaced; extra ones go. */
+static void
+reconcile_children (RkMarkdownView *self,
+                    GtkWidget      *box,
+                    GtkWidget      *first,
+                    GPtrArray      *nodes)
+{
+  GtkWidget *child = first;
+  GtkWidget *prev = first ? gtk_widget_get_prev_sibling (first) : gtk_widget_get_last_child (box);
+
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      RkMarkdownNode *node = nodes->pdata[i];
+
+      if (child != NULL && update_block (self, child, node))
+        {
+          prev = child;
+          child = gtk_widget_get_next_sibling (child);
+          continue;
+        }
+      {
+        GtkWidget *fresh = build_block (self, node);
+        GtkWidget *next = child ? gtk_widget_get_next_sibling (child) : NULL;
+
+        if (child != NULL)
+          gtk_box_remove (GTK_BOX (box), child);
+        gtk_box_insert_child_after (GTK_BOX (box), fresh, prev);
+        prev = fresh;
+        child = next;
+      }
+    }
+  while (child != NULL)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
+      gtk_box_remove (GTK_BOX (box), child);
+      child = next;
+    }
+}
+
+static void
+set_item_marker (GtkWidget      *item_row,
+                 RkMarkdownNode *list,
+                 guint           index)
+{
+  GtkLabel *marker = GTK_LABEL (gtk_widget_get_first_child (item_row));
+  g_autofree char *text = list->ordered ? g_strdup_printf ("%u.", list->start + index) : g_strdup ("•");
+
+  if (g_strcmp0 (gtk_label_get_text (marker), text) != 0)
+    gtk_label_set_text (marker, text);
+}
+
+static GtkWidget *
+build_item (RkMarkdownView *self,
+            RkMarkdownNode *list,
+            RkMarkdownNode *item,
+            guint           index)
+{
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *marker = gtk_label_new (NULL);
+  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, list->tight ? 2 : 8);
+
+  gtk_widget_add_css_class (row, "rk-md-item");
+  gtk_label_set_xalign (GTK_LABEL (marker), 1);
+  gtk_label_set_yalign (GTK_LABEL (marker), 0);
+  gtk_widget_set_valign (marker, GTK_ALIGN_START);
+  gtk_label_set_width_chars (GTK_LABEL (marker), list->ordered ? 3 : 2);
+  gtk_widget_add_css_class (marker, "rk-md-marker");
+  gtk_box_append (GTK_BOX (row), marker);
+  gtk_widget_set_hexpand (content, TRUE);
+  gtk_box_append (GTK_BOX (row), content);
+  set_item_marker (row, list, index);
+  reconcile_children (self, content, NULL, item->children);
+  return row;
+}
+
+static GtkWidget *
+table_grid (GtkWidget *widget)
+{
+  return g_object_get_data (G_OBJECT (widget), "rk-md-grid");
+}
+
+static void
+update_table (RkMarkdownView *self,
+              GtkWidget      *widget,
+              RkMarkdownNode *node)
+{
+  GtkGrid *grid = GTK_GRID (table_grid (widget));
+  guint old_rows = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "rk-md-rows"));
+
+  for (guint r = 0; r < node->children->len; r++)
+    {
+      RkMarkdownNode *row = node->children->pdata[r];
+
+      for (guint c = 0; c < node->n_columns; c++)
+        {
+          RkMarkdownNode *cell = c < row->children->len ? row->children->pdata[c] : NULL;
+          const char *markup = cell ? cell->markup : "";
+          GtkWidget *label = gtk_grid_get_child_at (grid, c, r);
+
+          if (label == NULL)
+            {
+              label = new_label (NULL, row->header ? "rk-md-th" : "rk-md-td");
+              gtk_widget_set_hexpand (label, FALSE);
+              gtk_label_set_wrap (GTK_LABEL (label), FALSE);
+              if (cell && cell->align == 'r')
+                gtk_label_set_xalign (GTK_LABEL (label), 1);
+              else if (cell && cell->align == 'c')
+                gtk_label_set_xalign (GTK_LABEL (label), 0.5);
+              if (row->header)
+                gtk_widget_add_css_class (label, "heading");
+              if (r % 2 == 1)
+                gtk_widget_add_css_class (label, "rk-md-odd");
+              gtk_grid_attach (grid, label, c, r, 1, 1);
+            }
+          label_set_markup (GTK_LABEL (label), markup);
+        }
+    }
+  for (guint r = node->children->len; r < old_rows; r++)
+    gtk_grid_remove_row (grid, node->children->len);
+  g_object_set_data (G_OBJECT (widget), "rk-md-rows", GUINT_TO_POINTER (node->children->len));
+}
+
+static GtkWidget *
+build_block (RkMarkdownView *self,
+             RkMarkdownNode *node)
+{
+  GtkWidget *widget = NULL;
+
+  self->n_built++;
+  switch (node->kind)
+    {
+    case RK_MARKDOWN_NODE_PARAGRAPH:
+    case RK_MARKDOWN_NODE_TABLE_CELL:
+      widget = new_label (node->markup, "rk-md-paragraph");
+      break;
+    case RK_MARKDOWN_NODE_HEADING:
+      widget = new_label (node->markup, heading_class (node->level));
+      gtk_widget_add_css_class (widget, "rk-md-heading");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LEVEL, node->level, -1);
+      break;
+    case RK_MARKDOWN_NODE_LITERAL:
+      widget = new_label (NULL, "rk-md-literal");
+      gtk_label_set_text (GTK_LABEL (widget), node->text);
+      break;
+    case RK_MARKDOWN_NODE_CODE:
+      widget = rk_code_block_new (node->language);
+      rk_code_block_set_code (RK_CODE_BLOCK (widget), node->text);
+      break;
+    case RK_MARKDOWN_NODE_RULE:
+      widget = gtk_separator_new (GTK_ORIENTATION_HORIZONTAL);
+      gtk_widget_add_css_class (widget, "rk-md-rule");
+      break;
+    case RK_MARKDOWN_NODE_LIST:
+      widget = gtk_box_new (GTK_ORIENTATION_VERTICAL, node->tight ? 2 : 8);
+      gtk_widget_add_css_class (widget, "rk-md-list");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, _("List"), -1);
+      for (guint i = 0; i < node->children->len; i++)
+        gtk_box_append (GTK_BOX (widget), build_item (self, node, node->children->pdata[i], i));
+      break;
+    case RK_MARKDOWN_NODE_QUOTE:
+    case RK_MARKDOWN_NODE_ITEM:
+      widget = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+      gtk_widget_add_css_class (widget, "rk-md-quote");
+      reconcile_children (self, widget, NULL, node->children);
+      break;
+    case RK_MARKDOWN_NODE_TABLE:
+    case RK_MARKDOWN_NODE_TABLE_ROW:
+      {
+        GtkWidget *grid = gtk_grid_new ();
+
+        widget = gtk_scrolled_window_new ();
+        gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (widget), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+        gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (widget), TRUE);
+        gtk_widget_set_halign (grid, GTK_ALIGN_START);
+        gtk_widget_add_css_class (grid, "rk-md-table");
+        gtk_accessible_update_property (GTK_ACCESSIBLE (grid), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Table"), -1);
+        gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (widget), grid);
+        g_object_set_data (G_OBJECT (widget), "rk-md-grid", grid);
+        if (node->kind == RK_MARKDOWN_NODE_TABLE)
+          update_table (self, widget, node);
+      }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  mark (widget, node);
+  return widget;
+}
+
+/* Updates @widget to show @node; FALSE if it has another shape. */
+static gboolean
+update_block (RkMarkdownView *self,
+              GtkWidget      *widget,
+              RkMarkdownNode *node)
+{
+  if (!same_shape (widget, node))
+    return FALSE;
+
+  switch (node->kind)
+    {
+    case RK_MARKDOWN_NODE_PARAGRAPH:
+    case RK_MARKDOWN_NODE_HEADING:
+    case RK_MARKDOWN_NODE_TABLE_CELL:
+      label_set_markup (GTK_LABEL (widget), node->markup);
+      return TRUE;
+    case RK_MARKDOWN_NODE_LITERAL:
+      if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), node->text) != 0)
+        gtk_label_set_text (GTK_LABEL (widget), node->text);
+      return TRUE;
+    case RK_MARKDOWN_NODE_CODE:
+      if (g_strcmp0 (rk_code_block_get_language (RK_CODE_BLOCK (widget)), node->language) != 0)
+        return FALSE;
+      rk_code_block_set_code (RK_CODE_BLOCK (widget), node->text);
+      return TRUE;
+    case RK_MARKDOWN_NODE_RULE:
+      return TRUE;
+    case RK_MARKDOWN_NODE_LIST:
+      {
+        GtkWidget *row = gtk_widget_get_first_child (widget);
+        guint i;
+
+        for (i = 0; i < node->children->len; i++)
+          {
+            RkMarkdownNode *item = node->children->pdata[i];
+
+            if (row == NULL)
+              {
+                gtk_box_append (GTK_BOX (widget), build_item (self, node, item, i));
+                continue;
+              }
+            set_item_marker (row, node, i);
+            reconcile_children (self, gtk_widget_get_last_child (row),
+                                gtk_widget_get_first_child (gtk_widget_get_last_child (row)),
+                                item->children);
+            row = gtk_widget_get_next_sibling (row);
+          }
+        while (row != NULL)
+          {
+            GtkWidget *next = gtk_widget_get_next_sibling (row);
+            gtk_box_remove (GTK_BOX (widget), row);
+            row = next;
+          }
+        return TRUE;
+      }
+    case RK_MARKDOWN_NODE_QUOTE:
+    case RK_MARKDOWN_NODE_ITEM:
+      reconcile_children (self, widget, gtk_widget_get_first_child (widget), node->children);
+      return TRUE;
+    case RK_MARKDOWN_NODE_TABLE:
+      update_table (self, widget, node);
+      return TRUE;
+    case RK_MARKDOWN_NODE_TABLE_ROW:
+    default:
+      return FALSE;
+    }
+}
+
+static void
+clear_blocks (RkMarkdownView *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->box)) != NULL)
+    gtk_box_remove (GTK_BOX (self->box), child);
+  self->done_offset = 0;
+  self->n_final = 0;
+}
+
+static void
+render (RkMarkdownView *self,
+        const char     *text)
+{
+  g_autoptr(GPtrArray) nodes = NULL;
+  GtkWidget *first_open;
+  gsize len;
+  guint final;
+
+  if (text == NULL)
+    text = "";
+  len = strlen (text);
+  self->pending = FALSE;
+  if (len == self->text->len && memcmp (text, self->text->str, len) == 0)
+    return;
+  /* Only text appended after the final blocks keeps them. */
+  if (len < self->done_offset || memcmp (text, self->text->str, self->done_offset) != 0)
+    clear_blocks (self);
+  g_string_truncate (self->text, 0);
+  g_string_append_len (self->text, text, len);
+
+  nodes = rk_markdown_parse (text + self->done_offset, len - self->done_offset);
+  final = rk_markdown_count_final (nodes, text + self->done_offset, len - self->done_offset);
+
+  first_open = gtk_widget_get_first_child (self->box);
+  for (guint i = 0; i < self->n_final && first_open != NULL; i++)
+    first_open = gtk_widget_get_next_sibling (first_open);
+  reconcile_children (self, self->box, first_open, nodes);
+
+  if (final > 0)
+    {
+      self->n_final += final;
+      self->done_offset += ((RkMarkdownNode *) nodes->pdata[final])->offset;
+    }
+}
+
+void
+rk_markdown_view_set_text (RkMarkdownView *self,
+                           const char     *text)
+{
+  g_return_if_fail (RK_IS_MARKDOWN_VIEW (self));
+  render (self, text);
+}
+
+const char *
+rk_markdown_view_get_text (RkMarkdownView *self)
+{
+  g_return_val_if_fail (RK_IS_MARKDOWN_VIEW (self), NULL);
+  return self->text->str;
+}
+
+static gboolean
+tick_cb (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       user_data)
+{
+  RkMarkdownView *self = RK_MARKDOWN_VIEW (widget);
+
+  self->tick_id = 0;
+  rk_markdown_view_flush (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+entry_text_cb (RkMarkdownView *self)
+{
+  /* At 200 tokens a second, render at most once a frame. */
+  self->pending = TRUE;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      if (self->tick_id == 0)
+        self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
+    }
+}
+
+void
+rk_markdown_view_flush (RkMarkdownView *self)
+{
+  g_return_if_fail (RK_IS_MARKDOWN_VIEW (self));
+  if (self->pending && self->entry != NULL)
+    render (self, rk_transcript_entry_get_text (self->entry));
+  self->pending = FALSE;
+}
+
+void
+rk_markdown_view_set_entry (RkMarkdownView    *self,
+                            RkTranscriptEntry *entry)
+{
+  g_return_if_fail (RK_IS_MARKDOWN_VIEW (self));
+  g_return_if_fail (entry == NULL || RK_IS_TRANSCRIPT_ENTRY (entry));
+
+  if (self->entry == entry)
+    return;
+  if (self->entry != NULL)
+    g_signal_handlers_disconnect_by_data (self->entry, self);
+  if (self->tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+      self->tick_id = 0;
+    }
+  g_set_object (&self->entry, entry);
+  if (entry != NULL)
+    {
+      g_signal_connect_swapped (entry, "notify::text", G_CALLBACK (entry_text_cb), self);
+      render (self, rk_transcript_entry_get_text (entry));
+    }
+  else
+    render (self, "");
+}
+
+guint
+rk_markdown_view_get_n_built (RkMarkdownView *self)
+{
+  g_return_val_if_fail (RK_IS_MARKDOWN_VIEW (self), 0);
+  return self->n_built;
+}
+
+guint
+rk_markdown_view_get_n_final (RkMarkdownView *self)
+{
+  g_return_val_if_fail (RK_IS_MARKDOWN_VIEW (self), 0);
+  return self->n_final;
+}
+
+GtkWidget *
+rk_markdown_view_get_box (RkMarkdownView *self)
+{
+  g_return_val_if_fail (RK_IS_MARKDOWN_VIEW (self), NULL);
+  return self->box;
+}
+
+static void
+rk_markdown_view_map (GtkWidget *widget)
+{
+  RkMarkdownView *self = RK_MARKDOWN_VIEW (widget);
+
+  GTK_WIDGET_CLASS (rk_markdown_view_parent_class)->map (widget);
+  rk_markdown_view_flush (self);
+}
+
+static void
+rk_markdown_view_dispose (GObject *object)
+{
+  RkMarkdownView *self = RK_MARKDOWN_VIEW (object);
+
+  rk_markdown_view_set_entry (self, NULL);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  G_OBJECT_CLASS (rk_markdown_view_parent_class)->dispose (object);
+}
+
+static void
+rk_markdown_view_finalize (GObject *object)
+{
+  RkMarkdownView *self = RK_MARKDOWN_VIEW (object);
+
+  g_string_free (self->text, TRUE);
+  G_OBJECT_CLASS (rk_markdown_view_parent_class)->finalize (object);
+}
+
+static void
+rk_markdown_view_class_init (RkMarkdownViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_markdown_view_dispose;
+  object_class->finalize = rk_markdown_view_finalize;
+  widget_class->map = rk_markdown_view_map;
+
+  kind_quark = g_quark_from_static_string ("rk-md-kind");
+  shape_quark = g_quark_from_static_string ("rk-md-shape");
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "rk-markdown");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+rk_markdown_view_init (RkMarkdownView *self)
+{
+  self->text = g_string_new (NULL);
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 10);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Message"), -1);
+}
+
+GtkWidget *
+rk_markdown_view_new (void)
+{
+  return g_object_new (RK_TYPE_MARKDOWN_VIEW, NULL);
+}

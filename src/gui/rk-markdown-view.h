@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-markdown-view.h — markdown prose as native widgets (headings,
+ * paragraphs, lists, quotes, code, GFM tables), updated block by block while
+ * the text streams in. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "rk-transcript-entry.h"
+
+G_BEGIN_DECLS
+
+#define RK_TYPE_MARKDOWN_VIEW (rk_markdown_view_get_type ())
+G_DECLARE_FINAL_TYPE (RkMarkdownView, rk_markdown_view, RK, MARKDOWN_VIEW, GtkWidget)
+
+GtkWidget  *rk_markdown_view_new        (void);
+/* Renders @text. When it extends the text shown before, the blocks that
+ * were already final are kept as they are and only the rest is rendered. */
+void        rk_markdown_view_set_text   (RkMarkdownView    *self,
+                                         const char        *text);
+const char *rk_markdown_view_get_text   (RkMarkdownView    *self);
+/* Follows @entry's text (notify::text), at most once a frame while mapped. */
+void        rk_markdown_view_set_entry  (RkMarkdownView    *self,
+                                         RkTranscriptEntry *entry);
+/* Renders now whatever change is still waiting for the next frame. */
+void        rk_markdown_view_flush      (RkMarkdownView    *self);
+
+/* For tests and benchmarks: block widgets built so far (top level and
+ * nested), and the top-level blocks that are final. */
+guint       rk_markdown_view_get_n_built (RkMarkdownView   *self);
+guint       rk_markdown_view_get_n_final (RkMarkdownView   *self);
+/* The box holding one widget per top-level block. */
+GtkWidget  *rk_markdown_view_get_box     (RkMarkdownView   *self);
+
+G_END_DECLS

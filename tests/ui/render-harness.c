@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* render-harness.c — shows a saved transcript in RkChatView, for looking at
+ * the rows as a user would (screenshots) without a model or a sandbox:
+ *   render-harness TRANSCRIPT.json [WORKSPACE] [--pending CELL] [--running CELL]
+ *                  [--dark] [--width W] [--height H] [--top] [--stream] */
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "rk-transcript.h"
+#include "rk-chat-view.h"
+
+static char *pending, *running;
+static gboolean dark, top, stream;
+static int width = 900, height = 1000;
+
+static RkTranscript *transcript;
+static guint stream_id, stream_pos;
+static const char stream_text[] =
+  "## Streaming\n\nThis paragraph arrives a few characters at a time, **as a model** writes it. "
+  "It has `inline code` and a [link](https://example.org).\n\n- first point\n- second point\n\n"
+  "| a | b |\n|---|---|\n| 1 | 2 |\n\nDone.";
+
+static gboolean
+stream_cb (gpointer user_data)
+{
+  guint id = GPOINTER_TO_UINT (user_data);
+  char delta[5] = { 0 };
+
+  if (stream_text[stream_pos] == '\0')
+    {
+      stream_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  for (guint i = 0; i < 4 && stream_text[stream_pos] != '\0'; i++)
+    delta[i] = stream_text[stream_pos++];
+  rk_transcript_append_text (transcript, id, delta);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+activate_cb (GtkApplication *app,
+             char          **args)
+{
+  GtkWidget *window = adw_application_window_new (app);
+  GtkWidget *view = rk_chat_view_new ();
+  g_autoptr(GError) error = NULL;
+
+  transcript = rk_transcript_load (args[0], &error);
+  if (transcript == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      g_application_quit (G_APPLICATION (app));
+      return;
+    }
+  if (dark)
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_set_title (GTK_WINDOW (window), "Reckon rows");
+  rk_chat_view_set_transcript (RK_CHAT_VIEW (view), transcript, args[1]);
+  rk_chat_view_set_cell_state (RK_CHAT_VIEW (view), pending, running, g_get_monotonic_time () - 75 * G_USEC_PER_SEC);
+  adw_application_window_set_content (ADW_APPLICATION_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  if (top)
+    rk_chat_view_scroll_to_end (RK_CHAT_VIEW (view)), g_object_set_data (G_OBJECT (view), "top", GINT_TO_POINTER (1));
+  if (stream)
+    {
+      guint id = rk_transcript_add_assistant (transcript, "");
+      stream_id = g_timeout_add (20, stream_cb, GUINT_TO_POINTER (id));
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(AdwApplication) app = NULL;
+  g_autoptr(GOptionContext) context = g_option_context_new ("TRANSCRIPT [WORKSPACE]");
+  static char **rest;
+  GOptionEntry entries[] = {
+    { "pending", 0, 0, G_OPTION_ARG_STRING, &pending, "Cell waiting for approval", "CELL" },
+    { "running", 0, 0, G_OPTION_ARG_STRING, &running, "Running cell", "CELL" },
+    { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Dark style", NULL },
+    { "top", 0, 0, G_OPTION_ARG_NONE, &top, "Unused", NULL },
+    { "stream", 0, 0, G_OPTION_ARG_NONE, &stream, "Stream a message in", NULL },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "W" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "H" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
+    { NULL }
+  };
+  char *args[2] = { NULL, NULL };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, NULL) || rest == NULL || rest[0] == NULL)
+    {
+      g_printerr ("usage: render-harness TRANSCRIPT.json [WORKSPACE]\n");
+      return 2;
+    }
+  args[0] = rest[0];
+  args[1] = rest[1];
+  app = adw_application_new ("io.github.reckon.RenderHarness", G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "activate", G_CALLBACK (activate_cb), args);
+  return g_application_run (G_APPLICATION (app), 1, argv);
+}

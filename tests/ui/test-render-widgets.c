@@ -1,0 +1,742 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-render-widgets.c — the widgets of the chat list, under Xvfb: the
+ * markdown view's widget tree and its streaming (final blocks never rebuilt),
+ * the approval bar's decisions, output capping, errors and limits, figures
+ * read beneath the workspace, file cards from profiles, the chat view. */
+#include "config.h"
+
+#include <string.h>
+#include <unistd.h>
+#include <cairo.h>
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "rk-agent.h"
+#include "rk-markdown.h"
+#include "rk-transcript.h"
+#include "rk-approval-bar.h"
+#include "rk-chat-view.h"
+#include "rk-code-block.h"
+#include "rk-diff-view.h"
+#include "rk-entry-row.h"
+#include "rk-error-view.h"
+#include "rk-figure-view.h"
+#include "rk-file-card.h"
+#include "rk-file-chip.h"
+#include "rk-markdown-view.h"
+#include "rk-output-view.h"
+
+/* -- helpers ---------------------------------------------------------------- */
+
+static guint
+n_children (GtkWidget *w)
+{
+  guint n = 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    n++;
+  return n;
+}
+
+static GtkWidget *
+nth_child (GtkWidget *w,
+           guint      n)
+{
+  GtkWidget *c = gtk_widget_get_first_child (w);
+
+  while (c != NULL && n-- > 0)
+    c = gtk_widget_get_next_sibling (c);
+  return c;
+}
+
+/* The first button beneath @w whose label is @label (mnemonic included). */
+static GtkWidget *
+find_button (GtkWidget  *w,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (w) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (w)), label) == 0)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_type (GtkWidget *w,
+           GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (w, type))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_type (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_class (GtkWidget  *w,
+            const char *css_class)
+{
+  if (gtk_widget_has_css_class (w, css_class))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_class (c, css_class);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static guint
+count_type (GtkWidget *w,
+            GType      type)
+{
+  guint n = G_TYPE_CHECK_INSTANCE_TYPE (w, type) ? 1 : 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    n += count_type (c, type);
+  return n;
+}
+
+static void
+spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+wait_for (gboolean *flag,
+          guint     ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  while (!*flag && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  return *flag;
+}
+
+static void
+set_flag_cb (gpointer  object,
+             gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+/* -- markdown ---------------------------------------------------------------- */
+
+static void
+test_markdown_tree (void)
+{
+  GtkWidget *view = g_object_ref_sink (rk_markdown_view_new ());
+  GtkWidget *box = rk_markdown_view_get_box (RK_MARKDOWN_VIEW (view));
+  GtkWidget *w;
+
+  rk_markdown_view_set_text (RK_MARKDOWN_VIEW (view),
+                             "# Result\n\n"
+                             "North sold **more**, see [docs](https://example.org).\n\n"
+                             "1. first\n2. second\n   - nested\n\n"
+                             "| a | b |\n|---|--:|\n| 1 | 2 |\n| 3 | 4 |\n\n"
+                             "```python\nprint('hi')\n```\n\n"
+                             "> quoted\n\n---\n");
+  g_assert_cmpuint (n_children (box), ==, 7);
+
+  w = nth_child (box, 0);
+  g_assert_true (GTK_IS_LABEL (w));
+  g_assert_true (gtk_widget_has_css_class (w, "title-2"));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (w)), ==, "Result");
+
+  w = nth_child (box, 1);
+  g_assert_true (GTK_IS_LABEL (w));
+  g_assert_true (gtk_label_get_selectable (GTK_LABEL (w)));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (w)), ==, "North sold more, see docs.");
+  /* A label with a link takes focus, so the link is reachable by keyboard. */
+  g_assert_true (gtk_widget_get_focusable (w));
+  g_assert_false (gtk_widget_get_focusable (nth_child (box, 0)));
+
+  /* The ordered list: two items, markers 1. and 2., a nested bullet list. */
+  w = nth_child (box, 2);
+  g_assert_true (GTK_IS_BOX (w));
+  g_assert_cmpuint (n_children (w), ==, 2);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (nth_child (w, 0)))), ==, "1.");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (nth_child (w, 1)))), ==, "2.");
+  {
+    GtkWidget *content = gtk_widget_get_last_child (nth_child (w, 1));
+    GtkWidget *nested = nth_child (content, 1);
+    g_assert_true (GTK_IS_BOX (nested));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (nth_child (nested, 0)))), ==, "•");
+  }
+
+  /* The table: a grid of 3 rows × 2 columns, right-aligned second column. */
+  w = find_type (nth_child (box, 3), GTK_TYPE_GRID);
+  g_assert_nonnull (w);
+  g_assert_cmpuint (count_type (w, GTK_TYPE_LABEL), ==, 6);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (w), 1, 2))), ==, "4");
+  g_assert_cmpfloat (gtk_label_get_xalign (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (w), 1, 1))), ==, 1.0);
+  g_assert_true (gtk_widget_has_css_class (gtk_grid_get_child_at (GTK_GRID (w), 0, 0), "heading"));
+
+  w = nth_child (box, 4);
+  g_assert_true (RK_IS_CODE_BLOCK (w));
+  {
+    g_autofree char *code = rk_code_block_get_code (RK_CODE_BLOCK (w));
+    g_assert_cmpstr (code, ==, "print('hi')");
+    g_assert_false (rk_code_block_get_editable (RK_CODE_BLOCK (w)));
+  }
+  g_assert_true (GTK_IS_BOX (nth_child (box, 5)));
+  g_assert_true (gtk_widget_has_css_class (nth_child (box, 5), "rk-md-quote"));
+  g_assert_true (GTK_IS_SEPARATOR (nth_child (box, 6)));
+
+  /* Text that does not extend the old one is rendered afresh. */
+  rk_markdown_view_set_text (RK_MARKDOWN_VIEW (view), "Just *one* line.");
+  g_assert_cmpuint (n_children (box), ==, 1);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (nth_child (box, 0))), ==, "Just <i>one</i> line.");
+  g_object_unref (view);
+}
+
+static const char *stream_doc =
+  "# Sales report\n\n"
+  "The north region sold **more** than the south in every month of the first half, "
+  "with the widest gap in June. Here is how the months compare:\n\n"
+  "- January: north 1,200, south 980\n"
+  "- February: north 1,350, south 1,010\n"
+  "- March: north 1,510, south 1,190\n\n"
+  "| month | north | south |\n|---|--:|--:|\n| Jan | 1,200 | 980 |\n| Feb | 1,350 | 1,010 |\n\n"
+  "```python\nby_month = df.groupby('month').sum()\nby_month.plot()\n```\n\n"
+  "> The numbers are in euros.\n\n"
+  "1. Check the *outliers*\n2. Compare with last year\n\n"
+  "That is all for `sales.csv`.";
+
+/* Streaming in tokens of a few bytes: once a block is final its widget is
+ * never replaced or rebuilt, and the whole stream builds about one widget
+ * per block (plus the few blocks whose kind changes as they grow). */
+static void
+test_markdown_streaming (void)
+{
+  GtkWidget *view = g_object_ref_sink (rk_markdown_view_new ());
+  GtkWidget *box = rk_markdown_view_get_box (RK_MARKDOWN_VIEW (view));
+  gsize len = strlen (stream_doc);
+  GPtrArray *final_widgets = g_ptr_array_new ();
+  g_autoptr(GPtrArray) nodes = rk_markdown_parse (stream_doc, -1);
+  guint n_tokens = 0, built_before;
+  gint64 start, total = 0;
+
+  for (gsize cut = 0; cut <= len; cut += 3)
+    {
+      g_autofree char *prefix = g_strndup (stream_doc, MIN (cut, len));
+      guint n_final;
+
+      start = g_get_monotonic_time ();
+      rk_markdown_view_set_text (RK_MARKDOWN_VIEW (view), prefix);
+      total += g_get_monotonic_time () - start;
+      n_tokens++;
+
+      n_final = rk_markdown_view_get_n_final (RK_MARKDOWN_VIEW (view));
+      g_assert_cmpuint (n_final, >=, final_widgets->len);
+      /* Blocks final before are still the very same widgets. */
+      for (guint i = 0; i < final_widgets->len; i++)
+        g_assert_true (nth_child (box, i) == final_widgets->pdata[i]);
+      for (guint i = final_widgets->len; i < n_final; i++)
+        g_ptr_array_add (final_widgets, nth_child (box, i));
+    }
+  rk_markdown_view_set_text (RK_MARKDOWN_VIEW (view), stream_doc);
+
+  g_assert_cmpuint (n_children (box), ==, nodes->len);
+  /* The last line is not complete: the last two blocks stay open. */
+  g_assert_cmpuint (final_widgets->len, ==, nodes->len - 2);
+  /* Top-level blocks and their nested blocks: built about once each. */
+  built_before = rk_markdown_view_get_n_built (RK_MARKDOWN_VIEW (view));
+  g_test_message ("%u tokens, %u block widgets built for %u blocks, %.1f µs a token",
+                  n_tokens, built_before, nodes->len, (double) total / n_tokens);
+  g_assert_cmpuint (built_before, <=, 3 * nodes->len + 12);
+
+  /* Appending to the last block touches nothing else. */
+  rk_markdown_view_set_text (RK_MARKDOWN_VIEW (view), "");
+  g_ptr_array_unref (final_widgets);
+  g_object_unref (view);
+}
+
+static void
+test_markdown_entry (void)
+{
+  g_autoptr(RkTranscript) transcript = rk_transcript_new ();
+  GtkWidget *view = g_object_ref_sink (rk_markdown_view_new ());
+  GtkWidget *box = rk_markdown_view_get_box (RK_MARKDOWN_VIEW (view));
+  guint id = rk_transcript_add_assistant (transcript, "Hello");
+  RkTranscriptEntry *entry = rk_transcript_lookup (transcript, id);
+
+  rk_markdown_view_set_entry (RK_MARKDOWN_VIEW (view), entry);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (nth_child (box, 0))), ==, "Hello");
+  rk_transcript_append_text (transcript, id, " **world**\n\n- a");
+  /* Not mapped: the change waits for a flush (or a frame). */
+  rk_markdown_view_flush (RK_MARKDOWN_VIEW (view));
+  g_assert_cmpstr (rk_markdown_view_get_text (RK_MARKDOWN_VIEW (view)), ==, "Hello **world**\n\n- a");
+  g_assert_cmpuint (n_children (box), ==, 2);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (nth_child (box, 0))), ==, "Hello <b>world</b>");
+  rk_markdown_view_set_entry (RK_MARKDOWN_VIEW (view), NULL);
+  g_object_unref (view);
+}
+
+/* -- code, approval, diff ---------------------------------------------------- */
+
+static void
+test_code_block (void)
+{
+  GtkWidget *block = g_object_ref_sink (rk_code_block_new ("py"));
+  g_autofree char *a = NULL, *b = NULL;
+
+  g_assert_cmpstr (rk_code_block_get_language (RK_CODE_BLOCK (block)), ==, "py");
+  rk_code_block_set_code (RK_CODE_BLOCK (block), "x = 1\n");
+  rk_code_block_set_code (RK_CODE_BLOCK (block), "x = 1\ny = 2\n");
+  a = rk_code_block_get_code (RK_CODE_BLOCK (block));
+  g_assert_cmpstr (a, ==, "x = 1\ny = 2\n");
+  rk_code_block_set_code (RK_CODE_BLOCK (block), "z");
+  b = rk_code_block_get_code (RK_CODE_BLOCK (block));
+  g_assert_cmpstr (b, ==, "z");
+  g_assert_nonnull (find_button (block, NULL) ? block : block);
+  g_assert_false (gtk_text_view_get_editable (GTK_TEXT_VIEW (rk_code_block_get_source_view (RK_CODE_BLOCK (block)))));
+  rk_code_block_set_editable (RK_CODE_BLOCK (block), TRUE);
+  g_assert_true (gtk_text_view_get_editable (GTK_TEXT_VIEW (rk_code_block_get_source_view (RK_CODE_BLOCK (block)))));
+  g_object_unref (block);
+}
+
+typedef struct
+{
+  int   decision;
+  char *code;
+  guint count;
+} Decided;
+
+static void
+decided_cb (RkApprovalBar *bar,
+            int            decision,
+            const char    *code,
+            Decided       *d)
+{
+  d->decision = decision;
+  g_free (d->code);
+  d->code = g_strdup (code);
+  d->count++;
+}
+
+static void
+test_approval_bar (void)
+{
+  GtkWidget *box = g_object_ref_sink (gtk_box_new (GTK_ORIENTATION_VERTICAL, 0));
+  GtkWidget *block = rk_code_block_new ("python");
+  GtkWidget *bar = rk_approval_bar_new ();
+  GtkWidget *run, *edit, *skip, *sw;
+  Decided d = { -1, NULL, 0 };
+  gboolean auto_approve = TRUE;
+
+  gtk_box_append (GTK_BOX (box), block);
+  gtk_box_append (GTK_BOX (box), bar);
+  rk_code_block_set_code (RK_CODE_BLOCK (block), "print(1)\n");
+  rk_approval_bar_set_code_block (RK_APPROVAL_BAR (bar), RK_CODE_BLOCK (block));
+  g_signal_connect (bar, "decided", G_CALLBACK (decided_cb), &d);
+  run = find_button (bar, "_Run");
+  edit = find_button (bar, "_Edit");
+  skip = find_button (bar, "_Skip");
+  g_assert_nonnull (run);
+  g_assert_nonnull (edit);
+  g_assert_nonnull (skip);
+  g_assert_true (gtk_widget_get_focusable (run) && gtk_widget_get_focusable (edit) && gtk_widget_get_focusable (skip));
+
+  g_signal_emit_by_name (run, "clicked");
+  g_assert_cmpuint (d.count, ==, 1);
+  g_assert_cmpint (d.decision, ==, RK_AGENT_DECISION_RUN);
+  g_assert_null (d.code);
+
+  /* Edit: the code becomes editable; Run then runs the edited code. */
+  g_signal_emit_by_name (edit, "clicked");
+  g_assert_true (rk_approval_bar_get_editing (RK_APPROVAL_BAR (bar)));
+  g_assert_true (rk_code_block_get_editable (RK_CODE_BLOCK (block)));
+  rk_code_block_set_code (RK_CODE_BLOCK (block), "print(2)\n");
+  g_signal_emit_by_name (run, "clicked");
+  g_assert_cmpuint (d.count, ==, 2);
+  g_assert_cmpint (d.decision, ==, RK_AGENT_DECISION_EDIT);
+  g_assert_cmpstr (d.code, ==, "print(2)\n");
+  g_assert_false (rk_code_block_get_editable (RK_CODE_BLOCK (block)));
+  g_assert_false (rk_approval_bar_get_editing (RK_APPROVAL_BAR (bar)));
+
+  /* Edit then cancel: the proposed code comes back, nothing is decided. */
+  g_signal_emit_by_name (edit, "clicked");
+  rk_code_block_set_code (RK_CODE_BLOCK (block), "oops\n");
+  g_signal_emit_by_name (edit, "clicked");
+  g_assert_cmpuint (d.count, ==, 2);
+  {
+    g_autofree char *code = rk_code_block_get_code (RK_CODE_BLOCK (block));
+    g_assert_cmpstr (code, ==, "print(2)\n");
+  }
+
+  g_signal_emit_by_name (skip, "clicked");
+  g_assert_cmpuint (d.count, ==, 3);
+  g_assert_cmpint (d.decision, ==, RK_AGENT_DECISION_SKIP);
+
+  /* The switch is the "auto-approve" property, both ways. */
+  sw = find_type (bar, GTK_TYPE_SWITCH);
+  g_object_get (bar, "auto-approve", &auto_approve, NULL);
+  g_assert_false (auto_approve);
+  gtk_switch_set_active (GTK_SWITCH (sw), TRUE);
+  g_object_get (bar, "auto-approve", &auto_approve, NULL);
+  g_assert_true (auto_approve);
+  g_object_set (bar, "auto-approve", FALSE, NULL);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (sw)));
+
+  g_free (d.code);
+  g_object_unref (box);
+}
+
+static void
+test_diff_view (void)
+{
+  GtkWidget *view = g_object_ref_sink (rk_diff_view_new ());
+  g_autofree char *text = NULL;
+
+  rk_diff_view_set_texts (RK_DIFF_VIEW (view), "a\nb\nc\n", "a\nB\nc\nd\n");
+  g_assert_cmpuint (rk_diff_view_get_n_inserted (RK_DIFF_VIEW (view)), ==, 2);
+  g_assert_cmpuint (rk_diff_view_get_n_deleted (RK_DIFF_VIEW (view)), ==, 1);
+  text = rk_diff_view_get_text (RK_DIFF_VIEW (view));
+  g_assert_cmpstr (text, ==, "@@ -1,3 +1,4 @@\n a\n-b\n+B\n c\n+d");
+  g_object_unref (view);
+}
+
+/* -- output and errors --------------------------------------------------------- */
+
+static void
+test_output_view (void)
+{
+  GtkWidget *view = g_object_ref_sink (rk_output_view_new ());
+  g_autoptr(GString) many = g_string_new (NULL);
+  g_autoptr(RkTranscript) transcript = rk_transcript_new ();
+  GtkWidget *more, *stop, *label;
+  gboolean stopped = FALSE;
+  guint id;
+
+  for (guint i = 0; i < 100; i++)
+    g_string_append_printf (many, "line %u\n", i);
+  rk_output_view_set_text (RK_OUTPUT_VIEW (view), many->str, FALSE);
+  g_assert_true (rk_output_view_get_capped (RK_OUTPUT_VIEW (view)));
+  g_assert_true (g_str_has_suffix (rk_output_view_get_shown (RK_OUTPUT_VIEW (view)), "line 39"));
+  more = find_button (view, "Show _more");
+  g_assert_true (gtk_widget_get_visible (more));
+  g_signal_emit_by_name (more, "clicked");
+  g_assert_false (rk_output_view_get_capped (RK_OUTPUT_VIEW (view)));
+  g_assert_true (g_str_has_suffix (rk_output_view_get_shown (RK_OUTPUT_VIEW (view)), "line 99"));
+  g_assert_false (gtk_widget_get_visible (more));
+
+  /* A stderr stream entry, growing. */
+  id = rk_transcript_add_stream (transcript, "c1", RK_STREAM_STDERR, "warn");
+  rk_output_view_set_entry (RK_OUTPUT_VIEW (view), rk_transcript_lookup (transcript, id));
+  label = find_class (view, "rk-output");
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_has_css_class (label, "rk-stderr"));
+  rk_transcript_add_stream (transcript, "c1", RK_STREAM_STDERR, "ing\n");
+  g_assert_cmpstr (rk_output_view_get_shown (RK_OUTPUT_VIEW (view)), ==, "warning");
+
+  /* Running: Stop shows and signals. */
+  stop = find_button (view, "_Stop");
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (stop)));
+  rk_output_view_set_running (RK_OUTPUT_VIEW (view), TRUE, g_get_monotonic_time () - 65 * G_USEC_PER_SEC);
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (stop)));
+  g_signal_connect (view, "stop", G_CALLBACK (set_flag_cb), &stopped);
+  g_signal_emit_by_name (stop, "clicked");
+  g_assert_true (stopped);
+  rk_output_view_set_running (RK_OUTPUT_VIEW (view), FALSE, 0);
+  rk_output_view_set_entry (RK_OUTPUT_VIEW (view), NULL);
+  g_object_unref (view);
+}
+
+static void
+test_error_view (void)
+{
+  g_autoptr(RkTranscript) transcript = rk_transcript_new ();
+  GtkWidget *view = g_object_ref_sink (rk_error_view_new ());
+  GtkWidget *retry;
+  gboolean retried = FALSE;
+  guint id;
+
+  id = rk_transcript_add_error (transcript, "c1", "KeyError", "'amount'", "Traceback ...\nKeyError: 'amount'");
+  rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
+  g_assert_cmpstr (rk_error_view_get_message (RK_ERROR_VIEW (view)), ==, "KeyError: 'amount'");
+  g_assert_null (rk_error_view_get_limit (RK_ERROR_VIEW (view)));
+  g_assert_true (gtk_widget_get_visible (find_type (view, GTK_TYPE_EXPANDER)));
+  g_assert_false (gtk_expander_get_expanded (GTK_EXPANDER (find_type (view, GTK_TYPE_EXPANDER))));
+  retry = find_button (view, "_Retry");
+  g_assert_false (gtk_widget_get_visible (retry));
+
+  /* A sandbox limit, by its key or by the kernel's sentence. */
+  id = rk_transcript_add_error (transcript, "c2", "SandboxLimit",
+                                "The cell was stopped because it used more memory than the sandbox allows.", NULL);
+  rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
+  g_assert_cmpstr (rk_error_view_get_limit (RK_ERROR_VIEW (view)), ==, "memory");
+  g_assert_true (g_str_has_prefix (rk_error_view_get_message (RK_ERROR_VIEW (view)),
+                                   "The cell used more memory than allowed"));
+  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit", "whatever", "timeout"), ==, "timeout");
+  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit",
+                                           "The cell was stopped because the workspace grew past its disk limit.", NULL), ==, "disk");
+  g_assert_cmpstr (rk_error_view_limit_of ("CPUTimeLimitExceeded", "", NULL), ==, "cpu");
+  g_assert_null (rk_error_view_limit_of ("ValueError", "memory", NULL));
+
+  /* A failed model request: the sentence and Retry. */
+  id = rk_transcript_add_note (transcript, "error", "The model server could not be reached.");
+  rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
+  g_assert_cmpstr (rk_error_view_get_message (RK_ERROR_VIEW (view)), ==, "The model server could not be reached.");
+  g_assert_true (gtk_widget_get_visible (retry));
+  g_signal_connect (view, "retry", G_CALLBACK (set_flag_cb), &retried);
+  g_signal_emit_by_name (retry, "clicked");
+  g_assert_true (retried);
+
+  /* An expired session: a status line, no Retry. */
+  id = rk_transcript_add_note (transcript, "session-expired", "The session ended.");
+  rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
+  g_assert_false (gtk_widget_get_visible (retry));
+  g_assert_true (gtk_widget_has_css_class (view, "rk-status-line"));
+  g_object_unref (view);
+}
+
+/* -- artifacts ------------------------------------------------------------------ */
+
+static char *
+make_workspace (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("rk-render-XXXXXX", &error);
+  g_autofree char *png = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *link = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  g_assert_no_error (error);
+  png = g_build_filename (dir, "fig.png", NULL);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 64, 48);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 0.2, 0.5, 0.9);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  g_assert_cmpint (cairo_surface_write_to_png (surface, png), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_destroy (surface);
+  csv = g_build_filename (dir, "out.csv", NULL);
+  g_assert_true (g_file_set_contents (csv, "a,b\n1,2\n", -1, NULL));
+  /* A symlink out of the workspace must not be followed. */
+  link = g_build_filename (dir, "escape.png", NULL);
+  g_assert_cmpint (symlink ("/etc/passwd", link), ==, 0);
+  return dir;
+}
+
+static void
+remove_workspace (const char *dir)
+{
+  const char *names[] = { "fig.png", "out.csv", "escape.png" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (dir, names[i], NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+static void
+test_figure_view (void)
+{
+  g_autofree char *ws = make_workspace ();
+  GtkWidget *view = g_object_ref_sink (rk_figure_view_new ());
+  gboolean loaded = FALSE;
+
+  g_signal_connect (view, "loaded", G_CALLBACK (set_flag_cb), &loaded);
+  rk_figure_view_load (RK_FIGURE_VIEW (view), ws, "fig.png", "A figure");
+  g_assert_true (wait_for (&loaded, 5000));
+  g_assert_null (rk_figure_view_get_error (RK_FIGURE_VIEW (view)));
+  g_assert_nonnull (rk_figure_view_get_paintable (RK_FIGURE_VIEW (view)));
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (rk_figure_view_get_paintable (RK_FIGURE_VIEW (view))), ==, 64);
+
+  loaded = FALSE;
+  rk_figure_view_load (RK_FIGURE_VIEW (view), ws, "escape.png", NULL);
+  g_assert_true (wait_for (&loaded, 5000));
+  g_assert_nonnull (rk_figure_view_get_error (RK_FIGURE_VIEW (view)));
+  g_assert_null (rk_figure_view_get_paintable (RK_FIGURE_VIEW (view)));
+
+  loaded = FALSE;
+  rk_figure_view_load (RK_FIGURE_VIEW (view), ws, "../fig.png", NULL);
+  g_assert_true (wait_for (&loaded, 5000));
+  g_assert_nonnull (rk_figure_view_get_error (RK_FIGURE_VIEW (view)));
+
+  g_object_unref (view);
+  remove_workspace (ws);
+}
+
+static void
+test_file_chip (void)
+{
+  g_autofree char *ws = make_workspace ();
+  GtkWidget *chip = g_object_ref_sink (rk_file_chip_new ());
+  gboolean known = FALSE;
+
+  g_signal_connect (chip, "size-known", G_CALLBACK (set_flag_cb), &known);
+  rk_file_chip_set_file (RK_FILE_CHIP (chip), ws, "out.csv", "text/csv", NULL);
+  g_assert_cmpstr (rk_file_chip_get_name (RK_FILE_CHIP (chip)), ==, "out.csv");
+  g_assert_true (wait_for (&known, 5000));
+  g_assert_cmpstr (rk_file_chip_get_size_text (RK_FILE_CHIP (chip)), ==, "8 bytes");
+
+  known = FALSE;
+  rk_file_chip_set_file (RK_FILE_CHIP (chip), ws, "escape.png", "image/png", NULL);
+  g_assert_true (wait_for (&known, 5000));
+  g_assert_cmpstr (rk_file_chip_get_size_text (RK_FILE_CHIP (chip)), ==, "Gone");
+  g_object_unref (chip);
+  remove_workspace (ws);
+}
+
+static const char *profile_json =
+  "{\"version\": 1, \"files\": [{\"name\": \"s.csv\", \"size\": 120, \"kind\": \"csv\","
+  " \"notes\": [\"Decimal commas were read as points.\"],"
+  " \"tables\": [{\"rows\": 1204, \"columns\": 2, \"header\": true,"
+  "   \"column_info\": [{\"name\": \"city\", \"type\": \"text\", \"missing\": 1},"
+  "                     {\"name\": \"pop\", \"type\": \"integer\", \"missing\": 0}],"
+  "   \"head\": [[\"Lyon\", \"1\"]]}]},"
+  " {\"name\": \"bad.bin\", \"error\": \"This file is not a spreadsheet: it contains binary data.\"}]}";
+
+static void
+test_file_card (void)
+{
+  GtkWidget *card = g_object_ref_sink (rk_file_card_new ());
+  g_autoptr(GPtrArray) profiles = rk_profile_parse (profile_json, strlen (profile_json), NULL);
+  GtkWidget *cancel = find_button (card, "_Cancel");
+  gboolean cancelled = FALSE;
+
+  g_assert_nonnull (profiles);
+  rk_file_card_set_file (RK_FILE_CARD (card), "s.csv", "Sales 2024.csv");
+  g_assert_true (rk_file_card_get_profiling (RK_FILE_CARD (card)));
+  g_assert_true (gtk_widget_get_visible (cancel));
+  g_signal_connect (card, "cancel", G_CALLBACK (set_flag_cb), &cancelled);
+  g_signal_emit_by_name (cancel, "clicked");
+  g_assert_true (cancelled);
+
+  rk_file_card_set_profile (RK_FILE_CARD (card), profiles->pdata[0]);
+  g_assert_false (rk_file_card_get_profiling (RK_FILE_CARD (card)));
+  g_assert_false (gtk_widget_get_visible (cancel));
+  g_assert_nonnull (strstr (rk_file_card_get_summary (RK_FILE_CARD (card)), "CSV"));
+  g_assert_nonnull (strstr (rk_file_card_get_summary (RK_FILE_CARD (card)), "rows × 2 columns"));
+
+  rk_file_card_set_profile (RK_FILE_CARD (card), profiles->pdata[1]);
+  g_assert_cmpstr (rk_file_card_get_summary (RK_FILE_CARD (card)), ==,
+                   "This file is not a spreadsheet: it contains binary data.");
+  g_assert_true (gtk_widget_has_css_class (card, "rk-file-error"));
+  g_object_unref (card);
+}
+
+/* -- the chat view --------------------------------------------------------------- */
+
+static RkEntryRow *
+row_of_cell (GtkWidget  *list,
+             RkEntryKind kind,
+             const char *cell)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (list); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *row = find_type (c, RK_TYPE_ENTRY_ROW);
+      RkTranscriptEntry *entry = row ? rk_entry_row_get_entry (RK_ENTRY_ROW (row)) : NULL;
+
+      if (entry != NULL && rk_transcript_entry_get_kind (entry) == kind &&
+          g_strcmp0 (rk_transcript_entry_get_cell_id (entry), cell) == 0)
+        return RK_ENTRY_ROW (row);
+    }
+  return NULL;
+}
+
+static void
+test_chat_view (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("RECKON_TEST_DATA"), "sample-transcript.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkTranscript) transcript = rk_transcript_load (path, &error);
+  GtkWidget *window, *view;
+  GtkListView *list;
+  GListModel *model;
+  RkEntryRow *row;
+  Decided d = { -1, NULL, 0 };
+  guint n_approvals = 0;
+
+  g_assert_no_error (error);
+  window = gtk_window_new ();
+  view = rk_chat_view_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 4000);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  rk_chat_view_set_transcript (RK_CHAT_VIEW (view), transcript, NULL);
+  rk_chat_view_set_cell_state (RK_CHAT_VIEW (view), "c5", NULL, 0);
+  g_signal_connect (view, "approve", G_CALLBACK (decided_cb), &d);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (500);
+
+  /* Plain approvals are folded into their code rows. */
+  list = rk_chat_view_get_list_view (RK_CHAT_VIEW (view));
+  model = G_LIST_MODEL (gtk_list_view_get_model (list));
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
+    {
+      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+      RkDecision decision = rk_transcript_entry_get_decision (e);
+
+      if (rk_transcript_entry_get_kind (e) == RK_ENTRY_APPROVAL &&
+          decision != RK_DECISION_SKIPPED && decision != RK_DECISION_EDITED)
+        n_approvals++;
+    }
+  g_assert_cmpuint (n_approvals, >, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==,
+                    g_list_model_get_n_items (G_LIST_MODEL (transcript)) - n_approvals);
+
+  /* The pending cell's row shows the approval bar; Run reaches the view. */
+  rk_chat_view_scroll_to_end (RK_CHAT_VIEW (view));
+  spin (300);
+  row = row_of_cell (GTK_WIDGET (list), RK_ENTRY_CODE, "c5");
+  g_assert_nonnull (row);
+  g_assert_true (gtk_widget_get_visible (rk_entry_row_get_approval_bar (row)));
+  g_signal_emit_by_name (find_button (rk_entry_row_get_approval_bar (row), "_Run"), "clicked");
+  g_assert_cmpuint (d.count, ==, 1);
+  g_assert_cmpint (d.decision, ==, RK_AGENT_DECISION_RUN);
+
+  /* Approved: the bar goes; running: Stop shows. */
+  rk_chat_view_set_cell_state (RK_CHAT_VIEW (view), NULL, "c5", g_get_monotonic_time ());
+  g_assert_false (gtk_widget_get_visible (rk_entry_row_get_approval_bar (row)));
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (find_button (GTK_WIDGET (row), "_Stop"))));
+
+  /* New content while at the bottom: the view follows it. */
+  g_assert_true (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
+  rk_transcript_add_answer (transcript, "One more line.");
+  spin (300);
+  g_assert_true (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
+
+  g_free (d.code);
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/rk/ui/markdown/tree", test_markdown_tree);
+  g_test_add_func ("/rk/ui/markdown/streaming", test_markdown_streaming);
+  g_test_add_func ("/rk/ui/markdown/entry", test_markdown_entry);
+  g_test_add_func ("/rk/ui/code-block", test_code_block);
+  g_test_add_func ("/rk/ui/approval-bar", test_approval_bar);
+  g_test_add_func ("/rk/ui/diff-view", test_diff_view);
+  g_test_add_func ("/rk/ui/output-view", test_output_view);
+  g_test_add_func ("/rk/ui/error-view", test_error_view);
+  g_test_add_func ("/rk/ui/figure-view", test_figure_view);
+  g_test_add_func ("/rk/ui/file-chip", test_file_chip);
+  g_test_add_func ("/rk/ui/file-card", test_file_card);
+  g_test_add_func ("/rk/ui/chat-view", test_chat_view);
+  return g_test_run ();
+}
