@@ -10,6 +10,7 @@
 #include "rk-diff.h"
 #include "rk-markdown.h"
 #include "rk-observation.h"
+#include "rk-session.h"
 
 #define PYTHON_TOOL "python"
 
@@ -18,7 +19,8 @@ struct _RkAgent
   GObject           parent_instance;
 
   RkModelClient    *client;
-  RkKernel         *kernel;
+  RkSession        *session;       /* NULL: a fixed kernel (rk_agent_new) */
+  RkKernel         *kernel;        /* the kernel of the current or last run */
   RkTranscript     *transcript;
   gulong            kernel_event_id;
 
@@ -43,6 +45,7 @@ struct _RkAgent
   guint             text_entry;    /* transcript entry being streamed into */
   guint             reasoning_entry;
   gboolean          tools_this_request;
+  gboolean          typed;         /* rk_agent_run_code_async: no model turn */
 
   /* The proposal waiting for approval or running. */
   char             *cell_id;
@@ -365,7 +368,14 @@ static void
 send_observation (RkAgent    *self,
                   const char *text)
 {
-  if (self->tool_call_id != NULL)
+  if (self->typed)
+    {
+      /* The model did not write it, but should know what the user ran. */
+      g_autofree char *wrapped = g_strdup_printf ("I ran this code myself:\n```python\n%s\n```\nOutput:\n%s",
+                                                  self->code ? self->code : "", text);
+      json_array_add_element (self->history, message_new ("user", wrapped, NULL));
+    }
+  else if (self->tool_call_id != NULL)
     json_array_add_element (self->history, message_new ("tool", text, self->tool_call_id));
   else
     {
@@ -410,6 +420,13 @@ execute_cb (GObject      *source,
   emit (self, RK_AGENT_EVENT_RUN_FINISHED, observation, done);
   send_observation (self, observation);
 
+  if (self->typed)
+    {
+      /* Typed code: the turn ends with the run, whatever its result. */
+      finish (self, g_steal_pointer (&observation), NULL);
+      return;
+    }
+
   if (failed)
     {
       g_autofree char *last_error = g_strdup (rk_observation_get_error (self->observation));
@@ -438,13 +455,45 @@ execute_cb (GObject      *source,
   request_model (self);
 }
 
+/* The kernel to run on: with a session, its current one (RkSession makes a
+ * new kernel after a restart or expiry), followed from here on. */
+static RkKernel *
+current_kernel (RkAgent *self)
+{
+  RkKernel *kernel;
+
+  if (self->session == NULL)
+    return self->kernel;
+  kernel = rk_session_get_kernel (self->session);
+  if (kernel != self->kernel)
+    {
+      if (self->kernel != NULL)
+        g_clear_signal_handler (&self->kernel_event_id, self->kernel);
+      g_set_object (&self->kernel, kernel);
+      self->kernel_event_id = g_signal_connect (kernel, "event", G_CALLBACK (kernel_event_cb), self);
+    }
+  return kernel;
+}
+
 static void
 run_proposal (RkAgent *self)
 {
+  RkKernel *kernel;
+
   self->awaiting_approval = FALSE;
-  self->observation = rk_observation_new (rk_kernel_get_workspace (self->kernel));
+  if (self->session != NULL && rk_session_get_state (self->session) != RK_SESSION_ACTIVE)
+    {
+      finish (self, NULL,
+              g_error_new_literal (RK_SESSION_ERROR, RK_SESSION_ERROR_EXPIRED,
+                                   rk_session_get_state (self->session) == RK_SESSION_RESTARTING
+                                   ? _("The session is restarting; run the code again once it is ready.")
+                                   : _("This session has ended; restart it to run code.")));
+      return;
+    }
+  kernel = current_kernel (self);
+  self->observation = rk_observation_new (rk_kernel_get_workspace (kernel));
   emit (self, RK_AGENT_EVENT_RUN_STARTED, NULL, NULL);
-  rk_kernel_execute_async (self->kernel, self->code, g_task_get_cancellable (self->task),
+  rk_kernel_execute_async (kernel, self->code, g_task_get_cancellable (self->task),
                            execute_cb, g_object_ref (self));
 }
 
@@ -812,6 +861,7 @@ rk_agent_ask_async (RkAgent             *self,
     }
 
   self->task = g_steal_pointer (&task);
+  self->typed = FALSE;
   self->step = 0;
   self->repairs = 0;
   self->last_failed = FALSE;
@@ -832,7 +882,93 @@ rk_agent_ask_finish (RkAgent       *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+void
+rk_agent_run_code_async (RkAgent             *self,
+                         const char          *code,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (RK_IS_AGENT (self));
+  g_return_if_fail (code != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_agent_run_code_async);
+
+  if (self->task != NULL)
+    {
+      g_task_return_new_error (task, RK_AGENT_ERROR, RK_AGENT_ERROR_BUSY,
+                               _("Reckon is still answering the previous question."));
+      return;
+    }
+
+  self->task = g_steal_pointer (&task);
+  self->typed = TRUE;
+  self->step = 1;
+  self->repairs = 0;
+  self->last_failed = FALSE;
+  if (cancellable != NULL)
+    self->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
+
+  propose (self, code, NULL);
+}
+
+char *
+rk_agent_run_code_finish (RkAgent       *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* What the model should remember of a conversation restored from disk:
+ * the questions, the code the user typed, and the answers. */
+static void
+history_from_transcript (RkAgent *self)
+{
+  guint n = rk_transcript_get_n_entries (self->transcript);
+
+  for (guint i = 0; i < n; i++)
+    {
+      RkTranscriptEntry *e = rk_transcript_get_entry (self->transcript, i);
+      const char *text = rk_transcript_entry_get_text (e);
+
+      switch ((int) rk_transcript_entry_get_kind (e))
+        {
+        case RK_ENTRY_USER:
+          json_array_add_element (self->history, message_new ("user", text, NULL));
+          break;
+        case RK_ENTRY_ANSWER:
+          json_array_add_element (self->history, message_new ("assistant", text, NULL));
+          break;
+        default:
+          break;
+        }
+    }
+}
+
 /* -- object -- */
+
+RkAgent *
+rk_agent_new_for_session (RkModelClient *client,
+                          RkSession     *session,
+                          RkTranscript  *transcript)
+{
+  RkAgent *self;
+
+  g_return_val_if_fail (RK_IS_MODEL_CLIENT (client), NULL);
+  g_return_val_if_fail (RK_IS_SESSION (session), NULL);
+
+  self = g_object_new (RK_TYPE_AGENT, NULL);
+  self->client = g_object_ref (client);
+  self->session = g_object_ref (session);
+  self->transcript = transcript ? g_object_ref (transcript) : rk_transcript_new ();
+  history_from_transcript (self);
+  return self;
+}
 
 RkAgent *
 rk_agent_new (RkModelClient *client,
@@ -923,6 +1059,7 @@ rk_agent_dispose (GObject *object)
   if (self->kernel != NULL)
     g_clear_signal_handler (&self->kernel_event_id, self->kernel);
   g_clear_object (&self->kernel);
+  g_clear_object (&self->session);
   g_clear_object (&self->client);
   g_clear_object (&self->transcript);
 

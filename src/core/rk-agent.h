@@ -7,6 +7,7 @@
 
 #include "rk-kernel.h"
 #include "rk-model-client.h"
+#include "rk-session.h"
 #include "rk-transcript.h"
 
 G_BEGIN_DECLS
@@ -71,6 +72,15 @@ GQuark            rk_agent_error_quark        (void);
 RkAgent          *rk_agent_new                (RkModelClient    *client,
                                                RkKernel         *kernel,
                                                RkTranscript     *transcript);
+/* An agent that runs code on @session's current kernel: when the session
+ * replaces its kernel (restart, expiry then restart) the agent follows.
+ * Code cannot run while the session is expired or restarting (the turn
+ * fails with RK_SESSION_ERROR_EXPIRED). If @transcript already holds a
+ * conversation (a restored one), its questions and answers become the
+ * model's history. */
+RkAgent          *rk_agent_new_for_session    (RkModelClient    *client,
+                                               RkSession        *session,
+                                               RkTranscript     *transcript);
 RkTranscript     *rk_agent_get_transcript     (RkAgent          *self);
 
 void              rk_agent_set_policy         (RkAgent          *self,
@@ -106,6 +116,22 @@ void              rk_agent_ask_async          (RkAgent             *self,
                                                GAsyncReadyCallback  callback,
                                                gpointer             user_data);
 char             *rk_agent_ask_finish         (RkAgent             *self,
+                                               GAsyncResult        *result,
+                                               GError             **error);
+
+/* Code the user typed ("Run Python"): no model is involved, but it goes
+ * through the same path as model code — a CODE entry, CODE_PROPOSED, the
+ * approval policy (APPROVAL_NEEDED under RK_APPROVAL_ASK), RUN_STARTED,
+ * outputs, RUN_FINISHED — and the model is told about it in the next
+ * question. Completes once the run ended (whatever the code's own result:
+ * the observation text is returned) or was skipped (a short sentence), or
+ * with an error if it could not run or was cancelled. Busy like ask. */
+void              rk_agent_run_code_async     (RkAgent             *self,
+                                               const char          *code,
+                                               GCancellable        *cancellable,
+                                               GAsyncReadyCallback  callback,
+                                               gpointer             user_data);
+char             *rk_agent_run_code_finish    (RkAgent             *self,
                                                GAsyncResult        *result,
                                                GError             **error);
 

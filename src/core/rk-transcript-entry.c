@@ -214,6 +214,7 @@ static const char *const kind_names[] = {
   [RK_ENTRY_ERROR] = "error",
   [RK_ENTRY_ANSWER] = "answer",
   [RK_ENTRY_NOTE] = "note",
+  [RK_ENTRY_ATTACHMENT] = "attachment",
 };
 
 static const char *const decision_names[] = {

@@ -23,6 +23,9 @@ typedef enum
   RK_ENTRY_ERROR,       /* cell_id (may be NULL); name: type; text: message; detail: traceback */
   RK_ENTRY_ANSWER,      /* text: the final answer */
   RK_ENTRY_NOTE,        /* name: what kind, e.g. "session-expired"; text */
+  RK_ENTRY_ATTACHMENT,  /* a file the user added: name: its name in the workspace;
+                         * title: its original base name; detail: its profile
+                         * (the profiler's JSON for it) once known, or NULL */
 } RkEntryKind;
 
 typedef enum

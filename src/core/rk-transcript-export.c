@@ -217,7 +217,7 @@ rk_transcript_to_notebook (RkTranscript  *self,
 
       if (kind != RK_ENTRY_CODE && kind != RK_ENTRY_USER && kind != RK_ENTRY_ASSISTANT &&
           kind != RK_ENTRY_ANSWER && kind != RK_ENTRY_NOTE && kind != RK_ENTRY_REASONING &&
-          kind != RK_ENTRY_APPROVAL && cell == NULL)
+          kind != RK_ENTRY_APPROVAL && kind != RK_ENTRY_ATTACHMENT && cell == NULL)
         {
           /* Output of a cell we never saw: give it an empty code cell. */
           cell = cell_new (cells, TRUE, rk_transcript_entry_get_id (e));
@@ -240,6 +240,11 @@ rk_transcript_to_notebook (RkTranscript  *self,
           break;
         case RK_ENTRY_NOTE:
           g_string_append_printf (cell_new (cells, FALSE, rk_transcript_entry_get_id (e))->source, "> *%s*", text);
+          break;
+        case RK_ENTRY_ATTACHMENT:
+          /* One short line; the file itself is not embedded. */
+          g_string_append_printf (cell_new (cells, FALSE, rk_transcript_entry_get_id (e))->source,
+                                  _("*File added:* `%s`"), rk_transcript_entry_get_name (e));
           break;
         case RK_ENTRY_REASONING:
           break;
@@ -625,6 +630,12 @@ rk_transcript_to_html (RkTranscript  *self,
           break;
         case RK_ENTRY_ANSWER:
           append_block (s, "answer", _("Answer"), text, FALSE);
+          break;
+        case RK_ENTRY_ATTACHMENT:
+          {
+            g_autofree char *line = g_strdup_printf (_("File added: %s"), rk_transcript_entry_get_title (e));
+            append_block (s, "note", NULL, line, FALSE);
+          }
           break;
         case RK_ENTRY_NOTE:
         default:

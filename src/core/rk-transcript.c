@@ -151,6 +151,17 @@ rk_transcript_new (void)
 
 /* ---- autosave ---- */
 
+/* The oldest format that holds every entry, so older Reckons can still
+ * open conversations that do not need the newer one. */
+static gint64
+needed_version (RkTranscript *self)
+{
+  for (guint i = 0; i < self->entries->len; i++)
+    if (((RkTranscriptEntry *) self->entries->pdata[i])->kind == RK_ENTRY_ATTACHMENT)
+      return 2;
+  return 1;
+}
+
 GBytes *
 rk_transcript_to_bytes (RkTranscript *self)
 {
@@ -166,7 +177,7 @@ rk_transcript_to_bytes (RkTranscript *self)
   json_builder_set_member_name (b, "format");
   json_builder_add_string_value (b, FORMAT_NAME);
   json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, RK_TRANSCRIPT_VERSION);
+  json_builder_add_int_value (b, needed_version (self));
   json_builder_set_member_name (b, "next_id");
   json_builder_add_int_value (b, self->next_id);
   json_builder_set_member_name (b, "entries");
@@ -666,6 +677,43 @@ rk_transcript_add_note (RkTranscript *self,
   return insert_entry (self, e);
 }
 
+guint
+rk_transcript_add_attachment (RkTranscript *self,
+                              const char   *name,
+                              const char   *original_name)
+{
+  RkTranscriptEntry *e;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
+
+  if (name == NULL || !rk_path_is_beneath (name) || strlen (name) > 256)
+    return 0;
+  e = _rk_transcript_entry_new (RK_ENTRY_ATTACHMENT);
+  e->name = bounded_text (name, 256, NULL);
+  e->title = bounded_text (original_name ? original_name : name, 4096, NULL);
+  e->text = g_strdup ("");
+  return insert_entry (self, e);
+}
+
+gboolean
+rk_transcript_set_attachment_profile (RkTranscript *self,
+                                      guint         id,
+                                      const char   *profile_json)
+{
+  RkTranscriptEntry *e;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), FALSE);
+
+  e = rk_transcript_lookup (self, id);
+  if (e == NULL || e->kind != RK_ENTRY_ATTACHMENT)
+    return FALSE;
+  if (profile_json != NULL && strlen (profile_json) > RK_TRANSCRIPT_MAX_OUTPUT)
+    return FALSE;
+  _rk_transcript_entry_set_detail (e, profile_json ? g_utf8_make_valid (profile_json, -1) : NULL);
+  schedule_save (self);
+  return TRUE;
+}
+
 gboolean
 rk_transcript_append_text (RkTranscript *self,
                            guint         id,
@@ -841,6 +889,8 @@ entry_from_json (JsonNode *node)
         return NULL;
     }
   if (is_artifact_kind (k) && !rk_path_is_beneath (e->path))
+    return NULL;
+  if (k == RK_ENTRY_ATTACHMENT && !rk_path_is_beneath (e->name))
     return NULL;
   if (!is_artifact_kind (k) && e->path != NULL)
     return NULL;

@@ -20,8 +20,10 @@ typedef enum
 
 GQuark rk_transcript_error_quark (void);
 
-/* Current format version of the JSON file. */
-#define RK_TRANSCRIPT_VERSION 1
+/* Newest format version of the JSON file (2 added "attachment" entries; a
+ * transcript without them is still written as version 1, which older
+ * Reckons read). */
+#define RK_TRANSCRIPT_VERSION 2
 
 /* Limits: a stream or result entry keeps at most this much text (the rest is
  * cut and the entry marked truncated); any other text is cut at 4 MiB; a
@@ -129,6 +131,18 @@ guint              rk_transcript_add_answer         (RkTranscript  *self,
 guint              rk_transcript_add_note           (RkTranscript  *self,
                                                      const char    *note_kind,
                                                      const char    *text);
+/* A file the user added to the conversation: @name is its name in the
+ * workspace, @original_name the base name it had (shown to the user). */
+guint              rk_transcript_add_attachment     (RkTranscript  *self,
+                                                     const char    *name,
+                                                     const char    *original_name);
+/* Stores the profile of attachment entry @id (the profiler's JSON for that
+ * file, RkFileProfile.raw_json; at most RK_TRANSCRIPT_MAX_OUTPUT bytes), so
+ * a restored conversation can show its card. Notifies "detail" on the
+ * entry. FALSE if @id is not an attachment or the JSON is too large. */
+gboolean           rk_transcript_set_attachment_profile (RkTranscript *self,
+                                                     guint          id,
+                                                     const char    *profile_json);
 /* Streaming: appends to the text of an assistant, reasoning or answer
  * entry, in place (amortized O(delta)); notifies "text" on the entry and
  * emits no items-changed. */

@@ -609,6 +609,163 @@ test_cancel_cell (Fixture       *f,
   g_assert_nonnull (strstr (observation, "kept is 7"));
 }
 
+/* -- an agent that follows its session (rk_agent_new_for_session) -- */
+
+static void
+result_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+  *out = g_object_ref (result);
+}
+
+static char *
+run_typed (RkAgent     *agent,
+           const char  *code,
+           GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  rk_agent_run_code_async (agent, code, NULL, result_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return rk_agent_run_code_finish (agent, result, error);
+}
+
+static void
+restart_session (RkSession          *session,
+                 const char * const *cells)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  rk_session_restart_async (session, cells, NULL, result_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (rk_session_restart_finish (session, result, &error));
+  g_assert_no_error (error);
+}
+
+/* Typed code: the same entries and events as model code, no model request;
+ * the model hears of it with the next question. */
+static void
+test_typed_code (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(RkSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *observation = NULL;
+  g_autofree char *answer = NULL;
+  g_autofree char *sent = NULL;
+  RkTranscript *transcript;
+  const RkEntryKind expect[] = { RK_ENTRY_CODE, RK_ENTRY_APPROVAL, RK_ENTRY_STREAM };
+  const RkAgentEventType expect_events[] = {
+    RK_AGENT_EVENT_CODE_PROPOSED, RK_AGENT_EVENT_APPROVAL_NEEDED, RK_AGENT_EVENT_RUN_STARTED,
+    RK_AGENT_EVENT_OUTPUT, RK_AGENT_EVENT_RUN_FINISHED,
+  };
+
+  if (!sandbox_usable ())
+    {
+      g_test_skip ("reckon-sandbox is not built (RECKON_SANDBOX unset)");
+      return;
+    }
+  session = rk_session_new (NULL, NULL, &error);
+  g_assert_no_error (error);
+  start (f, "{\"api\":\"openai\",\"models\":[\"m\"],\"turns\":[{\"text\":\"It printed 42.\"}]}",
+         RK_MODEL_API_OPENAI);
+  g_clear_object (&f->agent);
+  f->agent = rk_agent_new_for_session (f->client, session, NULL);
+  g_signal_connect (f->agent, "event", G_CALLBACK (event_cb), f);
+  rk_agent_set_policy (f->agent, RK_APPROVAL_ASK);
+  f->decision = RK_AGENT_DECISION_RUN;
+
+  observation = run_typed (f->agent, "print(6 * 7)\n", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (observation, "42"));
+  g_assert_cmpuint (rk_mock_server_get_n_chat_requests (f->server), ==, 0);
+
+  g_assert_cmpuint (f->events->len, ==, G_N_ELEMENTS (expect_events));
+  for (guint i = 0; i < G_N_ELEMENTS (expect_events); i++)
+    g_assert_cmpuint (GPOINTER_TO_UINT (g_ptr_array_index (f->events, i)), ==, expect_events[i]);
+  transcript = rk_agent_get_transcript (f->agent);
+  g_assert_cmpuint (rk_transcript_get_n_entries (transcript), ==, G_N_ELEMENTS (expect));
+  for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+    g_assert_cmpint (rk_transcript_entry_get_kind (rk_transcript_get_entry (transcript, i)), ==, expect[i]);
+  g_assert_cmpstr (rk_transcript_entry_get_text (rk_transcript_get_entry (transcript, 2)), ==, "42\n");
+  g_assert_cmpint (rk_transcript_entry_get_decision (rk_transcript_get_entry (transcript, 1)), ==,
+                   RK_DECISION_APPROVED);
+
+  /* Skipped typed code runs nothing and ends the turn without an error. */
+  f->decision = RK_AGENT_DECISION_SKIP;
+  g_free (run_typed (f->agent, "print('never')\n", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (rk_transcript_get_n_entries (transcript), ==, 5);
+
+  answer = ask (f, "What did it print?", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (answer, ==, "It printed 42.");
+  {
+    g_autoptr(JsonNode) body = rk_mock_server_get_chat_request (f->server, 0);
+    g_autofree char *all = json_to_string (body, FALSE);
+
+    g_assert_nonnull (strstr (all, "I ran this code myself"));
+    g_assert_nonnull (strstr (all, "print(6 * 7)"));
+  }
+  rk_session_expire (session);
+}
+
+/* The session replaces its kernel on expiry and restart; the agent runs on
+ * the current one, and refuses while the session is expired. */
+static void
+test_follows_session (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(RkSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GPtrArray) cells = NULL;
+  RkKernel *first;
+
+  if (!sandbox_usable ())
+    {
+      g_test_skip ("reckon-sandbox is not built (RECKON_SANDBOX unset)");
+      return;
+    }
+  session = rk_session_new (NULL, NULL, &error);
+  g_assert_no_error (error);
+  start (f, "{\"api\":\"openai\",\"models\":[\"m\"],\"turns\":[]}", RK_MODEL_API_OPENAI);
+  g_clear_object (&f->agent);
+  f->agent = rk_agent_new_for_session (f->client, session, NULL);
+  rk_agent_set_policy (f->agent, RK_APPROVAL_AUTO);
+
+  out = run_typed (f->agent, "x = 20\nprint('x set')\n", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "x set"));
+  first = rk_session_get_kernel (session);
+  g_object_add_weak_pointer (G_OBJECT (first), (gpointer *) &first);
+
+  rk_session_expire (session);
+  g_clear_pointer (&out, g_free);
+  out = run_typed (f->agent, "print(x)\n", &error);
+  g_assert_error (error, RK_SESSION_ERROR, RK_SESSION_ERROR_EXPIRED);
+  g_assert_null (out);
+  g_clear_error (&error);
+
+  /* Restart with the cells that ran: x is back, on a new kernel. */
+  cells = rk_transcript_get_run_code (rk_agent_get_transcript (f->agent));
+  g_ptr_array_add (cells, NULL);
+  restart_session (session, (const char * const *) cells->pdata);
+  out = run_typed (f->agent, "print(x + 1)\n", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "21"));
+  /* The agent let go of the old kernel once it moved to the new one. */
+  g_assert_null (first);
+  g_assert_true (rk_session_get_kernel (session) != NULL);
+
+  rk_session_expire (session);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -628,6 +785,8 @@ main (int    argc,
   g_test_add ("/rk/agent/fault-keeps-conversation", Fixture, NULL, fixture_setup, test_fault_keeps_conversation, fixture_teardown);
   g_test_add ("/rk/agent/cancel-stream", Fixture, NULL, fixture_setup, test_cancel_stream, fixture_teardown);
   g_test_add ("/rk/agent/cancel-cell", Fixture, NULL, fixture_setup, test_cancel_cell, fixture_teardown);
+  g_test_add ("/rk/agent/typed-code", Fixture, NULL, fixture_setup, test_typed_code, fixture_teardown);
+  g_test_add ("/rk/agent/follows-session", Fixture, NULL, fixture_setup, test_follows_session, fixture_teardown);
 
   return g_test_run ();
 }

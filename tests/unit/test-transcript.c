@@ -235,6 +235,69 @@ test_text_notify (void)
   g_rmdir (dir);
 }
 
+/* A file the user added: its entry, its profile set later, the format
+ * version it needs, and a short line in the exports. */
+static void
+test_attachment (void)
+{
+  g_autoptr(RkTranscript) t = rk_transcript_new ();
+  g_autoptr(RkTranscript) back = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *notebook = NULL;
+  g_autofree char *html = NULL;
+  g_autofree char *big = NULL;
+  RkTranscriptEntry *e;
+  guint changes = 0, n_detail = 0, id;
+
+  /* Without attachments the file stays version 1, for older Reckons. */
+  rk_transcript_add_user (t, "Hello", NULL);
+  bytes = rk_transcript_to_bytes (t);
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "\"version\":1"));
+  g_clear_pointer (&bytes, g_bytes_unref);
+
+  g_signal_connect (t, "items-changed", G_CALLBACK (count_changes_cb), &changes);
+  g_assert_cmpuint (rk_transcript_add_attachment (t, "../etc/passwd", "passwd"), ==, 0);
+  g_assert_cmpuint (rk_transcript_add_attachment (t, "/etc/passwd", "passwd"), ==, 0);
+  id = rk_transcript_add_attachment (t, "sales-2.csv", "sales.csv");
+  g_assert_cmpuint (id, >, 0);
+  g_assert_cmpuint (changes, ==, 1);
+  e = rk_transcript_lookup (t, id);
+  g_assert_cmpint (rk_transcript_entry_get_kind (e), ==, RK_ENTRY_ATTACHMENT);
+  g_assert_cmpstr (rk_transcript_entry_get_name (e), ==, "sales-2.csv");
+  g_assert_cmpstr (rk_transcript_entry_get_title (e), ==, "sales.csv");
+  g_assert_null (rk_transcript_entry_get_detail (e));
+
+  g_signal_connect (e, "notify::detail", G_CALLBACK (count_notify_cb), &n_detail);
+  g_assert_true (rk_transcript_set_attachment_profile (t, id, "{\"name\":\"sales-2.csv\",\"kind\":\"csv\"}"));
+  g_assert_cmpuint (n_detail, ==, 1);
+  g_assert_cmpuint (changes, ==, 1);
+  g_assert_false (rk_transcript_set_attachment_profile (t, 1, "{}"));
+  big = g_malloc (RK_TRANSCRIPT_MAX_OUTPUT + 2);
+  memset (big, 'x', RK_TRANSCRIPT_MAX_OUTPUT + 1);
+  big[RK_TRANSCRIPT_MAX_OUTPUT + 1] = '\0';
+  g_assert_false (rk_transcript_set_attachment_profile (t, id, big));
+  g_assert_cmpuint (n_detail, ==, 1);
+  g_signal_handlers_disconnect_by_data (e, &n_detail);
+
+  bytes = rk_transcript_to_bytes (t);
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "\"version\":2"));
+  back = rk_transcript_new_from_bytes (bytes, &error);
+  g_assert_no_error (error);
+  e = rk_transcript_lookup (back, id);
+  g_assert_cmpint (rk_transcript_entry_get_kind (e), ==, RK_ENTRY_ATTACHMENT);
+  g_assert_cmpstr (rk_transcript_entry_get_name (e), ==, "sales-2.csv");
+  g_assert_cmpstr (rk_transcript_entry_get_title (e), ==, "sales.csv");
+  g_assert_cmpstr (rk_transcript_entry_get_detail (e), ==, "{\"name\":\"sales-2.csv\",\"kind\":\"csv\"}");
+
+  notebook = rk_transcript_to_notebook (t, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (notebook, "sales-2.csv"));
+  html = rk_transcript_to_html (t, NULL, "T", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (html, "sales.csv"));
+}
+
 static void
 test_run_code (void)
 {
@@ -339,7 +402,9 @@ test_corrupt (void)
   expect_error ("{\"format\":\"reckon-transcript\",\"version\":\"1\",\"entries\":[]}", -1, RK_TRANSCRIPT_ERROR_CORRUPT);
   expect_error ("{\"format\":\"reckon-transcript\",\"version\":0,\"entries\":[]}", -1, RK_TRANSCRIPT_ERROR_CORRUPT);
   expect_error ("{\"format\":\"reckon-transcript\",\"version\":1.5,\"entries\":[]}", -1, RK_TRANSCRIPT_ERROR_CORRUPT);
-  expect_error ("{\"format\":\"reckon-transcript\",\"version\":2,\"entries\":[]}", -1, RK_TRANSCRIPT_ERROR_VERSION);
+  expect_error ("{\"format\":\"reckon-transcript\",\"version\":3,\"entries\":[]}", -1, RK_TRANSCRIPT_ERROR_VERSION);
+  expect_error (HEAD "[{\"id\":1,\"kind\":\"attachment\",\"name\":\"../x.csv\"}]}", -1, RK_TRANSCRIPT_ERROR_CORRUPT);
+  expect_error (HEAD "[{\"id\":1,\"kind\":\"attachment\"}]}", -1, RK_TRANSCRIPT_ERROR_CORRUPT);
   expect_error ("{\"format\":\"reckon-transcript\",\"version\":1,\"entries\":{}}", -1, RK_TRANSCRIPT_ERROR_CORRUPT);
   expect_error (HEAD "[1]}", -1, RK_TRANSCRIPT_ERROR_CORRUPT);
   expect_error (HEAD "[{\"id\":\"1\",\"kind\":\"note\"}]}", -1, RK_TRANSCRIPT_ERROR_CORRUPT);
@@ -733,6 +798,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/rk/transcript/entries", test_entries);
   g_test_add_func ("/rk/transcript/text-notify", test_text_notify);
+  g_test_add_func ("/rk/transcript/attachment", test_attachment);
   g_test_add_func ("/rk/transcript/roundtrip", test_roundtrip);
   g_test_add_func ("/rk/transcript/run-code", test_run_code);
   g_test_add_func ("/rk/transcript/corrupt", test_corrupt);
