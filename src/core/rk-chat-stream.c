@@ -9,6 +9,7 @@
 #include "rk-chat-stream.h"
 #include "rk-ndjson.h"
 #include "rk-sse.h"
+#include "rk-json.h"
 #include "rk-util.h"
 
 typedef struct
@@ -197,97 +198,20 @@ static gboolean
 malformed (GError    **error,
            const char *what)
 {
-  g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "malformed chunk: %s", what);
+  g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, what);
   return FALSE;
 }
 
-/* Member @name of @obj as a string: absent or null give NULL and TRUE; any
- * other type gives FALSE. */
+/* A count; absent or null give -1. */
 static gboolean
-get_string (JsonObject  *obj,
-            const char  *name,
-            const char **out,
-            GError     **error)
+get_count (JsonObject *obj,
+           const char *name,
+           gint64      max,
+           gint64     *out,
+           GError    **error)
 {
-  JsonNode *node = json_object_get_member (obj, name);
-
-  *out = NULL;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "malformed chunk: “%s” is not a string", name);
-      return FALSE;
-    }
-  *out = json_node_get_string (node);
-  return TRUE;
-}
-
-static gboolean
-get_object (JsonObject  *obj,
-            const char  *name,
-            JsonObject **out,
-            GError     **error)
-{
-  JsonNode *node = json_object_get_member (obj, name);
-
-  *out = NULL;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "malformed chunk: “%s” is not an object", name);
-      return FALSE;
-    }
-  *out = json_node_get_object (node);
-  return TRUE;
-}
-
-static gboolean
-get_array (JsonObject  *obj,
-           const char  *name,
-           JsonArray  **out,
-           GError     **error)
-{
-  JsonNode *node = json_object_get_member (obj, name);
-
-  *out = NULL;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "malformed chunk: “%s” is not an array", name);
-      return FALSE;
-    }
-  *out = json_node_get_array (node);
-  return TRUE;
-}
-
-/* An integer member; absent or null give -1. */
-static gboolean
-get_int (JsonObject *obj,
-         const char *name,
-         gint64      max,
-         gint64     *out,
-         GError    **error)
-{
-  JsonNode *node = json_object_get_member (obj, name);
-
   *out = -1;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
-      json_node_get_int (node) < 0 || json_node_get_int (node) > max)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "malformed chunk: “%s” is not a valid count", name);
-      return FALSE;
-    }
-  *out = json_node_get_int (node);
-  return TRUE;
+  return rk_json_get_int (obj, name, 0, max, RK_JSON_OPTIONAL, out, error);
 }
 
 static gboolean
@@ -426,13 +350,13 @@ openai_tool_call (RkChatStream *self,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return malformed (error, "a tool call is not an object");
   obj = json_node_get_object (node);
-  if (!get_int (obj, "index", RK_CHAT_MAX_TOOL_CALLS - 1, &index, error) ||
-      !get_string (obj, "id", &id, error) ||
-      !get_string (obj, "type", &type, error) ||
-      !get_object (obj, "function", &function, error))
+  if (!get_count (obj, "index", RK_CHAT_MAX_TOOL_CALLS - 1, &index, error) ||
+      !rk_json_get_string (obj, "id", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &id, error) ||
+      !rk_json_get_string (obj, "type", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &type, error) ||
+      !rk_json_get_object (obj, "function", RK_JSON_OPTIONAL, &function, error))
     return FALSE;
   if (function != NULL &&
-      (!get_string (function, "name", &name, error) ||
+      (!rk_json_get_string (function, "name", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &name, error) ||
        !get_arguments (function, &fragment, error)))
     return FALSE;
   if (id != NULL && id[0] == '\0')
@@ -533,7 +457,7 @@ handle_error_member (RkChatStream *self,
     {
       const char *message = NULL;
 
-      if (!get_string (json_node_get_object (node), "message", &message, error))
+      if (!rk_json_get_string (json_node_get_object (node), "message", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &message, error))
         return FALSE;
       set_server_error (self, message);
     }
@@ -566,16 +490,16 @@ openai_chunk (RkChatStream *self,
     return FALSE;
   if (self->server_error != NULL)
     return TRUE;
-  if (!get_array (root, "choices", &choices, error) ||
-      !get_object (root, "usage", &usage, error))
+  if (!rk_json_get_array (root, "choices", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &choices, error) ||
+      !rk_json_get_object (root, "usage", RK_JSON_OPTIONAL, &usage, error))
     return FALSE;
 
   if (usage != NULL)
     {
       gint64 prompt, completion;
 
-      if (!get_int (usage, "prompt_tokens", G_MAXINT64, &prompt, error) ||
-          !get_int (usage, "completion_tokens", G_MAXINT64, &completion, error))
+      if (!get_count (usage, "prompt_tokens", G_MAXINT64, &prompt, error) ||
+          !get_count (usage, "completion_tokens", G_MAXINT64, &completion, error))
         return FALSE;
       self->prompt_tokens = prompt;
       self->completion_tokens = completion;
@@ -592,15 +516,15 @@ openai_chunk (RkChatStream *self,
       if (!JSON_NODE_HOLDS_OBJECT (choice_node))
         return malformed (error, "a choice is not an object");
       choice = json_node_get_object (choice_node);
-      if (!get_object (choice, "delta", &delta, error) ||
-          !get_string (choice, "finish_reason", &finish, error))
+      if (!rk_json_get_object (choice, "delta", RK_JSON_OPTIONAL, &delta, error) ||
+          !rk_json_get_string (choice, "finish_reason", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &finish, error))
         return FALSE;
       if (delta != NULL)
         {
-          if (!get_string (delta, "content", &content, error) ||
-              !get_string (delta, "reasoning_content", &reasoning, error) ||
-              !get_string (delta, "reasoning", &reasoning2, error) ||
-              !get_array (delta, "tool_calls", &tool_calls, error))
+          if (!rk_json_get_string (delta, "content", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &content, error) ||
+              !rk_json_get_string (delta, "reasoning_content", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &reasoning, error) ||
+              !rk_json_get_string (delta, "reasoning", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &reasoning2, error) ||
+              !rk_json_get_array (delta, "tool_calls", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &tool_calls, error))
             return FALSE;
           if (reasoning != NULL && !append_text (self, RK_CHAT_DELTA_REASONING, reasoning, error))
             return FALSE;
@@ -639,12 +563,12 @@ ollama_tool_call (RkChatStream *self,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return malformed (error, "a tool call is not an object");
   obj = json_node_get_object (node);
-  if (!get_string (obj, "id", &id, error) ||
-      !get_object (obj, "function", &function, error))
+  if (!rk_json_get_string (obj, "id", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &id, error) ||
+      !rk_json_get_object (obj, "function", RK_JSON_OPTIONAL, &function, error))
     return FALSE;
   if (function == NULL)
     return malformed (error, "a tool call has no “function”");
-  if (!get_string (function, "name", &name, error) ||
+  if (!rk_json_get_string (function, "name", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &name, error) ||
       !get_arguments (function, &arguments, error))
     return FALSE;
   if ((call = new_call (self, error)) == NULL)
@@ -670,31 +594,24 @@ ollama_chunk (RkChatStream *self,
               GError      **error)
 {
   JsonObject *message = NULL;
-  JsonNode *done_node;
   gboolean done = FALSE;
 
   if (!handle_error_member (self, root, error))
     return FALSE;
   if (self->server_error != NULL)
     return TRUE;
-  if (!get_object (root, "message", &message, error))
+  if (!rk_json_get_object (root, "message", RK_JSON_OPTIONAL, &message, error) ||
+      !rk_json_get_bool (root, "done", RK_JSON_OPTIONAL, &done, error))
     return FALSE;
-  done_node = json_object_get_member (root, "done");
-  if (done_node != NULL && !JSON_NODE_HOLDS_NULL (done_node))
-    {
-      if (!JSON_NODE_HOLDS_VALUE (done_node) || json_node_get_value_type (done_node) != G_TYPE_BOOLEAN)
-        return malformed (error, "“done” is not a boolean");
-      done = json_node_get_boolean (done_node);
-    }
 
   if (message != NULL)
     {
       const char *content = NULL, *thinking = NULL;
       JsonArray *tool_calls = NULL;
 
-      if (!get_string (message, "content", &content, error) ||
-          !get_string (message, "thinking", &thinking, error) ||
-          !get_array (message, "tool_calls", &tool_calls, error))
+      if (!rk_json_get_string (message, "content", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &content, error) ||
+          !rk_json_get_string (message, "thinking", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &thinking, error) ||
+          !rk_json_get_array (message, "tool_calls", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &tool_calls, error))
         return FALSE;
       if (thinking != NULL && !append_text (self, RK_CHAT_DELTA_REASONING, thinking, error))
         return FALSE;
@@ -711,9 +628,9 @@ ollama_chunk (RkChatStream *self,
       const char *reason = NULL;
       gint64 prompt, completion;
 
-      if (!get_string (root, "done_reason", &reason, error) ||
-          !get_int (root, "prompt_eval_count", G_MAXINT64, &prompt, error) ||
-          !get_int (root, "eval_count", G_MAXINT64, &completion, error))
+      if (!rk_json_get_string (root, "done_reason", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &reason, error) ||
+          !get_count (root, "prompt_eval_count", G_MAXINT64, &prompt, error) ||
+          !get_count (root, "eval_count", G_MAXINT64, &completion, error))
         return FALSE;
       g_free (self->finish_reason);
       /* Say "tool_calls" as OpenAI servers do, so callers need one test. */
@@ -730,24 +647,14 @@ ollama_chunk (RkChatStream *self,
   return TRUE;
 }
 
-gboolean
-rk_chat_stream_feed_chunk (RkChatStream *self,
-                           const char   *json,
-                           gsize         len,
-                           GError      **error)
+static gboolean
+parse_chunk (RkChatStream *self,
+             const char   *json,
+             gsize         len,
+             GError      **error)
 {
   JsonNode *root;
 
-  g_return_val_if_fail (self != NULL, FALSE);
-
-  if (self->done)
-    return TRUE;  /* anything after the end is ignored */
-  if (len > RK_CHAT_MAX_CHUNK)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
-                   "a chunk over %u bytes", RK_CHAT_MAX_CHUNK);
-      return FALSE;
-    }
   if (!g_utf8_validate_len (json, len, NULL))
     return malformed (error, "not UTF-8");
   if (!rk_json_scan_ok (json, len, RK_CHAT_MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT))
@@ -762,6 +669,30 @@ rk_chat_stream_feed_chunk (RkChatStream *self,
     return openai_chunk (self, json_node_get_object (root), error);
   else
     return ollama_chunk (self, json_node_get_object (root), error);
+}
+
+gboolean
+rk_chat_stream_feed_chunk (RkChatStream *self,
+                           const char   *json,
+                           gsize         len,
+                           GError      **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->done)
+    return TRUE;  /* anything after the end is ignored */
+  if (len > RK_CHAT_MAX_CHUNK)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                   "a chunk over %u bytes", RK_CHAT_MAX_CHUNK);
+      return FALSE;
+    }
+  if (!parse_chunk (self, json, len, error))
+    {
+      g_prefix_error (error, "malformed chunk: ");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -800,7 +731,7 @@ sse_event_cb (const char *event,
             return FALSE;
           if (self->server_error == NULL)
             {
-              if (!get_string (root, "message", &message, error))
+              if (!rk_json_get_string (root, "message", RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &message, error))
                 return FALSE;
               set_server_error (self, message);
             }

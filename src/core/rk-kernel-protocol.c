@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "rk-json.h"
 #include "rk-util.h"
 
 /* Events are flat objects; anything deeper is refused before json-glib's
@@ -85,113 +86,7 @@ rk_kernel_status_to_string (RkKernelStatus status)
     }
 }
 
-/* A string member: absent is an error when required, NULL otherwise. JSON
- * null counts as absent. The value must be a string of at most max_len bytes,
- * valid UTF-8. */
-static gboolean
-get_string (JsonObject  *obj,
-            const char  *member,
-            gsize        max_len,
-            gboolean     required,
-            char       **out,
-            GError     **error)
-{
-  JsonNode *node = json_object_get_member (obj, member);
-  const char *value;
-  gsize len;
-
-  *out = NULL;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    {
-      if (!required)
-        return TRUE;
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event lacks “%s”", member);
-      return FALSE;
-    }
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event field “%s” is not a string", member);
-      return FALSE;
-    }
-  value = json_node_get_string (node);
-  if (value == NULL)
-    value = "";
-  len = strlen (value);
-  if (len > max_len)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
-                   "kernel event field “%s” is too long", member);
-      return FALSE;
-    }
-  if (!g_utf8_validate (value, len, NULL))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event field “%s” is not valid UTF-8", member);
-      return FALSE;
-    }
-  *out = g_strndup (value, len);
-  return TRUE;
-}
-
-static gboolean
-get_int (JsonObject  *obj,
-         const char  *member,
-         gint64       min,
-         gint64       max,
-         gint64      *out,
-         GError     **error)
-{
-  JsonNode *node = json_object_get_member (obj, member);
-  gint64 value;
-
-  if (node == NULL)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event lacks “%s”", member);
-      return FALSE;
-    }
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event field “%s” is not an integer", member);
-      return FALSE;
-    }
-  value = json_node_get_int (node);
-  if (value < min || value > max)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event field “%s” is out of range", member);
-      return FALSE;
-    }
-  *out = value;
-  return TRUE;
-}
-
-/* One of a fixed set of words; returns its index. */
-static gboolean
-get_enum (JsonObject         *obj,
-          const char         *member,
-          const char * const *words,
-          int                *out,
-          GError            **error)
-{
-  g_autofree char *value = NULL;
-
-  if (!get_string (obj, member, RK_KERNEL_MAX_SHORT, TRUE, &value, error))
-    return FALSE;
-  for (int i = 0; words[i] != NULL; i++)
-    if (strcmp (value, words[i]) == 0)
-      {
-        *out = i;
-        return TRUE;
-      }
-  g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-               "kernel event field “%s” has an unknown value", member);
-  return FALSE;
-}
-
+/* A workspace-relative path: beneath it, no control characters. */
 static gboolean
 get_path (JsonObject  *obj,
           const char  *member,
@@ -200,19 +95,19 @@ get_path (JsonObject  *obj,
 {
   g_autofree char *value = NULL;
 
-  if (!get_string (obj, member, RK_KERNEL_MAX_PATH, TRUE, &value, error))
+  if (!rk_json_dup_string (obj, member, RK_KERNEL_MAX_PATH, RK_JSON_REQUIRED, &value, error))
     return FALSE;
   if (!rk_path_is_beneath (value))
     {
       g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event path is not beneath the workspace");
+                   "path is not beneath the workspace");
       return FALSE;
     }
   for (const char *p = value; *p != '\0'; p++)
     if ((guchar) *p < 0x20 || *p == 0x7f)
       {
         g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                     "kernel event path contains control characters");
+                     "path contains control characters");
         return FALSE;
       }
   *out = g_steal_pointer (&value);
@@ -232,67 +127,67 @@ parse_fields (RkKernelEvent *ev,
   int word;
 
   if (ev->type != RK_KERNEL_EVENT_READY &&
-      !get_string (obj, "id", RK_KERNEL_MAX_ID, TRUE, &ev->id, error))
+      !rk_json_dup_string (obj, "id", RK_KERNEL_MAX_ID, RK_JSON_REQUIRED, &ev->id, error))
     return FALSE;
   if (ev->id != NULL && ev->id[0] == '\0')
     {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "kernel event has an empty id");
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“id” is empty");
       return FALSE;
     }
-  if (!get_string (obj, "nonce", RK_KERNEL_MAX_ID, FALSE, &ev->nonce, error))
+  if (!rk_json_dup_string (obj, "nonce", RK_KERNEL_MAX_ID, RK_JSON_OPTIONAL, &ev->nonce, error))
     return FALSE;
 
   switch (ev->type)
     {
     case RK_KERNEL_EVENT_READY:
-      return get_int (obj, "protocol", 0, G_MAXINT32, &ev->protocol, error) &&
-             get_string (obj, "python", RK_KERNEL_MAX_SHORT, FALSE, &ev->python, error) &&
-             get_string (obj, "pandas", RK_KERNEL_MAX_SHORT, FALSE, &ev->pandas, error) &&
-             get_string (obj, "matplotlib", RK_KERNEL_MAX_SHORT, FALSE, &ev->matplotlib, error);
+      return rk_json_get_int (obj, "protocol", 0, G_MAXINT32, RK_JSON_REQUIRED, &ev->protocol, error) &&
+             rk_json_dup_string (obj, "python", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &ev->python, error) &&
+             rk_json_dup_string (obj, "pandas", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &ev->pandas, error) &&
+             rk_json_dup_string (obj, "matplotlib", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &ev->matplotlib, error);
 
     case RK_KERNEL_EVENT_STARTED:
       return TRUE;
 
     case RK_KERNEL_EVENT_STREAM:
-      if (!get_enum (obj, "name", stream_words, &word, error))
+      if (!rk_json_get_enum (obj, "name", stream_words, RK_JSON_REQUIRED, &word, error))
         return FALSE;
       ev->stream = (RkKernelStreamName) word;
-      return get_string (obj, "text", RK_KERNEL_MAX_LINE, TRUE, &ev->text, error);
+      return rk_json_dup_string (obj, "text", RK_KERNEL_MAX_LINE, RK_JSON_REQUIRED, &ev->text, error);
 
     case RK_KERNEL_EVENT_RESULT:
-      return get_string (obj, "text", RK_KERNEL_MAX_LINE, TRUE, &ev->text, error);
+      return rk_json_dup_string (obj, "text", RK_KERNEL_MAX_LINE, RK_JSON_REQUIRED, &ev->text, error);
 
     case RK_KERNEL_EVENT_TABLE:
       return get_path (obj, "path", &ev->path, error) &&
-             get_string (obj, "name", RK_KERNEL_MAX_SHORT, FALSE, &ev->name, error) &&
-             get_int (obj, "rows", 0, G_MAXINT64, &ev->rows, error) &&
-             get_int (obj, "columns", 0, G_MAXINT32, &ev->columns, error);
+             rk_json_dup_string (obj, "name", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &ev->name, error) &&
+             rk_json_get_int (obj, "rows", 0, G_MAXINT64, RK_JSON_REQUIRED, &ev->rows, error) &&
+             rk_json_get_int (obj, "columns", 0, G_MAXINT32, RK_JSON_REQUIRED, &ev->columns, error);
 
     case RK_KERNEL_EVENT_FIGURE:
       if (!get_path (obj, "path", &ev->path, error) ||
-          !get_enum (obj, "format", format_words, &word, error))
+          !rk_json_get_enum (obj, "format", format_words, RK_JSON_REQUIRED, &word, error))
         return FALSE;
       ev->format = g_strdup (format_words[word]);
-      return get_int (obj, "width", 0, 1000000, &ev->width, error) &&
-             get_int (obj, "height", 0, 1000000, &ev->height, error);
+      return rk_json_get_int (obj, "width", 0, 1000000, RK_JSON_REQUIRED, &ev->width, error) &&
+             rk_json_get_int (obj, "height", 0, 1000000, RK_JSON_REQUIRED, &ev->height, error);
 
     case RK_KERNEL_EVENT_CHART:
       return get_path (obj, "path", &ev->path, error) &&
-             get_string (obj, "title", RK_KERNEL_MAX_SHORT, FALSE, &ev->title, error);
+             rk_json_dup_string (obj, "title", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &ev->title, error);
 
     case RK_KERNEL_EVENT_FILE:
       if (!get_path (obj, "path", &ev->path, error) ||
-          !get_int (obj, "size", 0, G_MAXINT64, &ev->size, error) ||
-          !get_enum (obj, "change", change_words, &word, error))
+          !rk_json_get_int (obj, "size", 0, G_MAXINT64, RK_JSON_REQUIRED, &ev->size, error) ||
+          !rk_json_get_enum (obj, "change", change_words, RK_JSON_REQUIRED, &word, error))
         return FALSE;
       ev->change = (RkKernelFileChange) word;
       return TRUE;
 
     case RK_KERNEL_EVENT_ERROR:
-      if (!get_string (obj, "ename", RK_KERNEL_MAX_SHORT, TRUE, &ev->ename, error) ||
-          !get_string (obj, "evalue", RK_KERNEL_MAX_LINE, TRUE, &ev->evalue, error) ||
-          !get_string (obj, "traceback", RK_KERNEL_MAX_LINE, TRUE, &ev->traceback, error) ||
-          !get_string (obj, "limit", RK_KERNEL_MAX_SHORT, FALSE, &ev->limit, error))
+      if (!rk_json_dup_string (obj, "ename", RK_KERNEL_MAX_SHORT, RK_JSON_REQUIRED, &ev->ename, error) ||
+          !rk_json_dup_string (obj, "evalue", RK_KERNEL_MAX_LINE, RK_JSON_REQUIRED, &ev->evalue, error) ||
+          !rk_json_dup_string (obj, "traceback", RK_KERNEL_MAX_LINE, RK_JSON_REQUIRED, &ev->traceback, error) ||
+          !rk_json_dup_string (obj, "limit", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &ev->limit, error))
         return FALSE;
       /* Only the limits the kernel itself can see; anything else is dropped. */
       if (ev->limit != NULL && g_strcmp0 (ev->limit, "memory") != 0 && g_strcmp0 (ev->limit, "cpu") != 0)
@@ -300,11 +195,11 @@ parse_fields (RkKernelEvent *ev,
       return TRUE;
 
     case RK_KERNEL_EVENT_DONE:
-      if (!get_enum (obj, "status", status_words, &word, error))
+      if (!rk_json_get_enum (obj, "status", status_words, RK_JSON_REQUIRED, &word, error))
         return FALSE;
       ev->status = (RkKernelStatus) word;
-      return get_int (obj, "duration_ms", 0, G_MAXINT64, &ev->duration_ms, error) &&
-             get_int (obj, "truncated_bytes", 0, G_MAXINT64, &ev->truncated_bytes, error);
+      return rk_json_get_int (obj, "duration_ms", 0, G_MAXINT64, RK_JSON_REQUIRED, &ev->duration_ms, error) &&
+             rk_json_get_int (obj, "truncated_bytes", 0, G_MAXINT64, RK_JSON_REQUIRED, &ev->truncated_bytes, error);
 
     default:
       g_assert_not_reached ();
@@ -321,7 +216,7 @@ rk_kernel_event_parse (const char  *line,
   };
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(RkKernelEvent) ev = NULL;
-  g_autofree char *type = NULL;
+  const char *type = NULL;
   g_autoptr(GError) local_error = NULL;
   JsonNode *root;
   JsonObject *obj;
@@ -366,8 +261,11 @@ rk_kernel_event_parse (const char  *line,
     }
   obj = json_node_get_object (root);
 
-  if (!get_string (obj, "type", RK_KERNEL_MAX_SHORT, TRUE, &type, error))
-    return NULL;
+  if (!rk_json_get_string (obj, "type", RK_KERNEL_MAX_SHORT, RK_JSON_REQUIRED, &type, error))
+    {
+      g_prefix_error (error, "kernel event: ");
+      return NULL;
+    }
   for (int i = 0; type_words[i] != NULL; i++)
     if (strcmp (type, type_words[i]) == 0)
       {
@@ -382,7 +280,10 @@ rk_kernel_event_parse (const char  *line,
     }
 
   if (!parse_fields (ev, obj, error))
-    return NULL;
+    {
+      g_prefix_error (error, "kernel event: ");
+      return NULL;
+    }
 
   return g_steal_pointer (&ev);
 }

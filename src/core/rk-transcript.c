@@ -9,6 +9,7 @@
 
 #include "rk-transcript.h"
 #include "rk-transcript-entry-private.h"
+#include "rk-json.h"
 #include "rk-util.h"
 
 #define FORMAT_NAME        "reckon-transcript"
@@ -783,99 +784,50 @@ corrupt (GError **error)
   return NULL;
 }
 
-/* Reads an optional string member into *out: absent or null is fine, any
- * other type is damage. */
-static gboolean
-opt_string (JsonObject  *o,
-            const char  *key,
-            gsize        max,
-            char       **out)
-{
-  JsonNode *n = json_object_get_member (o, key);
-
-  if (n == NULL || JSON_NODE_HOLDS_NULL (n))
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return FALSE;
-  {
-    const char *s = json_node_get_string (n);
-    if (strlen (s) > max)
-      return FALSE;
-    *out = g_utf8_make_valid (s, -1);
-  }
-  return TRUE;
-}
-
-static gboolean
-opt_int (JsonObject *o,
-         const char *key,
-         gint64      min,
-         gint64      max,
-         gint64     *out)
-{
-  JsonNode *n = json_object_get_member (o, key);
-  gint64 v;
-
-  if (n == NULL || JSON_NODE_HOLDS_NULL (n))
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64)
-    return FALSE;
-  v = json_node_get_int (n);
-  if (v < min || v > max)
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
 static RkTranscriptEntry *
 entry_from_json (JsonNode *node)
 {
   g_autoptr(RkTranscriptEntry) e = NULL;
   g_autofree char *kind = NULL, *decision = NULL, *stream = NULL;
   JsonObject *o;
-  JsonNode *n;
+  JsonArray *a = NULL;
   RkEntryKind k;
   gint64 id = 0, time = 0, revises = 0;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return NULL;
   o = json_node_get_object (node);
-  if (!opt_string (o, "kind", 64, &kind) || kind == NULL || !rk_entry_kind_from_string (kind, &k))
+  if (!rk_json_dup_string (o, "kind", 64, RK_JSON_OPTIONAL, &kind, NULL) || kind == NULL || !rk_entry_kind_from_string (kind, &k))
     return NULL;
   e = _rk_transcript_entry_new (k);
-  if (!opt_int (o, "id", 1, G_MAXUINT32 - 1, &id) || id == 0)
+  if (!rk_json_get_int (o, "id", 1, G_MAXUINT32 - 1, RK_JSON_OPTIONAL, &id, NULL) || id == 0)
     return NULL;
   e->id = (guint) id;
-  if (!opt_int (o, "time", 0, G_MAXINT64, &time))
+  if (!rk_json_get_int (o, "time", 0, G_MAXINT64, RK_JSON_OPTIONAL, &time, NULL))
     return NULL;
   e->timestamp = time;
-  if (!opt_string (o, "cell", 256, &e->cell_id) ||
-      !opt_string (o, "text", RK_TRANSCRIPT_MAX_TEXT, &e->text) ||
-      !opt_string (o, "name", 256, &e->name) ||
-      !opt_string (o, "detail", RK_TRANSCRIPT_MAX_OUTPUT, &e->detail) ||
-      !opt_string (o, "previous", RK_TRANSCRIPT_MAX_TEXT, &e->previous_code) ||
-      !opt_string (o, "path", 4096, &e->path) ||
-      !opt_string (o, "mime", 256, &e->mime_type) ||
-      !opt_string (o, "title", 4096, &e->title) ||
-      !opt_string (o, "decision", 64, &decision) ||
-      !opt_string (o, "stream", 64, &stream) ||
-      !opt_int (o, "revises", 0, G_MAXUINT32 - 1, &revises) ||
-      !opt_int (o, "width", 0, G_MAXINT32, &e->width) ||
-      !opt_int (o, "height", 0, G_MAXINT32, &e->height) ||
-      !opt_int (o, "rows", 0, G_MAXINT64, &e->rows) ||
-      !opt_int (o, "columns", 0, G_MAXINT64, &e->columns))
+  if (!rk_json_dup_string (o, "cell", 256, RK_JSON_OPTIONAL, &e->cell_id, NULL) ||
+      !rk_json_dup_string (o, "text", RK_TRANSCRIPT_MAX_TEXT, RK_JSON_OPTIONAL, &e->text, NULL) ||
+      !rk_json_dup_string (o, "name", 256, RK_JSON_OPTIONAL, &e->name, NULL) ||
+      !rk_json_dup_string (o, "detail", RK_TRANSCRIPT_MAX_OUTPUT, RK_JSON_OPTIONAL, &e->detail, NULL) ||
+      !rk_json_dup_string (o, "previous", RK_TRANSCRIPT_MAX_TEXT, RK_JSON_OPTIONAL, &e->previous_code, NULL) ||
+      !rk_json_dup_string (o, "path", 4096, RK_JSON_OPTIONAL, &e->path, NULL) ||
+      !rk_json_dup_string (o, "mime", 256, RK_JSON_OPTIONAL, &e->mime_type, NULL) ||
+      !rk_json_dup_string (o, "title", 4096, RK_JSON_OPTIONAL, &e->title, NULL) ||
+      !rk_json_dup_string (o, "decision", 64, RK_JSON_OPTIONAL, &decision, NULL) ||
+      !rk_json_dup_string (o, "stream", 64, RK_JSON_OPTIONAL, &stream, NULL) ||
+      !rk_json_get_int (o, "revises", 0, G_MAXUINT32 - 1, RK_JSON_OPTIONAL, &revises, NULL) ||
+      !rk_json_get_int (o, "width", 0, G_MAXINT32, RK_JSON_OPTIONAL, &e->width, NULL) ||
+      !rk_json_get_int (o, "height", 0, G_MAXINT32, RK_JSON_OPTIONAL, &e->height, NULL) ||
+      !rk_json_get_int (o, "rows", 0, G_MAXINT64, RK_JSON_OPTIONAL, &e->rows, NULL) ||
+      !rk_json_get_int (o, "columns", 0, G_MAXINT64, RK_JSON_OPTIONAL, &e->columns, NULL))
     return NULL;
   e->revises = (guint) revises;
   if (e->text == NULL)
     e->text = g_strdup ("");
 
-  n = json_object_get_member (o, "truncated");
-  if (n != NULL && !JSON_NODE_HOLDS_NULL (n))
-    {
-      if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
-        return NULL;
-      e->truncated = json_node_get_boolean (n);
-    }
+  if (!rk_json_get_bool (o, "truncated", RK_JSON_OPTIONAL, &e->truncated, NULL))
+    return NULL;
 
   if (k == RK_ENTRY_APPROVAL && (decision == NULL || !rk_decision_from_string (decision, &e->decision)))
     return NULL;
@@ -895,18 +847,12 @@ entry_from_json (JsonNode *node)
   if (!is_artifact_kind (k) && e->path != NULL)
     return NULL;
 
-  n = json_object_get_member (o, "attachments");
-  if (n != NULL && !JSON_NODE_HOLDS_NULL (n))
+  if (!rk_json_get_array (o, "attachments", MAX_ATTACHMENTS, RK_JSON_OPTIONAL, &a, NULL))
+    return NULL;
+  if (a != NULL)
     {
-      JsonArray *a;
-      guint len;
+      guint len = json_array_get_length (a);
 
-      if (!JSON_NODE_HOLDS_ARRAY (n))
-        return NULL;
-      a = json_node_get_array (n);
-      len = json_array_get_length (a);
-      if (len > MAX_ATTACHMENTS)
-        return NULL;
       e->attachments = g_new0 (char *, len + 1);
       for (guint i = 0; i < len; i++)
         {
@@ -955,9 +901,9 @@ rk_transcript_new_from_bytes (GBytes  *bytes,
     return corrupt (error);
   root = json_node_get_object (n);
 
-  if (!opt_string (root, "format", 64, &format) || g_strcmp0 (format, FORMAT_NAME) != 0 ||
-      !opt_int (root, "version", 1, G_MAXINT32, &version) || version == 0 ||
-      !opt_int (root, "next_id", 1, G_MAXUINT32, &next_id))
+  if (!rk_json_dup_string (root, "format", 64, RK_JSON_OPTIONAL, &format, NULL) || g_strcmp0 (format, FORMAT_NAME) != 0 ||
+      !rk_json_get_int (root, "version", 1, G_MAXINT32, RK_JSON_OPTIONAL, &version, NULL) || version == 0 ||
+      !rk_json_get_int (root, "next_id", 1, G_MAXUINT32, RK_JSON_OPTIONAL, &next_id, NULL))
     return corrupt (error);
   if (version > RK_TRANSCRIPT_VERSION)
     {
@@ -966,10 +912,8 @@ rk_transcript_new_from_bytes (GBytes  *bytes,
       return NULL;
     }
 
-  n = json_object_get_member (root, "entries");
-  if (n == NULL || !JSON_NODE_HOLDS_ARRAY (n))
+  if (!rk_json_get_array (root, "entries", RK_JSON_UNLIMITED, RK_JSON_REQUIRED, &entries, NULL))
     return corrupt (error);
-  entries = json_node_get_array (n);
   n_entries = json_array_get_length (entries);
   if (n_entries > RK_TRANSCRIPT_MAX_ENTRIES)
     {

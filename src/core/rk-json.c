@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-json.c — the typed JSON member getters every parser of outside JSON
+ * uses (kernel protocol, chat streams, transcripts, profiles, chart specs). */
+#define G_LOG_DOMAIN "rk-json"
+#include "config.h"
+#include "rk-json.h"
+
+#include <string.h>
+
+#include "rk-util.h"
+
+/* The member, or NULL when absent or null; FALSE (with an error) when it is
+ * absent but required. */
+static gboolean
+lookup (JsonObject   *obj,
+        const char   *member,
+        RkJsonFlags   flags,
+        JsonNode    **out,
+        GError      **error)
+{
+  JsonNode *node = obj != NULL ? json_object_get_member (obj, member) : NULL;
+
+  *out = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      if ((flags & RK_JSON_REQUIRED) == 0)
+        return TRUE;
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is missing", member);
+      return FALSE;
+    }
+  *out = node;
+  return TRUE;
+}
+
+static gboolean
+holds (JsonNode *node,
+       GType     type)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == type;
+}
+
+gboolean
+rk_json_get_string (JsonObject   *obj,
+                    const char   *member,
+                    gsize         max_len,
+                    RkJsonFlags   flags,
+                    const char  **out,
+                    GError      **error)
+{
+  JsonNode *node;
+  const char *value;
+  gsize len;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  *out = NULL;
+  if (!lookup (obj, member, flags, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (!holds (node, G_TYPE_STRING))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not a string", member);
+      return FALSE;
+    }
+  value = json_node_get_string (node);
+  if (value == NULL)
+    value = "";
+  len = strlen (value);
+  if (len > max_len)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                   "“%s” is longer than %" G_GSIZE_FORMAT " bytes", member, max_len);
+      return FALSE;
+    }
+  if (!g_utf8_validate (value, (gssize) len, NULL))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not valid UTF-8", member);
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
+}
+
+gboolean
+rk_json_dup_string (JsonObject   *obj,
+                    const char   *member,
+                    gsize         max_len,
+                    RkJsonFlags   flags,
+                    char        **out,
+                    GError      **error)
+{
+  const char *value;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  *out = NULL;
+  if (!rk_json_get_string (obj, member, max_len, flags, &value, error))
+    return FALSE;
+  *out = g_strdup (value);
+  return TRUE;
+}
+
+gboolean
+rk_json_get_enum (JsonObject          *obj,
+                  const char          *member,
+                  const char * const  *words,
+                  RkJsonFlags          flags,
+                  int                 *out,
+                  GError             **error)
+{
+  const char *value;
+  gsize longest = 0;
+
+  g_return_val_if_fail (out != NULL && words != NULL, FALSE);
+
+  *out = -1;
+  for (guint i = 0; words[i] != NULL; i++)
+    longest = MAX (longest, strlen (words[i]));
+  if (!rk_json_get_string (obj, member, G_MAXSIZE, flags, &value, error))
+    return FALSE;
+  if (value == NULL)
+    return TRUE;
+  if (strlen (value) <= longest)
+    for (int i = 0; words[i] != NULL; i++)
+      if (strcmp (value, words[i]) == 0)
+        {
+          *out = i;
+          return TRUE;
+        }
+  g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” has an unknown value", member);
+  return FALSE;
+}
+
+gboolean
+rk_json_get_int (JsonObject   *obj,
+                 const char   *member,
+                 gint64        min,
+                 gint64        max,
+                 RkJsonFlags   flags,
+                 gint64       *out,
+                 GError      **error)
+{
+  JsonNode *node;
+  gint64 value;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (!lookup (obj, member, flags, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (!holds (node, G_TYPE_INT64))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not an integer", member);
+      return FALSE;
+    }
+  value = json_node_get_int (node);
+  if (value < min || value > max)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is out of range", member);
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
+}
+
+gboolean
+rk_json_get_bool (JsonObject   *obj,
+                  const char   *member,
+                  RkJsonFlags   flags,
+                  gboolean     *out,
+                  GError      **error)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (!lookup (obj, member, flags, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (!holds (node, G_TYPE_BOOLEAN))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not true or false", member);
+      return FALSE;
+    }
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+gboolean
+rk_json_get_array (JsonObject   *obj,
+                   const char   *member,
+                   gsize         max_len,
+                   RkJsonFlags   flags,
+                   JsonArray   **out,
+                   GError      **error)
+{
+  JsonNode *node;
+  JsonArray *array;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  *out = NULL;
+  if (!lookup (obj, member, flags, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not an array", member);
+      return FALSE;
+    }
+  array = json_node_get_array (node);
+  if (json_array_get_length (array) > max_len)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                   "“%s” has more than %" G_GSIZE_FORMAT " elements", member, max_len);
+      return FALSE;
+    }
+  *out = array;
+  return TRUE;
+}
+
+gboolean
+rk_json_get_object (JsonObject   *obj,
+                    const char   *member,
+                    RkJsonFlags   flags,
+                    JsonObject  **out,
+                    GError      **error)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  *out = NULL;
+  if (!lookup (obj, member, flags, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not an object", member);
+      return FALSE;
+    }
+  *out = json_node_get_object (node);
+  return TRUE;
+}
