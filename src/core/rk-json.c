@@ -5,6 +5,7 @@
 #include "config.h"
 #include "rk-json.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "rk-util.h"
@@ -157,6 +158,43 @@ rk_json_get_int (JsonObject   *obj,
     }
   value = json_node_get_int (node);
   if (value < min || value > max)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is out of range", member);
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
+}
+
+gboolean
+rk_json_get_double (JsonObject   *obj,
+                    const char   *member,
+                    double        min,
+                    double        max,
+                    RkJsonFlags   flags,
+                    double       *out,
+                    GError      **error)
+{
+  JsonNode *node;
+  double value;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (!lookup (obj, member, flags, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (holds (node, G_TYPE_INT64))
+    value = (double) json_node_get_int (node);
+  else if (holds (node, G_TYPE_DOUBLE))
+    value = json_node_get_double (node);
+  else
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not a number", member);
+      return FALSE;
+    }
+  /* NaN fails both comparisons; infinities are out of any finite range. */
+  if (!(value >= min && value <= max) || !isfinite (value))
     {
       g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is out of range", member);
       return FALSE;

@@ -55,6 +55,14 @@ gboolean rk_json_get_int     (JsonObject   *obj,
                               RkJsonFlags   flags,
                               gint64       *out,
                               GError      **error);
+/* A finite number (a JSON integer or fraction) in [@min, @max]. */
+gboolean rk_json_get_double  (JsonObject   *obj,
+                              const char   *member,
+                              double        min,
+                              double        max,
+                              RkJsonFlags   flags,
+                              double       *out,
+                              GError      **error);
 /* true or false. */
 gboolean rk_json_get_bool    (JsonObject   *obj,
                               const char   *member,

@@ -132,6 +132,30 @@ test_int (void)
 }
 
 static void
+test_double (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse (parser, "{\"i\": 3, \"f\": -2.5, \"huge\": 1e308, \"s\": \"1\", \"n\": null}");
+  g_autoptr(GError) error = NULL;
+  double v = 7;
+
+  g_assert_true (rk_json_get_double (o, "i", -G_MAXDOUBLE, G_MAXDOUBLE, RK_JSON_REQUIRED, &v, &error));
+  g_assert_cmpfloat (v, ==, 3);
+  g_assert_true (rk_json_get_double (o, "f", -10, 10, RK_JSON_REQUIRED, &v, &error));
+  g_assert_cmpfloat (v, ==, -2.5);
+  g_assert_true (rk_json_get_double (o, "n", 0, 1, RK_JSON_OPTIONAL, &v, &error));
+  g_assert_cmpfloat (v, ==, -2.5);
+  g_assert_false (rk_json_get_double (o, "huge", -1e300, 1e300, RK_JSON_OPTIONAL, &v, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
+  g_clear_error (&error);
+  g_assert_false (rk_json_get_double (o, "s", -10, 10, RK_JSON_OPTIONAL, &v, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
+  g_clear_error (&error);
+  g_assert_false (rk_json_get_double (o, "n", 0, 1, RK_JSON_REQUIRED, &v, &error));
+  g_clear_error (&error);
+}
+
+static void
 test_bool_enum (void)
 {
   static const char * const words[] = { "stdout", "stderr", NULL };
@@ -204,6 +228,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/json/string", test_string);
   g_test_add_func ("/rk/json/string-surrogate", test_string_surrogate);
   g_test_add_func ("/rk/json/int", test_int);
+  g_test_add_func ("/rk/json/double", test_double);
   g_test_add_func ("/rk/json/bool-enum", test_bool_enum);
   g_test_add_func ("/rk/json/array-object", test_array_object);
 
