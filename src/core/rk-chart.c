@@ -402,3 +402,69 @@ rk_chart_describe (RkChart *self)
   g_string_append_c (out, '.');
   return g_string_free (out, FALSE);
 }
+
+gsize
+rk_chart_get_n_values (RkChart *self,
+                       guint    series)
+{
+  const Series *s;
+
+  g_return_val_if_fail (RK_IS_CHART (self), 0);
+  g_return_val_if_fail (series < self->n_series, 0);
+
+  s = &self->series[series];
+  switch (self->kind)
+    {
+    case RK_CHART_KIND_HISTOGRAM:
+      return s->nbins;
+    case RK_CHART_KIND_BOX:
+      return s->has_mean ? 6 : 5;
+    case RK_CHART_KIND_LINE:
+    case RK_CHART_KIND_AREA:
+    case RK_CHART_KIND_BAR:
+    case RK_CHART_KIND_SCATTER:
+    default:
+      return s->n;
+    }
+}
+
+gboolean
+rk_chart_get_value (RkChart *self,
+                    guint    series,
+                    gsize    index,
+                    double  *value)
+{
+  const Series *s;
+  double v;
+
+  g_return_val_if_fail (RK_IS_CHART (self), FALSE);
+  g_return_val_if_fail (series < self->n_series, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  if (index >= rk_chart_get_n_values (self, series))
+    return FALSE;
+  s = &self->series[series];
+  switch (self->kind)
+    {
+    case RK_CHART_KIND_HISTOGRAM:
+      v = s->counts[index];
+      break;
+    case RK_CHART_KIND_BOX:
+      {
+        const double stats[] = { s->median, s->q1, s->q3, s->low, s->high, s->mean };
+        v = stats[index];
+      }
+      break;
+    case RK_CHART_KIND_LINE:
+    case RK_CHART_KIND_AREA:
+    case RK_CHART_KIND_BAR:
+    case RK_CHART_KIND_SCATTER:
+    default:
+      v = s->y[index];
+      break;
+    }
+  if (isnan (v))
+    return FALSE;
+  *value = v;
+  return TRUE;
+}

@@ -93,6 +93,16 @@ const char     *rk_chart_get_y_label       (RkChart        *self);
 gsize           rk_chart_get_n_points      (RkChart        *self,
                                             guint           series);
 
+/* The values a series shows, for tracing numbers back to it: y of each
+ * point or bar, the count of each bin, or a box's median, q1, q3, low, high
+ * (and mean). rk_chart_get_value() is FALSE for a gap. */
+gsize           rk_chart_get_n_values      (RkChart        *self,
+                                            guint           series);
+gboolean        rk_chart_get_value         (RkChart        *self,
+                                            guint           series,
+                                            gsize           index,
+                                            double         *value);
+
 /* Showing and hiding series (the legend's toggles): the axes fit the
  * visible ones. Emits "changed". */
 gboolean        rk_chart_get_series_visible (RkChart       *self,
