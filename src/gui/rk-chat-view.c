@@ -13,7 +13,9 @@
 #include "rk-entry-row.h"
 #include "rk-chat-view.h"
 
-#if __has_include ("rk-conversation.h")
+/* Until rk-conversation.c is built into libreckon-core, the view works on a
+ * transcript alone. */
+#if __has_include ("rk-conversation.h") && __has_include ("rk-conversation.c")
 #include "rk-conversation.h"
 #include "rk-session.h"
 #define HAVE_CONVERSATION 1
@@ -243,12 +245,20 @@ bind_cb (GtkSignalListItemFactory *factory,
         g_object_set_data (G_OBJECT (row), "rk-auto-approve",
                            g_object_bind_property (self->conversation, "auto-approve", bar, "auto-approve",
                                                    G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE));
-      if (g_strcmp0 (rk_entry_kind_to_string (rk_transcript_entry_get_kind (entry)), "attachment") == 0)
+      if (rk_transcript_entry_get_kind (entry) == RK_ENTRY_ATTACHMENT)
         {
-          RkFileProfile *profile = rk_conversation_get_profile (self->conversation,
-                                                                rk_transcript_entry_get_name (entry));
+          const char *name = rk_transcript_entry_get_name (entry);
+          RkFileProfile *profile = rk_conversation_get_profile (self->conversation, name);
+
           if (profile != NULL)
             rk_entry_row_set_profile (row, profile);
+          else if (!rk_conversation_is_profiling (self->conversation, name) &&
+                   rk_transcript_entry_get_detail (entry) == NULL)
+            {
+              g_autoptr(RkFileProfile) gone =
+                rk_file_profile_new_error (name, _("This file’s details are not available any more."));
+              rk_entry_row_set_profile (row, gone);
+            }
         }
     }
 #endif
@@ -331,7 +341,7 @@ profile_changed_cb (RkChatView *self,
       RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
 
       if (entry != NULL && g_strcmp0 (rk_transcript_entry_get_name (entry), name) == 0 &&
-          g_strcmp0 (rk_entry_kind_to_string (rk_transcript_entry_get_kind (entry)), "attachment") == 0)
+          rk_transcript_entry_get_kind (entry) == RK_ENTRY_ATTACHMENT)
         rk_entry_row_set_profile (row, profile);
     }
 }

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
+#include <adwaita.h>
 
 #include "rk-agent.h"
 #include "rk-chart.h"
@@ -30,6 +31,8 @@ struct _RkEntryRow
 {
   GtkWidget          parent_instance;
 
+  GtkWidget         *clamp;
+  GtkWidget         *frame;
   GtkWidget         *content;
   RkTranscriptEntry *entry;
   char              *workspace;
@@ -59,13 +62,6 @@ enum
 };
 
 static guint signals[N_SIGNALS];
-
-static gboolean
-is_attachment (RkTranscriptEntry *entry)
-{
-  /* RK_ENTRY_ATTACHMENT, by name: the kind is newer than this row. */
-  return g_strcmp0 (rk_entry_kind_to_string (rk_transcript_entry_get_kind (entry)), "attachment") == 0;
-}
 
 static char *
 clean_line (const char *text)
@@ -433,6 +429,9 @@ build_prose (RkEntryRow *self)
   GtkWidget *view = rk_markdown_view_new ();
 
   gtk_widget_add_css_class (view, "rk-assistant");
+  /* The agent runs the Python of a reply as a cell of its own. */
+  rk_markdown_view_set_fold_python (RK_MARKDOWN_VIEW (view),
+                                    rk_transcript_entry_get_kind (self->entry) == RK_ENTRY_ASSISTANT);
   rk_markdown_view_set_entry (RK_MARKDOWN_VIEW (view), self->entry);
   if (rk_transcript_entry_get_kind (self->entry) == RK_ENTRY_ANSWER)
     gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Answer"), -1);
@@ -448,30 +447,32 @@ card_cancel_cb (RkEntryRow *self)
     g_signal_emit (self, signals[SIGNAL_CANCEL_PROFILE], 0, rk_file_card_get_name (self->card));
 }
 
-/* A restored conversation keeps each file's profile in its entry, as the
- * profiler's JSON: the whole document or the one file's object. */
+/* The conversation keeps each file's profile in its entry's detail, as the
+ * profiler's JSON object for that one file (so a restored conversation shows
+ * it too). */
 static RkFileProfile *
 stored_profile (RkTranscriptEntry *entry)
 {
-  const char *candidates[] = { rk_transcript_entry_get_detail (entry), rk_transcript_entry_get_text (entry) };
+  const char *json = rk_transcript_entry_get_detail (entry);
+  g_autoptr(GPtrArray) files = NULL;
+  g_autofree char *doc = NULL;
 
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-    {
-      const char *json = candidates[i];
-      g_autoptr(GPtrArray) files = NULL;
+  if (json == NULL || *json != '{')
+    return NULL;
+  doc = g_strdup_printf ("{\"version\": 1, \"files\": [%s]}", json);
+  files = rk_profile_parse (doc, strlen (doc), NULL);
+  if (files == NULL || files->len == 0)
+    return NULL;
+  return rk_file_profile_copy (files->pdata[0]);
+}
 
-      if (json == NULL || *json != '{')
-        continue;
-      files = rk_profile_parse (json, strlen (json), NULL);
-      if (files == NULL)
-        {
-          g_autofree char *doc = g_strdup_printf ("{\"version\": 1, \"files\": [%s]}", json);
-          files = rk_profile_parse (doc, strlen (doc), NULL);
-        }
-      if (files != NULL && files->len > 0)
-        return rk_file_profile_copy (files->pdata[0]);
-    }
-  return NULL;
+static void
+entry_detail_cb (RkEntryRow *self)
+{
+  g_autoptr(RkFileProfile) profile = stored_profile (self->entry);
+
+  if (profile != NULL && self->card != NULL)
+    rk_file_card_set_profile (self->card, profile);
 }
 
 static GtkWidget *
@@ -485,6 +486,7 @@ build_attachment (RkEntryRow *self)
   if (profile != NULL)
     rk_file_card_set_profile (RK_FILE_CARD (card), profile);
   g_signal_connect_swapped (card, "cancel", G_CALLBACK (card_cancel_cb), self);
+  g_signal_connect_swapped (self->entry, "notify::detail", G_CALLBACK (entry_detail_cb), self);
   self->card = RK_FILE_CARD (card);
   return card;
 }
@@ -507,69 +509,71 @@ rk_entry_row_bind (RkEntryRow        *self,
   self->workspace = g_strdup (workspace);
   self->cancellable = g_cancellable_new ();
 
-  if (is_attachment (entry))
+  switch (rk_transcript_entry_get_kind (entry))
     {
+    case RK_ENTRY_ATTACHMENT:
       content = build_attachment (self);
       group = "rk-row-file";
+      break;
+    case RK_ENTRY_USER:
+      content = build_user (self);
+      group = "rk-row-user";
+      break;
+    case RK_ENTRY_ASSISTANT:
+    case RK_ENTRY_ANSWER:
+      content = build_prose (self);
+      group = "rk-row-assistant";
+      break;
+    case RK_ENTRY_REASONING:
+      content = build_reasoning (self);
+      group = "rk-row-assistant";
+      break;
+    case RK_ENTRY_CODE:
+      content = build_code (self);
+      group = "rk-row-cell";
+      break;
+    case RK_ENTRY_APPROVAL:
+      content = build_approval (self);
+      group = "rk-row-cell";
+      break;
+    case RK_ENTRY_STREAM:
+    case RK_ENTRY_RESULT:
+      content = build_output (self);
+      group = "rk-row-cell";
+      break;
+    case RK_ENTRY_TABLE:
+    case RK_ENTRY_CHART:
+      content = build_loaded (self);
+      group = "rk-row-cell";
+      break;
+    case RK_ENTRY_FIGURE:
+      content = build_figure (self);
+      group = "rk-row-cell";
+      break;
+    case RK_ENTRY_FILE:
+      content = build_file (self);
+      group = "rk-row-cell";
+      break;
+    case RK_ENTRY_ERROR:
+      content = build_error (self);
+      group = rk_transcript_entry_get_cell_id (entry) ? "rk-row-cell" : "rk-row-note";
+      break;
+    case RK_ENTRY_NOTE:
+      content = build_error (self);
+      group = "rk-row-note";
+      break;
+    default:
+      content = status_line (NULL, rk_transcript_entry_get_text (entry));
+      group = "rk-row-note";
+      break;
     }
-  else
-    switch (rk_transcript_entry_get_kind (entry))
-      {
-      case RK_ENTRY_USER:
-        content = build_user (self);
-        group = "rk-row-user";
-        break;
-      case RK_ENTRY_ASSISTANT:
-      case RK_ENTRY_ANSWER:
-        content = build_prose (self);
-        group = "rk-row-assistant";
-        break;
-      case RK_ENTRY_REASONING:
-        content = build_reasoning (self);
-        group = "rk-row-assistant";
-        break;
-      case RK_ENTRY_CODE:
-        content = build_code (self);
-        group = "rk-row-cell";
-        break;
-      case RK_ENTRY_APPROVAL:
-        content = build_approval (self);
-        group = "rk-row-cell";
-        break;
-      case RK_ENTRY_STREAM:
-      case RK_ENTRY_RESULT:
-        content = build_output (self);
-        group = "rk-row-cell";
-        break;
-      case RK_ENTRY_TABLE:
-      case RK_ENTRY_CHART:
-        content = build_loaded (self);
-        group = "rk-row-cell";
-        break;
-      case RK_ENTRY_FIGURE:
-        content = build_figure (self);
-        group = "rk-row-cell";
-        break;
-      case RK_ENTRY_FILE:
-        content = build_file (self);
-        group = "rk-row-cell";
-        break;
-      case RK_ENTRY_ERROR:
-        content = build_error (self);
-        group = rk_transcript_entry_get_cell_id (entry) ? "rk-row-cell" : "rk-row-note";
-        break;
-      case RK_ENTRY_NOTE:
-        content = build_error (self);
-        group = "rk-row-note";
-        break;
-      default:
-        content = status_line (NULL, rk_transcript_entry_get_text (entry));
-        group = "rk-row-note";
-        break;
-      }
   self->content = content;
-  gtk_widget_set_parent (content, GTK_WIDGET (self));
+  gtk_box_append (GTK_BOX (self->frame), content);
   gtk_widget_add_css_class (GTK_WIDGET (self), group);
+  if (g_str_equal (group, "rk-row-cell"))
+    gtk_widget_add_css_class (self->frame, "rk-cell-group");
+  else
+    gtk_widget_remove_css_class (self->frame, "rk-cell-group");
   g_object_set_data (G_OBJECT (self), "rk-row-group", (gpointer) group);
 }
 
@@ -591,7 +595,9 @@ rk_entry_row_unbind (RkEntryRow *self)
   self->is_running = FALSE;
   self->card = NULL;
   self->reasoning = NULL;
-  g_clear_pointer (&self->content, gtk_widget_unparent);
+  if (self->content != NULL)
+    gtk_box_remove (GTK_BOX (self->frame), self->content);
+  self->content = NULL;
   g_clear_object (&self->entry);
   g_clear_pointer (&self->workspace, g_free);
   group = g_object_get_data (G_OBJECT (self), "rk-row-group");
@@ -661,8 +667,45 @@ rk_entry_row_get_approval_bar (RkEntryRow *self)
 static void
 rk_entry_row_dispose (GObject *object)
 {
-  rk_entry_row_unbind (RK_ENTRY_ROW (object));
+  RkEntryRow *self = RK_ENTRY_ROW (object);
+
+  rk_entry_row_unbind (self);
+  self->frame = NULL;
+  g_clear_pointer (&self->clamp, gtk_widget_unparent);
   G_OBJECT_CLASS (rk_entry_row_parent_class)->dispose (object);
+}
+
+/* GtkListView 4.8 gives a row its minimum height: ask for the natural one,
+ * or tables and figures (which can shrink) would be squashed to nothing. */
+static void
+rk_entry_row_measure (GtkWidget      *widget,
+                      GtkOrientation  orientation,
+                      int             for_size,
+                      int            *minimum,
+                      int            *natural,
+                      int            *minimum_baseline,
+                      int            *natural_baseline)
+{
+  RkEntryRow *self = RK_ENTRY_ROW (widget);
+
+  gtk_widget_measure (self->clamp, orientation, for_size, minimum, natural, NULL, NULL);
+  if (orientation == GTK_ORIENTATION_VERTICAL)
+    *minimum = *natural;
+}
+
+static void
+rk_entry_row_size_allocate (GtkWidget *widget,
+                            int        width,
+                            int        height,
+                            int        baseline)
+{
+  gtk_widget_allocate (RK_ENTRY_ROW (widget)->clamp, width, height, baseline, NULL);
+}
+
+static GtkSizeRequestMode
+rk_entry_row_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
 }
 
 static void
@@ -672,6 +715,9 @@ rk_entry_row_class_init (RkEntryRowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = rk_entry_row_dispose;
+  widget_class->measure = rk_entry_row_measure;
+  widget_class->size_allocate = rk_entry_row_size_allocate;
+  widget_class->get_request_mode = rk_entry_row_get_request_mode;
 
   signals[SIGNAL_APPROVE] =
     g_signal_new ("approve", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -686,13 +732,20 @@ rk_entry_row_class_init (RkEntryRowClass *klass)
     g_signal_new ("cancel-profile", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rk-entry-row");
 }
 
 static void
 rk_entry_row_init (RkEntryRow *self)
 {
+  /* Prose reads best in a column; wide windows get margins. */
+  self->clamp = adw_clamp_new ();
+  adw_clamp_set_maximum_size (ADW_CLAMP (self->clamp), 880);
+  adw_clamp_set_tightening_threshold (ADW_CLAMP (self->clamp), 640);
+  gtk_widget_set_parent (self->clamp, GTK_WIDGET (self));
+  self->frame = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_add_css_class (self->frame, "rk-row-frame");
+  adw_clamp_set_child (ADW_CLAMP (self->clamp), self->frame);
 }
 
 GtkWidget *

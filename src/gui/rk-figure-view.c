@@ -64,9 +64,8 @@ read_cb (GObject      *source,
     }
   else
     {
-      gtk_picture_set_paintable (self->picture, GDK_PAINTABLE (texture));
       /* Never wider than the figure itself; narrower as the chat narrows. */
-      gtk_widget_set_size_request (GTK_WIDGET (self->picture), -1, -1);
+      gtk_picture_set_paintable (self->picture, GDK_PAINTABLE (texture));
       gtk_widget_set_visible (GTK_WIDGET (self->picture), TRUE);
     }
   g_signal_emit (self, signals[SIGNAL_LOADED], 0);

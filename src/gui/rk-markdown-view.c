@@ -26,12 +26,16 @@ struct _RkMarkdownView
   RkTranscriptEntry *entry;
   guint              tick_id;
   gboolean           pending;
+  gboolean           fold_python;
 };
 
 G_DEFINE_FINAL_TYPE (RkMarkdownView, rk_markdown_view, GTK_TYPE_WIDGET)
 
 static GQuark kind_quark;
 static GQuark shape_quark;
+
+/* Shape of a folded Python fence: a label, not a code block. */
+#define SHAPE_FOLDED 100
 
 static GtkWidget *build_block (RkMarkdownView *self, RkMarkdownNode *node);
 static gboolean update_block (RkMarkdownView *self, GtkWidget *widget, RkMarkdownNode *node);
@@ -95,10 +99,31 @@ heading_class (guint level)
     }
 }
 
+static gboolean
+is_folded (RkMarkdownView *self,
+           RkMarkdownNode *node)
+{
+  return self->fold_python && node->kind == RK_MARKDOWN_NODE_CODE && rk_markdown_is_python_language (node->language);
+}
+
+static char *
+folded_text (RkMarkdownNode *node)
+{
+  guint lines = 1;
+
+  for (const char *p = node->text; *p; p++)
+    lines += *p == '\n';
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Python code, %u line: it is shown in the cell below.",
+                                       "Python code, %u lines: it is shown in the cell below.", lines), lines);
+}
+
 /* What must match for a widget to be updated in place rather than rebuilt. */
 static guint
-shape_of (RkMarkdownNode *node)
+shape_of (RkMarkdownView *self,
+          RkMarkdownNode *node)
 {
+  if (is_folded (self, node))
+    return SHAPE_FOLDED;
   switch (node->kind)
     {
     case RK_MARKDOWN_NODE_HEADING:
@@ -113,19 +138,21 @@ shape_of (RkMarkdownNode *node)
 }
 
 static void
-mark (GtkWidget      *widget,
+mark (RkMarkdownView *self,
+      GtkWidget      *widget,
       RkMarkdownNode *node)
 {
   g_object_set_qdata (G_OBJECT (widget), kind_quark, GUINT_TO_POINTER (node->kind + 1));
-  g_object_set_qdata (G_OBJECT (widget), shape_quark, GUINT_TO_POINTER (shape_of (node) + 1));
+  g_object_set_qdata (G_OBJECT (widget), shape_quark, GUINT_TO_POINTER (shape_of (self, node) + 1));
 }
 
 static gboolean
-same_shape (GtkWidget      *widget,
+same_shape (RkMarkdownView *self,
+            GtkWidget      *widget,
             RkMarkdownNode *node)
 {
   return GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (widget), kind_quark)) == node->kind + 1 &&
-         GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (widget), shape_quark)) == shape_of (node) + 1;
+         GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (widget), shape_quark)) == shape_of (self, node) + 1;
 }
 
 /* Brings the children of @box from @first on in line with @nodes: each is
@@ -274,6 +301,14 @@ build_block (RkMarkdownView *self,
       gtk_label_set_text (GTK_LABEL (widget), node->text);
       break;
     case RK_MARKDOWN_NODE_CODE:
+      if (is_folded (self, node))
+        {
+          g_autofree char *text = folded_text (node);
+          widget = new_label (NULL, "rk-md-folded-code");
+          gtk_label_set_text (GTK_LABEL (widget), text);
+          gtk_widget_add_css_class (widget, "dim-label");
+          break;
+        }
       widget = rk_code_block_new (node->language);
       rk_code_block_set_code (RK_CODE_BLOCK (widget), node->text);
       break;
@@ -314,7 +349,7 @@ build_block (RkMarkdownView *self,
     default:
       g_assert_not_reached ();
     }
-  mark (widget, node);
+  mark (self, widget, node);
   return widget;
 }
 
@@ -324,7 +359,7 @@ update_block (RkMarkdownView *self,
               GtkWidget      *widget,
               RkMarkdownNode *node)
 {
-  if (!same_shape (widget, node))
+  if (!same_shape (self, widget, node))
     return FALSE;
 
   switch (node->kind)
@@ -339,6 +374,13 @@ update_block (RkMarkdownView *self,
         gtk_label_set_text (GTK_LABEL (widget), node->text);
       return TRUE;
     case RK_MARKDOWN_NODE_CODE:
+      if (is_folded (self, node))
+        {
+          g_autofree char *text = folded_text (node);
+          if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) != 0)
+            gtk_label_set_text (GTK_LABEL (widget), text);
+          return TRUE;
+        }
       if (g_strcmp0 (rk_code_block_get_language (RK_CODE_BLOCK (widget)), node->language) != 0)
         return FALSE;
       rk_code_block_set_code (RK_CODE_BLOCK (widget), node->text);
@@ -505,6 +547,25 @@ rk_markdown_view_set_entry (RkMarkdownView    *self,
     }
   else
     render (self, "");
+}
+
+void
+rk_markdown_view_set_fold_python (RkMarkdownView *self,
+                                  gboolean        fold)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (RK_IS_MARKDOWN_VIEW (self));
+
+  fold = !!fold;
+  if (self->fold_python == fold)
+    return;
+  self->fold_python = fold;
+  /* Everything shown changes shape: render afresh. */
+  text = g_strdup (self->text->str);
+  clear_blocks (self);
+  g_string_truncate (self->text, 0);
+  render (self, text);
 }
 
 guint

@@ -22,6 +22,10 @@ const char *rk_markdown_view_get_text   (RkMarkdownView    *self);
 /* Follows @entry's text (notify::text), at most once a frame while mapped. */
 void        rk_markdown_view_set_entry  (RkMarkdownView    *self,
                                          RkTranscriptEntry *entry);
+/* Python fences folded into one line (the agent shows that code in a cell
+ * of its own, with the approval bar). Default FALSE. */
+void        rk_markdown_view_set_fold_python (RkMarkdownView *self,
+                                              gboolean        fold);
 /* Renders now whatever change is still waiting for the next frame. */
 void        rk_markdown_view_flush      (RkMarkdownView    *self);
 

@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RkOutputView, rk_output_view, RK, OUTPUT_VIEW, GtkWidget)
 
 /* Output shown before "Show more": this many lines or bytes. */
-#define RK_OUTPUT_VIEW_CAP_LINES  40
+#define RK_OUTPUT_VIEW_CAP_LINES  20
 #define RK_OUTPUT_VIEW_CAP_BYTES  (8 * 1024)
 /* Shown at most after "Show more". */
 #define RK_OUTPUT_VIEW_MAX_BYTES  (256 * 1024)

@@ -2,7 +2,8 @@
 /* render-harness.c — shows a saved transcript in RkChatView, for looking at
  * the rows as a user would (screenshots) without a model or a sandbox:
  *   render-harness TRANSCRIPT.json [WORKSPACE] [--pending CELL] [--running CELL]
- *                  [--dark] [--width W] [--height H] [--top] [--stream] */
+ *                  [--dark] [--width W] [--height H] [--top] [--stream]
+ *                  [--scroll PIXELS] */
 #include "config.h"
 
 #include <adwaita.h>
@@ -12,7 +13,7 @@
 
 static char *pending, *running;
 static gboolean dark, top, stream;
-static int width = 900, height = 1000;
+static int width = 900, height = 1000, scroll = -1;
 
 static RkTranscript *transcript;
 static guint stream_id, stream_pos;
@@ -39,6 +40,14 @@ stream_cb (gpointer user_data)
 }
 
 static void
+scroll_top_cb (gpointer user_data)
+{
+  GtkWidget *scroller = gtk_widget_get_parent (GTK_WIDGET (rk_chat_view_get_list_view (user_data)));
+
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), MAX (scroll, 0));
+}
+
+static void
 activate_cb (GtkApplication *app,
              char          **args)
 {
@@ -61,8 +70,8 @@ activate_cb (GtkApplication *app,
   rk_chat_view_set_cell_state (RK_CHAT_VIEW (view), pending, running, g_get_monotonic_time () - 75 * G_USEC_PER_SEC);
   adw_application_window_set_content (ADW_APPLICATION_WINDOW (window), view);
   gtk_window_present (GTK_WINDOW (window));
-  if (top)
-    rk_chat_view_scroll_to_end (RK_CHAT_VIEW (view)), g_object_set_data (G_OBJECT (view), "top", GINT_TO_POINTER (1));
+  if (top || scroll >= 0)
+    g_timeout_add_once (800, scroll_top_cb, view);
   if (stream)
     {
       guint id = rk_transcript_add_assistant (transcript, "");
@@ -80,8 +89,9 @@ main (int argc, char **argv)
     { "pending", 0, 0, G_OPTION_ARG_STRING, &pending, "Cell waiting for approval", "CELL" },
     { "running", 0, 0, G_OPTION_ARG_STRING, &running, "Running cell", "CELL" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Dark style", NULL },
-    { "top", 0, 0, G_OPTION_ARG_NONE, &top, "Unused", NULL },
+    { "top", 0, 0, G_OPTION_ARG_NONE, &top, "Scroll to the top", NULL },
     { "stream", 0, 0, G_OPTION_ARG_NONE, &stream, "Stream a message in", NULL },
+    { "scroll", 0, 0, G_OPTION_ARG_INT, &scroll, "Scroll to this many pixels from the top", "PIXELS" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "H" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
@@ -98,6 +108,8 @@ main (int argc, char **argv)
   args[0] = rest[0];
   args[1] = rest[1];
   app = adw_application_new ("io.github.reckon.RenderHarness", G_APPLICATION_NON_UNIQUE);
+  /* Reckon's style sheet, from the same resources. */
+  g_application_set_resource_base_path (G_APPLICATION (app), "/io/github/reckon/Reckon");
   g_signal_connect (app, "activate", G_CALLBACK (activate_cb), args);
   return g_application_run (G_APPLICATION (app), 1, argv);
 }

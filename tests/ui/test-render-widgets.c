@@ -426,7 +426,7 @@ test_output_view (void)
     g_string_append_printf (many, "line %u\n", i);
   rk_output_view_set_text (RK_OUTPUT_VIEW (view), many->str, FALSE);
   g_assert_true (rk_output_view_get_capped (RK_OUTPUT_VIEW (view)));
-  g_assert_true (g_str_has_suffix (rk_output_view_get_shown (RK_OUTPUT_VIEW (view)), "line 39"));
+  g_assert_true (g_str_has_suffix (rk_output_view_get_shown (RK_OUTPUT_VIEW (view)), "line 19"));
   more = find_button (view, "Show _more");
   g_assert_true (gtk_widget_get_visible (more));
   g_signal_emit_by_name (more, "clicked");
