@@ -1,0 +1,662 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-artifact-shelf.c — the artifact entries of a transcript (tables, charts,
+ * figures, files), newest first, in a GtkListBox bound to a filtered and
+ * sorted view of the transcript model; provenance on demand
+ * (rk_provenance_collect_async), Save one and Save all through the portal. */
+#define G_LOG_DOMAIN "rk-artifact-shelf"
+#include "config.h"
+
+#include "rk-artifact-shelf.h"
+#include "rk-artifact-export.h"
+#include "rk-provenance.h"
+#include "rk-text.h"
+
+#include <adwaita.h>
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+struct _RkArtifactShelf
+{
+  GtkWidget           parent_instance;
+
+  RkTranscript       *transcript;
+  RkSession          *session;
+  gulong              state_handler;
+
+  GtkWidget          *box;
+  GtkWidget          *save_all_button;
+  GtkWidget          *stack;
+  GtkWidget          *list;
+  GtkWidget          *status;
+  GtkFilterListModel *filtered;
+  GtkSortListModel   *sorted;
+  GCancellable       *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (RkArtifactShelf, rk_artifact_shelf, GTK_TYPE_WIDGET)
+
+enum {
+  SIGNAL_ACTIVATE_ENTRY,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static gboolean
+is_artifact (RkEntryKind kind)
+{
+  return kind == RK_ENTRY_TABLE || kind == RK_ENTRY_FIGURE ||
+         kind == RK_ENTRY_CHART || kind == RK_ENTRY_FILE;
+}
+
+static gboolean
+can_save (RkArtifactShelf *self)
+{
+  return self->session != NULL && rk_session_get_state (self->session) == RK_SESSION_ACTIVE;
+}
+
+static void
+set_status (RkArtifactShelf *self,
+            const char      *text)
+{
+  gtk_label_set_text (GTK_LABEL (self->status), text != NULL ? text : "");
+  gtk_widget_set_visible (self->status, text != NULL && *text != '\0');
+}
+
+/* The names of the session's files, for the provenance inputs. */
+static GStrv
+input_names (RkArtifactShelf *self)
+{
+  GStrv names = self->session != NULL ? rk_session_dup_file_names (self->session) : NULL;
+
+  /* none known (yet): the transcript's attachments stand in */
+  if (names != NULL && names[0] == NULL)
+    g_clear_pointer (&names, g_strfreev);
+  return names;
+}
+
+/* ------------------------------------------------------------ provenance */
+
+typedef struct
+{
+  GtkWidget *label;      /* weak: the popover's label */
+  guint      entry_id;
+} DetailsJob;
+
+static void
+details_done_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  DetailsJob *job = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) records = rk_provenance_collect_finish (result, &error);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (job->label == NULL)
+    {
+      g_free (job);
+      return;
+    }
+  g_object_remove_weak_pointer (G_OBJECT (job->label), (gpointer *) &job->label);
+
+  for (guint i = 0; records != NULL && i < records->len; i++)
+    {
+      RkProvenance *p = g_ptr_array_index (records, i);
+      g_autoptr(GDateTime) t = NULL;
+      g_autofree char *when = NULL;
+      g_autofree char *code = NULL;
+
+      if (p->entry_id != job->entry_id)
+        continue;
+      t = g_date_time_new_from_unix_local (p->time / G_USEC_PER_SEC);
+      when = t != NULL ? g_date_time_format (t, "%x %X") : g_strdup ("");
+      if (p->cell_number > 0)
+        /* Translators: "Made by cell 2 at 12/01/26 14:02:11" */
+        g_string_append_printf (text, _("Made by cell %u at %s"), p->cell_number, when);
+      else
+        g_string_append_printf (text, _("Made at %s"), when);
+      g_string_append (text, "\n\n");
+      if (p->inputs->len == 0)
+        g_string_append (text, _("No input file is named in its code or the code before it."));
+      else
+        g_string_append (text, _("Input files (SHA-256):"));
+      for (guint k = 0; k < p->inputs->len; k++)
+        {
+          RkProvenanceInput *in = g_ptr_array_index (p->inputs, k);
+          g_autofree char *name = rk_text_sanitize_for_terminal (in->name, RK_TEXT_SANITIZE_SINGLE_LINE);
+
+          g_string_append_printf (text, "\n• %s\n  %s", name,
+                                  in->sha256 != NULL ? in->sha256 : _("(could not be read)"));
+        }
+      if (p->code != NULL)
+        {
+          code = rk_text_sanitize_for_terminal (p->code, RK_TEXT_SANITIZE_DEFAULT);
+          g_string_append_printf (text, "\n\n%s\n%s", _("Code:"), code);
+        }
+      break;
+    }
+  if (text->len == 0)
+    g_string_append (text, error != NULL ? error->message : _("No provenance is known for this result."));
+  gtk_label_set_text (GTK_LABEL (job->label), text->str);
+  g_free (job);
+}
+
+static void
+details_show_cb (GtkPopover      *popover,
+                 RkArtifactShelf *self)
+{
+  GtkWidget *label = gtk_popover_get_child (popover);
+  DetailsJob *job;
+  g_auto(GStrv) names = NULL;
+
+  if (self->transcript == NULL)
+    return;
+  gtk_label_set_text (GTK_LABEL (label), _("Reading the inputs…"));
+  job = g_new0 (DetailsJob, 1);
+  job->label = label;
+  job->entry_id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (popover), "rk-entry"));
+  g_object_add_weak_pointer (G_OBJECT (label), (gpointer *) &job->label);
+  names = input_names (self);
+  rk_provenance_collect_async (self->transcript, (const char * const *) names,
+                               can_save (self) ? rk_session_get_workspace (self->session) : NULL,
+                               self->cancellable, details_done_cb, job);
+}
+
+/* ------------------------------------------------------------ save one */
+
+typedef struct
+{
+  RkArtifactShelf *self;
+  RkEntryKind      kind;
+  char            *workspace;
+  char            *rel_path;
+  char            *dest;
+} SaveJob;
+
+static void
+save_job_free (SaveJob *job)
+{
+  g_clear_object (&job->self);
+  g_free (job->workspace);
+  g_free (job->rel_path);
+  g_free (job->dest);
+  g_free (job);
+}
+
+static void
+save_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  SaveJob *job = task_data;
+  GError *error = NULL;
+
+  if (rk_artifact_save (job->workspace, job->kind, job->rel_path, job->dest, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+save_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  SaveJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *name = g_path_get_basename (job->dest);
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      message = g_strdup_printf (_("“%s” could not be saved: %s"), name, error->message);
+    }
+  else
+    message = g_strdup_printf (_("Saved “%s”"), name);
+  set_status (job->self, message);
+}
+
+static void
+save_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  SaveJob         *job)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      job->dest = file != NULL ? g_file_get_path (file) : NULL;
+      if (job->dest != NULL)
+        {
+          g_autoptr(GTask) task = g_task_new (NULL, job->self->cancellable, save_done_cb, NULL);
+
+          g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);
+          set_status (job->self, _("Saving…"));
+          g_task_run_in_thread (task, save_thread);
+          job = NULL;
+        }
+    }
+  if (job != NULL)
+    save_job_free (job);
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+save_clicked_cb (GtkButton       *button,
+                 RkArtifactShelf *self)
+{
+  RkTranscriptEntry *entry = g_object_get_data (G_OBJECT (button), "rk-entry");
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog;
+  g_autofree char *name = NULL;
+  SaveJob *job;
+
+  if (entry == NULL || !can_save (self))
+    return;
+  job = g_new0 (SaveJob, 1);
+  job->self = g_object_ref (self);
+  job->kind = rk_transcript_entry_get_kind (entry);
+  job->workspace = g_strdup (rk_session_get_workspace (self->session));
+  job->rel_path = g_strdup (rk_transcript_entry_get_path (entry));
+  name = rk_artifact_save_name (job->kind, job->rel_path, rk_transcript_entry_get_title (entry));
+  if (job->kind == RK_ENTRY_CHART)
+    {
+      /* charts: a picture by default (SVG, PDF and .json work by name too) */
+      char *dot = strrchr (name, '.');
+
+      if (dot != NULL)
+        *dot = '\0';
+      name = g_strconcat (g_steal_pointer (&name), ".png", NULL);
+    }
+  dialog = gtk_file_chooser_native_new (_("Save Result"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  g_signal_connect (dialog, "response", G_CALLBACK (save_response_cb), job);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ------------------------------------------------------------- save all */
+
+static void
+save_all_done_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(RkArtifactShelf) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) skipped = rk_artifact_save_all_finish (result, &error);
+  g_autofree char *message = NULL;
+
+  gtk_widget_set_sensitive (self->save_all_button, TRUE);
+  if (skipped == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      message = g_strdup_printf (_("The results could not be saved: %s"), error->message);
+    }
+  else if (skipped[0] != NULL)
+    message = g_strdup_printf (ngettext ("Saved, but %u result could not be read.",
+                                         "Saved, but %u results could not be read.",
+                                         g_strv_length (skipped)),
+                               g_strv_length (skipped));
+  else
+    message = g_strdup (_("All results saved, with their provenance."));
+  set_status (self, message);
+}
+
+static void
+save_all_response_cb (GtkNativeDialog *dialog,
+                      int              response,
+                      RkArtifactShelf *self)
+{
+  RkExportFormat format = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "rk-format"));
+
+  if (response == GTK_RESPONSE_ACCEPT && can_save (self) && self->transcript != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *dest = file != NULL ? g_file_get_path (file) : NULL;
+      g_auto(GStrv) names = input_names (self);
+
+      if (dest != NULL)
+        {
+          gtk_widget_set_sensitive (self->save_all_button, FALSE);
+          set_status (self, _("Saving…"));
+          rk_artifact_save_all_async (self->transcript, (const char * const *) names,
+                                      rk_session_get_workspace (self->session), format, dest,
+                                      self->cancellable, save_all_done_cb, g_object_ref (self));
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+save_all_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  RkArtifactShelf *self = RK_ARTIFACT_SHELF (widget);
+  gboolean zip = g_str_equal (g_variant_get_string (parameter, NULL), "zip");
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkFileChooserNative *dialog;
+
+  if (!can_save (self))
+    {
+      set_status (self, _("This session has ended, so its results can no longer be saved."));
+      return;
+    }
+  dialog = gtk_file_chooser_native_new (zip ? _("Save All as Zip") : _("Save All to Folder"),
+                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        zip ? GTK_FILE_CHOOSER_ACTION_SAVE : GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                        _("_Save"), _("_Cancel"));
+  if (zip)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), _("results.zip"));
+  g_object_set_data (G_OBJECT (dialog), "rk-format", GINT_TO_POINTER (zip ? RK_EXPORT_ZIP : RK_EXPORT_FOLDER));
+  g_signal_connect (dialog, "response", G_CALLBACK (save_all_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ---------------------------------------------------------------- rows */
+
+static const char *
+kind_icon (RkEntryKind kind)
+{
+  switch (kind)
+    {
+    case RK_ENTRY_TABLE:
+      return "x-office-spreadsheet-symbolic";
+    case RK_ENTRY_CHART:
+      return "x-office-presentation-symbolic";
+    case RK_ENTRY_FIGURE:
+      return "image-x-generic-symbolic";
+    default:
+      return "text-x-generic-symbolic";
+    }
+}
+
+static const char *
+kind_label (RkEntryKind kind)
+{
+  switch (kind)
+    {
+    case RK_ENTRY_TABLE:
+      return _("Table");
+    case RK_ENTRY_CHART:
+      return _("Chart");
+    case RK_ENTRY_FIGURE:
+      return _("Figure");
+    default:
+      return _("File");
+    }
+}
+
+static GtkWidget *
+create_row_cb (gpointer item,
+               gpointer user_data)
+{
+  RkArtifactShelf *self = user_data;
+  RkTranscriptEntry *entry = item;
+  RkEntryKind kind = rk_transcript_entry_get_kind (entry);
+  const char *raw_title = rk_transcript_entry_get_title (entry);
+  g_autofree char *base = g_path_get_basename (rk_transcript_entry_get_path (entry) ? rk_transcript_entry_get_path (entry) : "");
+  g_autofree char *title = rk_text_sanitize_for_terminal (raw_title != NULL && *raw_title != '\0' ? raw_title : base,
+                                                          RK_TEXT_SANITIZE_SINGLE_LINE);
+  g_autoptr(GDateTime) t = g_date_time_new_from_unix_local (rk_transcript_entry_get_timestamp (entry) / G_USEC_PER_SEC);
+  g_autofree char *when = t != NULL ? g_date_time_format (t, "%X") : g_strdup ("");
+  g_autofree char *subtitle = g_strdup_printf ("%s · %s", kind_label (kind), when);
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *details = gtk_menu_button_new ();
+  GtkWidget *popover = gtk_popover_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *save = gtk_button_new_from_icon_name ("document-save-symbolic");
+  g_autofree char *save_name = g_strdup_printf (_("Save %s"), title);
+  g_autofree char *details_name = g_strdup_printf (_("Provenance of %s"), title);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name (kind_icon (kind)));
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  g_object_set_data (G_OBJECT (row), "rk-entry-id", GUINT_TO_POINTER (rk_transcript_entry_get_id (entry)));
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_popover_set_child (GTK_POPOVER (popover), label);
+  g_object_set_data (G_OBJECT (popover), "rk-entry", GUINT_TO_POINTER (rk_transcript_entry_get_id (entry)));
+  g_signal_connect (popover, "show", G_CALLBACK (details_show_cb), self);
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (details), "document-properties-symbolic");
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (details), popover);
+  gtk_widget_set_valign (details, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (details, "flat");
+  gtk_widget_set_tooltip_text (details, _("Where It Came From"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (details), GTK_ACCESSIBLE_PROPERTY_LABEL, details_name, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), details);
+
+  gtk_widget_set_valign (save, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (save, "flat");
+  gtk_widget_set_tooltip_text (save, _("Save"));
+  gtk_widget_set_sensitive (save, can_save (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (save), GTK_ACCESSIBLE_PROPERTY_LABEL, save_name, -1);
+  g_object_set_data_full (G_OBJECT (save), "rk-entry", g_object_ref (entry), g_object_unref);
+  g_signal_connect (save, "clicked", G_CALLBACK (save_clicked_cb), self);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), save);
+  return row;
+}
+
+static void
+row_activated_cb (GtkListBox      *list,
+                  GtkListBoxRow   *row,
+                  RkArtifactShelf *self)
+{
+  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "rk-entry-id"));
+
+  if (id != 0)
+    g_signal_emit (self, signals[SIGNAL_ACTIVATE_ENTRY], 0, id);
+}
+
+static gboolean
+filter_cb (gpointer item,
+           gpointer user_data)
+{
+  return is_artifact (rk_transcript_entry_get_kind (item));
+}
+
+static int
+newest_first_cb (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  guint ia = rk_transcript_entry_get_id ((RkTranscriptEntry *) a);
+  guint ib = rk_transcript_entry_get_id ((RkTranscriptEntry *) b);
+
+  return ia > ib ? -1 : ia < ib ? 1 : 0;
+}
+
+static void
+update_empty (RkArtifactShelf *self)
+{
+  guint n = rk_artifact_shelf_get_n_items (self);
+
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), n > 0 ? "list" : "empty");
+  gtk_widget_set_sensitive (self->save_all_button, n > 0 && can_save (self));
+}
+
+static void
+items_changed_cb (GListModel      *model,
+                  guint            position,
+                  guint            removed,
+                  guint            added,
+                  RkArtifactShelf *self)
+{
+  update_empty (self);
+}
+
+static void
+session_state_cb (RkSession       *session,
+                  GParamSpec      *pspec,
+                  RkArtifactShelf *self)
+{
+  /* rows rebind their Save buttons */
+  if (self->sorted != NULL)
+    gtk_list_box_bind_model (GTK_LIST_BOX (self->list), G_LIST_MODEL (self->sorted),
+                             create_row_cb, self, NULL);
+  update_empty (self);
+}
+
+void
+rk_artifact_shelf_set_session (RkArtifactShelf *self,
+                               RkTranscript    *transcript,
+                               RkSession       *session)
+{
+  g_return_if_fail (RK_IS_ARTIFACT_SHELF (self));
+  g_return_if_fail (transcript == NULL || RK_IS_TRANSCRIPT (transcript));
+  g_return_if_fail (session == NULL || RK_IS_SESSION (session));
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  if (self->session != NULL)
+    g_clear_signal_handler (&self->state_handler, self->session);
+  if (self->sorted != NULL)
+    g_signal_handlers_disconnect_by_func (self->sorted, items_changed_cb, self);
+  gtk_list_box_bind_model (GTK_LIST_BOX (self->list), NULL, NULL, NULL, NULL);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->filtered);
+  g_set_object (&self->transcript, transcript);
+  g_set_object (&self->session, session);
+  set_status (self, NULL);
+
+  if (self->session != NULL)
+    self->state_handler = g_signal_connect (self->session, "notify::state",
+                                            G_CALLBACK (session_state_cb), self);
+  if (self->transcript != NULL)
+    {
+      GtkFilter *filter = GTK_FILTER (gtk_custom_filter_new (filter_cb, NULL, NULL));
+      GtkSorter *sorter = GTK_SORTER (gtk_custom_sorter_new (newest_first_cb, NULL, NULL));
+
+      self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->transcript)), filter);
+      self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)), sorter);
+      g_signal_connect (self->sorted, "items-changed", G_CALLBACK (items_changed_cb), self);
+      gtk_list_box_bind_model (GTK_LIST_BOX (self->list), G_LIST_MODEL (self->sorted),
+                               create_row_cb, self, NULL);
+    }
+  update_empty (self);
+}
+
+guint
+rk_artifact_shelf_get_n_items (RkArtifactShelf *self)
+{
+  g_return_val_if_fail (RK_IS_ARTIFACT_SHELF (self), 0);
+  return self->sorted != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->sorted)) : 0;
+}
+
+/* --------------------------------------------------------------- object */
+
+static void
+rk_artifact_shelf_dispose (GObject *object)
+{
+  RkArtifactShelf *self = RK_ARTIFACT_SHELF (object);
+
+  if (self->list != NULL)
+    rk_artifact_shelf_set_session (self, NULL, NULL);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+
+  G_OBJECT_CLASS (rk_artifact_shelf_parent_class)->dispose (object);
+}
+
+static void
+rk_artifact_shelf_class_init (RkArtifactShelfClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_artifact_shelf_dispose;
+
+  /**
+   * RkArtifactShelf::activate-entry:
+   * @entry_id: the transcript entry of the artifact
+   *
+   * The user picked an artifact: the chat scrolls to it.
+   */
+  signals[SIGNAL_ACTIVATE_ENTRY] =
+    g_signal_new ("activate-entry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  gtk_widget_class_install_action (widget_class, "shelf.save-all", "s", save_all_action);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+  gtk_widget_class_set_css_name (widget_class, "rkartifactshelf");
+}
+
+static void
+rk_artifact_shelf_init (RkArtifactShelf *self)
+{
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *heading = gtk_label_new (_("Results"));
+  GtkWidget *empty = gtk_label_new (_("Tables, charts and files that code makes appear here."));
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  g_autoptr(GMenu) menu = g_menu_new ();
+
+  self->cancellable = g_cancellable_new ();
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+
+  gtk_widget_add_css_class (heading, "heading");
+  gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_widget_set_hexpand (heading, TRUE);
+  gtk_box_append (GTK_BOX (header), heading);
+  g_menu_append (menu, _("Save All to _Folder…"), "shelf.save-all::folder");
+  g_menu_append (menu, _("Save All as _Zip…"), "shelf.save-all::zip");
+  self->save_all_button = gtk_menu_button_new ();
+  gtk_menu_button_set_label (GTK_MENU_BUTTON (self->save_all_button), _("Save All"));
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->save_all_button), G_MENU_MODEL (menu));
+  gtk_widget_add_css_class (self->save_all_button, "flat");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->save_all_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save all"), -1);
+  gtk_box_append (GTK_BOX (header), self->save_all_button);
+  gtk_box_append (GTK_BOX (self->box), header);
+
+  self->list = gtk_list_box_new ();
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (self->list, "boxed-list");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Results"), -1);
+  g_signal_connect (self->list, "row-activated", G_CALLBACK (row_activated_cb), self);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->list);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+
+  gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
+  gtk_widget_add_css_class (empty, "dim-label");
+  self->stack = gtk_stack_new ();
+  gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
+  gtk_stack_add_named (GTK_STACK (self->stack), scrolled, "list");
+  gtk_widget_set_vexpand (self->stack, TRUE);
+  gtk_box_append (GTK_BOX (self->box), self->stack);
+
+  self->status = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->status), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->status), 0);
+  gtk_widget_add_css_class (self->status, "caption");
+  gtk_widget_set_visible (self->status, FALSE);
+  gtk_box_append (GTK_BOX (self->box), self->status);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Results"), -1);
+  update_empty (self);
+}
+
+GtkWidget *
+rk_artifact_shelf_new (void)
+{
+  return g_object_new (RK_TYPE_ARTIFACT_SHELF, NULL);
+}
