@@ -18,7 +18,7 @@ struct _RkComposer
   GtkToggleButton *code_toggle;
   GtkTextView     *text_view;
   GtkLabel        *placeholder;
-  GtkStack        *action_stack;
+  GtkWidget       *action_box;
   GtkButton       *send_button;
   GtkButton       *stop_button;
 
@@ -72,8 +72,9 @@ update_state (RkComposer *self)
   gtk_label_set_label (self->placeholder, hint);
   gtk_widget_set_visible (GTK_WIDGET (self->placeholder), empty);
 
-  gtk_stack_set_visible_child (self->action_stack,
-                               GTK_WIDGET (self->busy ? self->stop_button : self->send_button));
+  /* Hidden, not merely covered: assistive technologies see one of them. */
+  gtk_widget_set_visible (GTK_WIDGET (self->send_button), !self->busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), self->busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->send_button), !self->busy && !is_blank (text));
 
   if (code)
@@ -81,7 +82,7 @@ update_state (RkComposer *self)
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->text_view), "monospace");
 
-  name = code ? _("Python code") : _("Question");
+  name = code ? _("Python code") : _("Your question");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, name,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, hint,
@@ -230,7 +231,7 @@ rk_composer_class_init (RkComposerClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkComposer, code_toggle);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, text_view);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, placeholder);
-  gtk_widget_class_bind_template_child (widget_class, RkComposer, action_stack);
+  gtk_widget_class_bind_template_child (widget_class, RkComposer, action_box);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, send_button);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, stop_button);
   gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);

@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-application.c — the single-instance app: loads the settings (also from
+ * the build tree), keeps the model client in step with them, and owns the
+ * app-wide actions: preferences, about, shortcuts, quit. */
+#define G_LOG_DOMAIN "rk-application"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rk-application-private.h"
+#include "rk-preferences-window.h"
+#include "rk-secrets.h"
+#include "rk-util.h"
+#include "rk-window.h"
+
+struct _RkApplication
+{
+  AdwApplication  parent_instance;
+
+  GSettings      *settings;
+  RkModelClient  *client;
+  GCancellable   *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (RkApplication, rk_application, ADW_TYPE_APPLICATION)
+
+/* Whether this program runs from the build tree it was built in. */
+static gboolean
+running_uninstalled (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *build_root = g_canonicalize_filename (RK_GUI_BUILD_ROOT, NULL);
+
+  return exe != NULL && g_str_has_prefix (exe, build_root) && exe[strlen (build_root)] == '/';
+}
+
+/* The schema comes from the build tree when running uninstalled, else from
+ * our own prefix (which need not be on XDG_DATA_DIRS, e.g. /tmp/rk-prefix),
+ * else from the default places. */
+static GSettings *
+load_settings (GError **error)
+{
+  GSettingsSchemaSource *default_source = g_settings_schema_source_get_default ();
+  const char *dir = running_uninstalled () ? RK_BUILD_SCHEMA_DIR : RK_INSTALLED_SCHEMA_DIR;
+  g_autoptr(GSettingsSchemaSource) source = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autofree char *compiled = g_build_filename (dir, "gschemas.compiled", NULL);
+
+  if (g_file_test (compiled, G_FILE_TEST_IS_REGULAR))
+    source = g_settings_schema_source_new_from_directory (dir, default_source, FALSE, NULL);
+  if (source == NULL && default_source != NULL)
+    source = g_settings_schema_source_ref (default_source);
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("The settings schema %s is not installed (looked in %s and the system folders)."),
+                   APP_ID, dir);
+      return NULL;
+    }
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+lookup_api_key_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(RkApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = rk_secrets_lookup_api_key_finish (result, &error);
+
+  if (error != NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_debug ("No API key: %s", error->message);
+      return;
+    }
+  rk_model_client_set_api_key (self->client, key);
+}
+
+/* Settings → model client. The windows watch the settings themselves to
+ * check the connection again. */
+static void
+apply_model_settings (RkApplication *self)
+{
+  g_autofree char *endpoint = g_settings_get_string (self->settings, "endpoint");
+  g_autofree char *model = g_settings_get_string (self->settings, "model");
+
+  rk_model_client_set_endpoint (self->client, endpoint);
+  rk_model_client_set_model (self->client, model);
+  rk_model_client_set_api (self->client, (RkModelApi) g_settings_get_enum (self->settings, "api-kind"));
+  rk_model_client_set_allow_remote (self->client, g_settings_get_boolean (self->settings, "allow-remote"));
+}
+
+static void
+refresh_api_key (RkApplication *self)
+{
+  g_autofree char *endpoint = g_settings_get_string (self->settings, "endpoint");
+
+  rk_model_client_set_api_key (self->client, NULL);
+  if (*endpoint == '\0')
+    return;
+  rk_secrets_lookup_api_key_async (endpoint, self->cancellable, lookup_api_key_cb, g_object_ref (self));
+}
+
+static void
+settings_changed_cb (RkApplication *self,
+                     const char    *key,
+                     GSettings     *settings)
+{
+  if (g_str_equal (key, "endpoint") || g_str_equal (key, "model") ||
+      g_str_equal (key, "api-kind") || g_str_equal (key, "allow-remote"))
+    apply_model_settings (self);
+  if (g_str_equal (key, "endpoint"))
+    refresh_api_key (self);
+}
+
+/* Called by the preferences after a key was stored or cleared. */
+void
+_rk_application_reload_api_key (RkApplication *self)
+{
+  refresh_api_key (self);
+}
+
+static RkWindow *
+get_window (RkApplication *self,
+            gboolean       create)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (RK_IS_WINDOW (window))
+    return RK_WINDOW (window);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (RK_IS_WINDOW (l->data))
+      return l->data;
+  return create ? rk_window_new (self) : NULL;
+}
+
+/* -- actions -- */
+
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  RkApplication *self = user_data;
+  RkWindow *window = get_window (self, TRUE);
+  const char *page = param != NULL ? g_variant_get_string (param, NULL) : NULL;
+  GtkWidget *prefs = rk_preferences_window_new (self->settings);
+
+  gtk_window_set_transient_for (GTK_WINDOW (prefs), GTK_WINDOW (window));
+  if (page != NULL && g_str_equal (page, "endpoint"))
+    rk_preferences_window_focus_endpoint (RK_PREFERENCES_WINDOW (prefs));
+  gtk_window_present (GTK_WINDOW (prefs));
+}
+
+static char *
+dup_debug_info (RkApplication *self)
+{
+  RkWindow *window = get_window (self, FALSE);
+  GString *s = g_string_new (NULL);
+  const char *resolved = rk_model_client_get_resolved_endpoint (self->client);
+  const char *endpoint = rk_model_client_get_endpoint (self->client);
+  const char *model = rk_model_client_get_model (self->client);
+  static const char *apis[] = { "auto", "openai", "ollama" };
+  RkModelApi api = rk_model_client_get_resolved_api (self->client);
+  gboolean flatpak = g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+
+  g_string_append_printf (s, "Reckon %s\n", PACKAGE_VERSION);
+  g_string_append_printf (s, "GTK %u.%u.%u (built with %d.%d.%d)\n",
+                          gtk_get_major_version (), gtk_get_minor_version (), gtk_get_micro_version (),
+                          GTK_MAJOR_VERSION, GTK_MINOR_VERSION, GTK_MICRO_VERSION);
+  g_string_append_printf (s, "libadwaita %u.%u.%u (built with %d.%d.%d)\n",
+                          adw_get_major_version (), adw_get_minor_version (), adw_get_micro_version (),
+                          ADW_MAJOR_VERSION, ADW_MINOR_VERSION, ADW_MICRO_VERSION);
+  g_string_append_printf (s, "GLib %u.%u.%u\n", glib_major_version, glib_minor_version, glib_micro_version);
+  g_string_append_printf (s, "Running: %s\n",
+                          flatpak ? "Flatpak" : running_uninstalled () ? "from the build tree" : "installed");
+  g_string_append_printf (s, "Sandbox: %s (%s)\n", rk_sandbox_path (),
+                          flatpak ? "flatpak-spawn --sandbox" : "reckon-sandbox");
+  g_string_append_printf (s, "Kernel: %s\n", rk_kernel_dir ());
+  g_string_append_printf (s, "Python: %s\n", rk_python_path ());
+  if (window != NULL)
+    _rk_window_append_debug_info (window, s);
+  g_string_append_printf (s, "Model server: %s\n",
+                          resolved != NULL ? resolved :
+                          (endpoint != NULL && *endpoint != '\0') ? endpoint : "not found yet");
+  if (api >= RK_MODEL_API_AUTO && api <= RK_MODEL_API_OLLAMA)
+    g_string_append_printf (s, "Model API: %s\n", apis[api]);
+  g_string_append_printf (s, "Model: %s\n", (model != NULL && *model != '\0') ? model : "the server's first");
+  if (window != NULL)
+    _rk_window_append_server_info (window, s);
+  return g_string_free (s, FALSE);
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  RkApplication *self = user_data;
+  RkWindow *window = get_window (self, TRUE);
+  g_autofree char *debug_info = dup_debug_info (self);
+  static const char *developers[] = { "The Reckon developers", NULL };
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", window,
+                        "application-name", _("Reckon"),
+                        "application-icon", APP_ID,
+                        "version", PACKAGE_VERSION,
+                        "developer-name", _("The Reckon developers"),
+                        "developers", developers,
+                        "comments", _("Ask questions about your data files in plain words. "
+                                      "A model on your computer writes Python, you approve it, "
+                                      "and it runs in a sandbox."),
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "translator-credits", _("translator-credits"),
+                        "debug-info", debug_info,
+                        "debug-info-filename", "reckon-troubleshooting.txt",
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+shortcuts_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  RkWindow *window = get_window (user_data, TRUE);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  RkApplication *self = user_data;
+
+  /* Closing each window saves its state and conversation first. */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL;)
+    {
+      GtkWindow *window = l->data;
+
+      l = l->next;
+      gtk_window_close (window);
+    }
+}
+
+static const GActionEntry app_actions[] = {
+  { "preferences", preferences_action, NULL, NULL, NULL },
+  { "preferences-page", preferences_action, "s", NULL, NULL },
+  { "about", about_action, NULL, NULL, NULL },
+  { "shortcuts", shortcuts_action, NULL, NULL, NULL },
+  { "quit", quit_action, NULL, NULL, NULL },
+};
+
+static const struct
+{
+  const char *action;
+  const char *accels[3];
+} app_accels[] = {
+  { "app.quit", { "<Control>q", NULL } },
+  { "app.preferences", { "<Control>comma", NULL } },
+  { "win.show-help-overlay", { "<Control>question", NULL } },
+  { "win.new-conversation", { "<Control>n", NULL } },
+  { "win.attach", { "<Control>o", NULL } },
+  { "win.save-all", { "<Control><Shift>s", NULL } },
+  { "win.toggle-sidebar", { "F9", NULL } },
+  { "win.focus-composer", { "<Control>l", NULL } },
+  { "win.check-connection", { "<Control>r", NULL } },
+  { "window.close", { "<Control>w", NULL } },
+};
+
+/* -- GApplication -- */
+
+static void
+rk_application_startup (GApplication *app)
+{
+  RkApplication *self = RK_APPLICATION (app);
+  g_autoptr(GError) error = NULL;
+
+  G_APPLICATION_CLASS (rk_application_parent_class)->startup (app);
+
+  g_set_application_name (_("Reckon"));
+  gtk_window_set_default_icon_name (APP_ID);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+
+  self->settings = load_settings (&error);
+  if (self->settings == NULL)
+    {
+      /* Nothing works without the schema: say what is missing, open no window. */
+      g_printerr ("reckon: %s\n", error->message);
+      return;
+    }
+
+  self->client = rk_model_client_new ();
+  apply_model_settings (self);
+  refresh_api_key (self);
+  g_signal_connect_object (self->settings, "changed", G_CALLBACK (settings_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
+  for (guint i = 0; i < G_N_ELEMENTS (app_accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), app_accels[i].action,
+                                           app_accels[i].accels);
+}
+
+static void
+rk_application_activate (GApplication *app)
+{
+  if (RK_APPLICATION (app)->settings == NULL)
+    return;
+  gtk_window_present (GTK_WINDOW (get_window (RK_APPLICATION (app), TRUE)));
+}
+
+static void
+rk_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  RkWindow *window;
+
+  if (RK_APPLICATION (app)->settings == NULL)
+    return;
+  window = get_window (RK_APPLICATION (app), TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+  rk_window_add_files (window, files, (guint) n_files);
+}
+
+static void
+rk_application_shutdown (GApplication *app)
+{
+  RkApplication *self = RK_APPLICATION (app);
+
+  g_cancellable_cancel (self->cancellable);
+  G_APPLICATION_CLASS (rk_application_parent_class)->shutdown (app);
+}
+
+static void
+rk_application_dispose (GObject *object)
+{
+  RkApplication *self = RK_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->client);
+  g_clear_object (&self->cancellable);
+  G_OBJECT_CLASS (rk_application_parent_class)->dispose (object);
+}
+
+static void
+rk_application_class_init (RkApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = rk_application_dispose;
+  app_class->startup = rk_application_startup;
+  app_class->activate = rk_application_activate;
+  app_class->open = rk_application_open;
+  app_class->shutdown = rk_application_shutdown;
+}
+
+static void
+rk_application_init (RkApplication *self)
+{
+  self->cancellable = g_cancellable_new ();
+}
+
+RkApplication *
+rk_application_new (void)
+{
+  return g_object_new (RK_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/reckon/Reckon",
+                       NULL);
+}
+
+GSettings *
+rk_application_get_settings (RkApplication *self)
+{
+  g_return_val_if_fail (RK_IS_APPLICATION (self), NULL);
+  return self->settings;
+}
+
+RkModelClient *
+rk_application_get_model_client (RkApplication *self)
+{
+  g_return_val_if_fail (RK_IS_APPLICATION (self), NULL);
+  return self->client;
+}

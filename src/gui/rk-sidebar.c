@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-sidebar.c — saved conversations (RkConversationStore, newest first as
+ * the store orders them, expired ones marked), the open conversation's files
+ * with what their profile says, and the artifact shelf's slot. */
+#define G_LOG_DOMAIN "rk-sidebar"
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "rk-sidebar.h"
+#include "rk-text.h"
+
+struct _RkSidebar
+{
+  GtkWidget            parent_instance;
+
+  GtkListBox          *conversations_list;
+  GtkListBox          *files_list;
+  GtkLabel            *conversations_heading;
+  GtkLabel            *files_heading;
+  GtkLabel            *results_heading;
+  AdwBin              *artifact_slot;
+
+  RkConversationStore *store;
+  RkConversation      *conversation;
+  GSignalGroup        *conversation_signals;
+  GSignalGroup        *session_signals;
+};
+
+G_DEFINE_FINAL_TYPE (RkSidebar, rk_sidebar, GTK_TYPE_WIDGET)
+
+enum {
+  SIGNAL_CONVERSATION_SELECTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static char *
+format_when (gint64 usec)
+{
+  g_autoptr(GDateTime) when = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+  if (usec <= 0)
+    return g_strdup ("");
+  when = g_date_time_new_from_unix_local (usec / G_USEC_PER_SEC);
+  if (when == NULL)
+    return g_strdup ("");
+  if (g_date_time_get_year (when) == g_date_time_get_year (now) &&
+      g_date_time_get_day_of_year (when) == g_date_time_get_day_of_year (now))
+    /* Translators: time of a conversation saved today, see g_date_time_format(). */
+    return g_date_time_format (when, _("%H:%M"));
+  /* Translators: date of an older conversation, see g_date_time_format(). */
+  return g_date_time_format (when, _("%e %b %Y"));
+}
+
+/* Labels of a conversation's row, again whenever its info changes. */
+static void
+fill_conversation_row (GtkWidget          *row,
+                       GParamSpec         *pspec,
+                       RkConversationInfo *info)
+{
+  GtkLabel *title_label = g_object_get_data (G_OBJECT (row), "rk-title");
+  GtkLabel *subtitle_label = g_object_get_data (G_OBJECT (row), "rk-subtitle");
+  const char *raw = rk_conversation_info_get_title (info);
+  g_autofree char *title = NULL;
+  g_autofree char *when = format_when (rk_conversation_info_get_updated (info));
+  g_autofree char *subtitle = NULL;
+  gboolean expired = rk_conversation_info_get_expired (info);
+
+  if (raw != NULL && *raw != '\0')
+    title = rk_text_sanitize_for_terminal (raw, RK_TEXT_SANITIZE_SINGLE_LINE);
+  else
+    title = g_strdup (_("New Conversation"));
+  if (expired)
+    /* Translators: "%s" is when it was last used; an expired session's files are gone. */
+    subtitle = *when ? g_strdup_printf (_("%s · Session expired"), when) : g_strdup (_("Session expired"));
+  else
+    subtitle = g_strdup (when);
+
+  gtk_label_set_label (title_label, title);
+  gtk_label_set_label (subtitle_label, subtitle);
+  gtk_widget_set_visible (GTK_WIDGET (subtitle_label), *subtitle != '\0');
+  gtk_widget_set_tooltip_text (row, title);
+  if (expired)
+    gtk_widget_add_css_class (row, "expired");
+  else
+    gtk_widget_remove_css_class (row, "expired");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle,
+                                  -1);
+}
+
+static GtkWidget *
+create_conversation_row (gpointer item,
+                         gpointer user_data)
+{
+  RkConversationInfo *info = RK_CONVERSATION_INFO (item);
+  GtkWidget *row, *box, *title_label, *subtitle_label;
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  title_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (title_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (box), title_label);
+  subtitle_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (subtitle_label), 0);
+  gtk_widget_add_css_class (subtitle_label, "caption");
+  gtk_widget_add_css_class (subtitle_label, "dim-label");
+  gtk_box_append (GTK_BOX (box), subtitle_label);
+
+  row = gtk_list_box_row_new ();
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  g_object_set_data (G_OBJECT (row), "rk-title", title_label);
+  g_object_set_data (G_OBJECT (row), "rk-subtitle", subtitle_label);
+  g_object_set_data_full (G_OBJECT (row), "rk-conversation-id",
+                          g_strdup (rk_conversation_info_get_id (info)), g_free);
+  fill_conversation_row (row, NULL, info);
+  g_signal_connect_object (info, "notify", G_CALLBACK (fill_conversation_row), row, G_CONNECT_SWAPPED);
+  return row;
+}
+
+static void
+select_current (RkSidebar *self)
+{
+  const char *id = self->conversation != NULL ? rk_conversation_get_id (self->conversation) : NULL;
+  GtkListBoxRow *row;
+
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->conversations_list, i)) != NULL; i++)
+    if (g_strcmp0 (g_object_get_data (G_OBJECT (row), "rk-conversation-id"), id) == 0)
+      {
+        gtk_list_box_select_row (self->conversations_list, row);
+        return;
+      }
+  gtk_list_box_unselect_all (self->conversations_list);
+}
+
+static void
+conversation_row_activated_cb (RkSidebar     *self,
+                               GtkListBoxRow *row,
+                               GtkListBox    *list)
+{
+  const char *id = g_object_get_data (G_OBJECT (row), "rk-conversation-id");
+
+  if (id != NULL)
+    g_signal_emit (self, signals[SIGNAL_CONVERSATION_SELECTED], 0, id);
+}
+
+static void
+store_items_changed_cb (RkSidebar *self)
+{
+  select_current (self);
+}
+
+/* -- files -- */
+
+static char *
+describe_profile (const RkFileProfile *profile)
+{
+  if (profile->error != NULL)
+    return g_strdup (profile->error);
+  if (profile->tables != NULL && profile->tables->len > 0)
+    {
+      const RkTableProfile *table = g_ptr_array_index (profile->tables, 0);
+      g_autofree char *rows = g_strdup_printf ("%" G_GUINT64_FORMAT, table->rows);
+
+      if (profile->tables->len > 1)
+        /* Translators: a file with several sheets or tables. */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u table", "%u tables", profile->tables->len),
+                                profile->tables->len);
+      /* Translators: "%s rows × %u columns" of a table. */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s rows × %u column", "%s rows × %u columns",
+                                           table->n_columns),
+                              rows, table->n_columns);
+    }
+  if (profile->pages > 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u page", "%u pages", profile->pages), profile->pages);
+  if (profile->lines > 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " line",
+                                         "%" G_GUINT64_FORMAT " lines", profile->lines), profile->lines);
+  return g_format_size (profile->size);
+}
+
+static GtkWidget *
+create_file_row (RkSidebar           *self,
+                 const RkSessionFile *file)
+{
+  RkFileProfile *profile = rk_conversation_get_profile (self->conversation, file->name);
+  g_autofree char *subtitle = profile != NULL ? describe_profile (profile) : g_strdup (_("Reading…"));
+  g_autofree char *title = rk_text_sanitize_for_terminal (file->name, RK_TEXT_SANITIZE_SINGLE_LINE);
+  GtkWidget *row, *box, *icon, *labels, *title_label, *subtitle_label;
+
+  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 9);
+  icon = gtk_image_new_from_icon_name (profile != NULL && profile->error != NULL ?
+                                       "dialog-warning-symbolic" : "x-office-spreadsheet-symbolic");
+  gtk_box_append (GTK_BOX (box), icon);
+  labels = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_widget_set_hexpand (labels, TRUE);
+  title_label = gtk_label_new (title);
+  gtk_label_set_xalign (GTK_LABEL (title_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_box_append (GTK_BOX (labels), title_label);
+  subtitle_label = gtk_label_new (subtitle);
+  gtk_label_set_xalign (GTK_LABEL (subtitle_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (subtitle_label), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (subtitle_label, "caption");
+  gtk_widget_add_css_class (subtitle_label, "dim-label");
+  gtk_box_append (GTK_BOX (labels), subtitle_label);
+  gtk_box_append (GTK_BOX (box), labels);
+
+  row = gtk_list_box_row_new ();
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_widget_set_tooltip_text (row, file->original_path);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle,
+                                  -1);
+  return row;
+}
+
+static void
+update_files (RkSidebar *self)
+{
+  GtkListBoxRow *row;
+  GPtrArray *files = NULL;
+
+  /* Rows only: the placeholder is a child of the list too. */
+  while ((row = gtk_list_box_get_row_at_index (self->files_list, 0)) != NULL)
+    gtk_list_box_remove (self->files_list, GTK_WIDGET (row));
+
+  if (self->conversation != NULL)
+    files = rk_session_get_files (rk_conversation_get_session (self->conversation));
+  for (guint i = 0; files != NULL && i < files->len; i++)
+    gtk_list_box_append (self->files_list, create_file_row (self, g_ptr_array_index (files, i)));
+}
+
+/* -- GObject -- */
+
+static void
+rk_sidebar_dispose (GObject *object)
+{
+  RkSidebar *self = RK_SIDEBAR (object);
+
+  if (self->conversation_signals != NULL)
+    g_signal_group_set_target (self->conversation_signals, NULL);
+  if (self->session_signals != NULL)
+    g_signal_group_set_target (self->session_signals, NULL);
+  g_clear_object (&self->conversation_signals);
+  g_clear_object (&self->session_signals);
+  gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_SIDEBAR);
+  g_clear_object (&self->conversation);
+  g_clear_object (&self->store);
+  G_OBJECT_CLASS (rk_sidebar_parent_class)->dispose (object);
+}
+
+static void
+rk_sidebar_class_init (RkSidebarClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_sidebar_dispose;
+
+  signals[SIGNAL_CONVERSATION_SELECTED] =
+    g_signal_new ("conversation-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-sidebar.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_list);
+  gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_list);
+  gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_heading);
+  gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_heading);
+  gtk_widget_class_bind_template_child (widget_class, RkSidebar, results_heading);
+  gtk_widget_class_bind_template_child (widget_class, RkSidebar, artifact_slot);
+  gtk_widget_class_bind_template_callback (widget_class, conversation_row_activated_cb);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "sidebar");
+}
+
+static GtkWidget *
+placeholder (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_valign (label, GTK_ALIGN_START);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_add_css_class (label, "sidebar-placeholder");
+  return label;
+}
+
+static void
+rk_sidebar_init (RkSidebar *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_list_box_set_placeholder (self->conversations_list, placeholder (_("No saved conversations")));
+  gtk_list_box_set_placeholder (self->files_list, placeholder (_("Drop files on the window or press Ctrl+O")));
+  /* Until the artifact shelf sits in its slot. */
+  adw_bin_set_child (self->artifact_slot, placeholder (_("Tables, charts and files that code makes appear here")));
+
+  self->conversation_signals = g_signal_group_new (RK_TYPE_CONVERSATION);
+  g_signal_group_connect_swapped (self->conversation_signals, "profile-changed", G_CALLBACK (update_files), self);
+  self->session_signals = g_signal_group_new (RK_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->session_signals, "files-changed", G_CALLBACK (update_files), self);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sidebar"), -1);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->conversations_list),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->conversations_heading, NULL, -1);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->files_list),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->files_heading, NULL, -1);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->artifact_slot),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->results_heading, NULL, -1);
+}
+
+GtkWidget *
+rk_sidebar_new (void)
+{
+  return g_object_new (RK_TYPE_SIDEBAR, NULL);
+}
+
+void
+rk_sidebar_set_store (RkSidebar           *self,
+                      RkConversationStore *store)
+{
+  g_return_if_fail (RK_IS_SIDEBAR (self));
+
+  if (self->store != NULL)
+    g_signal_handlers_disconnect_by_func (self->store, store_items_changed_cb, self);
+  if (!g_set_object (&self->store, store))
+    return;
+  gtk_list_box_bind_model (self->conversations_list, G_LIST_MODEL (store),
+                           store != NULL ? create_conversation_row : NULL, self, NULL);
+  if (store != NULL)
+    g_signal_connect_object (store, "items-changed", G_CALLBACK (store_items_changed_cb),
+                             self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  select_current (self);
+}
+
+void
+rk_sidebar_set_conversation (RkSidebar      *self,
+                             RkConversation *conversation)
+{
+  g_return_if_fail (RK_IS_SIDEBAR (self));
+
+  g_set_object (&self->conversation, conversation);
+  g_signal_group_set_target (self->conversation_signals, conversation);
+  g_signal_group_set_target (self->session_signals,
+                             conversation != NULL ? rk_conversation_get_session (conversation) : NULL);
+  update_files (self);
+  select_current (self);
+}

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-window-actions.c — the window's actions (win.*): new conversation,
+ * attach, save all, keep alive, restart session, stop, sidebar, focus. */
+#define G_LOG_DOMAIN "rk-window-actions"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rk-window-private.h"
+
+static RkSession *
+current_session (RkWindow *self)
+{
+  return self->conversation != NULL ? rk_conversation_get_session (self->conversation) : NULL;
+}
+
+void
+_rk_window_actions_update (RkWindow *self)
+{
+  RkSession *session = current_session (self);
+  gboolean active = session != NULL && rk_session_get_state (session) == RK_SESSION_ACTIVE;
+  gboolean has_artifacts = session != NULL && rk_session_get_artifacts (session)->len > 0;
+  gboolean busy = rk_composer_get_busy (self->composer);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-all", active && has_artifacts);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.keep-alive", active);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.restart-session",
+                                 session != NULL && rk_session_get_state (session) != RK_SESSION_RESTARTING);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
+}
+
+static void
+new_conversation_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *param)
+{
+  _rk_window_new_conversation (RK_WINDOW (widget));
+}
+
+/* -- attach -- */
+
+static void
+attach_response_cb (RkWindow             *self,
+                    int                   response,
+                    GtkFileChooserNative *dialog)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) list = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+      guint n = g_list_model_get_n_items (list);
+
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (files, g_list_model_get_item (list, i));
+      rk_window_add_files (self, (GFile **) files->pdata, files->len);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+attach_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) data = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+  static const char *patterns[] = {
+    "*.csv", "*.tsv", "*.txt", "*.xlsx", "*.xls", "*.ods", "*.json", "*.jsonl", "*.parquet", "*.pdf", NULL
+  };
+
+  dialog = gtk_file_chooser_native_new (_("Attach Files"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Attach"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+
+  gtk_file_filter_set_name (data, _("Data Files"));
+  for (guint i = 0; patterns[i] != NULL; i++)
+    gtk_file_filter_add_pattern (data, patterns[i]);
+  gtk_file_filter_set_name (all, _("All Files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), data);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+
+  g_signal_connect_object (dialog, "response", G_CALLBACK (attach_response_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* -- save all -- */
+
+typedef struct
+{
+  RkWindow *window;
+  GFile    *folder;
+} SaveData;
+
+static void
+save_data_free (SaveData *data)
+{
+  g_clear_object (&data->window);
+  g_clear_object (&data->folder);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveData, save_data_free)
+
+static void
+open_folder_cb (AdwToast *toast,
+                GFile    *folder)
+{
+  g_autofree char *uri = g_file_get_uri (folder);
+
+  g_app_info_launch_default_for_uri_async (uri, NULL, NULL, NULL, NULL);
+}
+
+static void
+export_all_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(SaveData) data = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) saved = rk_session_export_all_finish (RK_SESSION (object), result, &error);
+  g_autofree char *name = NULL;
+  g_autofree char *message = NULL;
+  AdwToast *toast;
+  guint n;
+
+  if (saved == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        rk_window_toast (data->window, error->message);
+      return;
+    }
+  n = g_strv_length (saved);
+  name = g_file_get_basename (data->folder);
+  message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Saved %u file to “%s”", "Saved %u files to “%s”", n),
+                             n, name);
+  toast = adw_toast_new (message);
+  adw_toast_set_button_label (toast, _("_Open Folder"));
+  g_signal_connect_data (toast, "button-clicked", G_CALLBACK (open_folder_cb),
+                         g_object_ref (data->folder), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
+  adw_toast_overlay_add_toast (data->window->toast_overlay, toast);
+}
+
+static void
+save_all_response_cb (RkWindow             *self,
+                      int                   response,
+                      GtkFileChooserNative *dialog)
+{
+  RkSession *session = current_session (self);
+  g_autoptr(GFile) folder = NULL;
+  g_autofree char *path = NULL;
+  SaveData *data;
+
+  if (response == GTK_RESPONSE_ACCEPT && session != NULL)
+    folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  g_object_unref (dialog);
+  if (folder == NULL || (path = g_file_get_path (folder)) == NULL)
+    return;
+
+  data = g_new0 (SaveData, 1);
+  data->window = g_object_ref (self);
+  data->folder = g_steal_pointer (&folder);
+  rk_session_export_all_async (session, RK_EXPORT_FOLDER, path, self->cancellable, export_all_cb, data);
+}
+
+static void
+save_all_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+
+  if (current_session (self) == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Save All Results to a Folder"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (save_all_response_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* -- session lifetime -- */
+
+static void
+keep_alive_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  RkSession *session = current_session (self);
+
+  if (session == NULL)
+    return;
+  rk_conversation_keep_alive (self->conversation);
+  rk_expiry_banner_dismiss (self->expiry_banner);
+}
+
+static void
+restart_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(RkWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!rk_conversation_restart_finish (RK_CONVERSATION (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        rk_window_toast (self, error->message);
+    }
+  else
+    rk_window_toast (self, _("The session was restarted and its code run again."));
+  _rk_window_actions_update (self);
+}
+
+static void
+restart_session_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  RkWindow *self = RK_WINDOW (widget);
+
+  if (self->conversation == NULL)
+    return;
+  /* Replays the code that ran, so tables and variables come back. */
+  rk_conversation_restart_async (self->conversation, TRUE, self->cancellable, restart_cb, g_object_ref (self));
+  _rk_window_actions_update (self);
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  RkWindow *self = RK_WINDOW (widget);
+
+  if (self->conversation != NULL)
+    rk_conversation_stop (self->conversation);
+}
+
+/* -- navigation -- */
+
+static void
+toggle_sidebar_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  RkWindow *self = RK_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+}
+
+static void
+focus_composer_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  rk_composer_focus (RK_WINDOW (widget)->composer);
+}
+
+static void
+check_connection_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *param)
+{
+  _rk_window_check_connection (RK_WINDOW (widget));
+}
+
+void
+_rk_window_class_actions_init (RkWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_install_action (widget_class, "win.new-conversation", NULL, new_conversation_action);
+  gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_action);
+  gtk_widget_class_install_action (widget_class, "win.save-all", NULL, save_all_action);
+  gtk_widget_class_install_action (widget_class, "win.keep-alive", NULL, keep_alive_action);
+  gtk_widget_class_install_action (widget_class, "win.restart-session", NULL, restart_session_action);
+  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.focus-composer", NULL, focus_composer_action);
+  gtk_widget_class_install_action (widget_class, "win.check-connection", NULL, check_connection_action);
+}

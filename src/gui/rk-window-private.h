@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-window-private.h — RkWindow's state, shared by its parts:
+ * rk-window.c (conversation, chat, composer), rk-window-actions.c,
+ * rk-window-dnd.c (drop) and rk-window-model.c (model picker, connection). */
+#pragma once
+
+#include <adwaita.h>
+
+#include "rk-composer.h"
+#include "rk-conversation.h"
+#include "rk-conversation-store.h"
+#include "rk-expiry-banner.h"
+#include "rk-sidebar.h"
+#include "rk-window.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  RK_CONNECTION_CHECKING,
+  RK_CONNECTION_REACHABLE,
+  RK_CONNECTION_UNREACHABLE,
+} RkConnection;
+
+struct _RkWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* Template widgets */
+  AdwToastOverlay      *toast_overlay;
+  AdwFlap              *flap;
+  GtkToggleButton      *sidebar_button;
+  RkSidebar            *sidebar;
+  GtkButton            *new_button;
+  GtkButton            *connection_button;
+  GtkDropDown          *model_dropdown;
+  GtkStringList        *model_list;
+  GtkMenuButton        *primary_menu_button;
+  RkExpiryBanner       *expiry_banner;
+  GtkRevealer          *server_strip;
+  GtkLabel             *server_strip_label;
+  GtkButton            *server_help_button;
+  GtkRevealer          *kernel_strip;
+  GtkLabel             *kernel_strip_label;
+  GtkStack             *chat_stack;
+  AdwBin               *chat_slot;
+  AdwStatusPage        *empty_page;
+  AdwStatusPage        *no_model_page;
+  GtkButton            *check_again_button;
+  GtkButton            *set_endpoint_button;
+  RkComposer           *composer;
+  GtkRevealer          *drop_revealer;
+
+  /* Owned */
+  GSettings            *settings;
+  RkModelClient        *client;
+  RkConversationStore  *store;
+  RkConversation       *conversation;
+  GSignalGroup         *conversation_signals;
+  GSignalGroup         *transcript_signals;
+  GSignalGroup         *session_signals;
+  GtkWidget            *chat_view;
+  GCancellable         *cancellable;        /* cancelled when the window goes */
+  GCancellable         *send_cancellable;   /* the question or code being sent */
+  /* What was sent and is still in the composer until the send has started. */
+  char                 *pending_text;
+  gboolean              pending_code;
+
+  /* Connection to the model server (rk-window-model.c) */
+  RkConnection          connection;
+  char                 *connection_error;
+  char                 *server_version;
+  GCancellable         *check_cancellable;
+  guint                 recheck_source;
+  gboolean              filling_models;
+};
+
+/* rk-window.c */
+void  _rk_window_update_chat        (RkWindow       *self);
+void  _rk_window_set_conversation   (RkWindow       *self,
+                                     RkConversation *conversation);
+void  _rk_window_new_conversation   (RkWindow       *self);
+
+/* rk-window-actions.c */
+void  _rk_window_class_actions_init (RkWindowClass  *klass);
+void  _rk_window_actions_update     (RkWindow       *self);
+
+/* rk-window-dnd.c */
+void  _rk_window_dnd_init           (RkWindow       *self);
+
+/* rk-window-model.c */
+void  _rk_window_model_init         (RkWindow       *self);
+void  _rk_window_model_dispose      (RkWindow       *self);
+void  _rk_window_check_connection   (RkWindow       *self);
+
+G_END_DECLS

@@ -1,0 +1,542 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-window.c — the main window: binds one RkConversation at a time to the
+ * chat view, the sidebar, the expiry banner and the composer. Actions, drop
+ * and the model server live in rk-window-{actions,dnd,model}.c. */
+#define G_LOG_DOMAIN "rk-window"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rk-chat-view.h"
+#include "rk-text.h"
+#include "rk-window-private.h"
+
+G_DEFINE_FINAL_TYPE (RkWindow, rk_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static guint
+transcript_n_items (RkWindow *self)
+{
+  if (self->conversation == NULL)
+    return 0;
+  return g_list_model_get_n_items (G_LIST_MODEL (rk_conversation_get_transcript (self->conversation)));
+}
+
+/* The status pages give way to the chat as soon as it holds anything: an
+ * added file, typed code, a question. */
+void
+_rk_window_update_chat (RkWindow *self)
+{
+  gboolean has_entries = transcript_n_items (self) > 0;
+  gboolean unreachable = self->connection == RK_CONNECTION_UNREACHABLE;
+  const char *page;
+
+  if (has_entries)
+    page = "chat";
+  else if (unreachable)
+    page = "no-model";
+  else
+    page = "empty";
+  gtk_stack_set_visible_child_name (self->chat_stack, page);
+  gtk_revealer_set_reveal_child (self->server_strip, unreachable && has_entries);
+  rk_composer_set_model_ready (self->composer, !unreachable);
+}
+
+static void
+update_busy (RkWindow *self)
+{
+  gboolean busy = self->send_cancellable != NULL;
+
+  if (self->conversation != NULL)
+    busy = busy || rk_conversation_get_busy (self->conversation);
+  rk_composer_set_busy (self->composer, busy);
+  _rk_window_actions_update (self);
+}
+
+static void
+update_kernel_error (RkWindow *self)
+{
+  const char *message = self->conversation != NULL ? rk_conversation_get_kernel_error (self->conversation) : NULL;
+
+  if (message != NULL)
+    gtk_label_set_label (self->kernel_strip_label, message);
+  gtk_revealer_set_reveal_child (self->kernel_strip, message != NULL);
+}
+
+static void
+update_title (RkWindow *self)
+{
+  const char *title = self->conversation != NULL ? rk_conversation_get_title (self->conversation) : NULL;
+
+  if (title != NULL && *title != '\0')
+    {
+      g_autofree char *clean = rk_text_sanitize_for_terminal (title, RK_TEXT_SANITIZE_SINGLE_LINE);
+      /* Translators: the window title: the conversation's title, then the app's name. */
+      g_autofree char *full = g_strdup_printf (_("%s — Reckon"), clean);
+      gtk_window_set_title (GTK_WINDOW (self), full);
+    }
+  else
+    gtk_window_set_title (GTK_WINDOW (self), _("Reckon"));
+}
+
+/* -- sending -- */
+
+static void
+transcript_items_changed_cb (RkWindow   *self,
+                             guint       position,
+                             guint       removed,
+                             guint       added,
+                             GListModel *model)
+{
+  /* The question (or code) entered the transcript: sending has started, so
+   * the composer is free for the next one. */
+  if (added > 0 && self->pending_text != NULL)
+    {
+      g_autofree char *text = rk_composer_dup_text (self->composer);
+
+      if (g_strcmp0 (text, self->pending_text) == 0)
+        rk_composer_set_text (self->composer, "");
+      g_clear_pointer (&self->pending_text, g_free);
+    }
+  _rk_window_update_chat (self);
+}
+
+typedef struct
+{
+  RkWindow *window;
+  char     *text;
+  gboolean  code;
+} SendData;
+
+static void
+send_data_free (SendData *data)
+{
+  g_clear_object (&data->window);
+  g_free (data->text);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SendData, send_data_free)
+
+static void
+send_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(SendData) data = user_data;
+  RkWindow *self = data->window;
+  RkConversation *conversation = RK_CONVERSATION (object);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = NULL;
+  g_autofree char *text = NULL;
+
+  if (data->code)
+    answer = rk_conversation_run_code_finish (conversation, result, &error);
+  else
+    answer = rk_conversation_ask_finish (conversation, result, &error);
+
+  g_clear_object (&self->send_cancellable);
+  g_clear_pointer (&self->pending_text, g_free);
+
+  if (error != NULL)
+    {
+      /* The question is kept: put it back unless something new was typed. */
+      text = rk_composer_dup_text (self->composer);
+      if (*text == '\0')
+        {
+          rk_composer_set_code_mode (self->composer, data->code);
+          rk_composer_set_text (self->composer, data->text);
+        }
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        rk_window_toast (self, error->message);
+    }
+  update_busy (self);
+}
+
+static void
+composer_send_cb (RkWindow   *self,
+                  const char *text,
+                  gboolean    code,
+                  RkComposer *composer)
+{
+  SendData *data;
+
+  if (self->send_cancellable != NULL)
+    return;
+  if (self->conversation == NULL)
+    _rk_window_new_conversation (self);
+  if (self->conversation == NULL)
+    return;
+
+  data = g_new0 (SendData, 1);
+  data->window = g_object_ref (self);
+  data->text = g_strdup (text);
+  data->code = code;
+  g_free (self->pending_text);
+  self->pending_text = g_strdup (text);
+  self->send_cancellable = g_cancellable_new ();
+
+  if (code)
+    rk_conversation_run_code_async (self->conversation, text, self->send_cancellable, send_done_cb, data);
+  else
+    rk_conversation_ask_async (self->conversation, text, self->send_cancellable, send_done_cb, data);
+  update_busy (self);
+}
+
+static void
+composer_stop_cb (RkWindow   *self,
+                  RkComposer *composer)
+{
+  if (self->conversation != NULL)
+    rk_conversation_stop (self->conversation);
+}
+
+static void
+server_help_clicked_cb (RkWindow  *self,
+                        GtkButton *button)
+{
+  /* The full how-to lives on the no-model page: show it in a dialog-free
+   * way by scrolling to a fresh conversation would lose context, so open
+   * the preferences at the endpoint and keep the strip's text short. */
+  gtk_widget_activate_action (GTK_WIDGET (self), "app.preferences-page", "s", "endpoint");
+}
+
+/* -- the conversation -- */
+
+void
+_rk_window_set_conversation (RkWindow       *self,
+                             RkConversation *conversation)
+{
+  RkSession *session = NULL;
+  RkTranscript *transcript = NULL;
+
+  if (self->conversation == conversation)
+    return;
+
+  if (self->send_cancellable != NULL)
+    g_cancellable_cancel (self->send_cancellable);
+  g_clear_pointer (&self->pending_text, g_free);
+  /* The one left behind saves itself and stops its background work. */
+  if (self->conversation != NULL)
+    {
+      rk_conversation_set_settings (self->conversation, NULL);
+      rk_conversation_close (self->conversation);
+    }
+  g_set_object (&self->conversation, conversation);
+
+  if (conversation != NULL)
+    {
+      session = rk_conversation_get_session (conversation);
+      transcript = rk_conversation_get_transcript (conversation);
+    }
+  g_signal_group_set_target (self->conversation_signals, conversation);
+  g_signal_group_set_target (self->transcript_signals, transcript);
+  g_signal_group_set_target (self->session_signals, session);
+
+  rk_chat_view_set_conversation (RK_CHAT_VIEW (self->chat_view), conversation);
+  rk_sidebar_set_conversation (self->sidebar, conversation);
+  rk_expiry_banner_set_session (self->expiry_banner, session);
+  if (conversation != NULL)
+    rk_conversation_set_settings (conversation, self->settings);
+
+  if (conversation != NULL)
+    g_settings_set_string (self->settings, "last-conversation", rk_conversation_get_id (conversation));
+
+  update_title (self);
+  update_kernel_error (self);
+  update_busy (self);
+  _rk_window_update_chat (self);
+}
+
+void
+_rk_window_new_conversation (RkWindow *self)
+{
+  g_autoptr(RkConversation) conversation = NULL;
+  g_autoptr(GError) error = NULL;
+
+  conversation = rk_conversation_new (self->client, self->store, &error);
+  if (conversation == NULL)
+    {
+      rk_window_toast (self, error->message);
+      return;
+    }
+  _rk_window_set_conversation (self, conversation);
+  rk_composer_focus (self->composer);
+}
+
+static void
+conversation_selected_cb (RkWindow   *self,
+                          const char *id,
+                          RkSidebar  *sidebar)
+{
+  g_autoptr(RkConversation) conversation = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (self->conversation != NULL && g_strcmp0 (rk_conversation_get_id (self->conversation), id) == 0)
+    conversation = g_object_ref (self->conversation);
+  else if (self->store != NULL)
+    conversation = rk_conversation_store_open (self->store, id, self->client, &error);
+  if (conversation == NULL)
+    {
+      if (error != NULL)
+        rk_window_toast (self, error->message);
+      return;
+    }
+  _rk_window_set_conversation (self, conversation);
+  if (adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, FALSE);
+  rk_composer_focus (self->composer);
+}
+
+/* -- window -- */
+
+static gboolean
+rk_window_close_request (GtkWindow *window)
+{
+  RkWindow *self = RK_WINDOW (window);
+  int width, height;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_set_int (self->settings, "window-width", width);
+  g_settings_set_int (self->settings, "window-height", height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  if (!adw_flap_get_folded (self->flap))
+    g_settings_set_boolean (self->settings, "show-sidebar", adw_flap_get_reveal_flap (self->flap));
+
+  if (self->conversation != NULL)
+    rk_conversation_close (self->conversation);
+  g_cancellable_cancel (self->cancellable);
+  return GTK_WINDOW_CLASS (rk_window_parent_class)->close_request (window);
+}
+
+static void
+rk_window_constructed (GObject *object)
+{
+  RkWindow *self = RK_WINDOW (object);
+  /* "application" is not a construct property: it is set after this. */
+  RkApplication *app = RK_APPLICATION_DEFAULT;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *last = NULL;
+  RkConversation *restored = NULL;
+
+  G_OBJECT_CLASS (rk_window_parent_class)->constructed (object);
+
+  self->settings = g_object_ref (rk_application_get_settings (app));
+  self->client = g_object_ref (rk_application_get_model_client (app));
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  adw_flap_set_reveal_flap (self->flap, g_settings_get_boolean (self->settings, "show-sidebar"));
+
+  self->store = rk_conversation_store_new (NULL, NULL, &error);
+  if (self->store == NULL)
+    {
+      g_warning ("Conversations cannot be saved: %s", error->message);
+      g_clear_error (&error);
+    }
+  rk_sidebar_set_store (self->sidebar, self->store);
+
+  _rk_window_model_init (self);
+
+  /* Reopen what was open last (after a crash too); else start a new one. */
+  last = g_settings_get_string (self->settings, "last-conversation");
+  if (self->store != NULL && *last != '\0')
+    restored = rk_conversation_store_open (self->store, last, self->client, &error);
+  if (restored != NULL)
+    {
+      _rk_window_set_conversation (self, restored);
+      g_object_unref (restored);
+    }
+  else
+    {
+      if (error != NULL)
+        g_debug ("Last conversation not restored: %s", error->message);
+      _rk_window_new_conversation (self);
+    }
+}
+
+static void
+rk_window_dispose (GObject *object)
+{
+  RkWindow *self = RK_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->send_cancellable != NULL)
+    g_cancellable_cancel (self->send_cancellable);
+  _rk_window_model_dispose (self);
+
+  g_signal_group_set_target (self->conversation_signals, NULL);
+  g_signal_group_set_target (self->transcript_signals, NULL);
+  g_signal_group_set_target (self->session_signals, NULL);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_WINDOW);
+
+  g_clear_object (&self->conversation_signals);
+  g_clear_object (&self->transcript_signals);
+  g_clear_object (&self->session_signals);
+  g_clear_object (&self->conversation);
+  g_clear_object (&self->store);
+  g_clear_object (&self->client);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->send_cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->pending_text, g_free);
+
+  G_OBJECT_CLASS (rk_window_parent_class)->dispose (object);
+}
+
+static void
+rk_window_class_init (RkWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->constructed = rk_window_constructed;
+  object_class->dispose = rk_window_dispose;
+  window_class->close_request = rk_window_close_request;
+
+  g_type_ensure (RK_TYPE_COMPOSER);
+  g_type_ensure (RK_TYPE_EXPIRY_BANNER);
+  g_type_ensure (RK_TYPE_SIDEBAR);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, flap);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, sidebar_button);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, new_button);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, connection_button);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, model_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, model_list);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, primary_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, expiry_banner);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip_label);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, server_help_button);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip_label);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_stack);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_slot);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, no_model_page);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, check_again_button);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, set_endpoint_button);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, composer);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, drop_revealer);
+  gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
+  gtk_widget_class_bind_template_callback (widget_class, composer_stop_cb);
+  gtk_widget_class_bind_template_callback (widget_class, server_help_clicked_cb);
+
+  _rk_window_class_actions_init (klass);
+}
+
+static void
+rk_window_init (RkWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+  self->connection = RK_CONNECTION_CHECKING;
+
+  self->chat_view = rk_chat_view_new ();
+  adw_bin_set_child (self->chat_slot, self->chat_view);
+
+  self->conversation_signals = g_signal_group_new (RK_TYPE_CONVERSATION);
+  g_signal_group_connect_swapped (self->conversation_signals, "notify::busy", G_CALLBACK (update_busy), self);
+  g_signal_group_connect_swapped (self->conversation_signals, "notify::title", G_CALLBACK (update_title), self);
+  g_signal_group_connect_swapped (self->conversation_signals, "notify::kernel-error",
+                                  G_CALLBACK (update_kernel_error), self);
+  g_signal_group_connect_swapped (self->conversation_signals, "notify::expired",
+                                  G_CALLBACK (_rk_window_actions_update), self);
+  self->transcript_signals = g_signal_group_new (RK_TYPE_TRANSCRIPT);
+  g_signal_group_connect_swapped (self->transcript_signals, "items-changed",
+                                  G_CALLBACK (transcript_items_changed_cb), self);
+  self->session_signals = g_signal_group_new (RK_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->session_signals, "notify::state",
+                                  G_CALLBACK (_rk_window_actions_update), self);
+  g_signal_group_connect_swapped (self->session_signals, "artifact-added",
+                                  G_CALLBACK (_rk_window_actions_update), self);
+
+  g_signal_connect_object (self->sidebar, "conversation-selected",
+                           G_CALLBACK (conversation_selected_cb), self, G_CONNECT_SWAPPED);
+
+  /* Names for the controls whose icon alone says what they do. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->sidebar_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show Sidebar"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->new_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Conversation"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->primary_menu_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->model_dropdown),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chat_stack),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->check_again_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Check Again"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->set_endpoint_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Set Address"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->server_help_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("How to Start One"), -1);
+
+  _rk_window_dnd_init (self);
+}
+
+RkWindow *
+rk_window_new (RkApplication *application)
+{
+  return g_object_new (RK_TYPE_WINDOW, "application", application, NULL);
+}
+
+void
+rk_window_add_files (RkWindow  *self,
+                     GFile    **files,
+                     guint      n_files)
+{
+  g_return_if_fail (RK_IS_WINDOW (self));
+
+  if (n_files == 0)
+    return;
+  if (self->conversation == NULL)
+    _rk_window_new_conversation (self);
+  if (self->conversation == NULL)
+    return;
+  rk_conversation_add_files (self->conversation, files, n_files);
+}
+
+void
+rk_window_toast (RkWindow   *self,
+                 const char *message)
+{
+  AdwToast *toast;
+
+  g_return_if_fail (RK_IS_WINDOW (self));
+
+  toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, 5);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+void
+_rk_window_append_debug_info (RkWindow *self,
+                              GString  *out)
+{
+  RkKernel *kernel;
+  RkKernelEvent *ready;
+
+  if (self->conversation == NULL)
+    return;
+  kernel = rk_session_get_kernel (rk_conversation_get_session (self->conversation));
+  g_string_append_printf (out, "Workspace: %s\n",
+                          rk_session_get_workspace (rk_conversation_get_session (self->conversation)));
+  ready = kernel != NULL ? rk_kernel_get_ready_event (kernel) : NULL;
+  if (ready != NULL)
+    g_string_append_printf (out, "Kernel: Python %s, pandas %s, matplotlib %s\n",
+                            ready->python ? ready->python : "?",
+                            ready->pandas ? ready->pandas : "?",
+                            ready->matplotlib ? ready->matplotlib : "?");
+  else
+    g_string_append (out, "Kernel: not running\n");
+}
