@@ -8,6 +8,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "rk-artifact-shelf.h"
 #include "rk-sidebar.h"
 #include "rk-text.h"
 
@@ -21,6 +22,7 @@ struct _RkSidebar
   GtkLabel            *files_heading;
   GtkLabel            *results_heading;
   AdwBin              *artifact_slot;
+  GtkWidget           *artifact_shelf;
 
   RkConversationStore *store;
   RkConversation      *conversation;
@@ -301,8 +303,9 @@ rk_sidebar_init (RkSidebar *self)
 
   gtk_list_box_set_placeholder (self->conversations_list, placeholder (_("No saved conversations")));
   gtk_list_box_set_placeholder (self->files_list, placeholder (_("Drop files on the window or press Ctrl+O")));
-  /* Until the artifact shelf sits in its slot. */
-  adw_bin_set_child (self->artifact_slot, placeholder (_("Tables, charts and files that code makes appear here")));
+  /* The results helper's shelf: what the session's code made. */
+  self->artifact_shelf = rk_artifact_shelf_new ();
+  adw_bin_set_child (self->artifact_slot, self->artifact_shelf);
 
   self->conversation_signals = g_signal_group_new (RK_TYPE_CONVERSATION);
   g_signal_group_connect_swapped (self->conversation_signals, "profile-changed", G_CALLBACK (update_files), self);
@@ -353,6 +356,9 @@ rk_sidebar_set_conversation (RkSidebar      *self,
   g_signal_group_set_target (self->conversation_signals, conversation);
   g_signal_group_set_target (self->session_signals,
                              conversation != NULL ? rk_conversation_get_session (conversation) : NULL);
+  rk_artifact_shelf_set_session (RK_ARTIFACT_SHELF (self->artifact_shelf),
+                                 conversation != NULL ? rk_conversation_get_transcript (conversation) : NULL,
+                                 conversation != NULL ? rk_conversation_get_session (conversation) : NULL);
   update_files (self);
   select_current (self);
 }

@@ -34,7 +34,16 @@ new_conversation_action (GtkWidget  *widget,
                          const char *action_name,
                          GVariant   *param)
 {
-  _rk_window_new_conversation (RK_WINDOW (widget));
+  RkWindow *self = RK_WINDOW (widget);
+
+  /* An empty conversation is already a new one. */
+  if (self->conversation != NULL &&
+      g_list_model_get_n_items (G_LIST_MODEL (rk_conversation_get_transcript (self->conversation))) == 0)
+    {
+      rk_composer_focus (self->composer);
+      return;
+    }
+  _rk_window_new_conversation (self);
 }
 
 /* -- attach -- */

@@ -62,6 +62,7 @@ struct _RkWindow
   GtkWidget            *chat_view;
   GCancellable         *cancellable;        /* cancelled when the window goes */
   GCancellable         *send_cancellable;   /* the question or code being sent */
+  GCancellable         *open_cancellable;   /* a saved conversation being read */
   /* What was sent and is still in the composer until the send has started. */
   char                 *pending_text;
   gboolean              pending_code;

@@ -128,12 +128,15 @@ send_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autofree char *answer = NULL;
   g_autofree char *text = NULL;
+  gboolean started;
 
   if (data->code)
     answer = rk_conversation_run_code_finish (conversation, result, &error);
   else
     answer = rk_conversation_ask_finish (conversation, result, &error);
 
+  /* Still pending: it never reached the transcript, so nothing there says why. */
+  started = self->pending_text == NULL;
   g_clear_object (&self->send_cancellable);
   g_clear_pointer (&self->pending_text, g_free);
 
@@ -146,7 +149,7 @@ send_done_cb (GObject      *object,
           rk_composer_set_code_mode (self->composer, data->code);
           rk_composer_set_text (self->composer, data->text);
         }
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (!started && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         rk_window_toast (self, error->message);
     }
   update_busy (self);
@@ -263,28 +266,91 @@ _rk_window_new_conversation (RkWindow *self)
   rk_composer_focus (self->composer);
 }
 
+typedef struct
+{
+  RkWindow *window;
+  gboolean  at_start;   /* restoring the last one: start a new one if that fails */
+} OpenData;
+
+static void
+open_data_free (OpenData *data)
+{
+  g_clear_object (&data->window);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenData, open_data_free)
+
+static void
+open_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(OpenData) data = user_data;
+  RkWindow *self = data->window;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkConversation) conversation = NULL;
+
+  conversation = rk_conversation_store_open_finish (RK_CONVERSATION_STORE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->open_cancellable);
+
+  if (data->at_start && self->conversation != NULL)
+    {
+      /* The user started something while it loaded: keep that. */
+      if (conversation != NULL)
+        rk_conversation_close (conversation);
+      return;
+    }
+  if (conversation == NULL)
+    {
+      if (data->at_start)
+        {
+          g_debug ("Last conversation not restored: %s", error->message);
+          _rk_window_new_conversation (self);
+        }
+      else
+        rk_window_toast (self, error->message);
+      return;
+    }
+  _rk_window_set_conversation (self, conversation);
+  rk_composer_focus (self->composer);
+}
+
+/* Reads a saved conversation in a thread, then shows it. */
+static void
+open_conversation (RkWindow   *self,
+                   const char *id,
+                   gboolean    at_start)
+{
+  OpenData *data;
+
+  if (self->open_cancellable != NULL)
+    g_cancellable_cancel (self->open_cancellable);
+  g_clear_object (&self->open_cancellable);
+  self->open_cancellable = g_cancellable_new ();
+
+  data = g_new0 (OpenData, 1);
+  data->window = g_object_ref (self);
+  data->at_start = at_start;
+  rk_conversation_store_open_async (self->store, id, self->client, self->open_cancellable, open_done_cb, data);
+}
+
 static void
 conversation_selected_cb (RkWindow   *self,
                           const char *id,
                           RkSidebar  *sidebar)
 {
-  g_autoptr(RkConversation) conversation = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (self->conversation != NULL && g_strcmp0 (rk_conversation_get_id (self->conversation), id) == 0)
-    conversation = g_object_ref (self->conversation);
-  else if (self->store != NULL)
-    conversation = rk_conversation_store_open (self->store, id, self->client, &error);
-  if (conversation == NULL)
-    {
-      if (error != NULL)
-        rk_window_toast (self, error->message);
-      return;
-    }
-  _rk_window_set_conversation (self, conversation);
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
-  rk_composer_focus (self->composer);
+  if (self->conversation != NULL && g_strcmp0 (rk_conversation_get_id (self->conversation), id) == 0)
+    {
+      rk_composer_focus (self->composer);
+      return;
+    }
+  if (self->store != NULL)
+    open_conversation (self, id, FALSE);
 }
 
 /* -- window -- */
@@ -316,7 +382,6 @@ rk_window_constructed (GObject *object)
   RkApplication *app = RK_APPLICATION_DEFAULT;
   g_autoptr(GError) error = NULL;
   g_autofree char *last = NULL;
-  RkConversation *restored = NULL;
 
   G_OBJECT_CLASS (rk_window_parent_class)->constructed (object);
 
@@ -342,19 +407,10 @@ rk_window_constructed (GObject *object)
 
   /* Reopen what was open last (after a crash too); else start a new one. */
   last = g_settings_get_string (self->settings, "last-conversation");
-  if (self->store != NULL && *last != '\0')
-    restored = rk_conversation_store_open (self->store, last, self->client, &error);
-  if (restored != NULL)
-    {
-      _rk_window_set_conversation (self, restored);
-      g_object_unref (restored);
-    }
+  if (self->store != NULL && *last != '\0' && rk_conversation_store_lookup (self->store, last) != NULL)
+    open_conversation (self, last, TRUE);
   else
-    {
-      if (error != NULL)
-        g_debug ("Last conversation not restored: %s", error->message);
-      _rk_window_new_conversation (self);
-    }
+    _rk_window_new_conversation (self);
 }
 
 static void
@@ -365,6 +421,8 @@ rk_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   if (self->send_cancellable != NULL)
     g_cancellable_cancel (self->send_cancellable);
+  if (self->open_cancellable != NULL)
+    g_cancellable_cancel (self->open_cancellable);
   _rk_window_model_dispose (self);
 
   g_signal_group_set_target (self->conversation_signals, NULL);
@@ -381,6 +439,7 @@ rk_window_dispose (GObject *object)
   g_clear_object (&self->client);
   g_clear_object (&self->settings);
   g_clear_object (&self->send_cancellable);
+  g_clear_object (&self->open_cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->pending_text, g_free);
 
