@@ -41,6 +41,10 @@ struct _RkChatView
   gint64              cell_started;
 
   GHashTable         *bound;       /* RkEntryRow set */
+  double              last_upper;
+  double              last_page;
+  double              last_value;
+  guint               bottom_tick;
   gboolean            following;
   gboolean            scrolling;
   guint               scroll_idle;
@@ -74,6 +78,35 @@ entry_visible (gpointer item,
 
 /* -- following the bottom ---------------------------------------------------- */
 
+/* GtkListView keeps an anchor row and restores it when it allocates, so the
+ * value is moved to the bottom on the next frame, after the list has been
+ * laid out with its new size, and never from inside its own allocation. */
+static gboolean
+bottom_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  RkChatView *self = RK_CHAT_VIEW (widget);
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+
+  self->bottom_tick = 0;
+  if (self->following)
+    {
+      self->scrolling = TRUE;
+      gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+      self->scrolling = FALSE;
+    }
+  self->last_value = gtk_adjustment_get_value (adj);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_bottom (RkChatView *self)
+{
+  if (self->following && self->bottom_tick == 0)
+    self->bottom_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), bottom_tick_cb, NULL, NULL);
+}
+
 static gboolean
 scroll_idle_cb (gpointer user_data)
 {
@@ -98,24 +131,36 @@ adjustment_changed_cb (RkChatView *self)
   GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
 
   /* The content grew (or the window shrank): stay at the bottom. */
-  if (self->following)
-    {
-      self->scrolling = TRUE;
-      gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
-      self->scrolling = FALSE;
-    }
+  self->last_upper = gtk_adjustment_get_upper (adj);
+  self->last_page = gtk_adjustment_get_page_size (adj);
+  self->last_value = gtk_adjustment_get_value (adj);
+  queue_bottom (self);
 }
 
 static void
 value_changed_cb (RkChatView *self)
 {
   GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
-  double bottom = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj);
+  double upper = gtk_adjustment_get_upper (adj);
+  double page = gtk_adjustment_get_page_size (adj);
+  double value = gtk_adjustment_get_value (adj);
 
   if (self->scrolling)
     return;
-  /* The user scrolled: follow again only once back at the bottom. */
-  self->following = gtk_adjustment_get_value (adj) >= bottom - FOLLOW_SLACK;
+  /* The list moved the value along with a change of its size (rows were
+   * added, grew or were measured): that is not the user scrolling away. */
+  if (upper != self->last_upper || page != self->last_page)
+    {
+      adjustment_changed_cb (self);
+      return;
+    }
+  /* Scrolled up by the user: stop following; back at the bottom: follow
+   * again. A pending move to the bottom counts as being there. */
+  if (value >= upper - page - FOLLOW_SLACK)
+    self->following = TRUE;
+  else if (value < self->last_value - 0.5 && self->bottom_tick == 0)
+    self->following = FALSE;
+  self->last_value = value;
 }
 
 static void
@@ -141,7 +186,7 @@ rk_chat_view_scroll_to_end (RkChatView *self)
    * the list's own action does not. */
   if (n > 0)
     gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", n - 1);
-  adjustment_changed_cb (self);
+  queue_bottom (self);
 }
 
 gboolean
@@ -149,6 +194,95 @@ rk_chat_view_get_following (RkChatView *self)
 {
   g_return_val_if_fail (RK_IS_CHAT_VIEW (self), FALSE);
   return self->following;
+}
+
+/* -- keyboard ------------------------------------------------------------------ */
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b)
+{
+  RkTranscriptEntry *ea = rk_entry_row_get_entry (*(RkEntryRow **) a);
+  RkTranscriptEntry *eb = rk_entry_row_get_entry (*(RkEntryRow **) b);
+  guint ia = ea ? rk_transcript_entry_get_id (ea) : 0;
+  guint ib = eb ? rk_transcript_entry_get_id (eb) : 0;
+
+  /* Entry ids grow in transcript order. */
+  return ia < ib ? -1 : ia > ib;
+}
+
+static void
+scroll_to_row (RkChatView *self,
+               RkEntryRow *row)
+{
+  RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
+  GListModel *model = G_LIST_MODEL (self->filtered);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n && entry != NULL; i++)
+    {
+      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (model, i);
+      if (e == entry)
+        {
+          gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", i);
+          return;
+        }
+    }
+}
+
+/* GtkListView 4.8 keeps Tab off the widgets inside its rows. Tab and
+ * Shift+Tab walk them here, row by row in transcript order, so Run, Edit,
+ * Skip, Stop and Retry are reachable without a pointer; past the last (or
+ * first) one, focus leaves the list as usual. */
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                RkChatView            *self)
+{
+  g_autoptr(GPtrArray) rows = NULL;
+  GtkDirectionType dir;
+  GtkWidget *focus;
+  GHashTableIter iter;
+  gpointer row;
+  int current = -1;
+
+  if (keyval != GDK_KEY_Tab && keyval != GDK_KEY_KP_Tab && keyval != GDK_KEY_ISO_Left_Tab)
+    return FALSE;
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK))
+    return FALSE;
+  dir = (keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK)) ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD;
+
+  rows = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    if (gtk_widget_get_mapped (row))
+      g_ptr_array_add (rows, row);
+  if (rows->len == 0)
+    return FALSE;
+  g_ptr_array_sort (rows, compare_rows);
+
+  focus = gtk_root_get_focus (gtk_widget_get_root (GTK_WIDGET (self)));
+  for (guint i = 0; i < rows->len && focus != NULL; i++)
+    if (gtk_widget_is_ancestor (focus, rows->pdata[i]))
+      current = i;
+
+  if (current >= 0 && gtk_widget_child_focus (rows->pdata[current], dir))
+    return TRUE;
+  if (current < 0)
+    current = dir == GTK_DIR_TAB_FORWARD ? -1 : (int) rows->len;
+  for (int i = current + (dir == GTK_DIR_TAB_FORWARD ? 1 : -1);
+       i >= 0 && i < (int) rows->len;
+       i += dir == GTK_DIR_TAB_FORWARD ? 1 : -1)
+    {
+      if (gtk_widget_child_focus (rows->pdata[i], dir))
+        {
+          scroll_to_row (self, rows->pdata[i]);
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 /* -- rows ---------------------------------------------------------------------- */
@@ -442,6 +576,9 @@ rk_chat_view_dispose (GObject *object)
   else if (self->transcript != NULL)
     rk_chat_view_set_transcript (self, NULL, NULL);
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
+  if (self->bottom_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->bottom_tick);
+  self->bottom_tick = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_CHAT_VIEW);
   G_OBJECT_CLASS (rk_chat_view_parent_class)->dispose (object);
 }
@@ -511,9 +648,17 @@ rk_chat_view_init (RkChatView *self)
   gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (self->selection));
   g_object_unref (self->selection);
 
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+    gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+    g_signal_connect_object (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self, 0);
+    gtk_widget_add_controller (GTK_WIDGET (self), keys);
+  }
+
   adj = gtk_scrolled_window_get_vadjustment (self->scroller);
   g_signal_connect_object (adj, "notify::upper", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (adj, "notify::page-size", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adj, "changed", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (adj, "value-changed", G_CALLBACK (value_changed_cb), self, G_CONNECT_SWAPPED);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
 }

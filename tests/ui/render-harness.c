@@ -16,25 +16,71 @@ static gboolean dark, top, stream;
 static int width = 900, height = 1000, scroll = -1;
 
 static RkTranscript *transcript;
-static guint stream_id, stream_pos;
-static const char stream_text[] =
+static GtkWidget *chat;
+static guint stream_pos;
+static GString *stream_text;
+static GArray *frame_times;
+static gint64 stream_start;
+static const char stream_part[] =
   "## Streaming\n\nThis paragraph arrives a few characters at a time, **as a model** writes it. "
   "It has `inline code` and a [link](https://example.org).\n\n- first point\n- second point\n\n"
-  "| a | b |\n|---|---|\n| 1 | 2 |\n\nDone.";
+  "| a | b |\n|---|---|\n| 1 | 2 |\n\n";
 
+static int
+compare_int64 (gconstpointer a,
+               gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static gboolean
+frame_cb (GtkWidget     *widget,
+          GdkFrameClock *clock,
+          gpointer       user_data)
+{
+  static gint64 last;
+  gint64 now = g_get_monotonic_time ();
+
+  if (last != 0 && stream_start != 0)
+    {
+      gint64 delta = now - last;
+      g_array_append_val (frame_times, delta);
+    }
+  last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+/* 200 tokens a second of about 4 bytes, as a fast local model streams. */
 static gboolean
 stream_cb (gpointer user_data)
 {
   guint id = GPOINTER_TO_UINT (user_data);
   char delta[5] = { 0 };
 
-  if (stream_text[stream_pos] == '\0')
+  if (stream_start == 0)
+    stream_start = g_get_monotonic_time ();
+  if (stream_pos >= stream_text->len)
     {
-      stream_id = 0;
+      gint64 p50, p95, max;
+
+      g_array_sort (frame_times, compare_int64);
+      p50 = g_array_index (frame_times, gint64, frame_times->len / 2);
+      p95 = g_array_index (frame_times, gint64, frame_times->len * 95 / 100);
+      max = g_array_index (frame_times, gint64, frame_times->len - 1);
+      g_print ("streamed %u bytes in %.1f s; %u frames: interval p50 %.1f ms, p95 %.1f ms, max %.1f ms\n",
+               (guint) stream_text->len, (g_get_monotonic_time () - stream_start) / 1e6, frame_times->len,
+               p50 / 1e3, p95 / 1e3, max / 1e3);
+      {
+        GtkWidget *scroller = gtk_widget_get_parent (GTK_WIDGET (rk_chat_view_get_list_view (RK_CHAT_VIEW (chat))));
+        GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+        g_print ("following %d, value %.0f, upper %.0f, page %.0f\n", rk_chat_view_get_following (RK_CHAT_VIEW (chat)),
+                 gtk_adjustment_get_value (adj), gtk_adjustment_get_upper (adj), gtk_adjustment_get_page_size (adj));
+      }
       return G_SOURCE_REMOVE;
     }
-  for (guint i = 0; i < 4 && stream_text[stream_pos] != '\0'; i++)
-    delta[i] = stream_text[stream_pos++];
+  for (guint i = 0; i < 4 && stream_pos < stream_text->len; i++)
+    delta[i] = stream_text->str[stream_pos++];
   rk_transcript_append_text (transcript, id, delta);
   return G_SOURCE_CONTINUE;
 }
@@ -53,6 +99,8 @@ activate_cb (GtkApplication *app,
 {
   GtkWidget *window = adw_application_window_new (app);
   GtkWidget *view = rk_chat_view_new ();
+
+  chat = view;
   g_autoptr(GError) error = NULL;
 
   transcript = rk_transcript_load (args[0], &error);
@@ -74,8 +122,14 @@ activate_cb (GtkApplication *app,
     g_timeout_add_once (800, scroll_top_cb, view);
   if (stream)
     {
-      guint id = rk_transcript_add_assistant (transcript, "");
-      stream_id = g_timeout_add (20, stream_cb, GUINT_TO_POINTER (id));
+      guint id = rk_transcript_add_assistant (transcript, "Streaming starts.\n\n");
+
+      stream_text = g_string_new (NULL);
+      for (guint i = 0; i < 12; i++)
+        g_string_append (stream_text, stream_part);
+      frame_times = g_array_new (FALSE, FALSE, sizeof (gint64));
+      gtk_widget_add_tick_callback (window, frame_cb, NULL, NULL);
+      g_timeout_add (5, stream_cb, GUINT_TO_POINTER (id));
     }
 }
 

@@ -637,6 +637,26 @@ test_file_card (void)
 
 /* -- the chat view --------------------------------------------------------------- */
 
+/* A Tab key press as the chat view's key controller sees it; when the view
+ * lets it through, GTK's own focus chain moves (as the window would). */
+static void
+press_tab (GtkWidget *view,
+           gboolean   shift)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (view);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+        g_signal_emit_by_name (c, "key-pressed", shift ? GDK_KEY_ISO_Left_Tab : GDK_KEY_Tab, 23,
+                               shift ? GDK_SHIFT_MASK : 0, &handled);
+    }
+  if (!handled)
+    gtk_widget_child_focus (GTK_WIDGET (gtk_widget_get_root (view)), shift ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD);
+}
+
 static RkEntryRow *
 row_of_cell (GtkWidget  *list,
              RkEntryKind kind,
@@ -700,6 +720,22 @@ test_chat_view (void)
   row = row_of_cell (GTK_WIDGET (list), RK_ENTRY_CODE, "c5");
   g_assert_nonnull (row);
   g_assert_true (gtk_widget_get_visible (rk_entry_row_get_approval_bar (row)));
+  /* Keyboard: Tab reaches Run, then Edit and Skip. */
+  {
+    GtkWidget *run = find_button (rk_entry_row_get_approval_bar (row), "_Run");
+    GtkWidget *edit = find_button (rk_entry_row_get_approval_bar (row), "_Edit");
+    guint steps = 0;
+
+    gtk_widget_grab_focus (GTK_WIDGET (list));
+    while (gtk_window_get_focus (GTK_WINDOW (window)) != run && steps++ < 300)
+      press_tab (view, FALSE);
+    g_test_message ("Run reached after %u Tab presses", steps);
+    g_assert_true (gtk_window_get_focus (GTK_WINDOW (window)) == run);
+    press_tab (view, FALSE);
+    g_assert_true (gtk_window_get_focus (GTK_WINDOW (window)) == edit);
+    press_tab (view, TRUE);
+    g_assert_true (gtk_window_get_focus (GTK_WINDOW (window)) == run);
+  }
   g_signal_emit_by_name (find_button (rk_entry_row_get_approval_bar (row), "_Run"), "clicked");
   g_assert_cmpuint (d.count, ==, 1);
   g_assert_cmpint (d.decision, ==, RK_AGENT_DECISION_RUN);
@@ -714,6 +750,23 @@ test_chat_view (void)
   rk_transcript_add_answer (transcript, "One more line.");
   spin (300);
   g_assert_true (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
+  {
+    GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (gtk_widget_get_parent (GTK_WIDGET (list))));
+    double bottom = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj);
+
+    g_assert_cmpfloat (gtk_adjustment_get_value (adj), >=, bottom - 1);
+    /* The user scrolls up: new content no longer moves the view. */
+    gtk_adjustment_set_value (adj, 0);
+    g_assert_false (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
+    rk_transcript_add_answer (transcript, "And another.");
+    spin (300);
+    g_assert_false (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
+    g_assert_cmpfloat (gtk_adjustment_get_value (adj), <, 1);
+    /* Back at the bottom: following again. */
+    rk_chat_view_scroll_to_end (RK_CHAT_VIEW (view));
+    spin (300);
+    g_assert_true (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
+  }
 
   g_free (d.code);
   gtk_window_destroy (GTK_WINDOW (window));
