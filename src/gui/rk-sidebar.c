@@ -20,7 +20,6 @@ struct _RkSidebar
   GtkListBox          *files_list;
   GtkLabel            *conversations_heading;
   GtkLabel            *files_heading;
-  GtkLabel            *results_heading;
   AdwBin              *artifact_slot;
   GtkWidget           *artifact_shelf;
 
@@ -275,7 +274,6 @@ rk_sidebar_class_init (RkSidebarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_list);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_heading);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_heading);
-  gtk_widget_class_bind_template_child (widget_class, RkSidebar, results_heading);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, artifact_slot);
   gtk_widget_class_bind_template_callback (widget_class, conversation_row_activated_cb);
 
@@ -318,8 +316,6 @@ rk_sidebar_init (RkSidebar *self)
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->conversations_heading, NULL, -1);
   gtk_accessible_update_relation (GTK_ACCESSIBLE (self->files_list),
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->files_heading, NULL, -1);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->artifact_slot),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->results_heading, NULL, -1);
 }
 
 GtkWidget *
