@@ -68,6 +68,24 @@ index_to_nick (const GValue       *value,
   return g_variant_new_string (nicks[index]);
 }
 
+/* idle-expiry-seconds ↔ the spin button's minutes. */
+static gboolean
+seconds_to_minutes (GValue   *value,
+                    GVariant *variant,
+                    gpointer  user_data)
+{
+  g_value_set_double (value, (g_variant_get_uint32 (variant) + 59) / 60);
+  return TRUE;
+}
+
+static GVariant *
+minutes_to_seconds (const GValue       *value,
+                    const GVariantType *type,
+                    gpointer            user_data)
+{
+  return g_variant_new_uint32 ((guint32) (g_value_get_double (value) * 60));
+}
+
 static void
 toast (RkPreferencesWindow *self,
        const char          *message)
@@ -255,7 +273,8 @@ rk_preferences_window_new (GSettings *settings)
   g_settings_bind (settings, "allow-remote", self->remote_warning_row, "visible", G_SETTINGS_BIND_GET);
   g_settings_bind (settings, "memory-limit", self->memory_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "cell-time-limit", self->time_spin, "value", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "idle-expiry", self->expiry_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (settings, "idle-expiry-seconds", self->expiry_spin, "value",
+                                G_SETTINGS_BIND_DEFAULT, seconds_to_minutes, minutes_to_seconds, NULL, NULL);
 
   return GTK_WIDGET (self);
 }
