@@ -17,8 +17,20 @@ rk_cli_profile (int    argc,
 {
   gboolean json = FALSE;
   g_auto(GStrv) files = NULL;
+  g_autofree char *header = NULL;
+  g_autofree char *delimiter = NULL;
+  g_autofree char *sheet = NULL;
+  int skip = -1;
+  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the raw JSON profile"), NULL },
+    { "header", 0, 0, G_OPTION_ARG_STRING, &header,
+      N_("Whether the first row names the columns: yes, no or auto (the default)"), N_("yes|no|auto") },
+    { "delimiter", 0, 0, G_OPTION_ARG_STRING, &delimiter,
+      N_("The column separator: comma, semicolon, tab, pipe, space or one character"), N_("SEP") },
+    { "sheet", 0, 0, G_OPTION_ARG_STRING, &sheet, N_("The one sheet of a workbook that reckon.load returns"),
+      N_("NAME") },
+    { "skip", 0, 0, G_OPTION_ARG_INT, &skip, N_("Lines before the table (comments, titles) to skip"), N_("N") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
@@ -46,6 +58,19 @@ rk_cli_profile (int    argc,
       fprintf (stderr, "%s\n", _("reckon-cli profile: name at least one file."));
       return RK_CLI_EXIT_USAGE;
     }
+  /* The user's choices over the profiler's guess (the reading reckon.load
+   * replays follows them too). */
+  if (header != NULL && g_strcmp0 (header, "yes") != 0 && g_strcmp0 (header, "no") != 0 &&
+      g_strcmp0 (header, "auto") != 0)
+    {
+      fprintf (stderr, "reckon-cli profile: %s\n", _("--header takes yes, no or auto."));
+      return RK_CLI_EXIT_USAGE;
+    }
+  options.header = g_strcmp0 (header, "yes") == 0 ? RK_PROFILE_HEADER_YES
+                 : g_strcmp0 (header, "no") == 0 ? RK_PROFILE_HEADER_NO : RK_PROFILE_HEADER_AUTO;
+  options.delimiter = delimiter;
+  options.sheet = sheet;
+  options.skip_lines = skip < 0 ? -1 : skip;
 
   session = rk_cli_session_new (&error);
   if (session == NULL)
@@ -68,12 +93,14 @@ rk_cli_profile (int    argc,
     }
 
   names = rk_session_dup_file_names (session);
-  profiles = rk_profile_files (rk_session_get_workspace (session), (const char * const *) names, NULL, &error);
+  profiles = rk_profile_files_with_options (rk_session_get_workspace (session), (const char * const *) names,
+                                            &options, NULL, &error);
   rk_session_expire (session);
   if (profiles == NULL)
     {
       fprintf (stderr, "reckon-cli profile: %s\n", error->message);
-      return RK_CLI_EXIT_SANDBOX;
+      return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ? RK_CLI_EXIT_USAGE
+                                                                              : RK_CLI_EXIT_SANDBOX;
     }
   /* Files that could not even be imported are reported too, in the same form. */
   for (guint i = 0; i < failed->len; i++)

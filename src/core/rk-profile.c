@@ -942,8 +942,12 @@ rk_file_profile_describe_reading (const RkFileProfile *self)
     return NULL;
   parts = g_ptr_array_new_with_free_func (g_free);
   if (g_strcmp0 (r->compression, "zip") == 0)
-    g_ptr_array_add (parts, g_strdup_printf (_("the file “%s” inside a ZIP archive"),
-                                             r->member ? r->member : "?"));
+    {
+      /* The member's own name may hold "../": show its base name only. */
+      g_autofree char *base = g_path_get_basename (r->member ? r->member : "?");
+
+      g_ptr_array_add (parts, g_strdup_printf (_("the file “%s” inside a ZIP archive"), base));
+    }
   else if (r->compression != NULL)
     g_ptr_array_add (parts, g_strdup_printf (_("%s-compressed"), r->compression));
 
@@ -1115,7 +1119,7 @@ rk_file_profile_to_prompt (const RkFileProfile *self,
       append_inline (s, self->read_hint, 200);
       if (self->reading != NULL && self->reading->sheet == NULL && self->tables->len > 1 &&
           g_str_has_prefix (self->read_hint, "reckon.load("))
-        g_string_append (s, " (a dict of DataFrames by sheet; sheet=NAME for one)");
+        g_string_append (s, " (a dict of DataFrames by sheet or page; sheet=NAME for one)");
       g_string_append_c (s, '\n');
     }
   return g_string_free (s, FALSE);

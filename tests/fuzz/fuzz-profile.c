@@ -30,8 +30,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         {
           g_autoptr(RkFileProfile) copy = rk_file_profile_copy (g_ptr_array_index (files, i));
           g_autofree char *one = rk_file_profile_to_prompt (copy, 1024);
+          g_autofree char *how = rk_file_profile_describe_reading (copy);
+          g_autofree char *label = NULL;
+          RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
 
           g_assert (one != NULL);
+          g_assert (how == NULL || g_utf8_validate (how, -1, NULL));
+          if (rk_file_profile_get_alternative (copy, &options, &label))
+            g_assert (label != NULL && options.skip_lines >= -1);
         }
     }
   return 0;

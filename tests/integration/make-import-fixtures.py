@@ -201,8 +201,50 @@ def bench_csv(path, megabytes):
     os.rename(path + ".tmp", path)
 
 
+def packed(d):
+    """Compressed files: good ones, and the hostile kinds (a .gz that is not
+    gzip, a damaged gzip, ZIP archives with many or path-traversal names)."""
+    import bz2
+    import gzip
+    import lzma
+    import zipfile
+
+    table = b"city,when,count\nOslo,2012/01/31,3\nLima,2012/02/29,27607900\nPune,2013/12/01,5\n"
+    write(d, "packed.csv.gz", gzip.compress(table))
+    write(d, "packed.csv.bz2", bz2.compress(table))
+    write(d, "packed.tsv.xz", lzma.compress(table.replace(b",", b"\t")))
+    with zipfile.ZipFile(os.path.join(d, "one.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("folder/", b"")
+        z.writestr("folder/inside.csv", table)
+    write(d, "notgzip.csv.gz", table)
+    write(d, "damaged.csv.gz", gzip.compress(table * 50)[:60])
+    write(d, "image.bin.gz", gzip.compress(bytes(range(256)) * 64))
+    with zipfile.ZipFile(os.path.join(d, "three.zip"), "w") as z:
+        for i in range(3):
+            z.writestr("part%d.csv" % i, table)
+    with zipfile.ZipFile(os.path.join(d, "many.zip"), "w") as z:
+        for i in range(10050):
+            z.writestr("m%05d.csv" % i, b"a\n")
+    with zipfile.ZipFile(os.path.join(d, "traversal.zip"), "w") as z:
+        z.writestr("../../../../tmp/escaped.csv", table)
+
+
+def gzip_bomb(path, gigabytes):
+    """A small .csv.gz that unpacks to @gigabytes GiB: one 16 MiB member
+    repeated (concatenated gzip members are one valid stream)."""
+    import gzip
+
+    member = gzip.compress(b"1,2,3,4,5,6,7\n" * (16 * 1024 * 1024 // 14), compresslevel=9)
+    with open(path, "wb") as f:
+        for _ in range(int(gigabytes * 64) + 1):
+            f.write(member)
+
+
 def main():
     d = sys.argv[1]
+    if len(sys.argv) > 3 and sys.argv[2] == "bomb-gz":
+        gzip_bomb(d, float(sys.argv[3]))
+        return
     if len(sys.argv) > 3 and sys.argv[2] == "bomb-xlsx":
         os.makedirs(d, exist_ok=True)
         xlsx_bomb(d, int(sys.argv[3]))
@@ -217,6 +259,7 @@ def main():
     xlsx_small_sst(d)
     ods(d)
     pdfs(d)
+    packed(d)
 
 
 if __name__ == "__main__":

@@ -639,6 +639,96 @@ test_profile_zip_bomb (void)
 }
 
 static void
+test_profile_packed (void)
+{
+  const char *good[] = { "packed.csv.gz", "packed.csv.bz2", "packed.tsv.xz", "one.zip", "traversal.zip",
+                         "notgzip.csv.gz" };
+  const char *compression[] = { "gzip", "bz2", "xz", "zip", "zip", NULL };
+  RkFileProfile *p;
+
+  if (skip_without_sandbox ())
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      RkTableProfile *t;
+
+      p = profile_of (good[i]);
+      g_test_message ("%s: %s", good[i], p->error);
+      g_assert_null (p->error);
+      t = table (p, 0);
+      g_assert_cmpuint (t->rows, ==, 3);
+      g_assert_cmpuint (t->n_columns, ==, 3);
+      g_assert_true (t->header);
+      g_assert_cmpstr (column (t, 0)->name, ==, "city");
+      /* Dates written 2012/01/31 are dates; 27607900 stays a whole number. */
+      g_assert_cmpint (column (t, 1)->type, ==, RK_COLUMN_DATE);
+      g_assert_cmpint (column (t, 2)->type, ==, RK_COLUMN_INTEGER);
+      g_assert_cmpfloat (column (t, 2)->max, ==, 27607900);
+      g_assert_nonnull (p->reading);
+      g_assert_cmpstr (p->reading->compression, ==, compression[i]);
+      g_assert_cmpstr (p->read_hint, !=, NULL);
+      g_assert_true (g_str_has_prefix (p->read_hint, "reckon.load("));
+    }
+  /* A ZIP member named ../../ is only read, never unpacked anywhere, and
+   * shown by its base name. */
+  p = profile_of ("traversal.zip");
+  {
+    g_autofree char *how = rk_file_profile_describe_reading (p);
+
+    g_assert_nonnull (strstr (how, "the file “escaped.csv” inside a ZIP archive"));
+    g_assert_null (strstr (how, ".."));
+  }
+  g_assert_false (g_file_test ("/tmp/escaped.csv", G_FILE_TEST_EXISTS));
+
+  g_assert_cmpstr (profile_of ("damaged.csv.gz")->error, ==, "This compressed file is damaged, so it could not be read.");
+  g_assert_cmpstr (profile_of ("image.bin.gz")->error, ==,
+                   "This compressed file does not hold a table: what it holds is binary data.");
+  g_assert_nonnull (strstr (profile_of ("three.zip")->error, "holds 3 files"));
+  g_assert_nonnull (strstr (profile_of ("many.zip")->error, "more than 10000 files"));
+}
+
+static void
+test_profile_gzip_bomb (void)
+{
+  g_autofree char *dir = g_build_filename (fx.root, "bomb", NULL);
+  g_autofree char *ws = g_build_filename (fx.root, "gzbomb-ws", NULL);
+  g_autofree char *bomb = g_build_filename (dir, "bomb.csv.gz", NULL);
+  g_autofree char *small = g_build_filename (fx.fixtures, "packed.csv.gz", NULL);
+  g_autofree char *script = g_build_filename (g_getenv ("RECKON_SOURCE_ROOT"), "tests",
+                                              "integration", "make-import-fixtures.py", NULL);
+  const char *argv[] = { "/usr/bin/python3", script, bomb, "bomb-gz", "1.1", NULL };
+  g_autoptr(GPtrArray) profiles = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *a = NULL, *b = NULL;
+  struct stat st;
+
+  if (skip_without_sandbox ())
+    return;
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
+  out = run_python (argv, &error);
+  g_assert_no_error (error);
+  /* 2 MB that unpack to 1.1 GiB: refused by the cap on unpacked bytes,
+   * before the sandbox's memory limit is needed. */
+  g_assert_cmpint (stat (bomb, &st), ==, 0);
+  g_assert_cmpint (st.st_size, <, 4 * 1024 * 1024);
+  a = rk_import_file (ws, bomb, NULL, &error);
+  g_assert_no_error (error);
+  b = rk_import_file (ws, small, NULL, &error);
+  g_assert_no_error (error);
+  {
+    const char *names[] = { a, b, NULL };
+
+    profiles = rk_profile_files (ws, names, NULL, &error);
+  }
+  g_assert_no_error (error);
+  g_assert_cmpstr (((RkFileProfile *) g_ptr_array_index (profiles, 0))->error, ==,
+                   "This compressed file unpacks to more than 1024 MB, so it was not read.");
+  g_assert_null (((RkFileProfile *) g_ptr_array_index (profiles, 1))->error);
+}
+
+static void
 async_done_cb (GObject      *source,
                GAsyncResult *result,
                gpointer      user_data)
@@ -869,6 +959,8 @@ main (int    argc,
   g_test_add_func ("/rk/profile/pdfs", test_profile_pdfs);
   g_test_add_func ("/rk/profile/hostile-xml", test_profile_hostile_xml);
   g_test_add_func ("/rk/profile/zip-bomb", test_profile_zip_bomb);
+  g_test_add_func ("/rk/profile/packed", test_profile_packed);
+  g_test_add_func ("/rk/profile/gzip-bomb", test_profile_gzip_bomb);
   g_test_add_func ("/rk/profile/csv-spectrum", test_csv_spectrum);
   g_test_add_func ("/rk/profile/prompt-text", test_prompt_text);
   g_test_add_func ("/rk/profile/nothing-outside-workspace", test_nothing_outside);

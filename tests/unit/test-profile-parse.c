@@ -192,11 +192,110 @@ test_prompt_budget (void)
   g_assert_nonnull (strstr (text, "more columns"));
 }
 
+static void
+test_reading (void)
+{
+  const char *doc =
+    "{\"version\": 1, \"files\": [{\"name\": \"m.csv\", \"kind\": \"csv\", \"read_hint\": \"reckon.load('m.csv')\","
+    " \"reading\": {\"version\": 1, \"format\": \"csv\", \"compression\": \"zip\", \"member\": \"../../x/m.csv\","
+    "   \"encoding\": \"utf-8\", \"delimiter\": \",\", \"header\": true, \"skip_lines\": 2, \"comment_lines\": 1,"
+    "   \"decimal\": \".\", \"quoting\": \"none\","
+    "   \"skipped\": [{\"line\": 1, \"text\": \"# source\", \"why\": \"comment\"},"
+    "               {\"line\": 2, \"text\": \"506,13\", \"why\": \"metadata\"}],"
+    "   \"dates\": [{\"column\": 0, \"format\": \"%d-%b-%y\", \"label\": \"day-month name-year (31-Jan-12)\"}],"
+    "   \"unsure\": [{\"what\": \"metadata\", \"note\": \"Line 2 looks like metadata.\"}]},"
+    " \"tables\": [{\"rows\": 1, \"columns\": 2, \"header\": true, \"column_info\": ["
+    "   {\"name\": \"Date\", \"type\": \"date\"}, {\"name\": \"Volume\", \"type\": \"integer\","
+    "    \"min\": 27607900, \"max\": 92433800, \"mean\": 55317175.1}], \"head\": []}]},"
+    " {\"name\": \"h.csv\", \"reading\": {\"format\": \"exe\"}},"
+    " {\"name\": \"w.csv\", \"reading\": {\"format\": \"csv\", \"delimiter\": \";;\", \"compression\": \"rar\","
+    "   \"skip_lines\": -4, \"dates\": [{\"column\": 1e9}, {\"column\": \"x\"}, 3, {\"column\": 1}],"
+    "   \"unsure\": [{\"what\": \"header\"}, {\"what\": \"header\", \"note\": \"Unsure.\"}], \"header\": false}}]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = rk_profile_parse (doc, strlen (doc), &error);
+  g_autofree char *how = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *label = NULL;
+  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
+  RkFileProfile *p;
+  RkFileProfile *copy;
+
+  g_assert_no_error (error);
+  p = g_ptr_array_index (files, 0);
+  g_assert_nonnull (p->reading);
+  g_assert_cmpstr (p->reading->format, ==, "csv");
+  g_assert_cmpuint (p->reading->skip_lines, ==, 2);
+  g_assert_true (p->reading->quotes_are_text);
+  g_assert_cmpuint (p->reading->dates->len, ==, 1);
+  how = rk_file_profile_describe_reading (p);
+  g_test_message ("%s", how);
+  g_assert_cmpstr (how, ==, "the file “m.csv” inside a ZIP archive, comma-separated, first row is the header, "
+                            "1 comment line skipped, line 2 (506,13) skipped as metadata, quote marks read as text, "
+                            "dates in “Date” written day-month name-year (31-Jan-12)");
+  /* The metadata line can be kept: one line fewer skipped. */
+  g_assert_true (rk_file_profile_get_alternative (p, &options, &label));
+  g_assert_cmpint (options.skip_lines, ==, 1);
+  g_assert_cmpstr (label, ==, "Keep line 2 as part of the table");
+  /* Whole numbers exactly, no exponent. */
+  text = rk_file_profile_to_prompt (p, 4000);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "min 27607900, max 92433800, mean 55317175.1"));
+  g_assert_nonnull (strstr (text, "Read as: the file “m.csv” inside a ZIP archive"));
+  copy = rk_file_profile_copy (p);
+  g_assert_cmpstr (copy->reading->member, ==, "../../x/m.csv");
+  g_assert_cmpuint (copy->reading->skipped->len, ==, 2);
+  rk_file_profile_free (copy);
+
+  /* An unknown format is no reading at all. */
+  g_assert_null (((RkFileProfile *) g_ptr_array_index (files, 1))->reading);
+
+  /* Wrong types and ranges are dropped, not trusted. */
+  p = g_ptr_array_index (files, 2);
+  g_assert_nonnull (p->reading);
+  g_assert_null (p->reading->delimiter);
+  g_assert_null (p->reading->compression);
+  g_assert_cmpuint (p->reading->skip_lines, ==, 0);
+  g_assert_cmpuint (p->reading->dates->len, ==, 1);
+  g_assert_cmpuint (((RkDateColumn *) g_ptr_array_index (p->reading->dates, 0))->column, ==, 1);
+  g_assert_cmpuint (p->reading->doubts->len, ==, 1);
+  g_clear_pointer (&label, g_free);
+  options = (RkProfileOptions) RK_PROFILE_OPTIONS_INIT;
+  g_assert_true (rk_file_profile_get_alternative (p, &options, &label));
+  g_assert_cmpint (options.header, ==, RK_PROFILE_HEADER_YES);
+  g_assert_cmpstr (label, ==, "Read the first row as column names");
+}
+
+static void
+test_options_refused (void)
+{
+  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
+  const char *names[] = { "x.csv", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) out = NULL;
+
+  /* Checked before any sandbox is started. */
+  options.delimiter = ";;";
+  out = rk_profile_files_with_options ("/nonexistent", names, &options, NULL, &error);
+  g_assert_null (out);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  options.delimiter = "\n";
+  out = rk_profile_files_with_options ("/nonexistent", names, &options, NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  options.delimiter = "semicolon";
+  options.sheet = "";
+  out = rk_profile_files_with_options ("/nonexistent", names, &options, NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/rk/profile-parse/reading", test_reading);
+  g_test_add_func ("/rk/profile-parse/options-refused", test_options_refused);
 
   g_test_add_func ("/rk/profile-parse/good", test_good);
   g_test_add_func ("/rk/profile-parse/hostile", test_hostile);

@@ -221,6 +221,9 @@ _DATEISH = re.compile(r"^\s*(\d{1,4}[-/.]\d{1,2}([-/.]\d{1,4})?([ T]\d{1,2}:\d{2
                       r"|[A-Za-z]{3,9} \d{4})\s*$")
 
 
+ISO_FORMATS = ("%Y-%m-%d", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M")
+
+
 def date_format_of(values):
     """The first format of DATE_FORMATS that reads every value, or None.
     Day-first and month-first both reading everything: day-first is kept
@@ -617,8 +620,10 @@ def detect_text_table(raw, complete, kind, options=None, compression=None, membe
 
 def csv_options(reading, path):
     """pandas.read_csv arguments for a reading (a dict; no file argument)."""
+    # compression=None: the bytes are unpacked already (or never were
+    # packed), whatever the name ends with (pandas would guess from it).
     opts = dict(encoding=reading.get("encoding", "utf-8"), engine="c", skip_blank_lines=True,
-                low_memory=False)
+                low_memory=False, compression=None)
     if reading.get("whitespace"):
         opts["delim_whitespace"] = True
     else:
@@ -679,6 +684,13 @@ def read_csv(path, reading, nrows=None, raw=False):
     if raw:
         opts.update(dtype=str, keep_default_na=False, low_memory=True)
         opts.pop("thousands", None)
+    else:
+        # ISO dates: pandas' own fast path while reading; other formats are
+        # converted after, with their recorded format.
+        iso = [d["column"] for d in reading.get("dates", ())
+               if isinstance(d.get("column"), int) and d.get("format") in ISO_FORMATS]
+        if iso:
+            opts["parse_dates"] = iso
     src = _csv_source(path, reading)
     try:
         df = pd.read_csv(src, **opts)
@@ -934,7 +946,7 @@ def _pdf_value(v):
             return v
 
 
-def read_pdf_tables(path, reading):
+def read_pdf_tables(path, reading, sheet=None):
     tables = pdf_layout_tables(path, int(reading.get("pages_scanned", 20)))
     if not tables:
         raise ValueError("%s has no tables Reckon could find; read its text with pypdf."
@@ -947,6 +959,11 @@ def read_pdf_tables(path, reading):
             name = "page %d (%d)" % (page, k)
             k += 1
         frames[name] = frame_from_rows(rows)[0]
+    if sheet is not None:
+        if sheet not in frames:
+            raise KeyError("There is no table %r in %s; its tables are: %s"
+                           % (sheet, os.path.basename(path), ", ".join(frames)))
+        return frames[sheet]
     return next(iter(frames.values())) if len(frames) == 1 else frames
 
 
@@ -1095,6 +1112,6 @@ def read(path, reading, sheet=None):
     if fmt == "json":
         return read_json_records(path, reading)
     if fmt == "pdf":
-        return read_pdf_tables(path, reading)
+        return read_pdf_tables(path, reading, sheet)
     raise ValueError("%s is plain text, not a table: read it with open(%r)."
                      % (os.path.basename(path), os.path.basename(path)))
