@@ -134,6 +134,51 @@ rk_figure_view_finalize (GObject *object)
   G_OBJECT_CLASS (rk_figure_view_parent_class)->finalize (object);
 }
 
+/* The figure is laid out at most as wide as it is: narrower windows shrink
+ * it, wider ones do not blow it up (a blurry upscale). */
+static int
+content_width (RkFigureView *self,
+               int           width)
+{
+  int min, nat;
+
+  gtk_widget_measure (self->box, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+  return MAX (min, MIN (width, nat));
+}
+
+static void
+rk_figure_view_measure (GtkWidget      *widget,
+                        GtkOrientation  orientation,
+                        int             for_size,
+                        int            *minimum,
+                        int            *natural,
+                        int            *minimum_baseline,
+                        int            *natural_baseline)
+{
+  RkFigureView *self = RK_FIGURE_VIEW (widget);
+
+  if (orientation == GTK_ORIENTATION_VERTICAL && for_size >= 0)
+    for_size = content_width (self, for_size);
+  gtk_widget_measure (self->box, orientation, for_size, minimum, natural, NULL, NULL);
+}
+
+static void
+rk_figure_view_size_allocate (GtkWidget *widget,
+                              int        width,
+                              int        height,
+                              int        baseline)
+{
+  RkFigureView *self = RK_FIGURE_VIEW (widget);
+
+  gtk_widget_allocate (self->box, content_width (self, width), height, -1, NULL);
+}
+
+static GtkSizeRequestMode
+rk_figure_view_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
 static void
 rk_figure_view_class_init (RkFigureViewClass *klass)
 {
@@ -142,6 +187,9 @@ rk_figure_view_class_init (RkFigureViewClass *klass)
 
   object_class->dispose = rk_figure_view_dispose;
   object_class->finalize = rk_figure_view_finalize;
+  widget_class->measure = rk_figure_view_measure;
+  widget_class->size_allocate = rk_figure_view_size_allocate;
+  widget_class->get_request_mode = rk_figure_view_get_request_mode;
 
   signals[SIGNAL_LOADED] =
     g_signal_new ("loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -152,7 +200,6 @@ rk_figure_view_class_init (RkFigureViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkFigureView, picture);
   gtk_widget_class_bind_template_child (widget_class, RkFigureView, caption);
   gtk_widget_class_bind_template_child (widget_class, RkFigureView, error_label);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rk-figure-view");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
