@@ -28,6 +28,7 @@ struct _RkOutputView
   gboolean           capped;
   gint64             started_us;
   guint              timer_id;
+  guint              tick_id;
 };
 
 G_DEFINE_FINAL_TYPE (RkOutputView, rk_output_view, GTK_TYPE_WIDGET)
@@ -65,11 +66,14 @@ head_length (const char *text,
 static void
 refresh (RkOutputView *self)
 {
-  const char *text = self->text ? self->text : "";
-  gsize len = strlen (text);
-  gsize shown;
+  /* A stream entry is read in place: only its capped head is copied. */
+  const char *text = self->entry ? rk_transcript_entry_get_text (self->entry) : self->text;
+  gsize len, shown;
   g_autofree char *head = NULL;
 
+  if (text == NULL)
+    text = "";
+  len = strlen (text);
   if (self->expanded)
     shown = len > RK_OUTPUT_VIEW_MAX_BYTES ? head_length (text, G_MAXUINT, RK_OUTPUT_VIEW_MAX_BYTES) : len;
   else
@@ -98,18 +102,36 @@ rk_output_view_set_text (RkOutputView *self,
 {
   g_return_if_fail (RK_IS_OUTPUT_VIEW (self));
 
+  rk_output_view_set_entry (self, NULL);
   g_free (self->text);
   self->text = g_strdup (text);
   self->is_stderr = is_stderr;
   refresh (self);
 }
 
+static gboolean
+tick_cb (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       user_data)
+{
+  RkOutputView *self = RK_OUTPUT_VIEW (widget);
+
+  self->tick_id = 0;
+  refresh (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 entry_text_cb (RkOutputView *self)
 {
-  rk_output_view_set_text (self, rk_transcript_entry_get_text (self->entry),
-                           rk_transcript_entry_get_stream (self->entry) == RK_STREAM_STDERR &&
-                           rk_transcript_entry_get_kind (self->entry) == RK_ENTRY_STREAM);
+  /* A chatty cell sends many chunks a frame: show them once a frame. */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      if (self->tick_id == 0)
+        self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
+    }
+  else
+    refresh (self);
 }
 
 void
@@ -122,15 +144,17 @@ rk_output_view_set_entry (RkOutputView      *self,
     return;
   if (self->entry != NULL)
     g_signal_handlers_disconnect_by_data (self->entry, self);
+  if (self->tick_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+  self->tick_id = 0;
   g_set_object (&self->entry, entry);
+  g_clear_pointer (&self->text, g_free);
   self->expanded = FALSE;
+  self->is_stderr = entry != NULL && rk_transcript_entry_get_kind (entry) == RK_ENTRY_STREAM &&
+                    rk_transcript_entry_get_stream (entry) == RK_STREAM_STDERR;
   if (entry != NULL)
-    {
-      g_signal_connect_swapped (entry, "notify::text", G_CALLBACK (entry_text_cb), self);
-      entry_text_cb (self);
-    }
-  else
-    rk_output_view_set_text (self, NULL, FALSE);
+    g_signal_connect_swapped (entry, "notify::text", G_CALLBACK (entry_text_cb), self);
+  refresh (self);
 }
 
 static void
