@@ -409,7 +409,9 @@ execute_cb (GObject      *source,
   rk_observation_add (self->observation, done);
   if (done->status == RK_KERNEL_STATUS_DIED && done->message != NULL)
     {
-      rk_transcript_add_error (self->transcript, self->cell_id, "SandboxLimit", done->message, NULL);
+      /* No traceback here: the detail names the limit ("memory", "cpu",
+       * "time", ...), so a window can say what to do without parsing text. */
+      rk_transcript_add_error (self->transcript, self->cell_id, "SandboxLimit", done->message, done->limit);
       emit (self, RK_AGENT_EVENT_ERROR, done->message, done);
     }
   else if (done->status == RK_KERNEL_STATUS_INTERRUPTED)

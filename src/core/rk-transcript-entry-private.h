@@ -45,6 +45,10 @@ RkTranscriptEntry *_rk_transcript_entry_new         (RkEntryKind        kind);
 gboolean           _rk_transcript_entry_append_text (RkTranscriptEntry *self,
                                                      const char        *delta,
                                                      gsize              max);
+/* Replaces the name (an attachment's file, when the workspace gave it
+ * another name than foreseen). */
+void               _rk_transcript_entry_set_name    (RkTranscriptEntry *self,
+                                                     const char        *name);
 /* Replaces the detail (e.g. an attachment's profile) and notifies "detail". */
 void               _rk_transcript_entry_set_detail  (RkTranscriptEntry *self,
                                                      char              *detail);

@@ -134,6 +134,14 @@ _rk_transcript_entry_append_text (RkTranscriptEntry *self,
 }
 
 void
+_rk_transcript_entry_set_name (RkTranscriptEntry *self,
+                               const char        *name)
+{
+  g_free (self->name);
+  self->name = g_strdup (name);
+}
+
+void
 _rk_transcript_entry_set_detail (RkTranscriptEntry *self,
                                  char              *detail)
 {

@@ -20,7 +20,8 @@ typedef enum
   RK_ENTRY_FIGURE,      /* cell_id; path, mime_type, title, width, height */
   RK_ENTRY_CHART,       /* cell_id; path (the chart spec), title */
   RK_ENTRY_FILE,        /* cell_id; path, mime_type, title */
-  RK_ENTRY_ERROR,       /* cell_id (may be NULL); name: type; text: message; detail: traceback */
+  RK_ENTRY_ERROR,       /* cell_id (may be NULL); name: type; text: message; detail: traceback,
+                         * or for name "SandboxLimit" the limit that was hit ("memory", ...) */
   RK_ENTRY_ANSWER,      /* text: the final answer */
   RK_ENTRY_NOTE,        /* name: what kind, e.g. "session-expired"; text */
   RK_ENTRY_ATTACHMENT,  /* a file the user added: name: its name in the workspace;

@@ -24,7 +24,8 @@ env_or (const char *name,
  * run needs no set-up), then the installed place. */
 typedef struct
 {
-  char *build_sandbox;     /* NULL when not running from the build tree */
+  char *build_root;        /* NULL when not running from the build tree */
+  char *build_sandbox;
   char *build_kernel_dir;
 } RkBuildTree;
 
@@ -47,6 +48,7 @@ find_build_tree (gpointer data)
 
   if (exe != NULL && build_root != NULL && path_is_beneath_dir (exe, build_root))
     {
+      tree->build_root = g_strdup (RK_BUILD_ROOT);
       tree->build_sandbox = g_build_filename (RK_BUILD_ROOT, "sandbox", "reckon-sandbox", NULL);
       tree->build_kernel_dir = g_build_filename (RK_SOURCE_ROOT, "sandbox", "kernel", NULL);
     }
@@ -97,6 +99,12 @@ first_present (const char  *env_name,
     if (g_file_test (places[i], test))
       return places[i];
   return places[0];
+}
+
+const char *
+rk_build_root (void)
+{
+  return build_tree ()->build_root;
 }
 
 const char *

@@ -26,6 +26,10 @@ const char  *rk_sandbox_path        (void);
 /* Folder of the Python kernel: $RECKON_KERNEL_DIR when set, else the
  * source tree's sandbox/kernel for a build-tree program, else the installed one. */
 const char  *rk_kernel_dir          (void);
+/* The meson build root when the running program lies beneath it (a
+ * build-tree run: its GSettings schema, sandbox and kernel are there), else
+ * NULL (installed). */
+const char  *rk_build_root          (void);
 /* Checks that reckon-sandbox and the kernel are there; otherwise fails with
  * one sentence (G_IO_ERROR_NOT_FOUND) naming what is missing and every
  * place it was looked for, for the CLI and the window to show. */

@@ -56,6 +56,7 @@ test_build_tree (void)
   sandbox = g_build_filename (build, "sandbox", "reckon-sandbox", NULL);
   kernel = g_build_filename (source, "sandbox", "kernel", NULL);
 
+  g_assert_cmpstr (rk_build_root (), ==, build);
   unset_overrides ();
   /* This test program lies beneath the build root, so the build tree wins. */
   g_assert_cmpstr (rk_sandbox_path (), ==, sandbox);

@@ -1,0 +1,699 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-conversation-store.c — the saved conversations: one folder each with
+ * conversation.json (metadata, read here defensively) and transcript.json,
+ * listed newest first as a GListModel. */
+#define G_LOG_DOMAIN "rk-conversation"
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "rk-conversation-private.h"
+#include "rk-util.h"
+#include "rk-workspace.h"
+
+#define META_FORMAT      "reckon-conversation"
+#define META_VERSION     1
+#define META_MAX_DEPTH   8
+#define META_MAX_FILES   10000
+
+struct _RkConversationStore
+{
+  GObject     parent_instance;
+
+  char       *dir;
+  char       *sessions_dir;
+  GPtrArray  *items;         /* RkConversationInfo, newest first */
+};
+
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (RkConversationStore, rk_conversation_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+G_DEFINE_QUARK (rk-conversation-store-error-quark, rk_conversation_store_error)
+
+/* -- metadata ------------------------------------------------------------- */
+
+RkConversationMeta *
+_rk_conversation_meta_new (const char *id)
+{
+  RkConversationMeta *meta = g_new0 (RkConversationMeta, 1);
+
+  meta->id = g_strdup (id);
+  meta->names = g_ptr_array_new_with_free_func (g_free);
+  meta->originals = g_ptr_array_new_with_free_func (g_free);
+  return meta;
+}
+
+void
+_rk_conversation_meta_free (RkConversationMeta *meta)
+{
+  if (meta == NULL)
+    return;
+  g_free (meta->id);
+  g_free (meta->title);
+  g_free (meta->session_id);
+  g_ptr_array_unref (meta->names);
+  g_ptr_array_unref (meta->originals);
+  g_free (meta);
+}
+
+/* An id names a folder: one plain component. */
+static gboolean
+is_plain_name (const char *s)
+{
+  return s != NULL && rk_path_is_beneath (s) && strchr (s, '/') == NULL && strlen (s) <= 128;
+}
+
+static gboolean
+get_string (JsonObject  *o,
+            const char  *key,
+            gsize        max,
+            gboolean     required,
+            char       **out)
+{
+  JsonNode *n = json_object_get_member (o, key);
+  const char *s;
+
+  if (n == NULL || JSON_NODE_HOLDS_NULL (n))
+    return !required;
+  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return FALSE;
+  s = json_node_get_string (n);
+  if (strlen (s) > max || !g_utf8_validate (s, -1, NULL))
+    return FALSE;
+  g_free (*out);
+  *out = g_strdup (s);
+  return TRUE;
+}
+
+static gboolean
+get_int (JsonObject *o,
+         const char *key,
+         gint64     *out)
+{
+  JsonNode *n = json_object_get_member (o, key);
+
+  if (n == NULL || JSON_NODE_HOLDS_NULL (n))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64
+      || json_node_get_int (n) < 0)
+    return FALSE;
+  *out = json_node_get_int (n);
+  return TRUE;
+}
+
+static RkConversationMeta *
+corrupt (GError **error)
+{
+  g_set_error_literal (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_CORRUPT,
+                       _("The saved conversation is damaged and cannot be opened."));
+  return NULL;
+}
+
+RkConversationMeta *
+_rk_conversation_meta_parse (const char  *data,
+                             gsize        len,
+                             GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(RkConversationMeta) meta = NULL;
+  g_autofree char *format = NULL;
+  g_autofree char *id = NULL;
+  JsonObject *root;
+  JsonNode *n;
+  gint64 version = 0;
+
+  if (data == NULL || len == 0 || len > RK_CONVERSATION_META_MAX
+      || !g_utf8_validate_len (data, len, NULL)
+      || !rk_json_scan_ok (data, len, META_MAX_DEPTH, RK_JSON_SCAN_NO_ESCAPED_NUL))
+    return corrupt (error);
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, data, (gssize) len, NULL)
+      || json_parser_get_root (parser) == NULL
+      || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return corrupt (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  if (!get_string (root, "format", 64, TRUE, &format) || g_strcmp0 (format, META_FORMAT) != 0
+      || !get_int (root, "version", &version) || version < 1)
+    return corrupt (error);
+  if (version > META_VERSION)
+    {
+      g_set_error_literal (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_CORRUPT,
+                           _("The conversation was saved by a newer version of Reckon and cannot be opened."));
+      return NULL;
+    }
+  if (!get_string (root, "id", 128, TRUE, &id) || !is_plain_name (id))
+    return corrupt (error);
+
+  meta = _rk_conversation_meta_new (id);
+  if (!get_string (root, "title", 4096, FALSE, &meta->title)
+      || !get_string (root, "session", 128, TRUE, &meta->session_id)
+      || !is_plain_name (meta->session_id)
+      || !get_int (root, "created", &meta->created)
+      || !get_int (root, "updated", &meta->updated))
+    return corrupt (error);
+  n = json_object_get_member (root, "title_set");
+  if (n != NULL && !JSON_NODE_HOLDS_NULL (n))
+    {
+      if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
+        return corrupt (error);
+      meta->title_set = json_node_get_boolean (n);
+    }
+
+  n = json_object_get_member (root, "files");
+  if (n != NULL && !JSON_NODE_HOLDS_NULL (n))
+    {
+      JsonArray *files;
+
+      if (!JSON_NODE_HOLDS_ARRAY (n))
+        return corrupt (error);
+      files = json_node_get_array (n);
+      if (json_array_get_length (files) > META_MAX_FILES)
+        return corrupt (error);
+      for (guint i = 0; i < json_array_get_length (files); i++)
+        {
+          JsonNode *f = json_array_get_element (files, i);
+          g_autofree char *name = NULL;
+          g_autofree char *original = NULL;
+
+          if (!JSON_NODE_HOLDS_OBJECT (f)
+              || !get_string (json_node_get_object (f), "name", 256, TRUE, &name)
+              || !get_string (json_node_get_object (f), "original", 4096, TRUE, &original)
+              || !rk_path_is_beneath (name) || !g_path_is_absolute (original))
+            return corrupt (error);
+          g_ptr_array_add (meta->names, g_steal_pointer (&name));
+          g_ptr_array_add (meta->originals, g_steal_pointer (&original));
+        }
+    }
+  return g_steal_pointer (&meta);
+}
+
+char *
+_rk_conversation_meta_to_json (const RkConversationMeta *meta)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "format");
+  json_builder_add_string_value (b, META_FORMAT);
+  json_builder_set_member_name (b, "version");
+  json_builder_add_int_value (b, META_VERSION);
+  json_builder_set_member_name (b, "id");
+  json_builder_add_string_value (b, meta->id);
+  json_builder_set_member_name (b, "title");
+  json_builder_add_string_value (b, meta->title ? meta->title : "");
+  json_builder_set_member_name (b, "title_set");
+  json_builder_add_boolean_value (b, meta->title_set);
+  json_builder_set_member_name (b, "created");
+  json_builder_add_int_value (b, meta->created);
+  json_builder_set_member_name (b, "updated");
+  json_builder_add_int_value (b, meta->updated);
+  json_builder_set_member_name (b, "session");
+  json_builder_add_string_value (b, meta->session_id);
+  json_builder_set_member_name (b, "files");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < meta->names->len; i++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, g_ptr_array_index (meta->names, i));
+      json_builder_set_member_name (b, "original");
+      json_builder_add_string_value (b, g_ptr_array_index (meta->originals, i));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
+}
+
+/* -- the list --------------------------------------------------------------- */
+
+static GType
+get_item_type (GListModel *model)
+{
+  return RK_TYPE_CONVERSATION_INFO;
+}
+
+static guint
+get_n_items (GListModel *model)
+{
+  return RK_CONVERSATION_STORE (model)->items->len;
+}
+
+static gpointer
+get_item (GListModel *model,
+          guint       position)
+{
+  RkConversationStore *self = RK_CONVERSATION_STORE (model);
+
+  if (position >= self->items->len)
+    return NULL;
+  return g_object_ref (g_ptr_array_index (self->items, position));
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = get_item_type;
+  iface->get_n_items = get_n_items;
+  iface->get_item = get_item;
+}
+
+/* Where an item updated at @updated belongs: after every newer one. */
+static guint
+position_for (RkConversationStore *self,
+              gint64               updated)
+{
+  guint pos = 0;
+
+  while (pos < self->items->len
+         && rk_conversation_info_get_updated (g_ptr_array_index (self->items, pos)) >= updated)
+    pos++;
+  return pos;
+}
+
+static gboolean
+find_item (RkConversationStore *self,
+           const char          *id,
+           guint               *position)
+{
+  for (guint i = 0; i < self->items->len; i++)
+    if (g_strcmp0 (rk_conversation_info_get_id (g_ptr_array_index (self->items, i)), id) == 0)
+      {
+        *position = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* Adds or updates the item of @meta, keeping the list newest first. */
+static void
+update_item (RkConversationStore *self,
+             RkConversationMeta  *meta,
+             gboolean             expired)
+{
+  g_autoptr(RkConversationInfo) info = NULL;
+  guint old_pos, new_pos;
+
+  if (find_item (self, meta->id, &old_pos))
+    {
+      info = g_object_ref (g_ptr_array_index (self->items, old_pos));
+      if (rk_conversation_info_get_updated (info) == meta->updated)
+        {
+          _rk_conversation_info_set (info, meta->title, meta->created, meta->updated, expired);
+          return;
+        }
+      g_ptr_array_remove_index (self->items, old_pos);
+      g_list_model_items_changed (G_LIST_MODEL (self), old_pos, 1, 0);
+    }
+  else
+    info = _rk_conversation_info_new (meta->id);
+
+  _rk_conversation_info_set (info, meta->title, meta->created, meta->updated, expired);
+  new_pos = position_for (self, meta->updated);
+  g_ptr_array_insert (self->items, (gint) new_pos, g_object_ref (info));
+  g_list_model_items_changed (G_LIST_MODEL (self), new_pos, 0, 1);
+}
+
+char *
+_rk_conversation_store_folder (RkConversationStore *self,
+                               const char          *id)
+{
+  if (self == NULL)
+    return NULL;
+  return g_build_filename (self->dir, id, NULL);
+}
+
+gboolean
+_rk_conversation_store_save (RkConversationStore *self,
+                             RkConversationMeta  *meta,
+                             gboolean             expired,
+                             GError             **error)
+{
+  g_autofree char *folder = _rk_conversation_store_folder (self, meta->id);
+  g_autofree char *path = g_build_filename (folder, RK_CONVERSATION_META_FILE, NULL);
+  g_autofree char *json = _rk_conversation_meta_to_json (meta);
+
+  update_item (self, meta, expired);
+  if (g_mkdir_with_parents (folder, 0700) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_IO,
+                   _("Could not save the conversation: %s."), g_strerror (errsv));
+      return FALSE;
+    }
+  /* A temporary file renamed over the old one: never half written. */
+  if (!g_file_set_contents_full (path, json, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+session_gone (RkConversationStore *self,
+              const char          *session_id)
+{
+  g_autofree char *parent = self->sessions_dir != NULL
+                            ? g_strdup (self->sessions_dir)
+                            : g_build_filename (g_get_user_cache_dir (), "reckon", "sessions", NULL);
+  g_autofree char *workspace = g_build_filename (parent, session_id, NULL);
+
+  return !g_file_test (workspace, G_FILE_TEST_IS_DIR);
+}
+
+static RkConversationMeta *
+read_meta (RkConversationStore  *self,
+           const char           *id,
+           GError              **error)
+{
+  g_autofree char *folder = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr(GError) local_error = NULL;
+  RkConversationMeta *meta;
+  gsize len = 0;
+
+  if (!is_plain_name (id))
+    {
+      g_set_error_literal (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_NOT_FOUND,
+                           _("There is no saved conversation with this name."));
+      return NULL;
+    }
+  folder = _rk_conversation_store_folder (self, id);
+  path = g_build_filename (folder, RK_CONVERSATION_META_FILE, NULL);
+  /* Not a symlink, not huge: checked before reading. */
+  if (g_file_test (path, G_FILE_TEST_IS_SYMLINK) || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error_literal (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_NOT_FOUND,
+                           _("There is no saved conversation with this name."));
+      return NULL;
+    }
+  {
+    GStatBuf st;
+
+    if (g_stat (path, &st) != 0 || st.st_size > (goffset) RK_CONVERSATION_META_MAX)
+      return corrupt (error);
+  }
+  if (!g_file_get_contents (path, &data, &len, &local_error))
+    {
+      g_set_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_IO,
+                   _("Could not read the saved conversation: %s"), local_error->message);
+      return NULL;
+    }
+  meta = _rk_conversation_meta_parse (data, len, error);
+  if (meta != NULL && g_strcmp0 (meta->id, id) != 0)
+    {
+      _rk_conversation_meta_free (meta);
+      return corrupt (error);
+    }
+  return meta;
+}
+
+static void
+load_list (RkConversationStore *self)
+{
+  g_autoptr(GDir) dir = g_dir_open (self->dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL && n < RK_CONVERSATION_STORE_MAX)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RkConversationMeta) meta = read_meta (self, name, &error);
+      RkConversationInfo *info;
+
+      if (meta == NULL)
+        {
+          if (!g_error_matches (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_NOT_FOUND))
+            g_message ("skipping saved conversation %s: %s", name, error->message);
+          continue;
+        }
+      info = _rk_conversation_info_new (meta->id);
+      _rk_conversation_info_set (info, meta->title, meta->created, meta->updated,
+                                 session_gone (self, meta->session_id));
+      g_ptr_array_insert (self->items, (gint) position_for (self, meta->updated), info);
+      n++;
+    }
+}
+
+/* -- public API --------------------------------------------------------------- */
+
+RkConversationStore *
+rk_conversation_store_new (const char  *dir,
+                           const char  *sessions_dir,
+                           GError     **error)
+{
+  g_autoptr(RkConversationStore) self = g_object_new (RK_TYPE_CONVERSATION_STORE, NULL);
+
+  self->dir = dir != NULL ? g_strdup (dir)
+                          : g_build_filename (g_get_user_data_dir (), "reckon", "conversations", NULL);
+  self->sessions_dir = g_strdup (sessions_dir);
+  if (g_mkdir_with_parents (self->dir, 0700) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_IO,
+                   _("Could not create the folder for saved conversations: %s."), g_strerror (errsv));
+      return NULL;
+    }
+  load_list (self);
+  return g_steal_pointer (&self);
+}
+
+const char *
+rk_conversation_store_get_dir (RkConversationStore *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION_STORE (self), NULL);
+  return self->dir;
+}
+
+const char *
+rk_conversation_store_get_sessions_dir (RkConversationStore *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION_STORE (self), NULL);
+  return self->sessions_dir;
+}
+
+RkConversationInfo *
+rk_conversation_store_lookup (RkConversationStore *self,
+                              const char          *id)
+{
+  guint pos;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION_STORE (self), NULL);
+
+  if (id == NULL || !find_item (self, id, &pos))
+    return NULL;
+  return g_ptr_array_index (self->items, pos);
+}
+
+RkConversation *
+rk_conversation_store_create (RkConversationStore  *self,
+                              RkModelClient        *client,
+                              GError              **error)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION_STORE (self), NULL);
+  return rk_conversation_new (client, self, error);
+}
+
+RkConversation *
+rk_conversation_store_open (RkConversationStore  *self,
+                            const char           *id,
+                            RkModelClient        *client,
+                            GError              **error)
+{
+  g_autoptr(RkConversationMeta) meta = NULL;
+  g_autoptr(RkTranscript) transcript = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION_STORE (self), NULL);
+  g_return_val_if_fail (id != NULL, NULL);
+
+  meta = read_meta (self, id, error);
+  if (meta == NULL)
+    return NULL;
+  folder = _rk_conversation_store_folder (self, id);
+  path = g_build_filename (folder, RK_CONVERSATION_TRANSCRIPT_FILE, NULL);
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      transcript = rk_transcript_load (path, error);
+      if (transcript == NULL)
+        return NULL;
+    }
+  else
+    transcript = rk_transcript_new ();   /* killed before its first save */
+  return _rk_conversation_new_restored (client, self, meta, transcript, error);
+}
+
+typedef struct
+{
+  RkModelClient      *client;
+  RkConversationMeta *meta;
+} OpenData;
+
+static void
+open_data_free (gpointer data)
+{
+  OpenData *d = data;
+
+  g_clear_object (&d->client);
+  _rk_conversation_meta_free (d->meta);
+  g_free (d);
+}
+
+static void
+open_loaded_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  RkConversationStore *self = g_task_get_source_object (task);
+  OpenData *d = g_task_get_task_data (task);
+  g_autoptr(RkTranscript) transcript = NULL;
+  GError *error = NULL;
+  RkConversation *conversation;
+
+  transcript = rk_transcript_load_finish (result, &error);
+  if (transcript == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  conversation = _rk_conversation_new_restored (d->client, self, d->meta, transcript, &error);
+  if (conversation == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, conversation, g_object_unref);
+}
+
+void
+rk_conversation_store_open_async (RkConversationStore *self,
+                                  const char          *id,
+                                  RkModelClient       *client,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *path = NULL;
+  GError *error = NULL;
+  OpenData *d;
+
+  g_return_if_fail (RK_IS_CONVERSATION_STORE (self));
+  g_return_if_fail (id != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_conversation_store_open_async);
+  d = g_new0 (OpenData, 1);
+  d->client = g_object_ref (client);
+  g_task_set_task_data (task, d, open_data_free);
+  d->meta = read_meta (self, id, &error);
+  if (d->meta == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  folder = _rk_conversation_store_folder (self, id);
+  path = g_build_filename (folder, RK_CONVERSATION_TRANSCRIPT_FILE, NULL);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_autoptr(RkTranscript) transcript = rk_transcript_new ();
+      RkConversation *conversation = _rk_conversation_new_restored (client, self, d->meta, transcript, &error);
+
+      if (conversation == NULL)
+        g_task_return_error (task, error);
+      else
+        g_task_return_pointer (task, conversation, g_object_unref);
+      return;
+    }
+  rk_transcript_load_async (path, cancellable, open_loaded_cb, g_steal_pointer (&task));
+}
+
+RkConversation *
+rk_conversation_store_open_finish (RkConversationStore  *self,
+                                   GAsyncResult         *result,
+                                   GError              **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+rk_conversation_store_delete (RkConversationStore  *self,
+                              const char           *id,
+                              GError              **error)
+{
+  g_autoptr(RkConversationMeta) meta = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *folder = NULL;
+  guint pos;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION_STORE (self), FALSE);
+
+  meta = read_meta (self, id, &local_error);
+  if (meta == NULL && g_error_matches (local_error, RK_CONVERSATION_STORE_ERROR,
+                                       RK_CONVERSATION_STORE_ERROR_NOT_FOUND)
+      && !find_item (self, id, &pos))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  /* The session's workspace first, then the folder (a damaged one too). */
+  if (meta != NULL)
+    {
+      g_autofree char *parent = self->sessions_dir != NULL
+                                ? g_strdup (self->sessions_dir)
+                                : g_build_filename (g_get_user_cache_dir (), "reckon", "sessions", NULL);
+      g_autofree char *workspace = g_build_filename (parent, meta->session_id, NULL);
+
+      if (!rk_workspace_delete (workspace, error))
+        return FALSE;
+    }
+  if (is_plain_name (id))
+    {
+      folder = _rk_conversation_store_folder (self, id);
+      if (!rk_workspace_delete (folder, error))
+        return FALSE;
+    }
+  if (find_item (self, id, &pos))
+    {
+      g_ptr_array_remove_index (self->items, pos);
+      g_list_model_items_changed (G_LIST_MODEL (self), pos, 1, 0);
+    }
+  return TRUE;
+}
+
+static void
+rk_conversation_store_finalize (GObject *object)
+{
+  RkConversationStore *self = RK_CONVERSATION_STORE (object);
+
+  g_free (self->dir);
+  g_free (self->sessions_dir);
+  g_ptr_array_unref (self->items);
+  G_OBJECT_CLASS (rk_conversation_store_parent_class)->finalize (object);
+}
+
+static void
+rk_conversation_store_class_init (RkConversationStoreClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = rk_conversation_store_finalize;
+}
+
+static void
+rk_conversation_store_init (RkConversationStore *self)
+{
+  self->items = g_ptr_array_new_with_free_func (g_object_unref);
+}

@@ -1,0 +1,1471 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-conversation.c — one chat: transcript, session, agent and file
+ * profiles tied together, saved as it grows, for the window to bind to. */
+#define G_LOG_DOMAIN "rk-conversation"
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+
+#include "rk-conversation-private.h"
+#include "rk-import.h"
+#include "rk-transcript-entry-private.h"
+#include "rk-util.h"
+
+/* What the model is told about the files, at most. */
+#define FILES_CONTEXT_MAX  12000
+#define TITLE_MAX_CHARS    60
+
+typedef struct
+{
+  char          *name;        /* in the workspace (predicted until copied) */
+  char          *original;    /* host path, or NULL */
+  guint          entry_id;    /* its RK_ENTRY_ATTACHMENT */
+  GCancellable  *cancellable;
+  RkFileProfile *profile;     /* NULL while busy */
+  gboolean       busy;
+} FileState;
+
+struct _RkConversation
+{
+  GObject              parent_instance;
+
+  RkModelClient       *client;
+  RkConversationStore *store;        /* NULL: not saved */
+  RkConversationMeta  *meta;
+  RkTranscript        *transcript;
+  RkSession           *session;
+  RkAgent             *agent;
+  GSettings           *settings;
+
+  GCancellable        *cancellable;  /* all background work; cancelled by close */
+  GPtrArray           *files;        /* FileState, in the order added */
+
+  RkApprovalPolicy     policy;
+  gboolean             auto_approve;
+  gboolean             busy;
+  char                *pending_approval;
+  char                *running_cell;
+  gint64               cell_started;
+  gboolean             expired;
+  char                *kernel_error;
+  char                *last_question;
+  gboolean             asked;        /* a question was asked: the title stays */
+
+  GCancellable        *turn;         /* the question or typed code being handled */
+  GCancellable        *caller;       /* the caller's cancellable of that turn */
+  gulong               caller_id;
+
+  guint                start_id;
+  gboolean             closed;
+};
+
+G_DEFINE_FINAL_TYPE (RkConversation, rk_conversation, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_BUSY,
+  PROP_PENDING_APPROVAL,
+  PROP_RUNNING_CELL,
+  PROP_CELL_STARTED,
+  PROP_AUTO_APPROVE,
+  PROP_TITLE,
+  PROP_EXPIRED,
+  PROP_KERNEL_ERROR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  SIGNAL_PROFILE_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void start_kernel (RkConversation *self);
+
+static void
+file_state_free (gpointer data)
+{
+  FileState *fs = data;
+
+  g_free (fs->name);
+  g_free (fs->original);
+  g_clear_object (&fs->cancellable);
+  g_clear_pointer (&fs->profile, rk_file_profile_free);
+  g_free (fs);
+}
+
+static FileState *
+find_file (RkConversation *self,
+           const char     *name)
+{
+  for (guint i = 0; name != NULL && i < self->files->len; i++)
+    {
+      FileState *fs = g_ptr_array_index (self->files, i);
+
+      if (g_strcmp0 (fs->name, name) == 0)
+        return fs;
+    }
+  return NULL;
+}
+
+/* -- saving ----------------------------------------------------------------- */
+
+static void
+save_meta (RkConversation *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->store == NULL || self->meta == NULL)
+    return;
+  if (!_rk_conversation_store_save (self->store, self->meta, self->expired, &error))
+    g_warning ("conversation %s: %s", self->meta->id, error->message);
+}
+
+static void
+transcript_saved_cb (RkTranscript   *transcript,
+                     RkConversation *self)
+{
+  self->meta->updated = g_get_real_time ();
+  save_meta (self);
+}
+
+static void
+session_files_changed_cb (RkSession      *session,
+                          RkConversation *self)
+{
+  GPtrArray *files = rk_session_get_files (session);
+
+  g_ptr_array_set_size (self->meta->names, 0);
+  g_ptr_array_set_size (self->meta->originals, 0);
+  for (guint i = 0; i < files->len; i++)
+    {
+      RkSessionFile *f = g_ptr_array_index (files, i);
+
+      g_ptr_array_add (self->meta->names, g_strdup (f->name));
+      g_ptr_array_add (self->meta->originals, g_strdup (f->original_path));
+    }
+  save_meta (self);
+}
+
+/* -- title ------------------------------------------------------------------ */
+
+static void
+set_title_internal (RkConversation *self,
+                    const char     *title)
+{
+  if (g_strcmp0 (self->meta->title, title) == 0)
+    return;
+  g_free (self->meta->title);
+  self->meta->title = g_strdup (title);
+  save_meta (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+/* The first line of @text, cut to TITLE_MAX_CHARS characters. */
+static char *
+title_from (const char *text)
+{
+  g_autofree char *line = g_strndup (text, strcspn (text, "\r\n"));
+  g_autofree char *valid = g_utf8_make_valid (g_strstrip (line), -1);
+
+  if (*valid == '\0')
+    return NULL;
+  if (g_utf8_strlen (valid, -1) <= TITLE_MAX_CHARS)
+    return g_steal_pointer (&valid);
+  {
+    g_autofree char *cut = g_utf8_substring (valid, 0, TITLE_MAX_CHARS - 1);
+    return g_strconcat (g_strchomp (cut), "…", NULL);
+  }
+}
+
+/* -- properties that follow the agent -------------------------------------- */
+
+static void
+set_string_prop (RkConversation  *self,
+                 char           **field,
+                 const char      *value,
+                 guint            prop)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+  g_free (*field);
+  *field = g_strdup (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+static void
+set_busy (RkConversation *self,
+          gboolean        busy)
+{
+  if (self->busy == busy)
+    return;
+  self->busy = busy;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+agent_event_cb (RkAgent            *agent,
+                const RkAgentEvent *event,
+                RkConversation     *self)
+{
+  switch (event->type)
+    {
+    case RK_AGENT_EVENT_APPROVAL_NEEDED:
+      set_string_prop (self, &self->pending_approval, event->cell_id, PROP_PENDING_APPROVAL);
+      break;
+    case RK_AGENT_EVENT_RUN_STARTED:
+      g_object_freeze_notify (G_OBJECT (self));
+      set_string_prop (self, &self->pending_approval, NULL, PROP_PENDING_APPROVAL);
+      self->cell_started = g_get_monotonic_time ();
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CELL_STARTED]);
+      set_string_prop (self, &self->running_cell, event->cell_id, PROP_RUNNING_CELL);
+      g_object_thaw_notify (G_OBJECT (self));
+      break;
+    case RK_AGENT_EVENT_RUN_FINISHED:
+      set_string_prop (self, &self->running_cell, NULL, PROP_RUNNING_CELL);
+      break;
+    case RK_AGENT_EVENT_TEXT_DELTA:
+    case RK_AGENT_EVENT_REASONING_DELTA:
+    case RK_AGENT_EVENT_CODE_PROPOSED:
+    case RK_AGENT_EVENT_OUTPUT:
+    case RK_AGENT_EVENT_TABLE:
+    case RK_AGENT_EVENT_FIGURE:
+    case RK_AGENT_EVENT_CHART:
+    case RK_AGENT_EVENT_FILE:
+    case RK_AGENT_EVENT_ERROR:
+    case RK_AGENT_EVENT_FINAL_ANSWER:
+    default:
+      break;
+    }
+}
+
+static void
+update_policy (RkConversation *self)
+{
+  rk_agent_set_policy (self->agent, self->auto_approve ? RK_APPROVAL_AUTO : self->policy);
+}
+
+/* -- session ---------------------------------------------------------------- */
+
+static void
+set_expired (RkConversation *self,
+             gboolean        expired)
+{
+  if (self->expired == expired)
+    return;
+  self->expired = expired;
+  save_meta (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPIRED]);
+}
+
+static void
+session_state_cb (RkSession      *session,
+                  GParamSpec     *pspec,
+                  RkConversation *self)
+{
+  RkSessionState state = rk_session_get_state (session);
+
+  if (state == RK_SESSION_EXPIRED)
+    set_expired (self, TRUE);
+  else if (state == RK_SESSION_ACTIVE)
+    set_expired (self, FALSE);
+}
+
+static void
+session_expired_cb (RkSession      *session,
+                    RkConversation *self)
+{
+  guint minutes = (rk_session_get_idle_timeout (session) + 59) / 60;
+
+  if (minutes > 0)
+    {
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "The session ended after %u minute without activity, and its files and results were deleted. Restart it to work on.",
+                                                            "The session ended after %u minutes without activity, and its files and results were deleted. Restart it to work on.",
+                                                            minutes), minutes);
+      rk_transcript_add_note (self->transcript, "session-expired", text);
+    }
+  else
+    rk_transcript_add_note (self->transcript, "session-expired",
+                            _("The session ended, and its files and results were deleted. Restart it to work on."));
+}
+
+static void
+set_kernel_error (RkConversation *self,
+                  const char     *message)
+{
+  set_string_prop (self, &self->kernel_error, message, PROP_KERNEL_ERROR);
+}
+
+static void
+kernel_started_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(RkConversation) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!rk_kernel_start_finish (RK_KERNEL (source), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        set_kernel_error (self, error->message);
+      return;
+    }
+  set_kernel_error (self, NULL);
+}
+
+static gboolean
+start_kernel_idle_cb (gpointer data)
+{
+  RkConversation *self = data;
+
+  self->start_id = 0;
+  start_kernel (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The kernel starts before the first question, so the user does not wait. */
+static void
+start_kernel (RkConversation *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->closed || rk_session_get_state (self->session) != RK_SESSION_ACTIVE)
+    return;
+  if (!rk_check_sandbox_parts (&error))
+    {
+      set_kernel_error (self, error->message);
+      return;
+    }
+  rk_kernel_start_async (rk_session_get_kernel (self->session), self->cancellable,
+                         kernel_started_cb, g_object_ref (self));
+}
+
+/* -- settings --------------------------------------------------------------- */
+
+static gboolean
+settings_has_key (GSettings  *settings,
+                  const char *key)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  return schema != NULL && g_settings_schema_has_key (schema, key);
+}
+
+static void
+settings_changed_cb (GSettings      *settings,
+                     const char     *key,
+                     RkConversation *self)
+{
+  if (key == NULL || g_str_equal (key, "approval-policy"))
+    {
+      if (settings_has_key (settings, "approval-policy"))
+        rk_conversation_set_approval_policy (self, (RkApprovalPolicy) g_settings_get_enum (settings, "approval-policy"));
+    }
+  if (key == NULL || g_str_equal (key, "idle-expiry-seconds") || g_str_equal (key, "idle-expiry"))
+    {
+      if (settings_has_key (settings, "idle-expiry-seconds"))
+        rk_conversation_set_idle_timeout (self, g_settings_get_uint (settings, "idle-expiry-seconds"));
+      else if (settings_has_key (settings, "idle-expiry"))
+        rk_conversation_set_idle_timeout (self, g_settings_get_uint (settings, "idle-expiry") * 60);
+    }
+  if (key == NULL || g_str_equal (key, "memory-limit") || g_str_equal (key, "cell-time-limit"))
+    {
+      RkKernelLimits limits = { 0 };
+
+      if (settings_has_key (settings, "memory-limit"))
+        limits.memory_bytes = (guint64) g_settings_get_uint (settings, "memory-limit") * 1024 * 1024;
+      if (settings_has_key (settings, "cell-time-limit"))
+        limits.cell_time_seconds = g_settings_get_uint (settings, "cell-time-limit");
+      rk_conversation_set_kernel_limits (self, &limits);
+    }
+}
+
+void
+rk_conversation_set_settings (RkConversation *self,
+                              GSettings      *settings)
+{
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+  g_return_if_fail (settings == NULL || G_IS_SETTINGS (settings));
+
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_set_object (&self->settings, settings);
+  if (settings == NULL)
+    return;
+  g_signal_connect (settings, "changed", G_CALLBACK (settings_changed_cb), self);
+  settings_changed_cb (settings, NULL, self);
+}
+
+void
+rk_conversation_set_kernel_limits (RkConversation       *self,
+                                   const RkKernelLimits *limits)
+{
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+
+  rk_session_set_kernel_limits (self->session, limits);
+  /* The time limit applies at once; the rest from the next kernel start. */
+  if (limits != NULL)
+    rk_kernel_set_cell_time_limit (rk_session_get_kernel (self->session), limits->cell_time_seconds);
+}
+
+void
+rk_conversation_set_idle_timeout (RkConversation *self,
+                                  guint           seconds)
+{
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+  rk_session_set_idle_timeout (self->session, seconds);
+}
+
+void
+rk_conversation_set_approval_policy (RkConversation   *self,
+                                     RkApprovalPolicy  policy)
+{
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+  self->policy = policy;
+  update_policy (self);
+}
+
+/* -- files ------------------------------------------------------------------ */
+
+static void
+update_files_context (RkConversation *self)
+{
+  g_autoptr(GPtrArray) profiles = g_ptr_array_new ();
+  g_autofree char *context = NULL;
+
+  for (guint i = 0; i < self->files->len; i++)
+    {
+      FileState *fs = g_ptr_array_index (self->files, i);
+
+      if (fs->profile != NULL)
+        g_ptr_array_add (profiles, fs->profile);
+    }
+  if (profiles->len > 0)
+    context = rk_profiles_to_prompt (profiles, FILES_CONTEXT_MAX);
+  rk_agent_set_files_context (self->agent, context);
+}
+
+/* The JSON kept in the entry for a profile that is only an error. */
+static char *
+error_profile_json (const char *name,
+                    const char *error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, name);
+  json_builder_set_member_name (b, "kind");
+  json_builder_add_string_value (b, "unknown");
+  json_builder_set_member_name (b, "error");
+  json_builder_add_string_value (b, error);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  return json_to_string (root, FALSE);
+}
+
+/* Ends the work on @fs with @profile (taken). */
+static void
+file_done (RkConversation *self,
+           FileState      *fs,
+           RkFileProfile  *profile)
+{
+  g_autofree char *name = g_strdup (fs->name);
+
+  g_clear_pointer (&fs->profile, rk_file_profile_free);
+  fs->profile = profile;
+  fs->busy = FALSE;
+  g_clear_object (&fs->cancellable);
+  if (profile->raw_json != NULL)
+    rk_transcript_set_attachment_profile (self->transcript, fs->entry_id, profile->raw_json);
+  else
+    {
+      g_autofree char *json = error_profile_json (fs->name, profile->error ? profile->error : "");
+      rk_transcript_set_attachment_profile (self->transcript, fs->entry_id, json);
+    }
+  update_files_context (self);
+  g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0, name);
+}
+
+static void
+file_failed (RkConversation *self,
+             FileState      *fs,
+             const GError   *error)
+{
+  const char *message = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                        ? _("Reading this file was stopped.") : error->message;
+
+  file_done (self, fs, rk_file_profile_new_error (fs->name, message));
+}
+
+typedef struct
+{
+  RkConversation *self;
+  FileState      *fs;
+} FileOp;
+
+static void
+file_op_free (FileOp *op)
+{
+  g_object_unref (op->self);
+  g_free (op);
+}
+
+static void
+profiled_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  FileOp *op = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) profiles = rk_profile_files_finish (result, &error);
+
+  if (profiles == NULL)
+    file_failed (op->self, op->fs, error);
+  else if (profiles->len == 0)
+    file_done (op->self, op->fs, rk_file_profile_new_error (op->fs->name, _("The file could not be read.")));
+  else
+    file_done (op->self, op->fs, rk_file_profile_copy (g_ptr_array_index (profiles, 0)));
+  file_op_free (op);
+}
+
+static void
+profile_file (RkConversation *self,
+              FileState      *fs)
+{
+  const char *names[] = { fs->name, NULL };
+  FileOp *op = g_new0 (FileOp, 1);
+
+  op->self = g_object_ref (self);
+  op->fs = fs;
+  fs->busy = TRUE;
+  if (fs->cancellable == NULL)
+    fs->cancellable = g_cancellable_new ();
+  rk_profile_files_async (rk_session_get_workspace (self->session), names, fs->cancellable,
+                          profiled_cb, op);
+}
+
+static void
+imported_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  FileOp *op = user_data;
+  RkConversation *self = op->self;
+  FileState *fs = op->fs;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = rk_session_add_file_finish (RK_SESSION (source), result, &error);
+
+  if (name == NULL)
+    {
+      file_failed (self, fs, error);
+      file_op_free (op);
+      return;
+    }
+  if (g_strcmp0 (name, fs->name) != 0)
+    {
+      /* Something took the predicted name meanwhile: use the real one. */
+      RkTranscriptEntry *entry = rk_transcript_lookup (self->transcript, fs->entry_id);
+
+      if (entry != NULL)
+        _rk_transcript_entry_set_name (entry, name);
+      g_free (fs->name);
+      fs->name = g_strdup (name);
+      g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0, name);
+    }
+  if (g_cancellable_is_cancelled (fs->cancellable))
+    {
+      g_autoptr(GError) cancelled = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "");
+      file_failed (self, fs, cancelled);
+    }
+  else
+    profile_file (self, fs);
+  file_op_free (op);
+}
+
+/* The name rk_import_file() will give @basename, unless something else
+ * takes it first: the same sanitising and numbering, against the files of
+ * this conversation (also those still being copied) and the workspace. */
+static char *
+predict_name (RkConversation *self,
+              const char     *basename)
+{
+  g_autofree char *clean = rk_import_sanitize_name (basename, RK_IMPORT_NAME_MAX);
+  const char *workspace = rk_session_get_workspace (self->session);
+
+  for (guint n = 1; n < 10000; n++)
+    {
+      g_autofree char *candidate = n == 1 ? g_strdup (clean) : rk_import_numbered_name (clean, n, RK_IMPORT_NAME_MAX);
+      g_autofree char *path = g_build_filename (workspace, candidate, NULL);
+
+      if (find_file (self, candidate) == NULL && !g_file_test (path, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK))
+        return g_steal_pointer (&candidate);
+    }
+  return g_steal_pointer (&clean);
+}
+
+void
+rk_conversation_add_files (RkConversation  *self,
+                           GFile          **files,
+                           guint            n_files)
+{
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+  g_return_if_fail (files != NULL || n_files == 0);
+
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autofree char *path = g_file_get_path (files[i]);
+      g_autofree char *basename = g_file_get_basename (files[i]);
+      g_autofree char *display = NULL;
+      FileState *fs;
+      FileOp *op;
+
+      if (basename == NULL)
+        basename = g_strdup ("file");
+      display = g_filename_display_name (basename);
+      fs = g_new0 (FileState, 1);
+      fs->name = predict_name (self, basename);
+      fs->original = g_strdup (path);
+      fs->busy = TRUE;
+      fs->cancellable = g_cancellable_new ();
+      g_ptr_array_add (self->files, fs);
+      fs->entry_id = rk_transcript_add_attachment (self->transcript, fs->name, display);
+      if (!self->asked && !self->meta->title_set && i == 0)
+        set_title_internal (self, display);
+
+      if (path == NULL)
+        {
+          g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                                         _("Only files on this computer can be added."));
+          file_failed (self, fs, error);
+          continue;
+        }
+      op = g_new0 (FileOp, 1);
+      op->self = g_object_ref (self);
+      op->fs = fs;
+      rk_session_add_file_async (self->session, path, fs->cancellable, imported_cb, op);
+    }
+}
+
+RkFileProfile *
+rk_conversation_get_profile (RkConversation *self,
+                             const char     *name)
+{
+  FileState *fs;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+
+  fs = find_file (self, name);
+  return fs != NULL && !fs->busy ? fs->profile : NULL;
+}
+
+gboolean
+rk_conversation_is_profiling (RkConversation *self,
+                              const char     *name)
+{
+  FileState *fs;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), FALSE);
+
+  fs = find_file (self, name);
+  return fs != NULL && fs->busy;
+}
+
+void
+rk_conversation_cancel_profile (RkConversation *self,
+                                const char     *name)
+{
+  FileState *fs;
+
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+
+  fs = find_file (self, name);
+  if (fs != NULL && fs->busy && fs->cancellable != NULL)
+    g_cancellable_cancel (fs->cancellable);
+}
+
+/* -- questions and typed code ----------------------------------------------- */
+
+static void
+caller_cancelled_cb (GCancellable *caller,
+                     GCancellable *turn)
+{
+  g_cancellable_cancel (turn);
+}
+
+static gboolean
+begin_turn (RkConversation *self,
+            GTask          *task,
+            GCancellable   *cancellable)
+{
+  if (self->busy)
+    {
+      g_task_return_new_error (task, RK_AGENT_ERROR, RK_AGENT_ERROR_BUSY,
+                               _("Reckon is still answering the previous question."));
+      return FALSE;
+    }
+  self->turn = g_cancellable_new ();
+  if (cancellable != NULL)
+    {
+      self->caller = g_object_ref (cancellable);
+      self->caller_id = g_cancellable_connect (cancellable, G_CALLBACK (caller_cancelled_cb),
+                                               g_object_ref (self->turn), g_object_unref);
+    }
+  rk_session_keep_alive (self->session);
+  set_busy (self, TRUE);
+  return TRUE;
+}
+
+static void
+end_turn (RkConversation *self)
+{
+  if (self->caller != NULL)
+    {
+      g_cancellable_disconnect (self->caller, self->caller_id);
+      self->caller_id = 0;
+      g_clear_object (&self->caller);
+    }
+  g_clear_object (&self->turn);
+  g_object_freeze_notify (G_OBJECT (self));
+  set_string_prop (self, &self->pending_approval, NULL, PROP_PENDING_APPROVAL);
+  set_string_prop (self, &self->running_cell, NULL, PROP_RUNNING_CELL);
+  set_busy (self, FALSE);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+static void
+ask_done_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  RkConversation *self = g_task_get_source_object (task);
+  GError *error = NULL;
+  char *answer = rk_agent_ask_finish (RK_AGENT (source), result, &error);
+
+  end_turn (self);
+  if (answer == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, answer, g_free);
+}
+
+void
+rk_conversation_ask_async (RkConversation      *self,
+                           const char          *question,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+  g_return_if_fail (question != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_conversation_ask_async);
+  if (!begin_turn (self, task, cancellable))
+    return;
+
+  g_free (self->last_question);
+  self->last_question = g_strdup (question);
+  if (!self->asked && !self->meta->title_set)
+    {
+      g_autofree char *title = title_from (question);
+
+      if (title != NULL)
+        set_title_internal (self, title);
+    }
+  self->asked = TRUE;
+  rk_agent_ask_async (self->agent, question, self->turn, ask_done_cb, g_steal_pointer (&task));
+}
+
+char *
+rk_conversation_ask_finish (RkConversation  *self,
+                            GAsyncResult    *result,
+                            GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+run_done_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  RkConversation *self = g_task_get_source_object (task);
+  GError *error = NULL;
+  char *output = rk_agent_run_code_finish (RK_AGENT (source), result, &error);
+
+  end_turn (self);
+  if (output == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, output, g_free);
+}
+
+void
+rk_conversation_run_code_async (RkConversation      *self,
+                                const char          *code,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+  g_return_if_fail (code != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_conversation_run_code_async);
+  if (!begin_turn (self, task, cancellable))
+    return;
+  rk_agent_run_code_async (self->agent, code, self->turn, run_done_cb, g_steal_pointer (&task));
+}
+
+char *
+rk_conversation_run_code_finish (RkConversation  *self,
+                                 GAsyncResult    *result,
+                                 GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+rk_conversation_retry (RkConversation *self)
+{
+  g_autofree char *question = NULL;
+
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+
+  if (self->busy || self->last_question == NULL)
+    return;
+  /* The outcome, errors included, shows in the transcript. */
+  question = g_strdup (self->last_question);
+  rk_conversation_ask_async (self, question, NULL, NULL, NULL);
+}
+
+void
+rk_conversation_stop (RkConversation *self)
+{
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+
+  if (self->turn != NULL)
+    g_cancellable_cancel (self->turn);
+}
+
+void
+rk_conversation_approve (RkConversation  *self,
+                         RkAgentDecision  decision,
+                         const char      *code)
+{
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+
+  rk_session_keep_alive (self->session);
+  rk_agent_approve (self->agent, decision, code);
+}
+
+const char *
+rk_conversation_get_last_question (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+  return self->last_question;
+}
+
+/* -- restart ---------------------------------------------------------------- */
+
+static void
+restarted_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  RkConversation *self = g_task_get_source_object (task);
+  GError *error = NULL;
+
+  if (!rk_session_restart_finish (RK_SESSION (source), result, &error))
+    {
+      rk_transcript_add_note (self->transcript, "error", error->message);
+      g_task_return_error (task, error);
+      return;
+    }
+  rk_transcript_add_note (self->transcript, "session-restarted",
+                          g_task_get_task_data (task) != NULL
+                          ? _("The session was restarted: its files were added again and the code that ran was run again.")
+                          : _("The session was restarted: its files were added again."));
+  set_expired (self, FALSE);
+  start_kernel (self);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+rk_conversation_restart_async (RkConversation      *self,
+                               gboolean             replay,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GPtrArray) cells = NULL;
+
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_conversation_restart_async);
+  if (self->busy)
+    {
+      g_task_return_new_error (task, RK_AGENT_ERROR, RK_AGENT_ERROR_BUSY,
+                               _("Wait for the current question to finish, or stop it, before restarting."));
+      return;
+    }
+  if (replay)
+    {
+      cells = rk_transcript_get_run_code (self->transcript);
+      g_ptr_array_add (cells, NULL);
+      g_task_set_task_data (task, GINT_TO_POINTER (1), NULL);
+    }
+  rk_session_restart_async (self->session, cells ? (const char * const *) cells->pdata : NULL,
+                            cancellable, restarted_cb, g_steal_pointer (&task));
+}
+
+gboolean
+rk_conversation_restart_finish (RkConversation  *self,
+                                GAsyncResult    *result,
+                                GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+rk_conversation_keep_alive (RkConversation *self)
+{
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+  rk_session_keep_alive (self->session);
+}
+
+/* -- getters ---------------------------------------------------------------- */
+
+const char *
+rk_conversation_get_id (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+  return self->meta->id;
+}
+
+RkTranscript *
+rk_conversation_get_transcript (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+  return self->transcript;
+}
+
+RkSession *
+rk_conversation_get_session (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+  return self->session;
+}
+
+RkAgent *
+rk_conversation_get_agent (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+  return self->agent;
+}
+
+RkModelClient *
+rk_conversation_get_client (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+  return self->client;
+}
+
+gboolean
+rk_conversation_get_busy (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), FALSE);
+  return self->busy;
+}
+
+const char *
+rk_conversation_get_pending_approval (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+  return self->pending_approval;
+}
+
+const char *
+rk_conversation_get_running_cell (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+  return self->running_cell;
+}
+
+gint64
+rk_conversation_get_cell_started (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), 0);
+  return self->cell_started;
+}
+
+gboolean
+rk_conversation_get_auto_approve (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), FALSE);
+  return self->auto_approve;
+}
+
+void
+rk_conversation_set_auto_approve (RkConversation *self,
+                                  gboolean        auto_approve)
+{
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+
+  auto_approve = !!auto_approve;
+  if (self->auto_approve == auto_approve)
+    return;
+  self->auto_approve = auto_approve;
+  update_policy (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AUTO_APPROVE]);
+}
+
+const char *
+rk_conversation_get_title (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+  return self->meta->title ? self->meta->title : "";
+}
+
+void
+rk_conversation_set_title (RkConversation *self,
+                           const char     *title)
+{
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+
+  self->meta->title_set = TRUE;
+  set_title_internal (self, title ? title : "");
+}
+
+gboolean
+rk_conversation_get_expired (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), FALSE);
+  return self->expired;
+}
+
+const char *
+rk_conversation_get_kernel_error (RkConversation *self)
+{
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+  return self->kernel_error;
+}
+
+void
+rk_conversation_close (RkConversation *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+
+  if (self->closed)
+    return;
+  self->closed = TRUE;
+  g_clear_handle_id (&self->start_id, g_source_remove);
+  g_cancellable_cancel (self->cancellable);
+  if (self->turn != NULL)
+    g_cancellable_cancel (self->turn);
+  for (guint i = 0; i < self->files->len; i++)
+    {
+      FileState *fs = g_ptr_array_index (self->files, i);
+
+      if (fs->cancellable != NULL)
+        g_cancellable_cancel (fs->cancellable);
+    }
+  if (self->store != NULL && !rk_transcript_flush (self->transcript, &error))
+    g_warning ("conversation %s: %s", self->meta->id, error->message);
+  save_meta (self);
+}
+
+/* -- object ----------------------------------------------------------------- */
+
+static void
+connect_parts (RkConversation *self)
+{
+  g_signal_connect (self->agent, "event", G_CALLBACK (agent_event_cb), self);
+  g_signal_connect (self->session, "notify::state", G_CALLBACK (session_state_cb), self);
+  g_signal_connect (self->session, "expired", G_CALLBACK (session_expired_cb), self);
+  g_signal_connect (self->session, "files-changed", G_CALLBACK (session_files_changed_cb), self);
+  g_signal_connect (self->transcript, "saved", G_CALLBACK (transcript_saved_cb), self);
+  update_policy (self);
+  self->start_id = g_idle_add (start_kernel_idle_cb, self);
+}
+
+/* Where the transcript autosaves, when there is a store. */
+static gboolean
+set_up_saving (RkConversation  *self,
+               GError         **error)
+{
+  g_autofree char *folder = NULL;
+  g_autofree char *path = NULL;
+
+  if (self->store == NULL)
+    return TRUE;
+  folder = _rk_conversation_store_folder (self->store, self->meta->id);
+  if (g_mkdir_with_parents (folder, 0700) != 0)
+    {
+      g_set_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_IO,
+                   _("Could not save the conversation: %s."), g_strerror (errno));
+      return FALSE;
+    }
+  path = g_build_filename (folder, RK_CONVERSATION_TRANSCRIPT_FILE, NULL);
+  rk_transcript_set_autosave_path (self->transcript, path);
+  if (!_rk_conversation_store_save (self->store, self->meta, self->expired, error))
+    return FALSE;
+  return TRUE;
+}
+
+RkConversation *
+rk_conversation_new (RkModelClient        *client,
+                     RkConversationStore  *store,
+                     GError              **error)
+{
+  g_autoptr(RkConversation) self = NULL;
+  g_autofree char *id = NULL;
+
+  g_return_val_if_fail (RK_IS_MODEL_CLIENT (client), NULL);
+  g_return_val_if_fail (store == NULL || RK_IS_CONVERSATION_STORE (store), NULL);
+
+  self = g_object_new (RK_TYPE_CONVERSATION, NULL);
+  self->client = g_object_ref (client);
+  self->store = store ? g_object_ref (store) : NULL;
+  self->session = rk_session_new (store ? rk_conversation_store_get_sessions_dir (store) : NULL, NULL, error);
+  if (self->session == NULL)
+    return NULL;
+  id = g_uuid_string_random ();
+  self->meta = _rk_conversation_meta_new (id);
+  self->meta->title = g_strdup (_("New conversation"));
+  self->meta->created = self->meta->updated = g_get_real_time ();
+  self->meta->session_id = g_strdup (rk_session_get_id (self->session));
+  self->transcript = rk_transcript_new ();
+  self->agent = rk_agent_new_for_session (client, self->session, self->transcript);
+  if (!set_up_saving (self, error))
+    return NULL;
+  connect_parts (self);
+  return g_steal_pointer (&self);
+}
+
+/* Whether the last entry of the transcript is a note of @kind. */
+static gboolean
+ends_with_note (RkTranscript *transcript,
+                const char   *kind)
+{
+  guint n = rk_transcript_get_n_entries (transcript);
+  RkTranscriptEntry *last = n > 0 ? rk_transcript_get_entry (transcript, n - 1) : NULL;
+
+  return last != NULL && rk_transcript_entry_get_kind (last) == RK_ENTRY_NOTE
+         && g_strcmp0 (rk_transcript_entry_get_name (last), kind) == 0;
+}
+
+RkConversation *
+_rk_conversation_new_restored (RkModelClient        *client,
+                               RkConversationStore  *store,
+                               RkConversationMeta   *meta,
+                               RkTranscript         *transcript,
+                               GError              **error)
+{
+  g_autoptr(RkConversation) self = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GPtrArray) originals = NULL;
+  g_autoptr(GPtrArray) run = NULL;
+  guint n;
+
+  g_return_val_if_fail (RK_IS_MODEL_CLIENT (client), NULL);
+
+  self = g_object_new (RK_TYPE_CONVERSATION, NULL);
+  self->client = g_object_ref (client);
+  self->store = store ? g_object_ref (store) : NULL;
+  self->meta = _rk_conversation_meta_new (meta->id);
+  self->meta->title = g_strdup (meta->title);
+  self->meta->title_set = meta->title_set;
+  self->meta->created = meta->created;
+  self->meta->updated = meta->updated;
+  self->meta->session_id = g_strdup (meta->session_id);
+  for (guint i = 0; i < meta->names->len; i++)
+    {
+      g_ptr_array_add (self->meta->names, g_strdup (g_ptr_array_index (meta->names, i)));
+      g_ptr_array_add (self->meta->originals, g_strdup (g_ptr_array_index (meta->originals, i)));
+    }
+
+  names = g_ptr_array_copy (meta->names, NULL, NULL);
+  g_ptr_array_add (names, NULL);
+  originals = g_ptr_array_copy (meta->originals, NULL, NULL);
+  g_ptr_array_add (originals, NULL);
+  self->session = rk_session_new_restored (store ? rk_conversation_store_get_sessions_dir (store) : NULL,
+                                           meta->session_id,
+                                           (const char * const *) names->pdata,
+                                           (const char * const *) originals->pdata,
+                                           NULL, error);
+  if (self->session == NULL)
+    return NULL;
+  self->expired = rk_session_get_state (self->session) != RK_SESSION_ACTIVE;
+  self->transcript = g_object_ref (transcript);
+  self->agent = rk_agent_new_for_session (client, self->session, transcript);
+
+  /* The files, with the profiles saved in their entries. */
+  n = rk_transcript_get_n_entries (transcript);
+  for (guint i = 0; i < n; i++)
+    {
+      RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i);
+      const char *detail;
+      FileState *fs;
+
+      switch ((int) rk_transcript_entry_get_kind (e))
+        {
+        case RK_ENTRY_USER:
+          self->asked = TRUE;
+          g_free (self->last_question);
+          self->last_question = g_strdup (rk_transcript_entry_get_text (e));
+          continue;
+        case RK_ENTRY_ATTACHMENT:
+          break;
+        default:
+          continue;
+        }
+      fs = g_new0 (FileState, 1);
+      fs->name = g_strdup (rk_transcript_entry_get_name (e));
+      fs->entry_id = rk_transcript_entry_get_id (e);
+      g_ptr_array_add (self->files, fs);
+      detail = rk_transcript_entry_get_detail (e);
+      if (detail != NULL)
+        {
+          g_autofree char *doc = g_strdup_printf ("{\"version\":1,\"files\":[%s]}", detail);
+          g_autoptr(GPtrArray) profiles = rk_profile_parse (doc, strlen (doc), NULL);
+
+          if (profiles != NULL && profiles->len > 0)
+            fs->profile = rk_file_profile_copy (g_ptr_array_index (profiles, 0));
+        }
+      if (fs->profile == NULL)
+        {
+          /* Closed while it was being read: read it again if it is there. */
+          g_autofree char *path = g_build_filename (rk_session_get_workspace (self->session), fs->name, NULL);
+
+          if (!self->expired && g_file_test (path, G_FILE_TEST_IS_REGULAR))
+            profile_file (self, fs);
+          else
+            fs->profile = rk_file_profile_new_error (fs->name, _("This file was not read before Reckon closed."));
+        }
+    }
+  update_files_context (self);
+
+  run = rk_transcript_get_run_code (transcript);
+  if (self->expired)
+    {
+      if (!ends_with_note (transcript, "session-expired"))
+        rk_transcript_add_note (transcript, "session-expired",
+                                _("This session ended while Reckon was closed, and its files and results were deleted. Restart it to work on."));
+    }
+  else if (run->len > 0 && !ends_with_note (transcript, "kernel-restarted"))
+    rk_transcript_add_note (transcript, "kernel-restarted",
+                            _("Reckon was closed, so Python started afresh: the files are still here, but variables from earlier code are gone."));
+
+  if (!set_up_saving (self, error))
+    return NULL;
+  connect_parts (self);
+  return g_steal_pointer (&self);
+}
+
+static void
+rk_conversation_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  RkConversation *self = RK_CONVERSATION (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->busy);
+      break;
+    case PROP_PENDING_APPROVAL:
+      g_value_set_string (value, self->pending_approval);
+      break;
+    case PROP_RUNNING_CELL:
+      g_value_set_string (value, self->running_cell);
+      break;
+    case PROP_CELL_STARTED:
+      g_value_set_int64 (value, self->cell_started);
+      break;
+    case PROP_AUTO_APPROVE:
+      g_value_set_boolean (value, self->auto_approve);
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, rk_conversation_get_title (self));
+      break;
+    case PROP_EXPIRED:
+      g_value_set_boolean (value, self->expired);
+      break;
+    case PROP_KERNEL_ERROR:
+      g_value_set_string (value, self->kernel_error);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rk_conversation_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  RkConversation *self = RK_CONVERSATION (object);
+
+  switch (prop_id)
+    {
+    case PROP_AUTO_APPROVE:
+      rk_conversation_set_auto_approve (self, g_value_get_boolean (value));
+      break;
+    case PROP_TITLE:
+      rk_conversation_set_title (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rk_conversation_dispose (GObject *object)
+{
+  RkConversation *self = RK_CONVERSATION (object);
+
+  if (self->meta != NULL && self->transcript != NULL && self->session != NULL)
+    rk_conversation_close (self);
+  g_clear_handle_id (&self->start_id, g_source_remove);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  if (self->agent != NULL)
+    g_signal_handlers_disconnect_by_data (self->agent, self);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  if (self->transcript != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->transcript, self);
+      rk_transcript_set_autosave_path (self->transcript, NULL);
+    }
+  g_clear_object (&self->settings);
+  g_clear_object (&self->agent);
+  g_clear_object (&self->session);
+  g_clear_object (&self->transcript);
+  g_clear_object (&self->client);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (rk_conversation_parent_class)->dispose (object);
+}
+
+static void
+rk_conversation_finalize (GObject *object)
+{
+  RkConversation *self = RK_CONVERSATION (object);
+
+  g_ptr_array_unref (self->files);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->meta, _rk_conversation_meta_free);
+  g_free (self->pending_approval);
+  g_free (self->running_cell);
+  g_free (self->kernel_error);
+  g_free (self->last_question);
+
+  G_OBJECT_CLASS (rk_conversation_parent_class)->finalize (object);
+}
+
+static void
+rk_conversation_class_init (RkConversationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->get_property = rk_conversation_get_property;
+  object_class->set_property = rk_conversation_set_property;
+  object_class->dispose = rk_conversation_dispose;
+  object_class->finalize = rk_conversation_finalize;
+
+  /**
+   * RkConversation:busy:
+   *
+   * Whether a question or typed code is being handled (Send turns into Stop).
+   */
+  properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE, ro);
+  /**
+   * RkConversation:pending-approval:
+   *
+   * The id of the cell waiting for Run, Edit or Skip, or NULL.
+   */
+  properties[PROP_PENDING_APPROVAL] = g_param_spec_string ("pending-approval", NULL, NULL, NULL, ro);
+  /**
+   * RkConversation:running-cell:
+   *
+   * The id of the cell running now, or NULL.
+   */
+  properties[PROP_RUNNING_CELL] = g_param_spec_string ("running-cell", NULL, NULL, NULL, ro);
+  /**
+   * RkConversation:cell-started:
+   *
+   * g_get_monotonic_time() when the last cell started, for its elapsed time.
+   */
+  properties[PROP_CELL_STARTED] = g_param_spec_int64 ("cell-started", NULL, NULL, 0, G_MAXINT64, 0, ro);
+  /**
+   * RkConversation:auto-approve:
+   *
+   * "Run without asking in this conversation": code runs at once.
+   */
+  properties[PROP_AUTO_APPROVE] = g_param_spec_boolean ("auto-approve", NULL, NULL, FALSE, rw);
+  /**
+   * RkConversation:title:
+   *
+   * The first question (or first file) until the user sets one.
+   */
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, "", rw);
+  /**
+   * RkConversation:expired:
+   *
+   * The session expired: the transcript stays readable, "Restart session"
+   * (rk_conversation_restart_async()) brings the files back.
+   */
+  properties[PROP_EXPIRED] = g_param_spec_boolean ("expired", NULL, NULL, FALSE, ro);
+  /**
+   * RkConversation:kernel-error:
+   *
+   * Why Python could not start (one sentence naming what is missing), or NULL.
+   */
+  properties[PROP_KERNEL_ERROR] = g_param_spec_string ("kernel-error", NULL, NULL, NULL, ro);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SIGNAL_PROFILE_CHANGED] =
+    g_signal_new ("profile-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+rk_conversation_init (RkConversation *self)
+{
+  self->files = g_ptr_array_new_with_free_func (file_state_free);
+  self->cancellable = g_cancellable_new ();
+  self->policy = RK_APPROVAL_ASK;
+}

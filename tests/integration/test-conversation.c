@@ -1,0 +1,665 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-conversation.c — RkConversation and RkConversationStore end to end:
+ * the real sandbox and kernel, the scripted model server over real HTTP.
+ * Files and profiles, questions in both wire formats with approval, typed
+ * code, stop, restore after the object is gone, expiry then restart. */
+#define G_LOG_DOMAIN "test-conversation"
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "rk-conversation-store.h"
+#include "rk-mock-server.h"
+#include "rk-test-kernel.h"
+#include "rk-workspace.h"
+
+typedef struct
+{
+  char                *root;         /* scratch: data/, sessions/, files/ */
+  char                *data_dir;
+  char                *sessions_dir;
+  RkConversationStore *store;
+  RkModelClient       *client;
+  RkMockServer        *server;
+  RkConversation      *conv;
+  GAsyncResult        *result;
+  GHashTable          *profiled;     /* names that got "profile-changed" */
+  guint                n_busy;       /* notify::busy */
+  guint                n_pending;    /* notify::pending-approval to a cell id */
+  guint                n_running;    /* notify::running-cell to a cell id */
+  RkAgentDecision      decision;
+  gboolean             stop_when_running;
+  gboolean             skip;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *reason = NULL;
+  g_autoptr(GError) error = NULL;
+
+  memset (f, 0, sizeof *f);
+  if (!rk_test_kernel_sandbox_usable (&reason))
+    {
+      g_test_skip (reason);
+      f->skip = TRUE;
+      return;
+    }
+  f->root = g_dir_make_tmp ("rk-conversation-XXXXXX", NULL);
+  f->data_dir = g_build_filename (f->root, "data", NULL);
+  f->sessions_dir = g_build_filename (f->root, "sessions", NULL);
+  f->store = rk_conversation_store_new (f->data_dir, f->sessions_dir, &error);
+  g_assert_no_error (error);
+  f->client = rk_model_client_new ();
+  rk_model_client_set_model (f->client, "m");
+  rk_model_client_set_idle_timeout (f->client, 5);
+  f->profiled = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  f->decision = RK_AGENT_DECISION_RUN;
+}
+
+static void
+drop_conversation (Fixture *f)
+{
+  RkConversation *conv = g_steal_pointer (&f->conv);
+
+  if (conv == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (conv, f);
+  rk_conversation_close (conv);
+  g_object_add_weak_pointer (G_OBJECT (conv), (gpointer *) &conv);
+  g_object_unref (conv);
+  /* Background work ends with close; the object must then go. */
+  for (int i = 0; i < 500 && conv != NULL; i++)
+    g_main_context_iteration (NULL, i > 0);
+  g_assert_null (conv);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  if (f->skip)
+    return;
+  drop_conversation (f);
+  g_clear_pointer (&f->server, rk_mock_server_free);
+  g_clear_object (&f->result);
+  g_assert_finalize_object (g_steal_pointer (&f->store));
+  g_clear_object (&f->client);
+  g_hash_table_unref (f->profiled);
+  rk_workspace_delete (f->root, NULL);
+  g_free (f->root);
+  g_free (f->data_dir);
+  g_free (f->sessions_dir);
+}
+
+static void
+profile_changed_cb (RkConversation *conv,
+                    const char     *name,
+                    Fixture        *f)
+{
+  if (rk_conversation_get_profile (conv, name) != NULL)
+    g_hash_table_add (f->profiled, g_strdup (name));
+}
+
+static void
+notify_cb (RkConversation *conv,
+           GParamSpec     *pspec,
+           Fixture        *f)
+{
+  const char *prop = g_param_spec_get_name (pspec);
+
+  if (g_str_equal (prop, "busy"))
+    f->n_busy++;
+  else if (g_str_equal (prop, "pending-approval") && rk_conversation_get_pending_approval (conv) != NULL)
+    {
+      f->n_pending++;
+      rk_conversation_approve (conv, f->decision, NULL);
+    }
+  else if (g_str_equal (prop, "running-cell") && rk_conversation_get_running_cell (conv) != NULL)
+    {
+      f->n_running++;
+      g_assert_cmpint (rk_conversation_get_cell_started (conv), >, 0);
+    }
+}
+
+static void
+output_cb (RkAgent            *agent,
+           const RkAgentEvent *event,
+           Fixture            *f)
+{
+  if (event->type == RK_AGENT_EVENT_OUTPUT && f->stop_when_running && f->conv != NULL
+      && event->text != NULL && strstr (event->text, "spinning") != NULL)
+    rk_conversation_stop (f->conv);
+}
+
+static void
+watch (Fixture        *f,
+       RkConversation *conv)
+{
+  f->conv = conv;
+  g_signal_connect (conv, "profile-changed", G_CALLBACK (profile_changed_cb), f);
+  g_signal_connect (conv, "notify", G_CALLBACK (notify_cb), f);
+  g_signal_connect (rk_conversation_get_agent (conv), "event", G_CALLBACK (output_cb), f);
+}
+
+static void
+new_conversation (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  RkConversation *conv = rk_conversation_store_create (f->store, f->client, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (conv);
+  watch (f, conv);
+}
+
+static void
+result_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Fixture *f = user_data;
+  f->result = g_object_ref (result);
+}
+
+static void
+wait_result (Fixture *f)
+{
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+  while (f->result == NULL)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static char *
+run_code (Fixture     *f,
+          const char  *code,
+          GError     **error)
+{
+  g_clear_object (&f->result);
+  rk_conversation_run_code_async (f->conv, code, NULL, result_cb, f);
+  wait_result (f);
+  return rk_conversation_run_code_finish (f->conv, f->result, error);
+}
+
+static char *
+ask (Fixture     *f,
+     const char  *question,
+     GError     **error)
+{
+  g_clear_object (&f->result);
+  rk_conversation_ask_async (f->conv, question, NULL, result_cb, f);
+  wait_result (f);
+  return rk_conversation_ask_finish (f->conv, f->result, error);
+}
+
+static char *
+write_file (Fixture    *f,
+            const char *name,
+            const char *contents)
+{
+  g_autofree char *dir = g_build_filename (f->root, "files", NULL);
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_mkdir_with_parents (dir, 0700);
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  return path;
+}
+
+static void
+add_paths (Fixture     *f,
+           const char **paths,
+           guint        n)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (files, g_file_new_for_path (paths[i]));
+  rk_conversation_add_files (f->conv, (GFile **) files->pdata, n);
+}
+
+static void
+wait_profiled (Fixture    *f,
+               const char *name)
+{
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+  while (!g_hash_table_contains (f->profiled, name))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static RkTranscriptEntry *
+find_entry (RkTranscript *t,
+            RkEntryKind   kind,
+            guint         nth)
+{
+  for (guint i = 0; i < rk_transcript_get_n_entries (t); i++)
+    {
+      RkTranscriptEntry *e = rk_transcript_get_entry (t, i);
+
+      if (rk_transcript_entry_get_kind (e) == kind && nth-- == 0)
+        return e;
+    }
+  return NULL;
+}
+
+/* -- tests -------------------------------------------------------------------- */
+
+/* Files: an entry at once, then a profile; a broken one gets an error
+ * sentence; the model is told about the good one. */
+static void
+test_files (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autofree char *csv = NULL;
+  g_autofree char *missing = NULL;
+  g_autofree char *prompt = NULL;
+  const char *paths[2];
+  RkTranscript *t;
+  RkTranscriptEntry *e;
+  RkFileProfile *p;
+
+  if (f->skip)
+    return;
+  new_conversation (f);
+  t = rk_conversation_get_transcript (f->conv);
+  csv = write_file (f, "sales data.csv", "month,total\n1,10\n2,30\n3,20\n");
+  missing = g_build_filename (f->root, "no-such-file.csv", NULL);
+  paths[0] = csv;
+  paths[1] = missing;
+  add_paths (f, paths, 2);
+
+  /* The entries exist at once, before any copy or profile. */
+  g_assert_cmpuint (rk_transcript_get_n_entries (t), ==, 2);
+  e = find_entry (t, RK_ENTRY_ATTACHMENT, 0);
+  g_assert_cmpstr (rk_transcript_entry_get_title (e), ==, "sales data.csv");
+  g_assert_true (rk_conversation_is_profiling (f->conv, rk_transcript_entry_get_name (e)));
+  g_assert_null (rk_conversation_get_profile (f->conv, rk_transcript_entry_get_name (e)));
+  g_assert_cmpstr (rk_conversation_get_title (f->conv), ==, "sales data.csv");
+
+  wait_profiled (f, rk_transcript_entry_get_name (e));
+  p = rk_conversation_get_profile (f->conv, rk_transcript_entry_get_name (e));
+  g_assert_null (p->error);
+  g_assert_cmpuint (p->tables->len, ==, 1);
+  g_assert_cmpuint (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->rows, ==, 3);
+  g_assert_nonnull (rk_transcript_entry_get_detail (e));
+  g_assert_false (rk_conversation_is_profiling (f->conv, rk_transcript_entry_get_name (e)));
+
+  e = find_entry (t, RK_ENTRY_ATTACHMENT, 1);
+  wait_profiled (f, rk_transcript_entry_get_name (e));
+  p = rk_conversation_get_profile (f->conv, rk_transcript_entry_get_name (e));
+  g_assert_nonnull (p->error);
+  g_assert_null (strchr (p->error, '\n'));
+
+  prompt = rk_agent_build_system_prompt (rk_conversation_get_agent (f->conv));
+  g_assert_nonnull (strstr (prompt, rk_transcript_entry_get_name (find_entry (t, RK_ENTRY_ATTACHMENT, 0))));
+  g_assert_nonnull (strstr (prompt, "total"));
+}
+
+static void
+test_cancel_profile (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GString) big = g_string_new ("a,b\n");
+  g_autofree char *path = NULL;
+  const char *paths[1];
+  RkTranscriptEntry *e;
+  RkFileProfile *p;
+
+  if (f->skip)
+    return;
+  new_conversation (f);
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_printf (big, "%u,%u\n", i, i * 7);
+  path = write_file (f, "big.csv", big->str);
+  paths[0] = path;
+  add_paths (f, paths, 1);
+  e = find_entry (rk_conversation_get_transcript (f->conv), RK_ENTRY_ATTACHMENT, 0);
+  g_assert_true (rk_conversation_is_profiling (f->conv, "big.csv"));
+  rk_conversation_cancel_profile (f->conv, "big.csv");
+  wait_profiled (f, "big.csv");
+  p = rk_conversation_get_profile (f->conv, "big.csv");
+  g_assert_nonnull (p->error);
+  g_assert_nonnull (rk_transcript_entry_get_detail (e));
+}
+
+static const char *COMPUTE =
+  "import pandas as pd\n"
+  "df = pd.read_csv('sales.csv')\n"
+  "print('total', df['total'].sum())\n";
+
+/* A question in each wire format, with approval: the properties a window
+ * binds move as they should, the answer comes back. */
+static void
+test_ask (Fixture       *f,
+          gconstpointer  data)
+{
+  gboolean ollama = g_str_equal (data, "ollama");
+  g_autoptr(JsonNode) code_node = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *code = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *answer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) sent = NULL;
+  g_autofree char *sent_text = NULL;
+  const char *paths[1];
+  RkTranscript *t;
+
+  if (f->skip)
+    return;
+  json_node_set_string (code_node, COMPUTE);
+  code = json_to_string (code_node, FALSE);
+  script = g_strdup_printf ("{\"api\":\"%s\",\"models\":[\"m\"],\"turns\":["
+                            "{\"text\":\"Let me add it up.\",\"code\":%s},"
+                            "{\"text\":\"The total is 60.\"}]}",
+                            ollama ? "ollama" : "openai", code);
+  f->server = rk_mock_server_new (script, &error);
+  g_assert_no_error (error);
+  rk_model_client_set_endpoint (f->client, rk_mock_server_get_url (f->server));
+  rk_model_client_set_api (f->client, ollama ? RK_MODEL_API_OLLAMA : RK_MODEL_API_OPENAI);
+
+  new_conversation (f);
+  rk_agent_set_use_tools (rk_conversation_get_agent (f->conv), FALSE);
+  csv = write_file (f, "sales.csv", "month,total\n1,10\n2,30\n3,20\n");
+  paths[0] = csv;
+  add_paths (f, paths, 1);
+  wait_profiled (f, "sales.csv");
+
+  answer = ask (f, "What is the total of the sales?\nPlease be exact.", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (answer, ==, "The total is 60.");
+  /* Busy went on and off once; one approval; one run. */
+  g_assert_cmpuint (f->n_busy, ==, 2);
+  g_assert_false (rk_conversation_get_busy (f->conv));
+  g_assert_cmpuint (f->n_pending, ==, 1);
+  g_assert_cmpuint (f->n_running, ==, 1);
+  g_assert_null (rk_conversation_get_pending_approval (f->conv));
+  g_assert_null (rk_conversation_get_running_cell (f->conv));
+  g_assert_cmpstr (rk_conversation_get_title (f->conv), ==, "What is the total of the sales?");
+  g_assert_cmpstr (rk_conversation_get_last_question (f->conv), ==, "What is the total of the sales?\nPlease be exact.");
+
+  t = rk_conversation_get_transcript (f->conv);
+  g_assert_nonnull (find_entry (t, RK_ENTRY_CODE, 0));
+  g_assert_cmpint (rk_transcript_entry_get_decision (find_entry (t, RK_ENTRY_APPROVAL, 0)), ==, RK_DECISION_APPROVED);
+  g_assert_cmpstr (rk_transcript_entry_get_text (find_entry (t, RK_ENTRY_STREAM, 0)), ==, "total 60\n");
+  g_assert_cmpstr (rk_transcript_entry_get_text (find_entry (t, RK_ENTRY_ANSWER, 0)), ==, "The total is 60.");
+
+  /* The model was told about the file. */
+  sent = rk_mock_server_get_chat_request (f->server, 0);
+  sent_text = json_to_string (sent, FALSE);
+  g_assert_nonnull (strstr (sent_text, "sales.csv"));
+
+  /* Auto-approve: no approval asked; the script has no turn left, so the
+   * error comes back as one sentence and the question is kept for Retry. */
+  rk_conversation_set_auto_approve (f->conv, TRUE);
+  g_assert_cmpint (rk_agent_get_policy (rk_conversation_get_agent (f->conv)), ==, RK_APPROVAL_AUTO);
+  g_free (ask (f, "Again?", &error));
+  g_assert_nonnull (error);
+  g_assert_null (strchr (error->message, '\n'));
+  g_assert_cmpstr (rk_conversation_get_last_question (f->conv), ==, "Again?");
+  g_assert_false (rk_conversation_get_busy (f->conv));
+}
+
+/* Typed code runs with no model at all, through the same approval path. */
+static void
+test_run_code (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  RkTranscript *t;
+
+  if (f->skip)
+    return;
+  /* No server: nothing listens on this endpoint. */
+  rk_model_client_set_endpoint (f->client, "http://127.0.0.1:9");
+  new_conversation (f);
+  out = run_code (f, "print(6 * 7)\n", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "42"));
+  g_assert_cmpuint (f->n_pending, ==, 1);
+  g_assert_cmpuint (f->n_running, ==, 1);
+  t = rk_conversation_get_transcript (f->conv);
+  g_assert_cmpstr (rk_transcript_entry_get_text (find_entry (t, RK_ENTRY_CODE, 0)), ==, "print(6 * 7)\n");
+  g_assert_cmpstr (rk_transcript_entry_get_text (find_entry (t, RK_ENTRY_STREAM, 0)), ==, "42\n");
+
+  /* Skip: nothing runs. */
+  f->decision = RK_AGENT_DECISION_SKIP;
+  g_free (run_code (f, "print('never')\n", &error));
+  g_assert_no_error (error);
+  g_assert_null (find_entry (t, RK_ENTRY_STREAM, 1));
+
+  /* A question without a model server fails with one sentence. */
+  g_free (ask (f, "Anyone there?", &error));
+  g_assert_nonnull (error);
+  g_assert_null (strchr (error->message, '\n'));
+}
+
+/* Stop interrupts a running cell; the conversation stays usable. */
+static void
+test_stop (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  if (f->skip)
+    return;
+  new_conversation (f);
+  rk_conversation_set_auto_approve (f->conv, TRUE);
+  f->stop_when_running = TRUE;
+  out = run_code (f, "kept = 7\nprint('spinning', flush=True)\nwhile True:\n    pass\n", &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (out);
+  g_clear_error (&error);
+  g_assert_false (rk_conversation_get_busy (f->conv));
+  g_assert_null (rk_conversation_get_running_cell (f->conv));
+
+  f->stop_when_running = FALSE;
+  out = run_code (f, "print('kept is', kept)\n", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "kept is 7"));
+}
+
+/* Closed and dropped, then reopened from the store: everything is there. */
+static void
+test_restore (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkConversationStore) store2 = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *workspace = NULL;
+  const char *paths[1];
+  RkConversationInfo *info;
+  RkTranscript *t;
+  guint n_entries;
+
+  if (f->skip)
+    return;
+  new_conversation (f);
+  rk_conversation_set_auto_approve (f->conv, TRUE);
+  csv = write_file (f, "sales.csv", "month,total\n1,10\n2,30\n");
+  paths[0] = csv;
+  add_paths (f, paths, 1);
+  wait_profiled (f, "sales.csv");
+  out = run_code (f, "x = 5\nprint('x is', x)\n", &error);
+  g_assert_no_error (error);
+  rk_conversation_set_title (f->conv, "Sales check");
+  id = g_strdup (rk_conversation_get_id (f->conv));
+  workspace = g_strdup (rk_session_get_workspace (rk_conversation_get_session (f->conv)));
+  n_entries = rk_transcript_get_n_entries (rk_conversation_get_transcript (f->conv));
+  drop_conversation (f);
+
+  /* A new store (a new start of Reckon) lists it. */
+  store2 = rk_conversation_store_new (f->data_dir, f->sessions_dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store2)), ==, 1);
+  info = rk_conversation_store_lookup (store2, id);
+  g_assert_nonnull (info);
+  g_assert_cmpstr (rk_conversation_info_get_title (info), ==, "Sales check");
+  g_assert_false (rk_conversation_info_get_expired (info));
+
+  watch (f, rk_conversation_store_open (store2, id, f->client, &error));
+  g_assert_no_error (error);
+  g_assert_false (rk_conversation_get_expired (f->conv));
+  g_assert_cmpstr (rk_conversation_get_title (f->conv), ==, "Sales check");
+  t = rk_conversation_get_transcript (f->conv);
+  /* Everything, plus a note that variables are gone. */
+  g_assert_cmpuint (rk_transcript_get_n_entries (t), ==, n_entries + 1);
+  g_assert_cmpstr (rk_transcript_entry_get_name (rk_transcript_get_entry (t, n_entries)), ==, "kernel-restarted");
+  g_assert_nonnull (rk_conversation_get_profile (f->conv, "sales.csv"));
+  g_assert_cmpuint (rk_conversation_get_profile (f->conv, "sales.csv")->tables->len, ==, 1);
+
+  /* The files are still there; the session works. */
+  g_clear_pointer (&out, g_free);
+  rk_conversation_set_auto_approve (f->conv, TRUE);
+  out = run_code (f, "print(open('sales.csv').read().count(chr(10)))\n", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "3"));
+  drop_conversation (f);
+
+  /* Its workspace gone (expired while Reckon was closed): marked expired. */
+  g_assert_true (rk_workspace_delete (workspace, NULL));
+  watch (f, rk_conversation_store_open (store2, id, f->client, &error));
+  g_assert_no_error (error);
+  g_assert_true (rk_conversation_get_expired (f->conv));
+  g_assert_true (rk_conversation_info_get_expired (info));
+  drop_conversation (f);
+
+  /* Delete: gone from the list and from disk. */
+  g_assert_true (rk_conversation_store_delete (store2, id, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store2)), ==, 0);
+  g_assert_null (rk_conversation_store_open (store2, id, f->client, &error));
+  g_assert_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_NOT_FOUND);
+  g_assert_finalize_object (g_steal_pointer (&store2));
+}
+
+static void
+restart_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Fixture *f = user_data;
+  f->result = g_object_ref (result);
+}
+
+/* Idle expiry, then "Restart session": files back, code replayed. */
+static void
+test_expiry_restart (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *out = NULL;
+  const char *paths[1];
+  RkTranscript *t;
+  gint64 end;
+
+  if (f->skip)
+    return;
+  new_conversation (f);
+  rk_conversation_set_auto_approve (f->conv, TRUE);
+  csv = write_file (f, "sales.csv", "month,total\n1,10\n2,30\n");
+  paths[0] = csv;
+  add_paths (f, paths, 1);
+  wait_profiled (f, "sales.csv");
+  out = run_code (f, "y = 41\n", &error);
+  g_assert_no_error (error);
+
+  rk_conversation_set_idle_timeout (f->conv, 2);
+  end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!rk_conversation_get_expired (f->conv))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  t = rk_conversation_get_transcript (f->conv);
+  g_assert_cmpstr (rk_transcript_entry_get_name (rk_transcript_get_entry (t, rk_transcript_get_n_entries (t) - 1)),
+                   ==, "session-expired");
+  g_assert_true (rk_conversation_info_get_expired (rk_conversation_store_lookup (f->store, rk_conversation_get_id (f->conv))));
+
+  /* Code cannot run now, and says so. */
+  g_clear_pointer (&out, g_free);
+  out = run_code (f, "print(y)\n", &error);
+  g_assert_error (error, RK_SESSION_ERROR, RK_SESSION_ERROR_EXPIRED);
+  g_clear_error (&error);
+
+  rk_conversation_set_idle_timeout (f->conv, 0);
+  g_clear_object (&f->result);
+  rk_conversation_restart_async (f->conv, TRUE, NULL, restart_cb, f);
+  wait_result (f);
+  g_assert_true (rk_conversation_restart_finish (f->conv, f->result, &error));
+  g_assert_no_error (error);
+  g_assert_false (rk_conversation_get_expired (f->conv));
+
+  g_clear_pointer (&out, g_free);
+  out = run_code (f, "print(y + 1, open('sales.csv').read().count(chr(10)))\n", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "42 3"));
+}
+
+/* Damaged saved conversations are skipped, not fatal. */
+static void
+test_store_damaged (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkConversationStore) store2 = NULL;
+  g_autofree char *bad_dir = NULL;
+  g_autofree char *bad = NULL;
+
+  if (f->skip)
+    return;
+  new_conversation (f);
+  bad_dir = g_build_filename (f->data_dir, "broken", NULL);
+  g_mkdir_with_parents (bad_dir, 0700);
+  bad = g_build_filename (bad_dir, "conversation.json", NULL);
+  g_assert_true (g_file_set_contents (bad, "{\"format\":\"reckon-conversation\",\"version\":1,\"id\":\"../x\"}", -1, NULL));
+
+  g_test_expect_message ("rk-conversation", G_LOG_LEVEL_MESSAGE, "*broken*");
+  store2 = rk_conversation_store_new (f->data_dir, f->sessions_dir, &error);
+  g_test_assert_expected_messages ();
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store2)), ==, 1);
+  g_assert_null (rk_conversation_store_open (store2, "broken", f->client, &error));
+  g_assert_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_CORRUPT);
+  g_clear_error (&error);
+  g_assert_null (rk_conversation_store_open (store2, "../etc", f->client, &error));
+  g_assert_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_NOT_FOUND);
+  g_assert_finalize_object (g_steal_pointer (&store2));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, data, func) \
+  g_test_add (path, Fixture, data, fixture_setup, func, fixture_teardown)
+  ADD ("/rk/conversation/files", NULL, test_files);
+  ADD ("/rk/conversation/cancel-profile", NULL, test_cancel_profile);
+  ADD ("/rk/conversation/ask/openai", "openai", test_ask);
+  ADD ("/rk/conversation/ask/ollama", "ollama", test_ask);
+  ADD ("/rk/conversation/run-code", NULL, test_run_code);
+  ADD ("/rk/conversation/stop", NULL, test_stop);
+  ADD ("/rk/conversation/restore", NULL, test_restore);
+  ADD ("/rk/conversation/expiry-restart", NULL, test_expiry_restart);
+  ADD ("/rk/conversation/store-damaged", NULL, test_store_damaged);
+#undef ADD
+
+  return g_test_run ();
+}
