@@ -22,6 +22,7 @@ struct _RkCodeBlock
   GtkSourceBuffer *buffer;
   char          *language;
   gboolean       caption_set;
+  guint          copied_id;
 };
 
 G_DEFINE_FINAL_TYPE (RkCodeBlock, rk_code_block, GTK_TYPE_WIDGET)
@@ -73,13 +74,28 @@ dark_changed_cb (RkCodeBlock *self)
   update_scheme (self);
 }
 
+static gboolean
+copied_done_cb (gpointer user_data)
+{
+  RkCodeBlock *self = user_data;
+
+  self->copied_id = 0;
+  gtk_button_set_icon_name (self->copy_button, "edit-copy-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->copy_button), _("Copy"));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 copy_clicked_cb (RkCodeBlock *self)
 {
   g_autofree char *code = rk_code_block_get_code (self);
 
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), code);
+  /* A tick for a moment says it worked. */
   gtk_button_set_icon_name (self->copy_button, "object-select-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->copy_button), _("Copied"));
+  g_clear_handle_id (&self->copied_id, g_source_remove);
+  self->copied_id = g_timeout_add_seconds (2, copied_done_cb, self);
 }
 
 void
@@ -199,6 +215,7 @@ rk_code_block_dispose (GObject *object)
   RkCodeBlock *self = RK_CODE_BLOCK (object);
 
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
+  g_clear_handle_id (&self->copied_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_CODE_BLOCK);
   G_OBJECT_CLASS (rk_code_block_parent_class)->dispose (object);
 }
