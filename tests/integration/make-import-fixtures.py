@@ -229,6 +229,15 @@ def packed(d):
         z.writestr("../../../../tmp/escaped.csv", table)
 
 
+def stray_quotes(d):
+    """A TSV whose quote marks enclose nothing (inches, a nickname): a csv
+    reader that honours them merges hundreds of lines into one field."""
+    lines = ["id\tname\tnote"]
+    for i in range(3000):
+        lines.append('%d\t"Big Joe\t12 inch' % i if i % 7 == 3 else "%d\tname %d\tplain" % (i, i))
+    write(d, "stray-quotes.tsv", ("\n".join(lines) + "\n").encode())
+
+
 def gzip_bomb(path, gigabytes):
     """A small .csv.gz that unpacks to @gigabytes GiB: one 16 MiB member
     repeated (concatenated gzip members are one valid stream)."""
@@ -260,6 +269,7 @@ def main():
     ods(d)
     pdfs(d)
     packed(d)
+    stray_quotes(d)
 
 
 if __name__ == "__main__":

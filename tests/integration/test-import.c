@@ -431,6 +431,14 @@ test_profile_csv_shapes (void)
   g_assert_cmpstr (p->encoding, ==, "UTF-16");
   g_assert_cmpstr (cell (table (p, 0), 0, 0), ==, "\xc3\xa4");
 
+  /* Quote marks that enclose nothing are text: no lines merged. */
+  p = profile_of ("stray-quotes.tsv");
+  g_assert_null (p->error);
+  g_assert_cmpuint (table (p, 0)->rows, ==, 3000);
+  g_assert_cmpuint (table (p, 0)->n_columns, ==, 3);
+  g_assert_true (p->reading->quotes_are_text);
+  g_assert_cmpstr (cell (table (p, 0), 3, 1), ==, "\"Big Joe");
+
   p = profile_of ("garbage.csv");
   g_assert_cmpstr (p->error, ==, "This file is not a spreadsheet: it contains binary data.");
 
