@@ -13,13 +13,8 @@
 #include "rk-entry-row.h"
 #include "rk-chat-view.h"
 
-/* Until rk-conversation.c is built into libreckon-core, the view works on a
- * transcript alone. */
-#if __has_include ("rk-conversation.h") && __has_include ("rk-conversation.c")
 #include "rk-conversation.h"
 #include "rk-session.h"
-#define HAVE_CONVERSATION 1
-#endif
 
 /* Within this many pixels of the bottom, the view follows new content. */
 #define FOLLOW_SLACK 48.0
@@ -294,10 +289,8 @@ row_approve_cb (RkEntryRow *row,
                 RkChatView *self)
 {
   g_signal_emit (self, signals[SIGNAL_APPROVE], 0, decision, code);
-#ifdef HAVE_CONVERSATION
   if (self->conversation != NULL)
     rk_conversation_approve (self->conversation, decision, code);
-#endif
 }
 
 static void
@@ -305,10 +298,8 @@ row_stop_cb (RkEntryRow *row,
              RkChatView *self)
 {
   g_signal_emit (self, signals[SIGNAL_STOP], 0);
-#ifdef HAVE_CONVERSATION
   if (self->conversation != NULL)
     rk_conversation_stop (self->conversation);
-#endif
 }
 
 static void
@@ -316,10 +307,8 @@ row_retry_cb (RkEntryRow *row,
               RkChatView *self)
 {
   g_signal_emit (self, signals[SIGNAL_RETRY], 0);
-#ifdef HAVE_CONVERSATION
   if (self->conversation != NULL)
     rk_conversation_retry (self->conversation);
-#endif
 }
 
 static void
@@ -328,10 +317,8 @@ row_cancel_profile_cb (RkEntryRow *row,
                        RkChatView *self)
 {
   g_signal_emit (self, signals[SIGNAL_CANCEL_PROFILE], 0, name);
-#ifdef HAVE_CONVERSATION
   if (self->conversation != NULL && name != NULL)
     rk_conversation_cancel_profile (self->conversation, name);
-#endif
 }
 
 static void
@@ -370,7 +357,6 @@ bind_cb (GtkSignalListItemFactory *factory,
   rk_entry_row_bind (row, entry, self->workspace);
   rk_entry_row_set_state (row, self->pending_cell, self->running_cell, self->cell_started);
   g_hash_table_add (self->bound, row);
-#ifdef HAVE_CONVERSATION
   if (self->conversation != NULL)
     {
       GtkWidget *bar = rk_entry_row_get_approval_bar (row);
@@ -395,7 +381,6 @@ bind_cb (GtkSignalListItemFactory *factory,
             }
         }
     }
-#endif
 }
 
 static void
@@ -445,7 +430,6 @@ rk_chat_view_set_cell_state (RkChatView *self,
 
 /* -- conversation ------------------------------------------------------------ */
 
-#ifdef HAVE_CONVERSATION
 static void
 conversation_state_cb (RkChatView *self)
 {
@@ -489,7 +473,6 @@ session_workspace_cb (RkChatView *self)
   g_free (self->workspace);
   self->workspace = session ? g_strdup (rk_session_get_workspace (session)) : NULL;
 }
-#endif
 
 void
 rk_chat_view_set_transcript (RkChatView   *self,
@@ -519,7 +502,6 @@ rk_chat_view_set_conversation (RkChatView     *self,
 
   if (self->conversation == conversation)
     return;
-#ifdef HAVE_CONVERSATION
   if (self->conversation != NULL)
     {
       RkSession *session = rk_conversation_get_session (self->conversation);
@@ -545,9 +527,7 @@ rk_chat_view_set_conversation (RkChatView     *self,
       rk_chat_view_set_transcript (self, rk_conversation_get_transcript (conversation),
                                    session ? rk_session_get_workspace (session) : NULL);
     }
-#else
-  g_warning ("Reckon was built without RkConversation");
-#endif
+
 }
 
 RkConversation *
