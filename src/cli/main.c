@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rk-cli.h"
+#include "rk-sandbox-launcher.h"
 
 typedef struct
 {
@@ -57,7 +58,13 @@ main (int argc, char **argv)
     }
   if (strcmp (argv[1], "--version") == 0)
     {
+      const char *why = rk_sandbox_launcher_get_unavailable_reason ();
+
       printf ("reckon-cli %s\n", PACKAGE_VERSION);
+      /* Which sandbox runs code here (docs/sandbox.md, "Backends"). */
+      printf (_("Sandbox: %s\n"), rk_sandbox_launcher_get_backend_name ());
+      if (why != NULL)
+        printf ("%s\n", why);
       return RK_CLI_EXIT_OK;
     }
 

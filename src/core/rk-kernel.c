@@ -20,10 +20,10 @@
 #include <unistd.h>
 
 #include "rk-export.h"
+#include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 
-#define KERNEL_MOUNT        "/opt/reckon/kernel"
-#define KERNEL_SCRIPT       KERNEL_MOUNT "/reckon_kernel.py"
+#define KERNEL_SCRIPT       "reckon_kernel.py"
 #define FONT_CACHE_REL      ".reckon/fontcache"
 #define FONT_CACHE_MAX      (4 * 1024 * 1024)
 #define CHILD_REQUEST_FD    3
@@ -52,6 +52,7 @@ typedef struct
 {
   grefcount             ref_count;
   RkKernel             *kernel;
+  RkSandboxChild       *child;            /* the run, through rk-sandbox-launcher */
   GSubprocess          *process;
   GCancellable         *cancellable;
   GInputStream         *events;
@@ -149,6 +150,7 @@ instance_unref (Instance *inst)
   g_clear_handle_id (&inst->settle_id, g_source_remove);
   g_clear_handle_id (&inst->hangup_id, g_source_remove);
   g_clear_object (&inst->process);
+  g_clear_pointer (&inst->child, rk_sandbox_child_free);
   g_clear_object (&inst->cancellable);
   g_clear_object (&inst->events);
   g_clear_object (&inst->requests);
@@ -169,8 +171,8 @@ instance_kill (Instance *inst)
     inst->kernel->inst = NULL;
   inst->kernel = NULL;
   g_cancellable_cancel (inst->cancellable);
-  if (inst->process != NULL)
-    g_subprocess_force_exit (inst->process);
+  if (inst->child != NULL)
+    rk_sandbox_child_kill (inst->child);
   g_clear_handle_id (&inst->settle_id, g_source_remove);
   g_clear_handle_id (&inst->hangup_id, g_source_remove);
   instance_unref (inst);
@@ -534,11 +536,11 @@ hangup_timeout_cb (gpointer user_data)
   Instance *inst = user_data;
 
   inst->hangup_id = 0;
-  if (!inst->exited && inst->process != NULL)
+  if (!inst->exited && inst->child != NULL)
     {
       g_free (inst->host_reason);
       inst->host_reason = g_strdup (_("The Python kernel closed its connection to Reckon and was stopped."));
-      g_subprocess_force_exit (inst->process);
+      rk_sandbox_child_kill (inst->child);
     }
   return G_SOURCE_REMOVE;
 }
@@ -643,70 +645,14 @@ limit_message (const char *limit)
   return g_strdup_printf (_("The cell was stopped because it crossed the sandbox's “%s” limit."), limit);
 }
 
-/* The limit named by the sandbox's status line, or by its
- * "reckon-sandbox: stopped: LIMIT limit exceeded" message. */
+/* The limit named by the sandbox's status line or its stderr. */
 static char *
 find_limit (Instance  *inst,
             gint64    *status_exit,
             gint64    *status_signal)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_auto(GStrv) lines = NULL;
-  char *nl;
-
-  *status_exit = -1;
-  *status_signal = -1;
-  nl = memchr (inst->status_text->str, '\n', inst->status_text->len);
-  if (inst->status_text->len > 0 &&
-      g_utf8_validate (inst->status_text->str, nl ? nl - inst->status_text->str : (gssize) inst->status_text->len, NULL) &&
-      json_parser_load_from_data (parser, inst->status_text->str,
-                                  nl ? nl - inst->status_text->str : (gssize) inst->status_text->len, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    {
-      JsonObject *obj = json_node_get_object (json_parser_get_root (parser));
-      JsonNode *node;
-
-      if ((node = json_object_get_member (obj, "exit")) && json_node_get_value_type (node) == G_TYPE_INT64)
-        *status_exit = json_node_get_int (node);
-      if ((node = json_object_get_member (obj, "signal")) && json_node_get_value_type (node) == G_TYPE_INT64)
-        *status_signal = json_node_get_int (node);
-      if ((node = json_object_get_member (obj, "limit")) && json_node_get_value_type (node) == G_TYPE_STRING)
-        {
-          const char *limit = json_node_get_string (node);
-          if (limit != NULL && strlen (limit) < 64 && g_utf8_validate (limit, -1, NULL))
-            return g_strdup (limit);
-        }
-    }
-
-  lines = g_strsplit (inst->err_tail->str, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *p = strstr (lines[i], "reckon-sandbox: stopped: ");
-      const char *end;
-
-      if (p == NULL)
-        continue;
-      p += strlen ("reckon-sandbox: stopped: ");
-      end = strstr (p, " limit exceeded");
-      if (end != NULL && end > p && end - p < 64 && g_utf8_validate (p, end - p, NULL))
-        return g_strndup (p, end - p);
-    }
-  return NULL;
-}
-
-/* The sandbox's one-line reason for failing to set up, if it gave one. */
-static char *
-sandbox_reason (Instance *inst)
-{
-  g_auto(GStrv) lines = g_strsplit (inst->err_tail->str, "\n", -1);
-  const char *found = NULL;
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (g_str_has_prefix (lines[i], "reckon-sandbox: "))
-      found = lines[i] + strlen ("reckon-sandbox: ");
-  if (found == NULL || !g_utf8_validate (found, -1, NULL))
-    return NULL;
-  return g_utf8_substring (found, 0, 200);
+  return rk_sandbox_launcher_find_limit (inst->status_text->str, inst->status_text->len,
+                                         inst->err_tail->str, status_exit, status_signal);
 }
 
 static char *
@@ -743,7 +689,7 @@ death_message (Instance  *inst,
                             (int) status_signal);
   if (exit_code == 125)
     {
-      g_autofree char *reason = sandbox_reason (inst);
+      g_autofree char *reason = rk_sandbox_launcher_setup_reason (inst->err_tail->str);
       if (reason != NULL)
         return g_strdup_printf (_("The sandbox could not be set up: %s"), reason);
       return g_strdup (_("The sandbox could not be set up."));
@@ -855,7 +801,7 @@ start_timeout_cb (gpointer user_data)
       g_free (self->inst->host_reason);
       self->inst->host_reason = g_strdup_printf (_("The Python kernel did not start within %d seconds."),
                                                  START_TIMEOUT_S);
-      g_subprocess_force_exit (self->inst->process);
+      rk_sandbox_child_kill (self->inst->child);
     }
   return G_SOURCE_REMOVE;
 }
@@ -1048,17 +994,6 @@ seed_font_cache (RkKernel *self)
 
 /* -- spawning ----------------------------------------------------------- */
 
-static void
-add_limit (GPtrArray  *argv,
-           const char *option,
-           guint64     value)
-{
-  if (value == 0)
-    return;
-  g_ptr_array_add (argv, g_strdup (option));
-  g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, value));
-}
-
 /* A close-on-exec pipe with both ends above the numbers the child uses, so
  * that handing them to the launcher never has a source equal to a target. */
 static gboolean
@@ -1091,9 +1026,12 @@ static Instance *
 launch (RkKernel  *self,
         GError   **error)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GSubprocess) process = NULL;
+  g_autofree char *script = rk_sandbox_launcher_kernel_path (KERNEL_SCRIPT);
+  g_autofree char *cell_cpu = NULL;
+  const char *setenv[3] = { NULL, };
+  const char *argv[] = { rk_python_path (), "-I", "-B", script, NULL };
+  RkSandboxSpec spec = { 0, };
+  RkSandboxChild *child;
   int req[2] = { -1, -1 }, ev[2] = { -1, -1 }, st[2] = { -1, -1 };
   Instance *inst;
 
@@ -1101,49 +1039,35 @@ launch (RkKernel  *self,
     goto fail;
   seed_font_cache (self);
 
-  g_ptr_array_add (argv, g_strdup (rk_sandbox_path ()));
-  g_ptr_array_add (argv, g_strdup ("--workspace"));
-  g_ptr_array_add (argv, g_strdup (self->workspace));
-  g_ptr_array_add (argv, g_strdup ("--ro-bind"));
-  g_ptr_array_add (argv, g_strdup (rk_kernel_dir ()));
-  g_ptr_array_add (argv, g_strdup (KERNEL_MOUNT));
-  g_ptr_array_add (argv, g_strdup ("--pass-fd"));
-  g_ptr_array_add (argv, g_strdup_printf ("%d", CHILD_REQUEST_FD));
-  g_ptr_array_add (argv, g_strdup ("--pass-fd"));
-  g_ptr_array_add (argv, g_strdup_printf ("%d", CHILD_EVENT_FD));
-  g_ptr_array_add (argv, g_strdup ("--status-fd"));
-  g_ptr_array_add (argv, g_strdup_printf ("%d", CHILD_STATUS_FD));
-  add_limit (argv, "--memory", self->limits.memory_bytes);
-  add_limit (argv, "--cpu-seconds", self->limits.cpu_seconds);
-  add_limit (argv, "--max-procs", self->limits.max_procs);
-  add_limit (argv, "--max-file-size", self->limits.max_file_size);
-  add_limit (argv, "--disk", self->limits.disk_bytes);
-  add_limit (argv, "--max-files", self->limits.max_files);
-  add_limit (argv, "--tmp-size", self->limits.tmp_size);
+  spec.workspace = self->workspace;
+  spec.memory_bytes = self->limits.memory_bytes;
+  spec.cpu_seconds = self->limits.cpu_seconds;
+  spec.max_procs = self->limits.max_procs;
+  spec.max_file_size = self->limits.max_file_size;
+  spec.disk_bytes = self->limits.disk_bytes;
+  spec.max_files = self->limits.max_files;
+  spec.tmp_size = self->limits.tmp_size;
   if (self->limits.cell_cpu_seconds > 0)
     {
-      g_ptr_array_add (argv, g_strdup ("--setenv"));
-      g_ptr_array_add (argv, g_strdup ("RECKON_CELL_CPU_SECONDS"));
-      g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, self->limits.cell_cpu_seconds));
+      cell_cpu = g_strdup_printf ("%" G_GUINT64_FORMAT, self->limits.cell_cpu_seconds);
+      setenv[0] = "RECKON_CELL_CPU_SECONDS";
+      setenv[1] = cell_cpu;
     }
-  g_ptr_array_add (argv, g_strdup ("--"));
-  g_ptr_array_add (argv, g_strdup (rk_python_path ()));
-  g_ptr_array_add (argv, g_strdup ("-I"));
-  g_ptr_array_add (argv, g_strdup ("-B"));
-  g_ptr_array_add (argv, g_strdup (KERNEL_SCRIPT));
-  g_ptr_array_add (argv, NULL);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_take_fd (launcher, req[0], CHILD_REQUEST_FD);
-  g_subprocess_launcher_take_fd (launcher, ev[1], CHILD_EVENT_FD);
-  g_subprocess_launcher_take_fd (launcher, st[1], CHILD_STATUS_FD);
+  spec.setenv = setenv;
+  spec.host_fds[0] = req[0];
+  spec.child_fds[0] = CHILD_REQUEST_FD;
+  spec.host_fds[1] = ev[1];
+  spec.child_fds[1] = CHILD_EVENT_FD;
+  spec.host_fds[2] = st[1];
+  spec.child_fds[2] = CHILD_STATUS_FD;
+  spec.n_fds = 3;
+  spec.status_fd = CHILD_STATUS_FD;
+  spec.flags = G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE;
+  spec.argv = argv;
+  /* The launcher takes (and closes) the child's ends. */
   req[0] = ev[1] = st[1] = -1;
-
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, error);
-  /* The launcher holds the child's ends until it is finalized. */
-  g_clear_object (&launcher);
-  if (process == NULL)
+  child = rk_sandbox_launcher_spawn (&spec, error);
+  if (child == NULL)
     goto fail;
 
   g_unix_set_fd_nonblocking (req[1], TRUE, NULL);
@@ -1151,7 +1075,8 @@ launch (RkKernel  *self,
   inst = g_new0 (Instance, 1);
   g_ref_count_init (&inst->ref_count);
   inst->kernel = self;
-  inst->process = g_steal_pointer (&process);
+  inst->child = child;
+  inst->process = g_object_ref (rk_sandbox_child_get_process (child));
   inst->cancellable = g_cancellable_new ();
   inst->events = g_unix_input_stream_new (ev[0], TRUE);
   inst->requests = g_unix_output_stream_new (req[1], TRUE);
@@ -1183,9 +1108,12 @@ spawn_instance (RkKernel *self)
   inst = launch (self, &error);
   if (inst == NULL)
     {
-      g_autoptr(GError) user_error = g_error_new (RK_KERNEL_ERROR, RK_KERNEL_ERROR_SPAWN,
-                                                  _("The Python sandbox could not be started: %s"),
-                                                  error->message);
+      /* No backend: the launcher's one sentence says why, as it is. */
+      g_autoptr(GError) user_error =
+        g_error_matches (error, RK_SANDBOX_LAUNCHER_ERROR, RK_SANDBOX_LAUNCHER_ERROR_NO_BACKEND)
+        ? g_error_new_literal (RK_KERNEL_ERROR, RK_KERNEL_ERROR_SANDBOX, error->message)
+        : g_error_new (RK_KERNEL_ERROR, RK_KERNEL_ERROR_SPAWN,
+                       _("The Python sandbox could not be started: %s"), error->message);
       set_state (self, RK_KERNEL_STATE_STOPPED);
       fail_tasks (&self->start_tasks, user_error);
       fail_tasks (&self->cells, user_error);
@@ -1421,7 +1349,7 @@ rk_kernel_interrupt (RkKernel *self)
 
   if (self->running == NULL || self->inst == NULL || self->state != RK_KERNEL_STATE_BUSY)
     return;
-  g_subprocess_send_signal (self->inst->process, SIGINT);
+  rk_sandbox_child_send_signal (self->inst->child, SIGINT);
   if (self->interrupt_id == 0)
     self->interrupt_id = g_timeout_add (INTERRUPT_GRACE_MS, interrupt_timeout_cb, self);
 }
@@ -1494,7 +1422,7 @@ rk_kernel_restart_finish (RkKernel      *self,
 static gboolean
 kill_later_cb (gpointer user_data)
 {
-  g_subprocess_force_exit (G_SUBPROCESS (user_data));
+  rk_sandbox_child_kill (user_data);
   return G_SOURCE_REMOVE;
 }
 
@@ -1521,9 +1449,9 @@ rk_kernel_shutdown (RkKernel *self)
       if (g_pollable_output_stream_write_nonblocking (G_POLLABLE_OUTPUT_STREAM (inst->requests),
                                                       request, sizeof request - 1, NULL, NULL) > 0)
         g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, SHUTDOWN_GRACE_S, kill_later_cb,
-                                    g_object_ref (inst->process), g_object_unref);
+                                    g_steal_pointer (&inst->child), (GDestroyNotify) rk_sandbox_child_free);
       else
-        g_subprocess_force_exit (inst->process);
+        rk_sandbox_child_kill (inst->child);
       instance_unref (inst);
     }
   g_clear_pointer (&self->ready, rk_kernel_event_unref);

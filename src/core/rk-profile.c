@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 
 #define MAX_FILES       256
@@ -24,7 +25,6 @@
 #define MAX_STRING      4096
 #define MAX_DEPTH       16
 #define MAX_STDERR      (64 * 1024)
-#define KERNEL_MOUNT    "/opt/reckon/kernel"
 /* The profiler's own sentence for a MemoryError (reckon/profile.py). */
 #define ERR_MEMORY      "This file needs more memory than the sandbox allows, so it was not profiled."
 
@@ -1333,24 +1333,6 @@ done:
   return ok;
 }
 
-/* The sandbox's "reckon-sandbox: stopped: disk limit exceeded (…)" line, or
- * the setup reason after "reckon-sandbox: ". */
-static char *
-sandbox_reason (const char *err,
-                const char *prefix)
-{
-  const char *p = strstr (err, prefix);
-  g_autofree char *line = NULL;
-  const char *end;
-
-  if (p == NULL)
-    return NULL;
-  p += strlen (prefix);
-  end = strchr (p, '\n');
-  line = g_strndup (p, end ? (gsize) (end - p) : strlen (p));
-  return clean_string (line, 200);
-}
-
 /* Runs the profiler once over @names. Returns one profile per name, or NULL
  * with *@failure set to the sentence for what went wrong (and @error set only
  * when cancelled). */
@@ -1363,8 +1345,8 @@ run_profiler (const char         *workspace,
               char              **failure,
               GError            **error)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(RkSandboxChild) child = NULL;
+  GSubprocess *proc;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GByteArray) out = g_byte_array_new ();
   g_autoptr(GByteArray) err = g_byte_array_new ();
@@ -1374,38 +1356,40 @@ run_profiler (const char         *workspace,
   gboolean too_large = FALSE;
   int status;
 
+  RkSandboxSpec spec = { 0, };
+
   *failure = NULL;
-  g_ptr_array_add (argv, g_strdup (rk_sandbox_path ()));
-  g_ptr_array_add (argv, g_strdup ("--workspace"));
-  g_ptr_array_add (argv, g_strdup (workspace));
-  g_ptr_array_add (argv, g_strdup ("--ro-bind"));
-  g_ptr_array_add (argv, g_strdup (rk_kernel_dir ()));
-  g_ptr_array_add (argv, g_strdup (KERNEL_MOUNT));
-  g_ptr_array_add (argv, g_strdup ("--memory"));
-  g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, profile_memory));
-  g_ptr_array_add (argv, g_strdup ("--timeout"));
-  g_ptr_array_add (argv, g_strdup_printf ("%u", profile_timeout));
-  g_ptr_array_add (argv, g_strdup ("--max-procs"));
-  g_ptr_array_add (argv, g_strdup ("16"));
-  g_ptr_array_add (argv, g_strdup ("--"));
+  /* The command line is rk-sandbox-launcher's (one for the kernel and the
+   * profiler); paths inside are the backend's. */
   g_ptr_array_add (argv, g_strdup (rk_python_path ()));
   g_ptr_array_add (argv, g_strdup ("-I"));
   g_ptr_array_add (argv, g_strdup ("-B"));
-  g_ptr_array_add (argv, g_strdup (KERNEL_MOUNT "/reckon_profile.py"));
+  g_ptr_array_add (argv, rk_sandbox_launcher_kernel_path ("reckon_profile.py"));
   for (guint i = 0; option_args != NULL && option_args[i] != NULL; i++)
     g_ptr_array_add (argv, g_strdup (option_args[i]));
   for (guint i = 0; i < n_names; i++)
-    g_ptr_array_add (argv, g_build_filename ("/workspace", names[i], NULL));
+    g_ptr_array_add (argv, rk_sandbox_launcher_workspace_path (workspace, names[i]));
   g_ptr_array_add (argv, NULL);
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &local_error);
-  if (proc == NULL)
+  spec.workspace = workspace;
+  spec.memory_bytes = profile_memory;
+  spec.timeout_seconds = profile_timeout;
+  spec.max_procs = 16;
+  spec.status_fd = -1;
+  spec.flags = G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE;
+  spec.argv = (const char * const *) argv->pdata;
+  child = rk_sandbox_launcher_spawn (&spec, &local_error);
+  if (child == NULL)
     {
-      g_debug ("cannot start %s: %s", rk_sandbox_path (), local_error->message);
-      *failure = g_strdup (_("The sandbox could not be started, so the file was not profiled."));
+      g_debug ("cannot start the sandbox: %s", local_error->message);
+      /* No backend: its one sentence says why; nothing ran. */
+      if (g_error_matches (local_error, RK_SANDBOX_LAUNCHER_ERROR, RK_SANDBOX_LAUNCHER_ERROR_NO_BACKEND))
+        *failure = g_strdup (local_error->message);
+      else
+        *failure = g_strdup (_("The sandbox could not be started, so the file was not profiled."));
       return NULL;
     }
+  proc = rk_sandbox_child_get_process (child);
 
   if (!drain (proc, out, RK_PROFILE_MAX_JSON, err, cancellable, &too_large))
     {
@@ -1420,10 +1404,7 @@ run_profiler (const char         *workspace,
   g_byte_array_append (err, (const guint8 *) "", 1);
   err_text = g_strndup ((const char *) err->data, err->len);
 
-  if (g_subprocess_get_if_exited (proc))
-    status = g_subprocess_get_exit_status (proc);
-  else
-    status = 128 + g_subprocess_get_term_sig (proc);
+  status = rk_sandbox_launcher_exit_status (proc);
 
   if (status == 0 && out->len > 0)
     {
@@ -1451,17 +1432,19 @@ run_profiler (const char         *workspace,
       return NULL;
     }
   {
-    g_autofree char *limit = sandbox_reason (err_text, "reckon-sandbox: stopped: ");
+    g_autofree char *limit = rk_sandbox_launcher_find_limit (NULL, 0, err_text, NULL, NULL);
 
     if (limit != NULL)
       {
-        *failure = g_strdup_printf (_("Profiling this file was stopped: %s."), limit);
+        g_autofree char *clean = clean_string (limit, 64);
+
+        *failure = g_strdup_printf (_("Profiling this file was stopped at the sandbox's “%s” limit."), clean);
         return NULL;
       }
   }
   if (status == 125)
     {
-      g_autofree char *why = sandbox_reason (err_text, "reckon-sandbox: ");
+      g_autofree char *why = rk_sandbox_launcher_setup_reason (err_text);
 
       *failure = g_strdup_printf (_("The sandbox could not be set up (%s), so the file was not profiled."),
                                   why ? why : _("no reason given"));

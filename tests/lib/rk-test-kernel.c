@@ -7,18 +7,22 @@
 #include <string.h>
 
 #include "rk-test-kernel.h"
+#include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 #include "rk-workspace.h"
 
 gboolean
 rk_test_kernel_sandbox_usable (char **reason)
 {
+  /* Through rk-sandbox-launcher, as RkKernel starts it: whichever backend
+   * this machine (or the flatpak harness) gives. */
   const char *sandbox = rk_sandbox_path ();
+  const char *argv[] = { "/bin/true", NULL };
   g_autofree char *ws = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *err = NULL;
-  int status = 0;
-  const char *argv[] = { sandbox, "--workspace", NULL, "--", "/bin/true", NULL };
+  g_autoptr(RkSandboxChild) child = NULL;
+  RkSandboxSpec spec = { 0, };
+  int status;
 
   if (!g_file_test (sandbox, G_FILE_TEST_IS_EXECUTABLE))
     {
@@ -26,16 +30,30 @@ rk_test_kernel_sandbox_usable (char **reason)
       return FALSE;
     }
   ws = g_dir_make_tmp ("rk-test-probe-XXXXXX", NULL);
-  argv[2] = ws;
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-                     NULL, NULL, NULL, &err, &status, &error) ||
-      !g_spawn_check_wait_status (status, NULL))
+  spec.workspace = ws;
+  spec.status_fd = -1;
+  spec.flags = G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE;
+  spec.argv = argv;
+  child = rk_sandbox_launcher_spawn (&spec, &error);
+  if (child == NULL)
     {
-      *reason = g_strdup_printf ("reckon-sandbox (%s) cannot run a program on this machine: %s",
-                                 sandbox, error ? error->message : g_strstrip (err));
+      *reason = g_strdup_printf ("no sandbox (%s backend): %s", rk_sandbox_launcher_get_backend_name (),
+                                 error->message);
       g_rmdir (ws);
       return FALSE;
     }
+  {
+    g_autofree char *err = NULL;
+    g_subprocess_communicate_utf8 (rk_sandbox_child_get_process (child), NULL, NULL, NULL, &err, NULL);
+    status = rk_sandbox_launcher_exit_status (rk_sandbox_child_get_process (child));
+    if (status != 0)
+      {
+        *reason = g_strdup_printf ("reckon-sandbox (%s, %s backend) cannot run a program on this machine: %s",
+                                   sandbox, rk_sandbox_launcher_get_backend_name (), err ? g_strstrip (err) : "");
+        g_rmdir (ws);
+        return FALSE;
+      }
+  }
   g_rmdir (ws);
   return TRUE;
 }

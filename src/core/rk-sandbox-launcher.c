@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-sandbox-launcher.c — starts reckon-sandbox the one way this machine
+ * allows, chosen once: its own namespaces (userns) or, inside a Flatpak,
+ * flatpak-spawn --sandbox with reckon-sandbox --nested (docs/sandbox.md). */
+#define G_LOG_DOMAIN "rk-sandbox-launcher"
+#include "config.h"
+#include "rk-sandbox-launcher.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib-unix.h>
+#include <json-glib/json-glib.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rk-util.h"
+
+/* Where the userns backend mounts the kernel folder inside. */
+#define KERNEL_MOUNT   "/opt/reckon/kernel"
+/* The number the control pipe gets inside (flatpak backend). */
+#define CONTROL_FD     9
+/* Tests only (tests/flatpak-harness): a file that stands for /.flatpak-info.
+ * Users never set it; it only ever selects the flatpak backend, which is
+ * as strict as the other. */
+#define TEST_FLATPAK_INFO_ENV "RECKON_TEST_FLATPAK_INFO"
+
+G_DEFINE_QUARK (rk-sandbox-launcher-error-quark, rk_sandbox_launcher_error)
+
+struct _RkSandboxChild
+{
+  RkSandboxBackend  backend;
+  GSubprocess      *process;
+  int               control;     /* flatpak: our end of the control pipe, or -1 */
+};
+
+static gsize            detected;
+static RkSandboxBackend backend;
+static char            *unavailable_reason;
+static char            *flatpak_spawn;
+
+/* -- detection (once) ---------------------------------------------------- */
+
+static gboolean
+in_flatpak (void)
+{
+  const char *fake = g_getenv (TEST_FLATPAK_INFO_ENV);
+
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+    return TRUE;
+  return fake != NULL && fake[0] == '/' && g_file_test (fake, G_FILE_TEST_IS_REGULAR);
+}
+
+/* Whether this process may make a user namespace: a child tries. */
+static gboolean
+userns_works (void)
+{
+  int status = 0;
+  pid_t pid = fork ();
+
+  if (pid < 0)
+    return FALSE;
+  if (pid == 0)
+    _exit (syscall (SYS_unshare, CLONE_NEWUSER) == 0 ? 0 : 1);
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return FALSE;
+  return WIFEXITED (status) && WEXITSTATUS (status) == 0;
+}
+
+static void
+detect (void)
+{
+  if (in_flatpak ())
+    {
+      flatpak_spawn = g_find_program_in_path ("flatpak-spawn");
+      if (flatpak_spawn != NULL)
+        backend = RK_SANDBOX_BACKEND_FLATPAK;
+      else
+        {
+          backend = RK_SANDBOX_BACKEND_NONE;
+          unavailable_reason = g_strdup (_("Reckon runs in a Flatpak without flatpak-spawn, so it cannot start its sandbox and will not run code."));
+        }
+    }
+  else if (userns_works ())
+    backend = RK_SANDBOX_BACKEND_USERNS;
+  else
+    {
+      backend = RK_SANDBOX_BACKEND_NONE;
+      unavailable_reason = g_strdup (_("This system does not let programs make user namespaces and Reckon is not running in a Flatpak, so it cannot sandbox code and will not run it."));
+    }
+  g_debug ("sandbox backend: %s", backend == RK_SANDBOX_BACKEND_USERNS ? "userns"
+                                   : backend == RK_SANDBOX_BACKEND_FLATPAK ? "flatpak" : "none");
+}
+
+RkSandboxBackend
+rk_sandbox_launcher_get_backend (void)
+{
+  if (g_once_init_enter (&detected))
+    {
+      detect ();
+      g_once_init_leave (&detected, 1);
+    }
+  return backend;
+}
+
+const char *
+rk_sandbox_launcher_get_backend_name (void)
+{
+  switch (rk_sandbox_launcher_get_backend ())
+    {
+    case RK_SANDBOX_BACKEND_USERNS:  return "userns";
+    case RK_SANDBOX_BACKEND_FLATPAK: return "flatpak";
+    case RK_SANDBOX_BACKEND_NONE:
+    default:                         return "none";
+    }
+}
+
+const char *
+rk_sandbox_launcher_get_unavailable_reason (void)
+{
+  rk_sandbox_launcher_get_backend ();
+  return unavailable_reason;
+}
+
+void
+_rk_sandbox_launcher_reset_for_tests (void)
+{
+  g_clear_pointer (&unavailable_reason, g_free);
+  g_clear_pointer (&flatpak_spawn, g_free);
+  detected = 0;
+}
+
+/* -- paths inside -------------------------------------------------------- */
+
+char *
+rk_sandbox_launcher_kernel_path (const char *name)
+{
+  /* In the sub-sandbox the installed kernel folder (/app/...) is visible
+   * where it is; the userns backend binds it at a fixed place. */
+  if (rk_sandbox_launcher_get_backend () == RK_SANDBOX_BACKEND_FLATPAK)
+    return g_build_filename (rk_kernel_dir (), name, NULL);
+  return g_build_filename (KERNEL_MOUNT, name, NULL);
+}
+
+char *
+rk_sandbox_launcher_workspace_path (const char *workspace,
+                                    const char *name)
+{
+  if (rk_sandbox_launcher_get_backend () == RK_SANDBOX_BACKEND_FLATPAK)
+    return g_build_filename (workspace, name, NULL);
+  return g_build_filename ("/workspace", name, NULL);
+}
+
+/* -- the command line ---------------------------------------------------- */
+
+static void
+add (GPtrArray  *argv,
+     const char *arg)
+{
+  g_ptr_array_add (argv, g_strdup (arg));
+}
+
+static void
+add_limit (GPtrArray  *argv,
+           const char *option,
+           guint64     value)
+{
+  if (value == 0)
+    return;
+  add (argv, option);
+  g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, value));
+}
+
+/* reckon-sandbox's own options, the same for both backends but the mount
+ * of the kernel folder and where the workspace is. */
+static void
+add_sandbox_options (GPtrArray           *argv,
+                     const RkSandboxSpec *spec,
+                     gboolean             nested)
+{
+  add (argv, rk_sandbox_path ());
+  if (nested)
+    {
+      add (argv, "--nested");
+      add (argv, "--control-fd");
+      g_ptr_array_add (argv, g_strdup_printf ("%d", CONTROL_FD));
+    }
+  add (argv, "--workspace");
+  add (argv, spec->workspace);
+  if (!nested)
+    {
+      add (argv, "--ro-bind");
+      add (argv, rk_kernel_dir ());
+      add (argv, KERNEL_MOUNT);
+    }
+  for (guint i = 0; i < spec->n_fds; i++)
+    {
+      if (spec->child_fds[i] == spec->status_fd)
+        continue;
+      add (argv, "--pass-fd");
+      g_ptr_array_add (argv, g_strdup_printf ("%d", spec->child_fds[i]));
+    }
+  if (spec->status_fd >= 0)
+    {
+      add (argv, "--status-fd");
+      g_ptr_array_add (argv, g_strdup_printf ("%d", spec->status_fd));
+    }
+  add_limit (argv, "--memory", spec->memory_bytes);
+  add_limit (argv, "--cpu-seconds", spec->cpu_seconds);
+  add_limit (argv, "--timeout", spec->timeout_seconds);
+  add_limit (argv, "--max-procs", spec->max_procs);
+  add_limit (argv, "--max-file-size", spec->max_file_size);
+  add_limit (argv, "--disk", spec->disk_bytes);
+  add_limit (argv, "--max-files", spec->max_files);
+  add_limit (argv, "--tmp-size", spec->tmp_size);
+  if (nested)
+    {
+      /* No /workspace there: the workspace is where it is on the host. */
+      add (argv, "--setenv");
+      add (argv, "HOME");
+      add (argv, spec->workspace);
+      add (argv, "--setenv");
+      add (argv, "RECKON_WORKSPACE");
+      add (argv, spec->workspace);
+    }
+  for (guint i = 0; spec->setenv != NULL && spec->setenv[i] != NULL && spec->setenv[i + 1] != NULL; i += 2)
+    {
+      add (argv, "--setenv");
+      add (argv, spec->setenv[i]);
+      add (argv, spec->setenv[i + 1]);
+    }
+  add (argv, "--");
+  for (guint i = 0; spec->argv[i] != NULL; i++)
+    add (argv, spec->argv[i]);
+}
+
+/* flatpak-spawn, the way the portal's sandboxed Spawn is asked for it:
+ * a new sandbox, no network, a clean environment; never expose-pids or
+ * share-pids. The workspace is the one path exposed. */
+static void
+add_flatpak_spawn (GPtrArray           *argv,
+                   const RkSandboxSpec *spec)
+{
+  add (argv, flatpak_spawn);
+  add (argv, "--sandbox");
+  add (argv, "--no-network");
+  add (argv, "--clear-env");
+  g_ptr_array_add (argv, g_strdup_printf ("--sandbox-expose-path=%s", spec->workspace));
+  g_ptr_array_add (argv, g_strdup_printf ("--directory=%s", spec->workspace));
+  for (guint i = 0; i < spec->n_fds; i++)
+    g_ptr_array_add (argv, g_strdup_printf ("--forward-fd=%d", spec->child_fds[i]));
+  g_ptr_array_add (argv, g_strdup_printf ("--forward-fd=%d", CONTROL_FD));
+}
+
+static void
+close_spec_fds (const RkSandboxSpec *spec)
+{
+  for (guint i = 0; i < spec->n_fds; i++)
+    if (spec->host_fds[i] >= 0)
+      close (spec->host_fds[i]);
+}
+
+RkSandboxChild *
+rk_sandbox_launcher_spawn (const RkSandboxSpec  *spec,
+                           GError              **error)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) local_error = NULL;
+  RkSandboxBackend which = rk_sandbox_launcher_get_backend ();
+  int control[2] = { -1, -1 };
+  RkSandboxChild *child;
+
+  g_return_val_if_fail (spec != NULL && spec->workspace != NULL && spec->argv != NULL, NULL);
+  g_return_val_if_fail (spec->n_fds <= G_N_ELEMENTS (spec->host_fds), NULL);
+
+  if (which == RK_SANDBOX_BACKEND_NONE)
+    {
+      close_spec_fds (spec);
+      g_set_error_literal (error, RK_SANDBOX_LAUNCHER_ERROR, RK_SANDBOX_LAUNCHER_ERROR_NO_BACKEND,
+                           unavailable_reason);
+      return NULL;
+    }
+
+  if (which == RK_SANDBOX_BACKEND_FLATPAK)
+    {
+      if (!g_unix_open_pipe (control, FD_CLOEXEC, &local_error))
+        {
+          close_spec_fds (spec);
+          g_set_error (error, RK_SANDBOX_LAUNCHER_ERROR, RK_SANDBOX_LAUNCHER_ERROR_SPAWN,
+                       "%s", local_error->message);
+          return NULL;
+        }
+      add_flatpak_spawn (argv, spec);
+    }
+  add_sandbox_options (argv, spec, which == RK_SANDBOX_BACKEND_FLATPAK);
+  g_ptr_array_add (argv, NULL);
+
+  launcher = g_subprocess_launcher_new (spec->flags);
+  for (guint i = 0; i < spec->n_fds; i++)
+    g_subprocess_launcher_take_fd (launcher, spec->host_fds[i], spec->child_fds[i]);
+  if (control[0] >= 0)
+    g_subprocess_launcher_take_fd (launcher, control[0], CONTROL_FD);
+
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &local_error);
+  /* The launcher holds the child's ends until it is finalized. */
+  g_clear_object (&launcher);
+  if (process == NULL)
+    {
+      if (control[1] >= 0)
+        close (control[1]);
+      g_set_error (error, RK_SANDBOX_LAUNCHER_ERROR, RK_SANDBOX_LAUNCHER_ERROR_SPAWN,
+                   "%s", local_error->message);
+      return NULL;
+    }
+
+  child = g_new0 (RkSandboxChild, 1);
+  child->backend = which;
+  child->process = g_steal_pointer (&process);
+  child->control = control[1];
+  return child;
+}
+
+GSubprocess *
+rk_sandbox_child_get_process (RkSandboxChild *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->process;
+}
+
+void
+rk_sandbox_child_send_signal (RkSandboxChild *self,
+                              int             sig)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->backend == RK_SANDBOX_BACKEND_FLATPAK)
+    {
+      /* Through the portal a signal reaches only bubblewrap: the
+       * supervisor inside takes it from the control pipe instead. */
+      guint8 byte = (guint8) sig;
+
+      if (self->control >= 0 && write (self->control, &byte, 1) != 1)
+        g_debug ("could not pass signal %d to the sandbox: %s", sig, g_strerror (errno));
+      return;
+    }
+  g_subprocess_send_signal (self->process, sig);
+}
+
+void
+rk_sandbox_child_kill (RkSandboxChild *self)
+{
+  g_return_if_fail (self != NULL);
+
+  /* End of file on the control pipe: the supervisor inside kills every
+   * process of the run, whatever happens to flatpak-spawn. */
+  if (self->control >= 0)
+    {
+      close (self->control);
+      self->control = -1;
+    }
+  g_subprocess_force_exit (self->process);
+}
+
+void
+rk_sandbox_child_free (RkSandboxChild *self)
+{
+  if (self == NULL)
+    return;
+  if (self->control >= 0)
+    close (self->control);
+  g_clear_object (&self->process);
+  g_free (self);
+}
+
+/* -- how it ended -------------------------------------------------------- */
+
+int
+rk_sandbox_launcher_exit_status (GSubprocess *process)
+{
+  if (g_subprocess_get_if_exited (process))
+    return g_subprocess_get_exit_status (process);
+  if (g_subprocess_get_if_signaled (process))
+    return 128 + g_subprocess_get_term_sig (process);
+  return -1;
+}
+
+char *
+rk_sandbox_launcher_find_limit (const char *status,
+                                gsize       status_len,
+                                const char *err_tail,
+                                gint64     *exit_out,
+                                gint64     *signal_out)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(GStrv) lines = NULL;
+  const char *nl = status != NULL ? memchr (status, '\n', status_len) : NULL;
+  gsize len = nl != NULL ? (gsize) (nl - status) : status_len;
+
+  if (exit_out != NULL)
+    *exit_out = -1;
+  if (signal_out != NULL)
+    *signal_out = -1;
+  if (status != NULL && len > 0 && len < 4096 && g_utf8_validate (status, (gssize) len, NULL) &&
+      json_parser_load_from_data (parser, status, (gssize) len, NULL) &&
+      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      JsonObject *obj = json_node_get_object (json_parser_get_root (parser));
+      JsonNode *node;
+
+      if ((node = json_object_get_member (obj, "exit")) && json_node_get_value_type (node) == G_TYPE_INT64 &&
+          exit_out != NULL)
+        *exit_out = json_node_get_int (node);
+      if ((node = json_object_get_member (obj, "signal")) && json_node_get_value_type (node) == G_TYPE_INT64 &&
+          signal_out != NULL)
+        *signal_out = json_node_get_int (node);
+      if ((node = json_object_get_member (obj, "limit")) && json_node_get_value_type (node) == G_TYPE_STRING)
+        {
+          const char *limit = json_node_get_string (node);
+          if (limit != NULL && strlen (limit) < 64 && g_utf8_validate (limit, -1, NULL))
+            return g_strdup (limit);
+        }
+    }
+
+  if (err_tail == NULL)
+    return NULL;
+  lines = g_strsplit (err_tail, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *p = strstr (lines[i], "reckon-sandbox: stopped: ");
+      const char *end;
+
+      if (p == NULL)
+        continue;
+      p += strlen ("reckon-sandbox: stopped: ");
+      end = strstr (p, " limit exceeded");
+      if (end != NULL && end > p && end - p < 64 && g_utf8_validate (p, end - p, NULL))
+        return g_strndup (p, end - p);
+    }
+  return NULL;
+}
+
+char *
+rk_sandbox_launcher_setup_reason (const char *err_tail)
+{
+  g_auto(GStrv) lines = NULL;
+  const char *found = NULL;
+
+  if (err_tail == NULL)
+    return NULL;
+  lines = g_strsplit (err_tail, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "reckon-sandbox: ") &&
+        !g_str_has_prefix (lines[i], "reckon-sandbox: stopped: "))
+      found = lines[i] + strlen ("reckon-sandbox: ");
+  if (found == NULL || !g_utf8_validate (found, -1, NULL))
+    return NULL;
+  return g_utf8_substring (found, 0, 200);
+}
