@@ -3,15 +3,20 @@
  * the rows as a user would (screenshots) without a model or a sandbox:
  *   render-harness TRANSCRIPT.json [WORKSPACE] [--pending CELL] [--running CELL]
  *                  [--dark] [--width W] [--height H] [--top] [--stream]
- *                  [--scroll PIXELS] */
+ *                  [--scroll PIXELS]
+ *   render-harness --run CODE.py [--auto]: a real conversation runs it. */
 #include "config.h"
 
 #include <adwaita.h>
 
+#include "rk-conversation.h"
+#include "rk-model-client.h"
 #include "rk-transcript.h"
 #include "rk-chat-view.h"
 
-static char *pending, *running;
+static char *pending, *running, *run_file;
+static gboolean auto_run;
+static RkConversation *conversation;
 static gboolean dark, top, stream;
 static int width = 900, height = 1000, scroll = -1;
 
@@ -94,6 +99,46 @@ scroll_top_cb (gpointer user_data)
 }
 
 static void
+run_done_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = rk_conversation_run_code_finish (RK_CONVERSATION (source), result, &error);
+
+  if (error != NULL)
+    g_printerr ("run: %s\n", error->message);
+}
+
+/* --run FILE: a real conversation (sandbox, kernel, no model) runs the code
+ * in FILE through the approval path; --auto runs it without asking. */
+static void
+activate_conversation (GtkApplication *app,
+                       GtkWidget      *window,
+                       GtkWidget      *view)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkModelClient) client = rk_model_client_new ();
+  g_autofree char *code = NULL;
+
+  if (!g_file_get_contents (run_file, &code, NULL, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return;
+    }
+  rk_model_client_set_endpoint (client, "http://127.0.0.1:9");
+  conversation = rk_conversation_new (client, NULL, &error);
+  if (conversation == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return;
+    }
+  rk_conversation_set_auto_approve (conversation, auto_run);
+  rk_chat_view_set_conversation (RK_CHAT_VIEW (view), conversation);
+  rk_conversation_run_code_async (conversation, code, NULL, run_done_cb, NULL);
+}
+
+static void
 activate_cb (GtkApplication *app,
              char          **args)
 {
@@ -103,6 +148,16 @@ activate_cb (GtkApplication *app,
   chat = view;
   g_autoptr(GError) error = NULL;
 
+  if (run_file != NULL)
+    {
+      if (dark)
+        adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+      gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+      adw_application_window_set_content (ADW_APPLICATION_WINDOW (window), view);
+      gtk_window_present (GTK_WINDOW (window));
+      activate_conversation (app, window, view);
+      return;
+    }
   transcript = rk_transcript_load (args[0], &error);
   if (transcript == NULL)
     {
@@ -145,6 +200,8 @@ main (int argc, char **argv)
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Dark style", NULL },
     { "top", 0, 0, G_OPTION_ARG_NONE, &top, "Scroll to the top", NULL },
     { "stream", 0, 0, G_OPTION_ARG_NONE, &stream, "Stream a message in", NULL },
+    { "run", 0, 0, G_OPTION_ARG_FILENAME, &run_file, "Run this Python file in a real conversation", "FILE" },
+    { "auto", 0, 0, G_OPTION_ARG_NONE, &auto_run, "Run without asking", NULL },
     { "scroll", 0, 0, G_OPTION_ARG_INT, &scroll, "Scroll to this many pixels from the top", "PIXELS" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "H" },
@@ -154,13 +211,13 @@ main (int argc, char **argv)
   char *args[2] = { NULL, NULL };
 
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, NULL) || rest == NULL || rest[0] == NULL)
+  if (!g_option_context_parse (context, &argc, &argv, NULL) || ((rest == NULL || rest[0] == NULL) && run_file == NULL))
     {
       g_printerr ("usage: render-harness TRANSCRIPT.json [WORKSPACE]\n");
       return 2;
     }
-  args[0] = rest[0];
-  args[1] = rest[1];
+  args[0] = rest ? rest[0] : NULL;
+  args[1] = rest && rest[0] ? rest[1] : NULL;
   app = adw_application_new ("io.github.reckon.RenderHarness", G_APPLICATION_NON_UNIQUE);
   /* Reckon's style sheet, from the same resources. */
   g_application_set_resource_base_path (G_APPLICATION (app), "/io/github/reckon/Reckon");
