@@ -777,8 +777,10 @@ rk_cli_ask (int    argc,
                         RK_CLI_EXIT_NOT_SAVED, -1);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      fprintf (stderr, "reckon-cli ask: %s\n", error->message);
-      return RK_CLI_EXIT_USAGE;
+      /* --json may be among the options that could not be parsed. */
+      for (int i = 1; i < argc && !json; i++)
+        json = g_strcmp0 (argv[i], "--json") == 0;
+      return fail (json, RK_CLI_EXIT_USAGE, error->message);
     }
   if (rest != NULL)
     question = g_strstrip (g_strjoinv (" ", rest));

@@ -179,6 +179,10 @@ def checked_first(tmp):
           p.returncode == 2 and events and events[-1]["event"] == "failed"
           and "missing.csv" in events[-1]["text"], (p.returncode, p.stdout, p.stderr))
     check("ask --json with a missing --file: the sentence on stderr too", "missing.csv" in p.stderr, p.stderr)
+    p = ask(server, ["--model", "m", "--json", "--no-such-option", "Sum it"])
+    events = json_events(p.stdout)
+    check("ask --json with an unknown option: a JSON failure on stdout",
+          p.returncode == 2 and events and events[-1]["event"] == "failed", (p.returncode, p.stdout))
     p = ask(server, ["--model", "m", "--json", "--approve", "sometimes", "Sum it"])
     events = json_events(p.stdout)
     check("ask --json with a bad option value: a JSON failure on stdout",
