@@ -76,19 +76,31 @@ rk_error_view_limit_of (const char *name,
   return "unknown";
 }
 
+/* The app's settings (its "settings" property, which finds the schema in
+ * the build tree too), else the schema where GLib looks, else none. */
 static GSettings *
 settings_if_installed (void)
 {
+  GApplication *app = g_application_get_default ();
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
 
+  if (app != NULL && g_object_class_find_property (G_OBJECT_GET_CLASS (app), "settings") != NULL)
+    {
+      GSettings *settings = NULL;
+
+      g_object_get (app, "settings", &settings, NULL);
+      if (G_IS_SETTINGS (settings))
+        return settings;
+      g_clear_object (&settings);
+    }
   if (source == NULL)
     return NULL;
   schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
   if (schema == NULL || !g_settings_schema_has_key (schema, "memory-limit") ||
       !g_settings_schema_has_key (schema, "cell-time-limit"))
     return NULL;
-  return g_settings_new (APP_ID);
+  return g_settings_new_full (schema, NULL, NULL);
 }
 
 /* One sentence on what happened and one on what to do. */

@@ -10,8 +10,10 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <glib/gi18n-lib.h>
+#include <adwaita.h>
 
 #include "rk-export.h"
+#include "rk-text.h"
 #include "rk-file-chip.h"
 
 struct _RkFileChip
@@ -124,6 +126,8 @@ rk_file_chip_set_file (RkFileChip *self,
   g_autoptr(GTask) task = NULL;
   g_autofree char *content_type = NULL;
   g_autofree char *a11y = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *tip = NULL;
 
   g_return_if_fail (RK_IS_FILE_CHIP (self));
   g_return_if_fail (rel_path != NULL);
@@ -134,8 +138,10 @@ rk_file_chip_set_file (RkFileChip *self,
   self->workspace = g_strdup (workspace);
   g_free (self->rel_path);
   self->rel_path = g_strdup (rel_path);
+  /* The name comes from the sandbox: shown only once made harmless. */
+  base = g_path_get_basename (rel_path);
   g_free (self->name);
-  self->name = g_path_get_basename (rel_path);
+  self->name = rk_text_sanitize_for_terminal (base, RK_TEXT_SANITIZE_SINGLE_LINE);
 
   content_type = mime_type ? g_content_type_from_mime_type (mime_type) : NULL;
   if (content_type == NULL)
@@ -144,7 +150,8 @@ rk_file_chip_set_file (RkFileChip *self,
   gtk_image_set_from_gicon (self->icon, icon);
   gtk_label_set_text (self->name_label, self->name);
   gtk_label_set_text (self->size_label, "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), title && *title ? title : self->name);
+  tip = title && *title ? rk_text_sanitize_for_terminal (title, RK_TEXT_SANITIZE_SINGLE_LINE) : g_strdup (self->name);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), tip);
   /* TRANSLATORS: accessible name of a file chip; %s is a file name */
   a11y = g_strdup_printf (_("Save %s"), self->name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->button), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
@@ -195,6 +202,17 @@ save_thread (GTask        *task,
     g_task_return_error (task, error);
 }
 
+/* The window's toast overlay, if the chip is inside one. */
+static void
+toast (RkFileChip *self,
+       const char *text)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+  if (overlay != NULL)
+    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (text));
+}
+
 static void
 save_cb (GObject      *source,
          GAsyncResult *result,
@@ -205,11 +223,18 @@ save_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
 
   if (g_task_propagate_boolean (G_TASK (result), &error))
-    g_signal_emit (self, signals[SIGNAL_SAVED], 0, data->dest);
+    {
+      g_autofree char *base = g_path_get_basename (data->dest);
+      g_autofree char *text = g_strdup_printf (_("Saved “%s”"), base);
+
+      toast (self, text);
+      g_signal_emit (self, signals[SIGNAL_SAVED], 0, data->dest);
+    }
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_autofree char *msg = g_strdup_printf (_("The file could not be saved: %s"), error->message);
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), msg);
+      toast (self, msg);
       g_signal_emit (self, signals[SIGNAL_SAVE_FAILED], 0, msg);
     }
 }
