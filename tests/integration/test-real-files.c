@@ -431,6 +431,123 @@ test_real_file (gconstpointer data)
   }
 }
 
+static Truth *
+truth_by_id (const char *id)
+{
+  for (guint i = 0; i < truths->len; i++)
+    if (g_str_equal (((Truth *) g_ptr_array_index (truths, i))->id, id))
+      return g_ptr_array_index (truths, i);
+  g_assert_not_reached ();
+}
+
+/* Runs @code in the kernel and returns its stdout. */
+static char *
+run_code (const char *code)
+{
+  GString *out = g_string_new (NULL);
+  RkKernelEvent *done = rk_test_kernel_run (&kt, code);
+
+  for (guint i = 0; i < kt.events->len; i++)
+    {
+      RkKernelEvent *ev = g_ptr_array_index (kt.events, i);
+
+      if (ev->type == RK_KERNEL_EVENT_STREAM)
+        g_string_append (out, ev->text);
+    }
+  g_test_message ("%s", out->str);
+  g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_OK);
+  return g_string_free (out, FALSE);
+}
+
+/* The user's choices (from the card or reckon-cli profile) reach the
+ * profile and reckon.load alike. */
+static void
+test_choices (void)
+{
+  Truth *blocks = truth_by_id ("blocks-comments-txt");
+  Truth *xls = truth_by_id ("namesdemo-xls");
+  Truth *iris = truth_by_id ("iris-count-line");
+  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
+  g_autoptr(GPtrArray) profiles = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *out = NULL;
+  RkFileProfile *p;
+
+  if (unusable != NULL)
+    {
+      g_test_skip (unusable);
+      return;
+    }
+  if (blocks->name == NULL || xls->name == NULL || iris->name == NULL)
+    {
+      g_test_skip ("unicode-data, python3-xlrd or python3-sklearn is not installed");
+      return;
+    }
+
+  /* The metadata line of iris.csv, kept as the card offers. */
+  g_assert_true (rk_file_profile_get_alternative (iris->profile, &options, &label));
+  g_assert_cmpstr (label, ==, "Keep line 1 as part of the table");
+  {
+    const char *names[] = { iris->name, NULL };
+
+    profiles = rk_profile_files_with_options (kt.workspace, names, &options, NULL, &error);
+  }
+  g_assert_no_error (error);
+  p = g_ptr_array_index (profiles, 0);
+  g_assert_cmpuint (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->rows, ==, 150);
+  g_assert_true (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->header);
+  g_clear_pointer (&profiles, g_ptr_array_unref);
+
+  /* Blocks.txt with its first row as the header. */
+  options = (RkProfileOptions) RK_PROFILE_OPTIONS_INIT;
+  options.header = RK_PROFILE_HEADER_YES;
+  {
+    const char *names[] = { blocks->name, NULL };
+
+    profiles = rk_profile_files_with_options (kt.workspace, names, &options, NULL, &error);
+  }
+  g_assert_no_error (error);
+  p = g_ptr_array_index (profiles, 0);
+  g_assert_cmpuint (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->rows, ==, 326);
+  g_clear_pointer (&profiles, g_ptr_array_unref);
+
+  /* One sheet of the workbook. */
+  options = (RkProfileOptions) RK_PROFILE_OPTIONS_INIT;
+  options.sheet = "Sheet3";
+  {
+    const char *names[] = { xls->name, NULL };
+
+    profiles = rk_profile_files_with_options (kt.workspace, names, &options, NULL, &error);
+  }
+  g_assert_no_error (error);
+  p = g_ptr_array_index (profiles, 0);
+  g_assert_cmpstr (p->reading->sheet, ==, "Sheet3");
+
+  code = g_strdup_printf ("a = reckon.load('%s'); b = reckon.load('%s'); c = reckon.load('%s')\n"
+                          "print('CHOICES', a.shape, b.shape, list(b.columns[:1]), type(c).__name__, c.shape)\n",
+                          iris->name, blocks->name, xls->name);
+  out = run_code (code);
+  g_assert_nonnull (strstr (out, "CHOICES (150, 5) (326, 2) ['0000..007F'] DataFrame (26, 14)"));
+}
+
+static void
+test_load_errors (void)
+{
+  g_autofree char *out = NULL;
+
+  if (unusable != NULL)
+    {
+      g_test_skip (unusable);
+      return;
+    }
+  /* One clear sentence, naming what there is. */
+  out = run_code ("try:\n    reckon.load('no-such-file.csv')\n"
+                  "except FileNotFoundError as e:\n    print('ERR', e)\n");
+  g_assert_nonnull (strstr (out, "ERR There is no file 'no-such-file.csv' in the workspace; its files are: "));
+}
+
 /* Every file is added and profiled in one run, as a user adding them all
  * at once would; then one kernel over the same workspace loads them. */
 static void
@@ -486,6 +603,8 @@ main (int    argc,
 
       g_test_add_data_func (path, t, test_real_file);
     }
+  g_test_add_func ("/rk/real-files/choices", test_choices);
+  g_test_add_func ("/rk/real-files/load-errors", test_load_errors);
   status = g_test_run ();
 
   for (guint i = 0; i < truths->len; i++)

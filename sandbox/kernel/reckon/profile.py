@@ -534,7 +534,7 @@ def _profile_text(path, head, result):
     result["first_lines"] = [_cap(line, 200) for line in text.splitlines()[:MAX_TEXT_LINES]]
 
 
-def _profile_json(path, head, size, result):
+def _profile_json(path, head, size, result, compression=None, member=None):
     import pandas as pd
 
     result["kind"] = "json"
@@ -544,16 +544,24 @@ def _profile_json(path, head, size, result):
         raise ProfileError("This JSON file is too large to profile (over 64 MB).")
     codec, label = rd.detect_encoding(head, len(head) < SNIFF_BYTES)
     reading = {"version": rd.READING_VERSION, "format": "json", "encoding": codec}
+    if compression:
+        reading["compression"] = compression
+        if member:
+            reading["member"] = member
     try:
-        with open(path, encoding=codec) as f:
-            data = json.load(f)
+        data = rd.load_json(path, reading, MAX_JSON_BYTES)
+    except rd.ReadError as e:
+        if str(e) == rd.ERR_UNPACKED or "unpacks to more" in str(e):
+            raise ProfileError("This JSON file is too large to profile (over 64 MB unpacked).")
+        raise ProfileError(str(e))
     except (ValueError, UnicodeDecodeError):
         # JSON Lines: one object a line.
         try:
-            with open(path, encoding=codec) as f:
-                data = [json.loads(line) for line in f if line.strip()]
+            data = rd.load_json(path, dict(reading, json_lines=True), MAX_JSON_BYTES)
             result["json_lines"] = True
             reading["json_lines"] = True
+        except rd.ReadError as e:
+            raise ProfileError(str(e))
         except (ValueError, UnicodeDecodeError):
             raise ProfileError("This file is not valid JSON.")
     except RecursionError:
@@ -612,7 +620,7 @@ def _profile_packed(path, kind, result, options):
     if _is_binary(raw):
         raise ProfileError("This compressed file does not hold a table: what it holds is binary data.")
     if inner == "json":
-        raise ProfileError("Compressed JSON files are not read yet: unpack it and add the JSON file.")
+        return _profile_json(path, raw, 0, result, kind, member)
     reading = _profile_csv(path, "tsv" if inner == "tsv" else "csv", raw, len(raw) < SNIFF_BYTES, result,
                            options, kind, member, strict=(inner == "text"))
     if reading is None:

@@ -889,15 +889,20 @@ def read_workbook(path, reading, sheet=None):
 
 # -- JSON and PDF -------------------------------------------------------------
 
+def load_json(path, reading, limit=MAX_UNPACKED):
+    """The parsed JSON (or JSON Lines) of a file, unpacked if it is packed."""
+    codec = reading.get("encoding", "utf-8")
+    with open_unpacked(path, reading.get("compression"), reading.get("member"), limit) as raw:
+        f = io.TextIOWrapper(raw, encoding=codec)
+        if reading.get("json_lines"):
+            return [json.loads(line) for line in f if line.strip()]
+        return json.load(f)
+
+
 def read_json_records(path, reading):
     import pandas as pd
 
-    codec = reading.get("encoding", "utf-8")
-    with open(path, encoding=codec) as f:
-        if reading.get("json_lines"):
-            data = [json.loads(line) for line in f if line.strip()]
-        else:
-            data = json.load(f)
+    data = load_json(path, reading)
     key = reading.get("records_key")
     records = data.get(key) if isinstance(data, dict) and key is not None else data
     if not isinstance(records, list):
