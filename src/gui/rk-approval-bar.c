@@ -7,6 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "rk-a11y.h"
 #include "rk-approval-bar.h"
 
 struct _RkApprovalBar
@@ -55,7 +56,8 @@ set_editing (RkApprovalBar *self,
     {
       g_free (self->original);
       self->original = self->block ? rk_code_block_get_code (self->block) : NULL;
-      gtk_button_set_label (self->edit_button, _("Cancel Edit"));
+      gtk_widget_add_css_class (GTK_WIDGET (self->edit_button), "accent");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->edit_button), _("Stop editing and bring back the proposed code"));
     }
   else
     {
@@ -63,11 +65,12 @@ set_editing (RkApprovalBar *self,
       if (self->block != NULL && self->original != NULL)
         rk_code_block_set_code (self->block, self->original);
       g_clear_pointer (&self->original, g_free);
-      gtk_button_set_label (self->edit_button, _("_Edit"));
+      gtk_widget_remove_css_class (GTK_WIDGET (self->edit_button), "accent");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->edit_button), _("Change the code before running it"));
     }
-  /* The accessible name stays "Edit" in both states. */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->edit_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit"), -1);
+  /* The button keeps its name, Edit, in both states; it is pressed while editing. */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->edit_button), GTK_ACCESSIBLE_STATE_PRESSED,
+                               editing ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
   if (self->block != NULL)
     rk_code_block_set_editable (self->block, editing);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITING]);
@@ -83,7 +86,9 @@ run_clicked_cb (RkApprovalBar *self)
       g_clear_pointer (&self->original, g_free);
       self->editing = FALSE;
       rk_code_block_set_editable (self->block, FALSE);
-      gtk_button_set_label (self->edit_button, _("_Edit"));
+      gtk_widget_remove_css_class (GTK_WIDGET (self->edit_button), "accent");
+      gtk_accessible_update_state (GTK_ACCESSIBLE (self->edit_button), GTK_ACCESSIBLE_STATE_PRESSED,
+                                   GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITING]);
       g_signal_emit (self, signals[SIGNAL_DECIDED], 0, RK_AGENT_DECISION_EDIT, code);
     }
@@ -228,13 +233,12 @@ rk_approval_bar_init (RkApprovalBar *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Approve code"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->run_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Run"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->edit_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->skip_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Skip"), -1);
+  rk_a11y_name_button (GTK_WIDGET (self->run_button), _("Run"));
+  rk_a11y_name_button (GTK_WIDGET (self->edit_button), _("Edit"));
+  rk_a11y_name_button (GTK_WIDGET (self->skip_button), _("Skip"));
+  /* The switch is named by the label beside it. */
   gtk_accessible_update_relation (GTK_ACCESSIBLE (self->auto_switch),
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->auto_label, NULL, -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->auto_switch), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Run without asking in this conversation"), -1);
 }
 
 GtkWidget *

@@ -144,6 +144,7 @@ build_reasoning (RkEntryRow *self)
   gtk_widget_add_css_class (label, "rk-reasoning");
   gtk_expander_set_child (GTK_EXPANDER (expander), label);
   gtk_widget_add_css_class (expander, "rk-reasoning-expander");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Reasoning"), -1);
   self->reasoning = GTK_LABEL (label);
   reasoning_text_cb (self);
   g_signal_connect_swapped (self->entry, "notify::text", G_CALLBACK (reasoning_text_cb), self);
@@ -196,6 +197,8 @@ build_code (RkEntryRow *self)
       rk_code_block_set_caption (RK_CODE_BLOCK (code), _("Revised code"));
       gtk_box_append (GTK_BOX (box), diff);
       gtk_expander_set_child (GTK_EXPANDER (expander), code);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Whole revised code"), -1);
       gtk_box_append (GTK_BOX (box), expander);
       self->code_expander = GTK_EXPANDER (expander);
     }

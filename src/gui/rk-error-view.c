@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 #include <gio/gio.h>
 
+#include "rk-a11y.h"
 #include "rk-error-view.h"
 
 struct _RkErrorView
@@ -218,6 +219,8 @@ rk_error_view_set_entry (RkErrorView       *self,
   gtk_expander_set_label (self->expander, detail && *detail && g_strcmp0 (detail, self->limit) != 0
                                           ? _("Traceback") : _("Details"));
   gtk_expander_set_expanded (self->expander, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  gtk_expander_get_label (self->expander), -1);
 
   gtk_image_set_from_icon_name (self->icon, status ? "dialog-information-symbolic" : "dialog-error-symbolic");
   if (status)
@@ -292,8 +295,8 @@ static void
 rk_error_view_init (RkErrorView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->retry_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Retry"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->traceback), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Traceback"), -1);
+  rk_a11y_name_button (GTK_WIDGET (self->retry_button), _("Retry"));
 }
 
 GtkWidget *

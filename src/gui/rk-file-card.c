@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "rk-text.h"
+#include "rk-a11y.h"
 #include "rk-file-card.h"
 
 struct _RkFileCard
@@ -313,8 +314,8 @@ static void
 rk_file_card_init (RkFileCard *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Cancel"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->columns_label), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Columns"), -1);
+  rk_a11y_name_button (GTK_WIDGET (self->cancel_button), _("Cancel"));
   rk_file_card_set_profile (self, NULL);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "rk-a11y.h"
 #include "rk-output-view.h"
 
 struct _RkOutputView
@@ -276,8 +277,8 @@ rk_output_view_init (RkOutputView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Cell output"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->stop_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Stop"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->more_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show more"), -1);
+  rk_a11y_name_button (GTK_WIDGET (self->stop_button), _("Stop"));
+  rk_a11y_name_button (GTK_WIDGET (self->more_button), _("Show more"));
   refresh (self);
 }
 
