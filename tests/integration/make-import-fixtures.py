@@ -236,6 +236,11 @@ def stray_quotes(d):
     for i in range(3000):
         lines.append('%d\t"Big Joe\t12 inch' % i if i % 7 == 3 else "%d\tname %d\tplain" % (i, i))
     write(d, "stray-quotes.tsv", ("\n".join(lines) + "\n").encode())
+    # .txt tables separated by | and by ; (a report export, a Unicode-style list).
+    write(d, "export-pipes.txt", b"region|month|sales\nNorth|2024-01|27607900\nSouth|2024-01|1200\n"
+                                 b"East|2024-02|5300\nWest|2024-02|880\n")
+    write(d, "codes-semicolons.txt", b"# code list\n0041;LATIN CAPITAL LETTER A;Lu\n0042;LATIN CAPITAL LETTER B;Lu\n"
+                                     b"0061;LATIN SMALL LETTER A;Ll\n0062;LATIN SMALL LETTER B;Ll\n")
 
 
 def gzip_bomb(path, gigabytes):

@@ -439,6 +439,22 @@ test_profile_csv_shapes (void)
   g_assert_true (p->reading->quotes_are_text);
   g_assert_cmpstr (cell (table (p, 0), 3, 1), ==, "\"Big Joe");
 
+  /* .txt files that are tables. */
+  p = profile_of ("export-pipes.txt");
+  g_assert_null (p->error);
+  g_assert_cmpint (p->kind, ==, RK_FILE_KIND_CSV);
+  g_assert_cmpstr (p->delimiter, ==, "|");
+  g_assert_cmpuint (table (p, 0)->rows, ==, 4);
+  g_assert_true (table (p, 0)->header);
+  g_assert_cmpstr (p->read_hint, ==, "reckon.load('export-pipes.txt')");
+  p = profile_of ("codes-semicolons.txt");
+  g_assert_null (p->error);
+  g_assert_cmpstr (p->delimiter, ==, ";");
+  g_assert_cmpuint (table (p, 0)->rows, ==, 4);
+  g_assert_cmpuint (table (p, 0)->n_columns, ==, 3);
+  g_assert_false (table (p, 0)->header);
+  g_assert_cmpuint (p->reading->comment_lines, ==, 1);
+
   p = profile_of ("garbage.csv");
   g_assert_cmpstr (p->error, ==, "This file is not a spreadsheet: it contains binary data.");
 
