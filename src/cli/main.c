@@ -24,6 +24,7 @@ static const RkCliCommand commands[] = {
   { "models", rk_cli_models, N_("List the models a model server offers") },
   { "table", rk_cli_table, N_("Show a table the kernel wrote, or save it as CSV or XLSX") },
   { "ask", rk_cli_ask, N_("Ask a local model about your data; it writes Python that runs in the sandbox") },
+  { "export", rk_cli_export, N_("Export a saved conversation as a Jupyter notebook or an HTML report") },
   { NULL, NULL, NULL }
 };
 

@@ -91,6 +91,9 @@ int rk_cli_table (int argc, char **argv);
 /* ask: rk-cli-ask.c */
 int rk_cli_ask (int argc, char **argv);
 
+/* export: rk-cli-export.c */
+int rk_cli_export (int argc, char **argv);
+
 /* rk-cli-artifacts.c: copies the session's artifacts out of its workspace
  * into @out_dir: tables as CSV and .rkt, figures as figure-N.png, charts
  * drawn to PNG beside their spec, files in their own folders. Returns how
