@@ -59,6 +59,19 @@ def xlsx(d):
     wb.create_sheet("Empty")
     wb.save(os.path.join(d, "book.xlsx"))
 
+    # A report as people make them: a title and a date above the table.
+    import datetime
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Report"
+    ws["A1"] = "Sales report 2023"
+    ws["A2"] = datetime.datetime(2024, 1, 15)
+    ws.append([])
+    ws.append(["Region", "Month", "Units", "Revenue"])
+    for i, r in enumerate(["North", "South", "East", "West"]):
+        ws.append([r, datetime.datetime(2023, i + 1, 1), 10 * (i + 1), 27607900 + i])
+    wb.save(os.path.join(d, "titled.xlsx"))
+
 
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"

@@ -517,6 +517,19 @@ test_profile_workbooks (void)
   t = table (p, 2);
   g_assert_cmpuint (t->rows, ==, 0);
 
+  /* Title rows above a sheet's table are skipped, and said so. */
+  p = profile_of ("titled.xlsx");
+  g_assert_null (p->error);
+  t = table (p, 0);
+  g_assert_true (t->header);
+  g_assert_cmpuint (t->rows, ==, 4);
+  g_assert_cmpuint (t->n_columns, ==, 4);
+  g_assert_cmpstr (column (t, 0)->name, ==, "Region");
+  g_assert_cmpint (column (t, 1)->type, ==, RK_COLUMN_DATE);
+  g_assert_cmpint (column (t, 3)->type, ==, RK_COLUMN_INTEGER);
+  g_assert_nonnull (p->notes);
+  g_assert_nonnull (strstr (p->notes[0], "2 title rows above the table (Sales report 2023; 2024-01-15"));
+
   p = profile_of ("sheet.ods");
   g_assert_null (p->error);
   g_assert_cmpint (p->kind, ==, RK_FILE_KIND_ODS);

@@ -331,8 +331,11 @@ def _isnan(v):
 
 def _sheet_table(name, rows, total_rows, header=None):
     df, header, head, lead = rd.frame_from_rows(rows, header)
+    titles = df.attrs.pop("title_rows", [])
     table = _profile_frame(df, name, [[_fmt_cell(v) for v in r] for r in head])
     table["header"] = header
+    if titles:
+        table["title_rows"] = [_cap(t, 80) for t in titles]
     if total_rows is not None and total_rows > len(rows):
         table["rows"] = total_rows - lead - (1 if header else 0)
         table["rows_sampled"] = MAX_SHEET_ROWS
@@ -369,6 +372,12 @@ def _profile_workbook(path, fmt, result, options):
         table, sr = _sheet_table(name, rows, total if total > MAX_SHEET_ROWS else None, options.get("header"))
         tables.append(table)
         sheet_readings.append(sr)
+        if table.get("title_rows"):
+            n = len(table["title_rows"])
+            result.setdefault("notes", []).append(
+                "Sheet %s: %s above the table (%s) %s skipped." % (
+                    _cap(name, 60), "1 title row" if n == 1 else "%d title rows" % n,
+                    _cap("; ".join(table["title_rows"]), 120), "was" if n == 1 else "were"))
         if merged:
             result.setdefault("notes", []).append(
                 "Sheet %s has %d merged cell ranges: each value is in the top-left cell of its range, "

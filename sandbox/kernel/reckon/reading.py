@@ -741,6 +741,19 @@ def frame_from_rows(rows, header=None):
     while rows and not rows[0]:
         rows.pop(0)
         lead += 1
+    # Title rows above the table ("Sales report 2023", a date, then the
+    # header): far fewer filled cells than the row below them.
+    titles = []
+    while header is None and len(rows) >= 3 and width >= 3 and len(titles) < 5:
+        filled = sum(1 for v in rows[0] if not (_isnan(v) or v == ""))
+        below = [sum(1 for v in r if not (_isnan(v) or v == "")) for r in rows[1:6] if r]
+        if filled > max(1, width // 3) or not below or max(below) < max(3, 2 * filled):
+            break
+        titles.append(" ".join(_cell_text(v) for v in rows.pop(0) if not (_isnan(v) or v == "")))
+        lead += 1
+        while rows and not rows[0]:
+            rows.pop(0)
+            lead += 1
     rows = [r + [None] * (width - len(r)) for r in rows]
     if not rows:
         return pd.DataFrame(), False, [], lead
@@ -762,7 +775,17 @@ def frame_from_rows(rows, header=None):
         df = pd.DataFrame(rows, columns=["column %d" % (i + 1) for i in range(width)])
         head = rows[:5]
     df = _tidy_types(df)
+    df.attrs["title_rows"] = titles
     return df, bool(header), head, lead
+
+
+def _cell_text(v):
+    if isinstance(v, (datetime.datetime, datetime.date)):
+        t = v.isoformat()
+        return t[:-9] if t.endswith("T00:00:00") else t
+    if isinstance(v, float) and v.is_integer():
+        return "%d" % v
+    return str(v)
 
 
 def _tidy_types(df):
