@@ -629,8 +629,11 @@ drop_capabilities (void)
         last = CAP_LAST_CAP;
       fclose (f);
     }
+  /* --nested: an ordinary process of the outer sandbox may hold no
+   * CAP_SETPCAP to shrink its bounding set (EPERM); it has no capability to
+   * lose, and no_new_privs keeps exec from granting any. */
   for (int cap = 0; cap <= last; cap++)
-    if (prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+    if (prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL && !(opt.nested && errno == EPERM))
       die_with_error ("cannot drop capability %d from the bounding set", cap);
   if (prctl (PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL)
     die_with_error ("cannot clear the ambient capabilities");
