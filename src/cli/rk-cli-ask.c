@@ -717,54 +717,75 @@ fail (gboolean    json,
   return status;
 }
 
-int
-rk_cli_ask (int    argc,
-            char **argv)
+/* -- the command -- */
+
+typedef struct
 {
-  g_autofree char *endpoint = NULL;
-  g_autofree char *model = NULL;
-  g_autofree char *api = NULL;
-  g_autofree char *approve = NULL;
-  g_autofree char *out_dir = NULL;
-  g_autofree char *transcript_path = NULL;
-  g_auto(GStrv) files = NULL;
-  g_auto(GStrv) rest = NULL;
-  gboolean json = FALSE, allow_remote = FALSE, no_tools = FALSE;
-  int max_steps = 8, max_repairs = 3, idle_timeout = 0;
+  char             *endpoint;
+  char             *model;
+  char             *api;
+  char             *approve;
+  char             *out_dir;
+  char             *transcript_path;
+  GStrv             files;
+  GStrv             rest;
+  gboolean          json;
+  gboolean          allow_remote;
+  gboolean          no_tools;
+  int               max_steps;
+  int               max_repairs;
+  int               idle_timeout;
+  /* derived */
+  char             *question;
+  RkApprovalPolicy  policy;
+  RkModelApi        model_api;
+} AskOptions;
+
+static void
+ask_options_clear (AskOptions *o)
+{
+  g_free (o->endpoint);
+  g_free (o->model);
+  g_free (o->api);
+  g_free (o->approve);
+  g_free (o->out_dir);
+  g_free (o->transcript_path);
+  g_strfreev (o->files);
+  g_strfreev (o->rest);
+  g_free (o->question);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (AskOptions, ask_options_clear)
+
+/* Fills @o from the command line; returns RK_CLI_EXIT_OK or the status of
+ * the usage error it reported. */
+static int
+parse_options (AskOptions  *o,
+               int          argc,
+               char       **argv)
+{
   GOptionEntry entries[] = {
-    { "endpoint", 0, 0, G_OPTION_ARG_STRING, &endpoint, N_("Model server URL (default: try 127.0.0.1:11434, :8080, :1234)"), N_("URL") },
-    { "model", 'm', 0, G_OPTION_ARG_STRING, &model, N_("Model name (default: the first the server lists)"), N_("NAME") },
-    { "api", 0, 0, G_OPTION_ARG_STRING, &api, N_("Wire format: auto, openai or ollama (default auto)"), N_("API") },
-    { "file", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &files, N_("Give the model a copy of PATH (repeatable)"), N_("PATH") },
-    { "approve", 0, 0, G_OPTION_ARG_STRING, &approve, N_("Before running code: ask, auto or never (default ask)"), N_("POLICY") },
-    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, N_("Copy tables (as CSV), figures, charts and files into DIR at the end"), N_("DIR") },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON event a line"), NULL },
-    { "allow-remote", 0, 0, G_OPTION_ARG_NONE, &allow_remote, N_("Allow a model server that is not on this machine"), NULL },
-    { "no-tools", 0, 0, G_OPTION_ARG_NONE, &no_tools, N_("Ask for fenced code instead of tool calls"), NULL },
-    { "max-steps", 0, 0, G_OPTION_ARG_INT, &max_steps, N_("Model requests per question (default 8)"), N_("N") },
-    { "max-repairs", 0, 0, G_OPTION_ARG_INT, &max_repairs, N_("Automatic repairs after an error (default 3)"), N_("N") },
-    { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &idle_timeout, N_("Seconds of silence before the model counts as stalled (default 60)"), N_("S") },
-    { "transcript", 0, 0, G_OPTION_ARG_FILENAME, &transcript_path, N_("Save the conversation to FILE as it goes"), N_("FILE") },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
+    { "endpoint", 0, 0, G_OPTION_ARG_STRING, &o->endpoint, N_("Model server URL (default: try 127.0.0.1:11434, :8080, :1234)"), N_("URL") },
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &o->model, N_("Model name (default: the first the server lists)"), N_("NAME") },
+    { "api", 0, 0, G_OPTION_ARG_STRING, &o->api, N_("Wire format: auto, openai or ollama (default auto)"), N_("API") },
+    { "file", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->files, N_("Give the model a copy of PATH (repeatable)"), N_("PATH") },
+    { "approve", 0, 0, G_OPTION_ARG_STRING, &o->approve, N_("Before running code: ask, auto or never (default ask)"), N_("POLICY") },
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out_dir, N_("Copy tables (as CSV), figures, charts and files into DIR at the end"), N_("DIR") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, N_("Print one JSON event a line"), NULL },
+    { "allow-remote", 0, 0, G_OPTION_ARG_NONE, &o->allow_remote, N_("Allow a model server that is not on this machine"), NULL },
+    { "no-tools", 0, 0, G_OPTION_ARG_NONE, &o->no_tools, N_("Ask for fenced code instead of tool calls"), NULL },
+    { "max-steps", 0, 0, G_OPTION_ARG_INT, &o->max_steps, N_("Model requests per question (default 8)"), N_("N") },
+    { "max-repairs", 0, 0, G_OPTION_ARG_INT, &o->max_repairs, N_("Automatic repairs after an error (default 3)"), N_("N") },
+    { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &o->idle_timeout, N_("Seconds of silence before the model counts as stalled (default 60)"), N_("S") },
+    { "transcript", 0, 0, G_OPTION_ARG_FILENAME, &o->transcript_path, N_("Save the conversation to FILE as it goes"), N_("FILE") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("QUESTION — ask about your data"));
   g_autoptr(GError) error = NULL;
-  g_autoptr(RkModelClient) client = NULL;
-  g_autoptr(RkSession) session = NULL;
-  RkKernel *kernel;
-  g_autoptr(RkTranscript) transcript = NULL;
-  g_auto(GStrv) names = NULL;
-  g_autoptr(GPtrArray) profiles = NULL;
-  g_autoptr(GInputStream) stdin_stream = NULL;
-  g_autofree char *question = NULL;
-  Ask a = { 0 };
-  RkApprovalPolicy policy = RK_APPROVAL_ASK;
-  RkModelApi model_api = RK_MODEL_API_AUTO;
-  guint sigint_id;
-  const char *key;
-  int status = RK_CLI_EXIT_OK;
 
+  o->max_steps = 8;
+  o->max_repairs = 3;
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
     _("A local model answers QUESTION by writing Python that runs in the sandbox, "
@@ -778,94 +799,97 @@ rk_cli_ask (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       /* --json may be among the options that could not be parsed. */
-      for (int i = 1; i < argc && !json; i++)
-        json = g_strcmp0 (argv[i], "--json") == 0;
-      return fail (json, RK_CLI_EXIT_USAGE, error->message);
+      for (int i = 1; i < argc && !o->json; i++)
+        o->json = g_strcmp0 (argv[i], "--json") == 0;
+      return fail (o->json, RK_CLI_EXIT_USAGE, error->message);
     }
-  if (rest != NULL)
-    question = g_strstrip (g_strjoinv (" ", rest));
-  if (question == NULL || question[0] == '\0')
-    return fail (json, RK_CLI_EXIT_USAGE,
+
+  if (o->rest != NULL)
+    o->question = g_strstrip (g_strjoinv (" ", o->rest));
+  if (o->question == NULL || o->question[0] == '\0')
+    return fail (o->json, RK_CLI_EXIT_USAGE,
                  _("the question is empty; ask one, e.g. reckon-cli ask --file sales.csv \"Which month sold most?\""));
-  if (approve == NULL || g_strcmp0 (approve, "ask") == 0)
-    policy = RK_APPROVAL_ASK;
-  else if (g_strcmp0 (approve, "auto") == 0)
-    policy = RK_APPROVAL_AUTO;
-  else if (g_strcmp0 (approve, "never") == 0)
-    policy = RK_APPROVAL_NEVER;
+
+  if (o->approve == NULL || g_strcmp0 (o->approve, "ask") == 0)
+    o->policy = RK_APPROVAL_ASK;
+  else if (g_strcmp0 (o->approve, "auto") == 0)
+    o->policy = RK_APPROVAL_AUTO;
+  else if (g_strcmp0 (o->approve, "never") == 0)
+    o->policy = RK_APPROVAL_NEVER;
   else
     {
-      g_autofree char *message = g_strdup_printf (_("--approve takes ask, auto or never, not “%s”."), approve);
-      return fail (json, RK_CLI_EXIT_USAGE, message);
+      g_autofree char *message = g_strdup_printf (_("--approve takes ask, auto or never, not “%s”."), o->approve);
+      return fail (o->json, RK_CLI_EXIT_USAGE, message);
     }
-  if (api == NULL || g_strcmp0 (api, "auto") == 0)
-    model_api = RK_MODEL_API_AUTO;
-  else if (g_strcmp0 (api, "openai") == 0)
-    model_api = RK_MODEL_API_OPENAI;
-  else if (g_strcmp0 (api, "ollama") == 0)
-    model_api = RK_MODEL_API_OLLAMA;
+
+  if (o->api == NULL || g_strcmp0 (o->api, "auto") == 0)
+    o->model_api = RK_MODEL_API_AUTO;
+  else if (g_strcmp0 (o->api, "openai") == 0)
+    o->model_api = RK_MODEL_API_OPENAI;
+  else if (g_strcmp0 (o->api, "ollama") == 0)
+    o->model_api = RK_MODEL_API_OLLAMA;
   else
     {
-      g_autofree char *message = g_strdup_printf (_("--api takes auto, openai or ollama, not “%s”."), api);
-      return fail (json, RK_CLI_EXIT_USAGE, message);
-    }
-  if (max_steps < 1 || max_repairs < 0 || idle_timeout < 0)
-    {
-      return fail (json, RK_CLI_EXIT_USAGE, _("the step, repair and timeout limits must be positive numbers."));
+      g_autofree char *message = g_strdup_printf (_("--api takes auto, openai or ollama, not “%s”."), o->api);
+      return fail (o->json, RK_CLI_EXIT_USAGE, message);
     }
 
-  if (out_dir != NULL && !rk_cli_check_out_dir (out_dir, &error))
-    return fail (json, RK_CLI_EXIT_USAGE, error->message);
+  if (o->max_steps < 1 || o->max_repairs < 0 || o->idle_timeout < 0)
+    return fail (o->json, RK_CLI_EXIT_USAGE, _("the step, repair and timeout limits must be positive numbers."));
+  if (o->out_dir != NULL && !rk_cli_check_out_dir (o->out_dir, &error))
+    return fail (o->json, RK_CLI_EXIT_USAGE, error->message);
+  return RK_CLI_EXIT_OK;
+}
 
-  client = rk_model_client_new ();
-  rk_model_client_set_endpoint (client, endpoint);
-  if (endpoint == NULL)
+static RkModelClient *
+make_client (const AskOptions *o)
+{
+  RkModelClient *client = rk_model_client_new ();
+  const char *key = g_getenv ("RECKON_API_KEY");
+
+  rk_model_client_set_endpoint (client, o->endpoint);
+  if (o->endpoint == NULL)
     rk_model_client_set_candidates (client, rk_cli_default_endpoints);
-  if ((key = g_getenv ("RECKON_API_KEY")) != NULL && key[0] != '\0')
+  if (key != NULL && key[0] != '\0')
     rk_model_client_set_api_key (client, key);
-  rk_model_client_set_model (client, model);
-  rk_model_client_set_api (client, model_api);
-  rk_model_client_set_allow_remote (client, allow_remote);
-  if (idle_timeout > 0)
-    rk_model_client_set_idle_timeout (client, (guint) idle_timeout);
+  rk_model_client_set_model (client, o->model);
+  rk_model_client_set_api (client, o->model_api);
+  rk_model_client_set_allow_remote (client, o->allow_remote);
+  if (o->idle_timeout > 0)
+    rk_model_client_set_idle_timeout (client, (guint) o->idle_timeout);
+  return client;
+}
 
-  a.cancellable = g_cancellable_new ();
-  sigint_id = g_unix_signal_add (SIGINT, sigint_cb, &a);
-
-  /* The server and the model are checked before anything starts: a model
-   * the server does not list is refused (exit 4), even by servers that
-   * would answer under any name. */
-  if (!check_model (client, model, a.cancellable, &error))
-    {
-      g_autofree char *message = rk_cli_model_error_message (error, endpoint, model_api);
-
-      g_source_remove (sigint_id);
-      return fail (json, rk_cli_exit_for_model_error (error), message);
-    }
+/* A session holding copies of the files, its kernel warming up (pandas,
+ * matplotlib) while they are profiled. Returns RK_CLI_EXIT_OK or the
+ * status of the failure it reported. */
+static int
+open_session (const AskOptions  *o,
+              RkSession        **session_out,
+              GPtrArray        **profiles_out)
+{
+  g_autoptr(RkSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+  GPtrArray *profiles = NULL;
 
   session = rk_cli_session_new (&error);
   if (session == NULL)
+    return fail (o->json, RK_CLI_EXIT_SANDBOX, error->message);
+  for (guint i = 0; o->files != NULL && o->files[i] != NULL; i++)
     {
-      g_source_remove (sigint_id);
-      return fail (json, RK_CLI_EXIT_SANDBOX, error->message);
-    }
-  for (guint i = 0; files != NULL && files[i] != NULL; i++)
-    {
-      g_autofree char *name = rk_cli_session_add_file (session, files[i], &error);
+      g_autofree char *name = rk_cli_session_add_file (session, o->files[i], &error);
 
       if (name == NULL)
         {
-          g_autofree char *message = g_strdup_printf (_("could not copy “%s”: %s"), files[i], error->message);
+          g_autofree char *message = g_strdup_printf (_("could not copy “%s”: %s"), o->files[i], error->message);
 
           rk_session_expire (session);
-          g_source_remove (sigint_id);
-          return fail (json, RK_CLI_EXIT_USAGE, message);
+          return fail (o->json, RK_CLI_EXIT_USAGE, message);
         }
     }
 
-  /* The kernel warms up (pandas, matplotlib) while the files are profiled. */
-  kernel = rk_session_get_kernel (session);
-  rk_kernel_start_async (kernel, NULL, start_cb, NULL);
+  rk_kernel_start_async (rk_session_get_kernel (session), NULL, start_cb, NULL);
   names = rk_session_dup_file_names (session);
   if (names != NULL && names[0] != NULL)
     {
@@ -874,21 +898,108 @@ rk_cli_ask (int    argc,
       while (profiles == NULL)
         g_main_context_iteration (NULL, TRUE);
     }
+  *session_out = g_steal_pointer (&session);
+  *profiles_out = profiles;
+  return RK_CLI_EXIT_OK;
+}
+
+/* How the question ended: the exit status, with its sentence reported. */
+static int
+report_outcome (Ask              *a,
+                const AskOptions *o,
+                GPtrArray        *profiles)
+{
+  ensure_line_start (a);
+  if (a->error != NULL)
+    {
+      g_autofree char *message = g_error_matches (a->error, RK_AGENT_ERROR, RK_AGENT_ERROR_REPAIR_LIMIT)
+                                 ? repair_limit_message (a, (guint) o->max_repairs, profiles)
+                                 : rk_cli_model_error_message (a->error, o->endpoint, o->model_api);
+
+      return fail (o->json, exit_status_for (a->error), message);
+    }
+  if (a->declined != NULL)
+    return fail (o->json, RK_CLI_EXIT_DECLINED, a->declined);
+  if (!o->json && a->answer != NULL && !a->answer_streamed)
+    {
+      /* Reckon's own ending (--approve never) */
+      print_label (a, _("Answer"));
+      print_untrusted (a, stdout, a->answer);
+      ensure_line_start (a);
+    }
+  return RK_CLI_EXIT_OK;
+}
+
+static void
+ask_clear (Ask *a)
+{
+  g_clear_object (&a->agent);
+  g_clear_error (&a->error);
+  g_clear_pointer (&a->answer, g_free);
+  g_clear_pointer (&a->pending_code, g_free);
+  g_clear_pointer (&a->declined, g_free);
+  g_clear_pointer (&a->last_ename, g_free);
+  g_clear_pointer (&a->last_evalue, g_free);
+  if (a->turn_text != NULL)
+    g_string_free (g_steal_pointer (&a->turn_text), TRUE);
+  g_clear_object (&a->stdin_lines);
+  g_clear_object (&a->cancellable);
+}
+
+int
+rk_cli_ask (int    argc,
+            char **argv)
+{
+  g_auto(AskOptions) o = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkModelClient) client = NULL;
+  g_autoptr(RkSession) session = NULL;
+  g_autoptr(RkTranscript) transcript = NULL;
+  g_autoptr(GPtrArray) profiles = NULL;
+  g_autoptr(GInputStream) stdin_stream = NULL;
+  Ask a = { 0 };
+  guint sigint_id;
+  int status;
+
+  if ((status = parse_options (&o, argc, argv)) != RK_CLI_EXIT_OK)
+    return status;
+
+  client = make_client (&o);
+  a.cancellable = g_cancellable_new ();
+  sigint_id = g_unix_signal_add (SIGINT, sigint_cb, &a);
+
+  /* The server and the model are checked before anything starts: a model
+   * the server does not list is refused (exit 4), even by servers that
+   * would answer under any name. */
+  if (!check_model (client, o.model, a.cancellable, &error))
+    {
+      g_autofree char *message = rk_cli_model_error_message (error, o.endpoint, o.model_api);
+
+      status = fail (o.json, rk_cli_exit_for_model_error (error), message);
+    }
+  else
+    status = open_session (&o, &session, &profiles);
+  if (status != RK_CLI_EXIT_OK)
+    {
+      g_source_remove (sigint_id);
+      ask_clear (&a);
+      return status;
+    }
 
   transcript = rk_transcript_new ();
-  if (transcript_path != NULL)
-    rk_transcript_set_autosave_path (transcript, transcript_path);
+  if (o.transcript_path != NULL)
+    rk_transcript_set_autosave_path (transcript, o.transcript_path);
 
-  a.agent = rk_agent_new (client, kernel, transcript);
-  a.json = json;
+  a.agent = rk_agent_new (client, rk_session_get_kernel (session), transcript);
+  a.json = o.json;
   a.at_line_start = TRUE;
   a.turn_text = g_string_new (NULL);
   stdin_stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   a.stdin_lines = g_data_input_stream_new (stdin_stream);
-  rk_agent_set_policy (a.agent, policy);
-  rk_agent_set_max_steps (a.agent, (guint) max_steps);
-  rk_agent_set_max_repairs (a.agent, (guint) max_repairs);
-  rk_agent_set_use_tools (a.agent, !no_tools);
+  rk_agent_set_policy (a.agent, o.policy);
+  rk_agent_set_max_steps (a.agent, (guint) o.max_steps);
+  rk_agent_set_max_repairs (a.agent, (guint) o.max_repairs);
+  rk_agent_set_use_tools (a.agent, !o.no_tools);
   if (profiles != NULL && profiles->len > 0)
     {
       g_autofree char *context_text = rk_profiles_to_prompt (profiles, FILES_CONTEXT_BUDGET);
@@ -896,57 +1007,27 @@ rk_cli_ask (int    argc,
     }
   g_signal_connect (a.agent, "event", G_CALLBACK (agent_event_cb), &a);
 
-  rk_agent_ask_async (a.agent, question, a.cancellable, ask_cb, &a);
+  rk_agent_ask_async (a.agent, o.question, a.cancellable, ask_cb, &a);
   while (!a.finished)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (sigint_id);
-
-  ensure_line_start (&a);
-  if (a.error != NULL)
-    {
-      g_autofree char *message = g_error_matches (a.error, RK_AGENT_ERROR, RK_AGENT_ERROR_REPAIR_LIMIT)
-                                 ? repair_limit_message (&a, (guint) max_repairs, profiles)
-                                 : rk_cli_model_error_message (a.error, endpoint, model_api);
-
-      status = fail (json, exit_status_for (a.error), message);
-    }
-  else if (a.declined != NULL)
-    status = fail (json, RK_CLI_EXIT_DECLINED, a.declined);
-  else if (!json && a.answer != NULL && !a.answer_streamed)
-    {
-      /* Reckon's own ending (--approve never) */
-      print_label (&a, _("Answer"));
-      print_untrusted (&a, stdout, a.answer);
-      ensure_line_start (&a);
-    }
+  status = report_outcome (&a, &o, profiles);
 
   /* The sandbox stops before anything is copied out of the workspace. */
   g_clear_object (&a.agent);
-  rk_kernel_shutdown (kernel);
+  rk_kernel_shutdown (rk_session_get_kernel (session));
 
-  if (out_dir != NULL)
+  if (o.out_dir != NULL)
     {
-      if (rk_cli_save_artifacts (session, out_dir) > 0 && status == RK_CLI_EXIT_OK)
+      if (rk_cli_save_artifacts (session, o.out_dir) > 0 && status == RK_CLI_EXIT_OK)
         status = RK_CLI_EXIT_NOT_SAVED;
     }
   else
     rk_cli_hint_out (rk_session_get_artifacts (session)->len);
-  if (transcript_path != NULL && !rk_transcript_flush (transcript, &error))
-    {
-      fprintf (stderr, "reckon-cli ask: %s\n", error->message);
-      g_clear_error (&error);
-    }
+  if (o.transcript_path != NULL && !rk_transcript_flush (transcript, &error))
+    fprintf (stderr, "reckon-cli ask: %s\n", error->message);
 
   rk_session_expire (session);
-
-  g_clear_error (&a.error);
-  g_free (a.answer);
-  g_free (a.pending_code);
-  g_free (a.declined);
-  g_free (a.last_ename);
-  g_free (a.last_evalue);
-  g_string_free (a.turn_text, TRUE);
-  g_clear_object (&a.stdin_lines);
-  g_clear_object (&a.cancellable);
+  ask_clear (&a);
   return status;
 }
