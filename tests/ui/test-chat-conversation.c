@@ -115,7 +115,7 @@ run_done_cb (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autofree char *out = rk_conversation_run_code_finish (RK_CONVERSATION (source), result, NULL);
+  g_free (rk_conversation_run_code_finish (RK_CONVERSATION (source), result, NULL));
 }
 
 static void
