@@ -104,8 +104,7 @@ run_done_cb (GObject      *source,
              gpointer      user_data)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *out = rk_conversation_run_code_finish (RK_CONVERSATION (source), result, &error);
-
+  g_free (rk_conversation_run_code_finish (RK_CONVERSATION (source), result, &error));
   if (error != NULL)
     g_printerr ("run: %s\n", error->message);
 }
