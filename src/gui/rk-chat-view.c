@@ -354,7 +354,10 @@ bind_cb (GtkSignalListItemFactory *factory,
   RkEntryRow *row = RK_ENTRY_ROW (gtk_list_item_get_child (item));
   RkTranscriptEntry *entry = gtk_list_item_get_item (item);
 
-  rk_entry_row_bind (row, entry, self->workspace);
+  /* After expiry the workspace is gone: rows say so instead of failing. */
+  rk_entry_row_bind (row, entry,
+                     self->conversation != NULL && rk_conversation_get_expired (self->conversation)
+                     ? NULL : self->workspace);
   rk_entry_row_set_state (row, self->pending_cell, self->running_cell, self->cell_started);
   g_hash_table_add (self->bound, row);
   if (self->conversation != NULL)
