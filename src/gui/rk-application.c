@@ -24,14 +24,12 @@ struct _RkApplication
 
 G_DEFINE_FINAL_TYPE (RkApplication, rk_application, ADW_TYPE_APPLICATION)
 
-/* Whether this program runs from the build tree it was built in. */
+/* Whether this program runs from the build tree it was built in (the core
+ * decides, the same way it finds the sandbox and the kernel). */
 static gboolean
 running_uninstalled (void)
 {
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *build_root = g_canonicalize_filename (RK_GUI_BUILD_ROOT, NULL);
-
-  return exe != NULL && g_str_has_prefix (exe, build_root) && exe[strlen (build_root)] == '/';
+  return rk_build_root () != NULL;
 }
 
 /* The schema comes from the build tree when running uninstalled, else from
@@ -41,7 +39,8 @@ static GSettings *
 load_settings (GError **error)
 {
   GSettingsSchemaSource *default_source = g_settings_schema_source_get_default ();
-  const char *dir = running_uninstalled () ? RK_BUILD_SCHEMA_DIR : RK_INSTALLED_SCHEMA_DIR;
+  g_autofree char *build_dir = running_uninstalled () ? g_build_filename (rk_build_root (), "data", NULL) : NULL;
+  const char *dir = build_dir != NULL ? build_dir : RK_INSTALLED_SCHEMA_DIR;
   g_autoptr(GSettingsSchemaSource) source = NULL;
   g_autoptr(GSettingsSchema) schema = NULL;
   g_autofree char *compiled = g_build_filename (dir, "gschemas.compiled", NULL);

@@ -12,7 +12,7 @@ drop_enter_cb (RkWindow      *self,
                double         y,
                GtkDropTarget *target)
 {
-  gtk_revealer_set_reveal_child (self->drop_revealer, TRUE);
+  _rk_window_reveal (self->drop_revealer, TRUE);
   return GDK_ACTION_COPY;
 }
 
@@ -20,7 +20,7 @@ static void
 drop_leave_cb (RkWindow      *self,
                GtkDropTarget *target)
 {
-  gtk_revealer_set_reveal_child (self->drop_revealer, FALSE);
+  _rk_window_reveal (self->drop_revealer, FALSE);
 }
 
 static gboolean
@@ -32,7 +32,7 @@ drop_cb (RkWindow      *self,
 {
   g_autoptr(GPtrArray) files = g_ptr_array_new ();
 
-  gtk_revealer_set_reveal_child (self->drop_revealer, FALSE);
+  _rk_window_reveal (self->drop_revealer, FALSE);
   if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
     return FALSE;
 

@@ -42,6 +42,7 @@ struct _RkWindow
   GtkButton            *server_help_button;
   GtkRevealer          *kernel_strip;
   GtkLabel             *kernel_strip_label;
+  GtkButton            *kernel_retry_button;
   GtkStack             *chat_stack;
   AdwBin               *chat_slot;
   AdwStatusPage        *empty_page;
@@ -77,6 +78,10 @@ struct _RkWindow
 };
 
 /* rk-window.c */
+/* Shows or hides a revealer, hidden for real once folded away, so that
+ * assistive technologies do not find what cannot be seen. */
+void  _rk_window_reveal             (GtkRevealer    *revealer,
+                                     gboolean        reveal);
 void  _rk_window_update_chat        (RkWindow       *self);
 void  _rk_window_set_conversation   (RkWindow       *self,
                                      RkConversation *conversation);

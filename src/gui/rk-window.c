@@ -13,6 +13,29 @@
 
 G_DEFINE_FINAL_TYPE (RkWindow, rk_window, ADW_TYPE_APPLICATION_WINDOW)
 
+static void
+child_revealed_cb (GtkRevealer *revealer)
+{
+  if (!gtk_revealer_get_reveal_child (revealer) && !gtk_revealer_get_child_revealed (revealer))
+    gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
+}
+
+void
+_rk_window_reveal (GtkRevealer *revealer,
+                   gboolean     reveal)
+{
+  if (g_object_get_data (G_OBJECT (revealer), "rk-reveal-hooked") == NULL)
+    {
+      g_object_set_data (G_OBJECT (revealer), "rk-reveal-hooked", GINT_TO_POINTER (TRUE));
+      g_signal_connect (revealer, "notify::child-revealed", G_CALLBACK (child_revealed_cb), NULL);
+    }
+  if (reveal)
+    gtk_widget_set_visible (GTK_WIDGET (revealer), TRUE);
+  gtk_revealer_set_reveal_child (revealer, reveal);
+  if (!reveal && !gtk_widget_get_mapped (GTK_WIDGET (revealer)))
+    gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
+}
+
 static guint
 transcript_n_items (RkWindow *self)
 {
@@ -36,8 +59,13 @@ _rk_window_update_chat (RkWindow *self)
     page = "no-model";
   else
     page = "empty";
+  /* Pages not shown are hidden for real: a stack's other pages would
+   * still read as visible to assistive technologies in GTK 4.8. */
+  gtk_widget_set_visible (gtk_stack_get_child_by_name (self->chat_stack, page), TRUE);
   gtk_stack_set_visible_child_name (self->chat_stack, page);
-  gtk_revealer_set_reveal_child (self->server_strip, unreachable && has_entries);
+  gtk_widget_set_visible (GTK_WIDGET (self->empty_page), g_str_equal (page, "empty"));
+  gtk_widget_set_visible (GTK_WIDGET (self->no_model_page), g_str_equal (page, "no-model"));
+  _rk_window_reveal (self->server_strip, unreachable && has_entries);
   rk_composer_set_model_ready (self->composer, !unreachable);
 }
 
@@ -59,7 +87,7 @@ update_kernel_error (RkWindow *self)
 
   if (message != NULL)
     gtk_label_set_label (self->kernel_strip_label, message);
-  gtk_revealer_set_reveal_child (self->kernel_strip, message != NULL);
+  _rk_window_reveal (self->kernel_strip, message != NULL);
 }
 
 static void
@@ -477,6 +505,7 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_help_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip_label);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_retry_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_stack);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_slot);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, empty_page);
@@ -539,6 +568,8 @@ rk_window_init (RkWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Set Address"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->server_help_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("How to Start One"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->kernel_retry_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Try Again"), -1);
 
   _rk_window_dnd_init (self);
 }
