@@ -126,6 +126,13 @@ rk_approval_bar_set_code_block (RkApprovalBar *self,
   self->block = block;   /* a sibling in the same row: not owned */
 }
 
+void
+rk_approval_bar_run (RkApprovalBar *self)
+{
+  g_return_if_fail (RK_IS_APPROVAL_BAR (self));
+  run_clicked_cb (self);
+}
+
 gboolean
 rk_approval_bar_get_editing (RkApprovalBar *self)
 {

@@ -18,6 +18,8 @@ GtkWidget *rk_approval_bar_new             (void);
 void       rk_approval_bar_set_code_block  (RkApprovalBar *self,
                                             RkCodeBlock   *block);
 gboolean   rk_approval_bar_get_editing     (RkApprovalBar *self);
+/* What Run does (also Ctrl+Enter in the code while the bar shows). */
+void       rk_approval_bar_run             (RkApprovalBar *self);
 /* Leaves edit mode; the code block is read-only again. */
 void       rk_approval_bar_reset           (RkApprovalBar *self);
 

@@ -175,6 +175,19 @@ stop_cb (RkEntryRow *self)
   g_signal_emit (self, signals[SIGNAL_STOP], 0);
 }
 
+static gboolean
+run_shortcut_cb (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   user_data)
+{
+  RkEntryRow *self = RK_ENTRY_ROW (user_data);
+
+  if (self->approval == NULL || !gtk_widget_get_visible (GTK_WIDGET (self->approval)))
+    return FALSE;
+  rk_approval_bar_run (self->approval);
+  return TRUE;
+}
+
 static GtkWidget *
 build_code (RkEntryRow *self)
 {
@@ -219,6 +232,20 @@ build_code (RkEntryRow *self)
   g_signal_connect_swapped (running, "stop", G_CALLBACK (stop_cb), self);
   gtk_box_append (GTK_BOX (box), running);
   self->running = RK_OUTPUT_VIEW (running);
+
+  /* Ctrl+Enter runs, from the code being edited as from anywhere in the cell. */
+  {
+    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+    gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Return, GDK_CONTROL_MASK),
+                                                            gtk_callback_action_new (run_shortcut_cb, self, NULL)));
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_KP_Enter, GDK_CONTROL_MASK),
+                                                            gtk_callback_action_new (run_shortcut_cb, self, NULL)));
+    gtk_widget_add_controller (box, shortcuts);
+  }
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Code cell"), -1);
   return box;
