@@ -1211,9 +1211,16 @@ _rk_conversation_new_restored (RkModelClient        *client,
       g_ptr_array_add (self->meta->originals, g_strdup (g_ptr_array_index (meta->originals, i)));
     }
 
-  names = g_ptr_array_copy (meta->names, NULL, NULL);
+  /* Borrowed strings, NULL-terminated (g_ptr_array_copy would keep the
+   * source's free function). */
+  names = g_ptr_array_new ();
+  originals = g_ptr_array_new ();
+  for (guint i = 0; i < meta->names->len; i++)
+    {
+      g_ptr_array_add (names, g_ptr_array_index (meta->names, i));
+      g_ptr_array_add (originals, g_ptr_array_index (meta->originals, i));
+    }
   g_ptr_array_add (names, NULL);
-  originals = g_ptr_array_copy (meta->originals, NULL, NULL);
   g_ptr_array_add (originals, NULL);
   self->session = rk_session_new_restored (store ? rk_conversation_store_get_sessions_dir (store) : NULL,
                                            meta->session_id,

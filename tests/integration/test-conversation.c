@@ -66,7 +66,10 @@ drop_conversation (Fixture *f)
 
   if (conv == NULL)
     return;
+  /* A finished task keeps its source object alive. */
+  g_clear_object (&f->result);
   g_signal_handlers_disconnect_by_data (conv, f);
+  g_signal_handlers_disconnect_by_data (rk_conversation_get_agent (conv), f);
   rk_conversation_close (conv);
   g_object_add_weak_pointer (G_OBJECT (conv), (gpointer *) &conv);
   g_object_unref (conv);
