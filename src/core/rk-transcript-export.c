@@ -61,7 +61,8 @@ static const char reckon_prelude[] =
   "        pd.DataFrame(data).plot(kind=kinds.get(kind, kind), x=x, y=y, title=title)\n"
   "        plt.show()\n"
   "\n"
-  "    reckon = types.SimpleNamespace(load=_reckon_load, chart=_reckon_chart)\n";
+  "    reckon = types.SimpleNamespace(load=_reckon_load, chart=_reckon_chart,\n"
+  "                                   show=lambda obj, name=None: display(obj))\n";
 
 /* ------------------------------------------------------- workspace reads */
 
