@@ -147,6 +147,70 @@ sigint_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The code of @path ("-": standard input), as UTF-8 text. */
+static char *
+read_code (const char  *path,
+           GError     **error)
+{
+  g_autofree char *code = NULL;
+  gsize len = 0;
+
+  if (g_strcmp0 (path, "-") == 0)
+    {
+      g_autoptr(GInputStream) in = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+      g_autoptr(GOutputStream) mem = g_memory_output_stream_new_resizable ();
+
+      if (g_output_stream_splice (mem, in, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, error) < 0)
+        return NULL;
+      len = g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem));
+      code = g_malloc (len + 1);
+      memcpy (code, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)), len);
+      code[len] = '\0';
+    }
+  else if (!g_file_get_contents (path, &code, &len, error))
+    return NULL;
+  if (!g_utf8_validate (code, (gssize) len, NULL) || strlen (code) != len)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("“%s” is not UTF-8 text."), path);
+      return NULL;
+    }
+  return g_steal_pointer (&code);
+}
+
+/* The exit status for how the cell ended, its reason said on stderr. */
+static int
+status_of_cell (const Exec *x,
+                int         timeout_s)
+{
+  switch (x->done->status)
+    {
+    case RK_KERNEL_STATUS_OK:
+      return RK_CLI_EXIT_OK;
+    case RK_KERNEL_STATUS_ERROR:
+      return RK_CLI_EXIT_FAILURE;
+    case RK_KERNEL_STATUS_INTERRUPTED:
+      if (x->timed_out)
+        {
+          fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
+                                        "reckon-cli exec: the cell was stopped after %d second (--timeout).\n",
+                                        "reckon-cli exec: the cell was stopped after %d seconds (--timeout).\n",
+                                        timeout_s),
+                   timeout_s);
+          return RK_CLI_EXIT_TIME_LIMIT;
+        }
+      fprintf (stderr, "%s\n", _("reckon-cli exec: the cell was stopped (Ctrl+C)."));
+      return RK_CLI_EXIT_CANCELLED;
+    case RK_KERNEL_STATUS_DIED:
+    default:
+      if (x->done->message != NULL)
+        {
+          g_autofree char *why = rk_cli_name (x->done->message);
+          fprintf (stderr, "reckon-cli exec: %s\n", why);
+        }
+      return RK_CLI_EXIT_KERNEL_DIED;
+    }
+}
+
 int
 rk_cli_exec (int    argc,
              char **argv)
@@ -166,7 +230,6 @@ rk_cli_exec (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *code = NULL;
   g_autoptr(RkSession) session = NULL;
-  gsize code_len = 0;
   Exec x = { 0 };
   guint timeout_id = 0, sigint_id;
   int status;
@@ -195,29 +258,10 @@ rk_cli_exec (int    argc,
       return RK_CLI_EXIT_USAGE;
     }
 
-  if (g_strcmp0 (rest[0], "-") == 0)
-    {
-      g_autoptr(GInputStream) in = g_unix_input_stream_new (STDIN_FILENO, FALSE);
-      g_autoptr(GOutputStream) mem = g_memory_output_stream_new_resizable ();
-
-      if (g_output_stream_splice (mem, in, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error) < 0)
-        {
-          fprintf (stderr, "reckon-cli exec: %s\n", error->message);
-          return RK_CLI_EXIT_USAGE;
-        }
-      code_len = g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem));
-      code = g_malloc (code_len + 1);
-      memcpy (code, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)), code_len);
-      code[code_len] = '\0';
-    }
-  else if (!g_file_get_contents (rest[0], &code, &code_len, &error))
+  code = read_code (rest[0], &error);
+  if (code == NULL)
     {
       fprintf (stderr, "reckon-cli exec: %s\n", error->message);
-      return RK_CLI_EXIT_USAGE;
-    }
-  if (!g_utf8_validate (code, (gssize) code_len, NULL) || strlen (code) != code_len)
-    {
-      fprintf (stderr, _("reckon-cli exec: “%s” is not UTF-8 text.\n"), rest[0]);
       return RK_CLI_EXIT_USAGE;
     }
 
@@ -275,31 +319,7 @@ rk_cli_exec (int    argc,
     }
   else
     {
-      switch (x.done->status)
-        {
-        case RK_KERNEL_STATUS_OK: status = RK_CLI_EXIT_OK; break;
-        case RK_KERNEL_STATUS_ERROR: status = RK_CLI_EXIT_FAILURE; break;
-        case RK_KERNEL_STATUS_INTERRUPTED:
-          if (x.timed_out)
-            fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
-                                          "reckon-cli exec: the cell was stopped after %d second (--timeout).\n",
-                                          "reckon-cli exec: the cell was stopped after %d seconds (--timeout).\n",
-                                          timeout_s),
-                     timeout_s);
-          else
-            fprintf (stderr, "%s\n", _("reckon-cli exec: the cell was stopped (Ctrl+C)."));
-          status = x.timed_out ? RK_CLI_EXIT_TIME_LIMIT : RK_CLI_EXIT_CANCELLED;
-          break;
-        case RK_KERNEL_STATUS_DIED:
-        default:
-          if (x.done->message != NULL)
-            {
-              g_autofree char *why = rk_cli_name (x.done->message);
-              fprintf (stderr, "reckon-cli exec: %s\n", why);
-            }
-          status = RK_CLI_EXIT_KERNEL_DIED;
-          break;
-        }
+      status = status_of_cell (&x, timeout_s);
       if (out_dir != NULL)
         {
           if (rk_cli_save_artifacts (session, out_dir) > 0 && status == RK_CLI_EXIT_OK)
