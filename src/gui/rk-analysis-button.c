@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-analysis-button.c — a menu button listing the analyses that fit the
+ * file's columns, and a small dialog for the group-by's columns. The code
+ * comes from rk_analysis_build_code(); this widget only asks and emits it. */
+#define G_LOG_DOMAIN "rk-analysis-button"
+#include "config.h"
+
+#include "rk-analysis-button.h"
+#include "rk-analyses.h"
+#include "rk-text.h"
+
+#include <adwaita.h>
+#include <glib/gi18n-lib.h>
+
+struct _RkAnalysisButton
+{
+  GtkWidget      parent_instance;
+
+  GtkWidget     *button;
+  char          *name;
+  GPtrArray     *columns;        /* column names (strings) of the first table */
+  GPtrArray     *numbers;        /* the number columns among them */
+  RkTableProfile *table;         /* a copy of what "is useful" needs, or NULL */
+  GPtrArray     *table_columns;  /* RkColumnProfile copies (name, type) */
+};
+
+G_DEFINE_FINAL_TYPE (RkAnalysisButton, rk_analysis_button, GTK_TYPE_WIDGET)
+
+enum {
+  SIGNAL_RUN_CODE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+emit_code (RkAnalysisButton *self,
+           RkAnalysis        analysis,
+           const RkGroupBy  *group_by)
+{
+  g_autofree char *code = NULL;
+
+  if (self->name == NULL)
+    return;
+  code = rk_analysis_build_code (analysis, self->name, NULL, group_by);
+  if (code != NULL)
+    g_signal_emit (self, signals[SIGNAL_RUN_CODE], 0, code);
+}
+
+/* ------------------------------------------------------- group-by dialog */
+
+static const RkAggregate aggregates[] = {
+  RK_AGGREGATE_SUM, RK_AGGREGATE_MEAN, RK_AGGREGATE_MEDIAN, RK_AGGREGATE_MIN, RK_AGGREGATE_MAX,
+};
+
+static const char *
+aggregate_label (RkAggregate a)
+{
+  switch (a)
+    {
+    case RK_AGGREGATE_SUM: return _("Sum");
+    case RK_AGGREGATE_MEAN: return _("Mean");
+    case RK_AGGREGATE_MEDIAN: return _("Median");
+    case RK_AGGREGATE_MIN: return _("Minimum");
+    case RK_AGGREGATE_MAX: return _("Maximum");
+    case RK_AGGREGATE_COUNT:
+    default: return _("Count");
+    }
+}
+
+static GtkWidget *
+labelled_drop_down (GtkWidget   *grid,
+                    int          row,
+                    const char  *label_text,
+                    const char * const *items)
+{
+  GtkWidget *label = gtk_label_new_with_mnemonic (label_text);
+  GtkWidget *drop = gtk_drop_down_new_from_strings (items);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), drop);
+  gtk_widget_set_hexpand (drop, TRUE);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (drop), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+  gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), drop, 1, row, 1, 1);
+  return drop;
+}
+
+static void
+group_by_response_cb (AdwMessageDialog *dialog,
+                      const char       *response,
+                      RkAnalysisButton *self)
+{
+  GtkDropDown *group = g_object_get_data (G_OBJECT (dialog), "rk-group");
+  GtkDropDown *value = g_object_get_data (G_OBJECT (dialog), "rk-value");
+  GtkDropDown *how = g_object_get_data (G_OBJECT (dialog), "rk-how");
+  guint g = gtk_drop_down_get_selected (group);
+  guint v = gtk_drop_down_get_selected (value);
+  guint h = gtk_drop_down_get_selected (how);
+  RkGroupBy by = { 0 };
+
+  if (!g_str_equal (response, "run") || g >= self->columns->len)
+    return;
+  by.group_column = g_ptr_array_index (self->columns, g);
+  /* the first value entry is "Number of rows" */
+  by.value_column = v > 0 && v - 1 < self->numbers->len ? g_ptr_array_index (self->numbers, v - 1) : NULL;
+  by.aggregate = by.value_column != NULL && h < G_N_ELEMENTS (aggregates) ? aggregates[h] : RK_AGGREGATE_COUNT;
+  emit_code (self, RK_ANALYSIS_GROUP_BY, &by);
+}
+
+static void
+present_group_by (RkAnalysisButton *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog;
+  GtkWidget *grid = gtk_grid_new ();
+  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) hows = g_ptr_array_new ();
+  GtkWidget *group, *value, *how;
+
+  for (guint i = 0; i < self->columns->len; i++)
+    g_ptr_array_add (groups, rk_text_sanitize_for_terminal (g_ptr_array_index (self->columns, i),
+                                                            RK_TEXT_SANITIZE_SINGLE_LINE));
+  g_ptr_array_add (groups, NULL);
+  g_ptr_array_add (values, g_strdup (_("Number of rows")));
+  for (guint i = 0; i < self->numbers->len; i++)
+    g_ptr_array_add (values, rk_text_sanitize_for_terminal (g_ptr_array_index (self->numbers, i),
+                                                            RK_TEXT_SANITIZE_SINGLE_LINE));
+  g_ptr_array_add (values, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (aggregates); i++)
+    g_ptr_array_add (hows, (gpointer) aggregate_label (aggregates[i]));
+  g_ptr_array_add (hows, NULL);
+
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   _("Group By"),
+                                   _("Pick the column to group by and what to compute for each group. "
+                                     "The code is shown before it runs."));
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  group = labelled_drop_down (grid, 0, _("_Group by"), (const char * const *) groups->pdata);
+  value = labelled_drop_down (grid, 1, _("_Value"), (const char * const *) values->pdata);
+  how = labelled_drop_down (grid, 2, _("_Compute"), (const char * const *) hows->pdata);
+  if (self->numbers->len > 0)
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (value), 1);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), grid);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "run", _("_Show Code"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "run", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "run");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data (G_OBJECT (dialog), "rk-group", group);
+  g_object_set_data (G_OBJECT (dialog), "rk-value", value);
+  g_object_set_data (G_OBJECT (dialog), "rk-how", how);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (group_by_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+run_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  RkAnalysisButton *self = RK_ANALYSIS_BUTTON (widget);
+  RkAnalysis analysis;
+
+  if (!rk_analysis_from_id (g_variant_get_string (parameter, NULL), &analysis))
+    return;
+  if (analysis == RK_ANALYSIS_GROUP_BY)
+    present_group_by (self);
+  else
+    emit_code (self, analysis, NULL);
+}
+
+/* -------------------------------------------------------------- object */
+
+static void
+rebuild_menu (RkAnalysisButton *self)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+
+  for (RkAnalysis a = 0; a < RK_ANALYSIS_N; a++)
+    {
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (!rk_analysis_is_useful (a, self->table))
+        continue;
+      item = g_menu_item_new (rk_analysis_get_title (a), NULL);
+      g_menu_item_set_action_and_target (item, "analysis.run", "s", rk_analysis_get_id (a));
+      g_menu_append_item (menu, item);
+    }
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->button), G_MENU_MODEL (menu));
+}
+
+void
+rk_analysis_button_set_file (RkAnalysisButton    *self,
+                             const char          *name,
+                             const RkFileProfile *profile)
+{
+  const RkTableProfile *first = NULL;
+
+  g_return_if_fail (RK_IS_ANALYSIS_BUTTON (self));
+
+  g_free (self->name);
+  self->name = g_strdup (name);
+  g_ptr_array_set_size (self->columns, 0);
+  g_ptr_array_set_size (self->numbers, 0);
+  g_ptr_array_set_size (self->table_columns, 0);
+  g_clear_pointer (&self->table, g_free);
+
+  if (profile != NULL && profile->error == NULL && profile->tables != NULL && profile->tables->len > 0)
+    first = g_ptr_array_index (profile->tables, 0);
+  if (first != NULL)
+    {
+      self->table = g_new0 (RkTableProfile, 1);
+      self->table->columns = self->table_columns;
+      for (guint i = 0; first->columns != NULL && i < first->columns->len; i++)
+        {
+          const RkColumnProfile *c = g_ptr_array_index (first->columns, i);
+          RkColumnProfile *copy = g_new0 (RkColumnProfile, 1);
+
+          copy->type = c->type;
+          g_ptr_array_add (self->table_columns, copy);
+          g_ptr_array_add (self->columns, g_strdup (c->name));
+          if (c->type == RK_COLUMN_INTEGER || c->type == RK_COLUMN_FLOAT)
+            g_ptr_array_add (self->numbers, g_strdup (c->name));
+        }
+    }
+  /* Analyses need a table: a PDF without one, or a file still profiled, has none. */
+  gtk_widget_set_sensitive (self->button, name != NULL && first != NULL && self->columns->len > 0);
+  rebuild_menu (self);
+}
+
+static void
+rk_analysis_button_dispose (GObject *object)
+{
+  RkAnalysisButton *self = RK_ANALYSIS_BUTTON (object);
+
+  g_clear_pointer (&self->button, gtk_widget_unparent);
+  G_OBJECT_CLASS (rk_analysis_button_parent_class)->dispose (object);
+}
+
+static void
+rk_analysis_button_finalize (GObject *object)
+{
+  RkAnalysisButton *self = RK_ANALYSIS_BUTTON (object);
+
+  g_free (self->name);
+  g_ptr_array_unref (self->columns);
+  g_ptr_array_unref (self->numbers);
+  g_free (self->table);
+  g_ptr_array_unref (self->table_columns);
+  G_OBJECT_CLASS (rk_analysis_button_parent_class)->finalize (object);
+}
+
+static void
+rk_analysis_button_class_init (RkAnalysisButtonClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rk_analysis_button_dispose;
+  object_class->finalize = rk_analysis_button_finalize;
+
+  /**
+   * RkAnalysisButton::run-code:
+   * @code: the analysis's Python code
+   *
+   * The user picked an analysis: run @code as typed code would run.
+   */
+  signals[SIGNAL_RUN_CODE] =
+    g_signal_new ("run-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  gtk_widget_class_install_action (widget_class, "analysis.run", "s", run_action);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+rk_analysis_button_init (RkAnalysisButton *self)
+{
+  self->columns = g_ptr_array_new_with_free_func (g_free);
+  self->numbers = g_ptr_array_new_with_free_func (g_free);
+  self->table_columns = g_ptr_array_new_with_free_func (g_free);
+
+  self->button = gtk_menu_button_new ();
+  gtk_menu_button_set_label (GTK_MENU_BUTTON (self->button), _("Analyse"));
+  gtk_widget_set_tooltip_text (self->button, _("Quick Analyses, No Model Needed"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Analyse"), -1);
+  gtk_widget_set_sensitive (self->button, FALSE);
+  gtk_widget_set_parent (self->button, GTK_WIDGET (self));
+  rebuild_menu (self);
+}
+
+GtkWidget *
+rk_analysis_button_new (void)
+{
+  return g_object_new (RK_TYPE_ANALYSIS_BUTTON, NULL);
+}
