@@ -529,7 +529,6 @@ test_fault_keeps_conversation (Fixture       *f,
   last = rk_mock_server_get_chat_request (f->server, rk_mock_server_get_n_chat_requests (f->server) - 1);
   messages = json_object_get_array_member (json_node_get_object (last), "messages");
   {
-    g_autofree char *all = json_to_string (json_array_get_element (messages, 0), FALSE);
     GString *joined = g_string_new (NULL);
 
     for (guint i = 0; i < json_array_get_length (messages); i++)
@@ -657,7 +656,6 @@ test_typed_code (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *observation = NULL;
   g_autofree char *answer = NULL;
-  g_autofree char *sent = NULL;
   RkTranscript *transcript;
   const RkEntryKind expect[] = { RK_ENTRY_CODE, RK_ENTRY_APPROVAL, RK_ENTRY_STREAM };
   const RkAgentEventType expect_events[] = {
