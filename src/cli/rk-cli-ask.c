@@ -120,8 +120,7 @@ print_json_event (const RkAgentEvent *event)
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   line = json_generator_to_data (gen, NULL);
-  printf ("%s\n", line);
-  fflush (stdout);
+  rk_cli_print_json (line);
 }
 
 static void
@@ -702,8 +701,7 @@ print_json_failure (const char *message,
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   line = json_generator_to_data (gen, NULL);
-  printf ("%s\n", line);
-  fflush (stdout);
+  rk_cli_print_json (line);
 }
 
 static int

@@ -162,7 +162,7 @@ rk_cli_models (int    argc,
       json_builder_end_array (b);
       root = json_builder_get_root (b);
       text = json_to_string (root, TRUE);
-      printf ("%s\n", text);
+      rk_cli_print_json (text);
       return RK_CLI_EXIT_OK;
     }
 

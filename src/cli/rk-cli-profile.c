@@ -149,8 +149,8 @@ rk_cli_profile (int    argc,
               g_string_append (s, one);
             }
         }
-      g_string_append (s, "]}\n");
-      fputs (s->str, stdout);
+      g_string_append (s, "]}");
+      rk_cli_print_json (s->str);
     }
   else if (good->len > 0)
     {

@@ -236,3 +236,27 @@ rk_cli_model_error_message (const GError *error,
     }
   return g_strdup (error->message);
 }
+
+void
+rk_cli_print_json (const char *json)
+{
+  GString *out = g_string_sized_new (strlen (json) + 1);
+
+  /* JSON text is UTF-8: a bidi override or a C1 control inside a string
+   * would reach the terminal raw. Written as \uXXXX escapes, the data is
+   * the same for a JSON reader and inert on a screen. */
+  for (const char *p = json; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar u = g_utf8_get_char (p);
+
+      if ((u >= 0x80 && u <= 0x9f) || (u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069)
+          || u == 0x7f)
+        g_string_append_printf (out, "\\u%04x", u);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+  g_string_append_c (out, '\n');
+  fputs (out->str, stdout);
+  fflush (stdout);
+  g_string_free (out, TRUE);
+}

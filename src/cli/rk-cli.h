@@ -56,6 +56,9 @@ void        rk_cli_print_untrusted     (FILE           *out,
                                         const char     *text);
 /* The same for a name or title on one line; free the result. */
 char       *rk_cli_name                (const char     *text);
+/* One JSON document (valid UTF-8) and a newline on stdout, with bidi
+ * controls, DEL and C1 controls written as \uXXXX escapes. */
+void        rk_cli_print_json          (const char     *json);
 /* Before anything runs: --out names a folder that exists or can be made,
  * and can be written. */
 gboolean    rk_cli_check_out_dir       (const char     *out_dir,

@@ -380,6 +380,15 @@ def hygiene(tmp):
     check("hostile model text: ask prints it clean", p.returncode == 0 and "Look" in p.stdout
           and clean(p.stdout) and clean(p.stderr), (repr(p.stdout), repr(p.stderr)))
 
+    server = Server({"api": "openai", "models": ["m"], "turns": turns}, tmp)
+    p = ask(server, ["--model", "m", "--no-tools", "--approve", "auto", "--json", "Go"])
+    server.stop()
+    events = json_events(p.stdout)
+    texts = "".join(e.get("text", "") for e in events or [] if e["event"] == "text")
+    check("hostile model text, --json: the data kept, escaped, nothing raw on the terminal",
+          p.returncode == 0 and RLO in texts and HOSTILE in texts and clean(p.stdout)
+          and "\\u202e" in p.stdout, (p.returncode, repr(p.stdout[:600])))
+
 
 def main():
     if not os.access(os.environ.get("RECKON_SANDBOX", ""), os.X_OK):
