@@ -9,29 +9,6 @@
 #include "rk-cli.h"
 #include "rk-model-client.h"
 
-int
-rk_cli_exit_for_model_error (const GError *error)
-{
-  if (error == NULL)
-    return RK_CLI_EXIT_OK;
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return RK_CLI_EXIT_CANCELLED;
-  if (error->domain != RK_MODEL_ERROR)
-    return RK_CLI_EXIT_FAILURE;
-  switch (error->code)
-    {
-    case RK_MODEL_ERROR_UNREACHABLE:
-    case RK_MODEL_ERROR_REMOTE_REFUSED:   /* as `ask` does: Reckon will not reach it */
-      return RK_CLI_EXIT_UNREACHABLE;
-    case RK_MODEL_ERROR_MODEL_MISSING:
-      return RK_CLI_EXIT_MODEL_MISSING;
-    case RK_MODEL_ERROR_CANCELLED:
-      return RK_CLI_EXIT_CANCELLED;
-    default:
-      return RK_CLI_EXIT_MODEL_ERROR;
-    }
-}
-
 typedef struct
 {
   GMainLoop    *loop;

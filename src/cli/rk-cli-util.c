@@ -187,6 +187,29 @@ rk_cli_check_out_dir (const char  *out_dir,
 
 /* -- model server errors, in the CLI's own terms -- */
 
+int
+rk_cli_exit_for_model_error (const GError *error)
+{
+  if (error == NULL)
+    return RK_CLI_EXIT_OK;
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return RK_CLI_EXIT_CANCELLED;
+  if (error->domain != RK_MODEL_ERROR)
+    return RK_CLI_EXIT_FAILURE;
+  switch (error->code)
+    {
+    case RK_MODEL_ERROR_UNREACHABLE:
+    case RK_MODEL_ERROR_REMOTE_REFUSED:   /* as `ask` does: Reckon will not reach it */
+      return RK_CLI_EXIT_UNREACHABLE;
+    case RK_MODEL_ERROR_MODEL_MISSING:
+      return RK_CLI_EXIT_MODEL_MISSING;
+    case RK_MODEL_ERROR_CANCELLED:
+      return RK_CLI_EXIT_CANCELLED;
+    default:
+      return RK_CLI_EXIT_MODEL_ERROR;
+    }
+}
+
 /* What `ask` and `models` try when no --endpoint is given (as their --help says). */
 const char * const rk_cli_default_endpoints[] = {
   "http://127.0.0.1:11434", "http://127.0.0.1:8080", "http://127.0.0.1:1234", NULL

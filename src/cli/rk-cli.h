@@ -63,6 +63,8 @@ void        rk_cli_print_json          (const char     *json);
  * and can be written. */
 gboolean    rk_cli_check_out_dir       (const char     *out_dir,
                                         GError        **error);
+/* The exit status for a model server error (RK_MODEL_ERROR, or cancelled). */
+int         rk_cli_exit_for_model_error (const GError  *error);
 /* What ask and models try when no --endpoint is given. */
 extern const char * const rk_cli_default_endpoints[];
 /* The sentence for a model server error, with the CLI's own hints
@@ -85,8 +87,6 @@ int rk_cli_exec (int argc, char **argv);
 
 /* models: rk-cli-models.c */
 int rk_cli_models (int argc, char **argv);
-/* The exit status for an RK_MODEL_ERROR (shared with ask). */
-int rk_cli_exit_for_model_error (const GError *error);
 
 /* table: rk-cli-table.c */
 int rk_cli_table (int argc, char **argv);
