@@ -314,7 +314,7 @@ static void
 rk_file_card_init (RkFileCard *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->columns_label), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Columns"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->columns_label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Columns"), -1);
   rk_a11y_name_button (GTK_WIDGET (self->cancel_button), _("Cancel"));
   rk_file_card_set_profile (self, NULL);
 }

@@ -92,7 +92,8 @@ refresh (RkOutputView *self)
     gtk_widget_add_css_class (GTK_WIDGET (self->output), "rk-stderr");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->output), "rk-stderr");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->output), GTK_ACCESSIBLE_PROPERTY_LABEL,
+  /* A description, not a name: screen readers and tests read the text. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->output), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                   self->is_stderr ? _("Error output") : _("Output"), -1);
 }
 
