@@ -34,6 +34,7 @@ update_colors (RkDiffView *self)
   /* libadwaita's success and error colors, faint enough to read code on. */
   g_object_set (self->added, "paragraph-background", dark ? "rgba(38,162,105,0.25)" : "rgba(46,194,126,0.18)", NULL);
   g_object_set (self->removed, "paragraph-background", dark ? "rgba(192,28,40,0.30)" : "rgba(224,27,36,0.14)", NULL);
+  g_object_set (self->hunk, "foreground", dark ? "#78aeed" : "#1c71d8", NULL);
 }
 
 void
@@ -156,7 +157,7 @@ rk_diff_view_init (RkDiffView *self)
   buffer = gtk_text_view_get_buffer (self->view);
   self->added = gtk_text_buffer_create_tag (buffer, "added", NULL);
   self->removed = gtk_text_buffer_create_tag (buffer, "removed", NULL);
-  self->hunk = gtk_text_buffer_create_tag (buffer, "hunk", "foreground", "#1c71d8", NULL);
+  self->hunk = gtk_text_buffer_create_tag (buffer, "hunk", NULL);
   update_colors (self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (update_colors), self, G_CONNECT_SWAPPED);
