@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "rk-chat-view"
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "rk-agent.h"
@@ -59,16 +60,54 @@ enum
 static guint signals[N_SIGNALS];
 
 static gboolean
+same_text (const char *a,
+           const char *b)
+{
+  gsize la, lb;
+
+  if (a == NULL || b == NULL)
+    return FALSE;
+  while (g_ascii_isspace (*a))
+    a++;
+  while (g_ascii_isspace (*b))
+    b++;
+  la = strlen (a);
+  lb = strlen (b);
+  while (la > 0 && g_ascii_isspace (a[la - 1]))
+    la--;
+  while (lb > 0 && g_ascii_isspace (b[lb - 1]))
+    lb--;
+  return la == lb && memcmp (a, b, la) == 0;
+}
+
+static gboolean
 entry_visible (gpointer item,
                gpointer user_data)
 {
+  RkChatView *self = user_data;
   RkTranscriptEntry *entry = item;
 
-  if (rk_transcript_entry_get_kind (entry) != RK_ENTRY_APPROVAL)
-    return TRUE;
-  /* Skipped and edited code say so; a plain "yes" adds nothing. */
-  return rk_transcript_entry_get_decision (entry) == RK_DECISION_SKIPPED ||
-         rk_transcript_entry_get_decision (entry) == RK_DECISION_EDITED;
+  switch (rk_transcript_entry_get_kind (entry))
+    {
+    case RK_ENTRY_APPROVAL:
+      /* Skipped and edited code say so; a plain "yes" adds nothing. */
+      return rk_transcript_entry_get_decision (entry) == RK_DECISION_SKIPPED ||
+             rk_transcript_entry_get_decision (entry) == RK_DECISION_EDITED;
+    case RK_ENTRY_ANSWER:
+      /* The agent records the final answer it has just streamed as prose:
+       * it is already on screen. */
+      if (self->transcript != NULL && rk_transcript_entry_get_id (entry) > 1)
+        {
+          RkTranscriptEntry *prev = rk_transcript_lookup (self->transcript, rk_transcript_entry_get_id (entry) - 1);
+
+          if (prev != NULL && rk_transcript_entry_get_kind (prev) == RK_ENTRY_ASSISTANT &&
+              same_text (rk_transcript_entry_get_text (prev), rk_transcript_entry_get_text (entry)))
+            return FALSE;
+        }
+      return TRUE;
+    default:
+      return TRUE;
+    }
 }
 
 /* -- following the bottom ---------------------------------------------------- */
@@ -619,7 +658,7 @@ rk_chat_view_init (RkChatView *self)
   self->bound = g_hash_table_new (NULL, NULL);
   self->following = TRUE;
 
-  self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (entry_visible, NULL, NULL)));
+  self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (entry_visible, self, NULL)));
   self->selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect_object (factory, "setup", G_CALLBACK (setup_cb), self, 0);

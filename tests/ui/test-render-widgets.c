@@ -819,6 +819,18 @@ test_chat_view (void)
     g_assert_true (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
   }
 
+  /* A final answer the agent just streamed as prose is not shown twice. */
+  {
+    guint n = g_list_model_get_n_items (model);
+    guint id = rk_transcript_add_assistant (transcript, "The total is **42**.");
+
+    rk_transcript_add_answer (transcript, "The total is **42**.\n");
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, n + 1);
+    rk_transcript_append_text (transcript, id, "");
+    rk_transcript_add_answer (transcript, "A different answer.");
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, n + 2);
+  }
+
   g_free (d.code);
   gtk_window_destroy (GTK_WINDOW (window));
   spin (50);
