@@ -914,6 +914,8 @@ delimiter_label (const char *d)
     return "semicolon";
   if (g_strcmp0 (d, "|") == 0)
     return "pipe";
+  if (g_strcmp0 (d, " ") == 0)
+    return "space";
   return "other";
 }
 
@@ -977,6 +979,8 @@ rk_file_profile_describe_reading (const RkFileProfile *self)
         g_ptr_array_add (parts, g_strdup_printf (_("lines starting with %s skipped"), r->comment));
       if (r->quotes_are_text)
         g_ptr_array_add (parts, g_strdup (_("quote marks read as text")));
+      else if (g_strcmp0 (r->quotechar, "'") == 0)
+        g_ptr_array_add (parts, g_strdup (_("text quoted with '")));
       if (g_strcmp0 (r->decimal, ",") == 0)
         g_ptr_array_add (parts, g_strdup (_("decimal comma")));
       for (guint i = 0; i < r->dates->len && i < 8; i++)

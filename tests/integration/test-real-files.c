@@ -280,6 +280,12 @@ check_profile (Truth *t)
   if ((v = check_value (t, "quotechar")) != NULL)
     g_assert_cmpstr (p->reading->quotechar, ==, v);
   if (has_check (t, "whitespace"))
+    {
+      g_autofree char *text = rk_file_profile_to_prompt (p, 4000);
+
+      g_assert_nonnull (strstr (text, "space-separated"));
+    }
+  if (has_check (t, "whitespace"))
     g_assert_true (p->reading->whitespace);
   if ((v = check_value (t, "dateformat")) != NULL)
     {
