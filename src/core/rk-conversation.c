@@ -641,7 +641,8 @@ rk_conversation_add_files (RkConversation  *self,
       fs->cancellable = g_cancellable_new ();
       g_ptr_array_add (self->files, fs);
       fs->entry_id = rk_transcript_add_attachment (self->transcript, fs->name, display);
-      if (!self->asked && !self->meta->title_set && i == 0)
+      /* Until a question is asked, the first file names the chat. */
+      if (!self->asked && !self->meta->title_set && self->files->len == 1)
         set_title_internal (self, display);
 
       if (path == NULL)
