@@ -117,7 +117,7 @@ build_user (RkEntryRow *self)
       gtk_widget_set_halign (chip, GTK_ALIGN_END);
       gtk_box_append (GTK_BOX (outer), chip);
     }
-  gtk_accessible_update_property (GTK_ACCESSIBLE (outer), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Your question"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (outer), GTK_ACCESSIBLE_PROPERTY_LABEL, _("You asked"), -1);
   return outer;
 }
 
