@@ -83,13 +83,9 @@ run_clicked_cb (RkApprovalBar *self)
     {
       g_autofree char *code = rk_code_block_get_code (self->block);
 
-      g_clear_pointer (&self->original, g_free);
-      self->editing = FALSE;
-      rk_code_block_set_editable (self->block, FALSE);
-      gtk_widget_remove_css_class (GTK_WIDGET (self->edit_button), "accent");
-      gtk_accessible_update_state (GTK_ACCESSIBLE (self->edit_button), GTK_ACCESSIBLE_STATE_PRESSED,
-                                   GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITING]);
+      /* The cell keeps showing what was proposed; the transcript adds the
+       * edited code as run right below it. */
+      set_editing (self, FALSE);
       g_signal_emit (self, signals[SIGNAL_DECIDED], 0, RK_AGENT_DECISION_EDIT, code);
     }
   else

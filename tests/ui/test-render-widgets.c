@@ -419,6 +419,12 @@ test_approval_bar (void)
   g_assert_false (rk_code_block_get_editable (RK_CODE_BLOCK (block)));
   g_assert_false (rk_approval_bar_get_editing (RK_APPROVAL_BAR (bar)));
 
+  /* The cell shows the proposal again (the edit is recorded below it). */
+  {
+    g_autofree char *code = rk_code_block_get_code (RK_CODE_BLOCK (block));
+    g_assert_cmpstr (code, ==, "print(1)\n");
+  }
+
   /* Edit then cancel: the proposed code comes back, nothing is decided. */
   g_signal_emit_by_name (edit, "clicked");
   rk_code_block_set_code (RK_CODE_BLOCK (block), "oops\n");
@@ -426,7 +432,7 @@ test_approval_bar (void)
   g_assert_cmpuint (d.count, ==, 2);
   {
     g_autofree char *code = rk_code_block_get_code (RK_CODE_BLOCK (block));
-    g_assert_cmpstr (code, ==, "print(2)\n");
+    g_assert_cmpstr (code, ==, "print(1)\n");
   }
 
   g_signal_emit_by_name (skip, "clicked");
