@@ -828,7 +828,8 @@ append_column (GString               *s,
 static void
 append_table (GString              *s,
               const RkTableProfile *t,
-              gsize                 budget_end)
+              gsize                 budget_end,
+              gboolean              has_header_row)
 {
   if (t->name != NULL)
     {
@@ -840,7 +841,8 @@ append_table (GString              *s,
     g_string_append (s, "Table: ");
   g_string_append_printf (s, "%s%" G_GUINT64_FORMAT " rows × %u columns%s",
                           t->rows_approximate ? "about " : "", t->rows, t->n_columns,
-                          t->n_columns == 0 ? "" : (t->header ? ", first row is the header" : ", no header row"));
+                          t->n_columns == 0 || !has_header_row ? ""
+                          : (t->header ? ", first row is the header" : ", no header row"));
   if (t->rows_sampled > 0)
     g_string_append_printf (s, " (statistics from the first %" G_GUINT64_FORMAT " rows)", t->rows_sampled);
   g_string_append_c (s, '\n');
@@ -860,7 +862,7 @@ append_table (GString              *s,
   if (t->head->len > 0 && s->len < budget_end)
     {
       g_string_append (s, "First rows:\n");
-      if (t->header)
+      if (t->header || !has_header_row)
         {
           for (guint j = 0; j < t->columns->len && j < 20; j++)
             {
@@ -983,6 +985,13 @@ rk_file_profile_describe_reading (const RkFileProfile *self)
         g_ptr_array_add (parts, g_strdup (_("text quoted with '")));
       if (g_strcmp0 (r->decimal, ",") == 0)
         g_ptr_array_add (parts, g_strdup (_("decimal comma")));
+    }
+  else if (r->sheet != NULL)
+    g_ptr_array_add (parts, g_strdup_printf (_("only the sheet “%s”"), r->sheet));
+  else if (self->tables->len > 1)
+    g_ptr_array_add (parts, g_strdup_printf (_("%u tables"), self->tables->len));
+  if (g_strcmp0 (r->format, "csv") == 0 || g_strcmp0 (r->format, "json") == 0)
+    {
       for (guint i = 0; i < r->dates->len && i < 8; i++)
         {
           const RkDateColumn *d = g_ptr_array_index (r->dates, i);
@@ -995,10 +1004,6 @@ rk_file_profile_describe_reading (const RkFileProfile *self)
       if (r->dates->len > 8)
         g_ptr_array_add (parts, g_strdup_printf (_("and %u more date columns"), r->dates->len - 8));
     }
-  else if (r->sheet != NULL)
-    g_ptr_array_add (parts, g_strdup_printf (_("only the sheet “%s”"), r->sheet));
-  else if (self->tables->len > 1)
-    g_ptr_array_add (parts, g_strdup_printf (_("%u tables"), self->tables->len));
   if (parts->len == 0)
     return NULL;
   g_ptr_array_add (parts, NULL);
@@ -1082,7 +1087,8 @@ rk_file_profile_to_prompt (const RkFileProfile *self,
           g_string_append_printf (s, "… and %u more tables\n", self->tables->len - i);
           break;
         }
-      append_table (s, g_ptr_array_index (self->tables, i), budget_end);
+      /* JSON records name their fields: there is no header row to speak of. */
+      append_table (s, g_ptr_array_index (self->tables, i), budget_end, self->kind != RK_FILE_KIND_JSON);
     }
 
   if (self->kind == RK_FILE_KIND_PDF && self->page_text != NULL)

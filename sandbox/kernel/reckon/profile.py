@@ -596,6 +596,10 @@ def _profile_json(path, head, size, result, compression=None, member=None):
         return None
     df = pd.json_normalize(records[:MAX_SHEET_ROWS], max_level=1)
     head = df.head(HEAD_ROWS).astype(object).values.tolist()
+    dates = rd.frame_dates(df)
+    if dates:
+        reading["dates"] = dates
+        rd.apply_dates(df, dates)
     table = _profile_frame(df, None, head)
     table["rows"] = len(records)
     result["tables"] = [table]

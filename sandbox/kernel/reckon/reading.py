@@ -475,13 +475,16 @@ def detect_text_table(raw, complete, kind, options=None, compression=None, membe
                 skipped.append({"line": skip + 1, "text": _show_line(lines[skip]), "why": "comment"})
         skip += 1
     body_lines = lines[skip:]
-    # Comment lines further down too: only when "#" never appears inside a
-    # line, so no data is cut at a "#".
+    # Comment lines further down too, and comments at the end of lines
+    # ("0009..000D ; White_Space # Cc", as Unicode's files write them): only
+    # when "#" never appears inside a line otherwise, so no data is cut.
     comment = None
     later = [l for l in body_lines if l.lstrip().startswith("#")]
     if later or (skipped and any(s["why"] == "comment" for s in skipped)):
-        if not any("#" in l.lstrip()[1:] if l.lstrip().startswith("#") else "#" in l for l in body_lines
-                   if not l.lstrip().startswith("#")):
+        data = [l for l in body_lines if l.strip() and not l.lstrip().startswith("#")]
+        with_hash = [l for l in data if "#" in l]
+        trailing = [l for l in with_hash if re.search(r"\s#(\s|$)", l)]
+        if not with_hash or (len(trailing) == len(with_hash) and len(trailing) >= 0.8 * len(data)):
             comment = "#"
     table_lines = [l for l in body_lines if l.strip() and not (comment and l.lstrip().startswith("#"))]
     if not table_lines:
@@ -522,6 +525,14 @@ def detect_text_table(raw, complete, kind, options=None, compression=None, membe
         if cells and sum(1 for c in cells if c.startswith(" ")) >= 0.5 * len(cells):
             skipinitialspace = True
             rows = _split_rows(table_lines[:SNIFF_ROWS], delim, quotechar, quoting, True)
+    # Cells padded with spaces to line up ("0009..000D    ; White_Space"):
+    # the padding is not part of the value.
+    strip = False
+    if not whitespace:
+        cells = [c for r in rows[:SNIFF_ROWS] for c in r if c.strip()]
+        if cells and sum(1 for c in cells if c != c.strip()) >= 0.3 * len(cells):
+            strip = True
+            rows = [[c.strip() for c in r] for r in rows]
     rows = [r for r in rows if r and any(c.strip() for c in r)]
     width, consistency = _consistency(rows)
     if strict and (width < 2 or consistency < 0.8 or len(rows) < 3):
@@ -603,6 +614,8 @@ def detect_text_table(raw, complete, kind, options=None, compression=None, membe
         reading["quoting"] = "none"
     if skipinitialspace:
         reading["skipinitialspace"] = True
+    if strip:
+        reading["strip"] = True
     if comment:
         reading["comment"] = comment
     if decimal == ",":
@@ -707,6 +720,12 @@ def read_csv(path, reading, nrows=None, raw=False):
         df.columns = ["column %d" % (i + 1) for i in range(len(df.columns))]
     else:
         df.columns = dedupe_names([None if str(c).startswith("Unnamed: ") else c for c in df.columns])
+    if reading.get("strip"):
+        df.columns = dedupe_names([c.strip() if isinstance(c, str) else c for c in df.columns]) \
+            if reading.get("header", True) and not reading.get("names") else df.columns
+        for j in range(df.shape[1]):
+            if df.dtypes.iloc[j] == object:
+                df.isetitem(j, df.iloc[:, j].str.strip())
     if not raw:
         for d in reading.get("dates", ()):
             j = d.get("column")
@@ -922,15 +941,46 @@ def load_json(path, reading, limit=MAX_UNPACKED):
         return json.load(f)
 
 
+def frame_dates(df):
+    """Date columns of a frame of strings (JSON records): [{column, format,
+    label}] for the columns whose every sampled value reads as one format."""
+    out = []
+    for j in range(df.shape[1]):
+        s = df.iloc[:, j]
+        if s.dtype != object:
+            continue
+        sample = [v for v in s.head(SNIFF_ROWS).tolist() if v is not None and not (isinstance(v, float) and v != v)]
+        if not sample or not all(isinstance(v, str) for v in sample):
+            continue
+        fmt = date_format_of(sample)
+        if fmt is not None:
+            out.append({"column": j, "format": fmt[0], "label": fmt[1]})
+    return out
+
+
+def apply_dates(df, dates):
+    import pandas as pd
+
+    for d in dates:
+        j = d.get("column")
+        if isinstance(j, int) and 0 <= j < df.shape[1] and df.dtypes.iloc[j] == object:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                df.isetitem(j, pd.to_datetime(df.iloc[:, j], format=d.get("format"), errors="coerce"))
+    return df
+
+
+def json_records(data, key):
+    return data.get(key) if isinstance(data, dict) and key is not None else data
+
+
 def read_json_records(path, reading):
     import pandas as pd
 
-    data = load_json(path, reading)
-    key = reading.get("records_key")
-    records = data.get(key) if isinstance(data, dict) and key is not None else data
+    records = json_records(load_json(path, reading), reading.get("records_key"))
     if not isinstance(records, list):
         raise ValueError("%s holds no list of records to make a table from." % os.path.basename(path))
-    return pd.json_normalize(records, max_level=1)
+    return apply_dates(pd.json_normalize(records, max_level=1), reading.get("dates", ()))
 
 
 def pdf_layout_tables(path, last_page):
