@@ -105,6 +105,18 @@ entry_visible (gpointer item,
             return FALSE;
         }
       return TRUE;
+    case RK_ENTRY_RESULT:
+      /* A cell ending in a DataFrame gives its table and then its text
+       * form: the table says it better. */
+      if (self->transcript != NULL && rk_transcript_entry_get_id (entry) > 1)
+        {
+          RkTranscriptEntry *prev = rk_transcript_lookup (self->transcript, rk_transcript_entry_get_id (entry) - 1);
+
+          if (prev != NULL && rk_transcript_entry_get_kind (prev) == RK_ENTRY_TABLE &&
+              g_strcmp0 (rk_transcript_entry_get_cell_id (prev), rk_transcript_entry_get_cell_id (entry)) == 0)
+            return FALSE;
+        }
+      return TRUE;
     default:
       return TRUE;
     }

@@ -825,6 +825,18 @@ test_chat_view (void)
     g_assert_true (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
   }
 
+  /* A DataFrame's text form right after its table is left out. */
+  {
+    guint n = g_list_model_get_n_items (model);
+    RkTranscriptArtifact table = { RK_ENTRY_TABLE, "tables/t.rkt", "application/x-reckon-table", "t", 0, 0, 2, 2 };
+
+    g_assert_cmpuint (rk_transcript_add_artifact (transcript, "c9", &table), >, 0);
+    rk_transcript_add_result (transcript, "c9", "   a  b\n0  1  2");
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, n + 1);
+    rk_transcript_add_result (transcript, "c9", "42");
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, n + 2);
+  }
+
   /* A final answer the agent just streamed as prose is not shown twice. */
   {
     guint n = g_list_model_get_n_items (model);
