@@ -9,6 +9,7 @@
 
 #include "rk-application-private.h"
 #include "rk-preferences-window.h"
+#include "rk-sandbox-launcher.h"
 #include "rk-secrets.h"
 #include "rk-util.h"
 #include "rk-window.h"
@@ -177,8 +178,10 @@ dup_debug_info (RkApplication *self)
   g_string_append_printf (s, "GLib %u.%u.%u\n", glib_major_version, glib_minor_version, glib_micro_version);
   g_string_append_printf (s, "Running: %s\n",
                           flatpak ? "Flatpak" : running_uninstalled () ? "from the build tree" : "installed");
-  g_string_append_printf (s, "Sandbox: %s (%s)\n", rk_sandbox_path (),
-                          flatpak ? "flatpak-spawn --sandbox" : "reckon-sandbox");
+  g_string_append_printf (s, "Sandbox: %s, backend %s\n", rk_sandbox_path (),
+                          rk_sandbox_launcher_get_backend_name ());
+  if (rk_sandbox_launcher_get_unavailable_reason () != NULL)
+    g_string_append_printf (s, "Sandbox unavailable: %s\n", rk_sandbox_launcher_get_unavailable_reason ());
   g_string_append_printf (s, "Kernel: %s\n", rk_kernel_dir ());
   g_string_append_printf (s, "Python: %s\n", rk_python_path ());
   if (window != NULL)
@@ -286,6 +289,10 @@ rk_application_startup (GApplication *app)
   G_APPLICATION_CLASS (rk_application_parent_class)->startup (app);
 
   g_set_application_name (_("Reckon"));
+  /* The app icon from our own prefix or, uninstalled, from the sources:
+   * neither need be on XDG_DATA_DIRS. */
+  gtk_icon_theme_add_search_path (gtk_icon_theme_get_for_display (gdk_display_get_default ()),
+                                  running_uninstalled () ? RK_SOURCE_ICONS_DIR : RK_INSTALLED_ICONS_DIR);
   gtk_window_set_default_icon_name (APP_ID);
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 

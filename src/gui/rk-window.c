@@ -623,10 +623,10 @@ _rk_window_append_debug_info (RkWindow *self,
                           rk_session_get_workspace (rk_conversation_get_session (self->conversation)));
   ready = kernel != NULL ? rk_kernel_get_ready_event (kernel) : NULL;
   if (ready != NULL)
-    g_string_append_printf (out, "Kernel: Python %s, pandas %s, matplotlib %s\n",
+    g_string_append_printf (out, "Running kernel: Python %s, pandas %s, matplotlib %s\n",
                             ready->python ? ready->python : "?",
                             ready->pandas ? ready->pandas : "?",
                             ready->matplotlib ? ready->matplotlib : "?");
   else
-    g_string_append (out, "Kernel: not running\n");
+    g_string_append (out, "Running kernel: none yet\n");
 }
