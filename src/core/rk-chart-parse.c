@@ -7,6 +7,7 @@
 #include "rk-chart.h"
 #include "rk-chart-private.h"
 #include "rk-export.h"
+#include "rk-json.h"
 #include "rk-util.h"
 
 #include <errno.h>
@@ -120,29 +121,24 @@ get_string (JsonObject  *obj,
             char       **out,
             GError     **error)
 {
-  JsonNode *node = json_object_get_member (obj, member);
-  const char *s;
+  g_autoptr(GError) local = NULL;
+  JsonNode *node;
 
   *out = NULL;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+  if (rk_json_dup_string (obj, member, RK_CHART_MAX_STRING, RK_JSON_OPTIONAL, out, &local))
     return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   _("The chart's “%s” is not text."), member);
-      return FALSE;
-    }
-  s = json_node_get_string (node);
-  if (strlen (s) > RK_CHART_MAX_STRING)
+  if (g_error_matches (local, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE))
     {
       g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
                    _("The chart's “%s” is too long."), member);
       return FALSE;
     }
-  if (!g_utf8_validate (s, -1, NULL))
+  node = json_object_get_member (obj, member);
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
     return fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart contains invalid text."));
-  *out = g_strdup (s);
-  return TRUE;
+  g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+               _("The chart's “%s” is not text."), member);
+  return FALSE;
 }
 
 static gboolean
@@ -163,7 +159,7 @@ node_number (JsonNode *node,
   return TRUE;
 }
 
-/* A required or optional finite number. */
+/* A required or optional finite number, within ±MAX_MAGNITUDE. */
 static gboolean
 get_number (JsonObject  *obj,
             const char  *member,
@@ -176,22 +172,19 @@ get_number (JsonObject  *obj,
 
   if (present)
     *present = FALSE;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+  if (!rk_json_get_double (obj, member, -MAX_MAGNITUDE, MAX_MAGNITUDE,
+                           required ? RK_JSON_REQUIRED : RK_JSON_OPTIONAL, out, NULL))
     {
-      if (!required)
-        return TRUE;
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   _("The chart lacks the number “%s”."), member);
-      return FALSE;
-    }
-  if (!node_number (node, out) || !IN_RANGE (*out))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   _("The chart's “%s” is not a finite number."), member);
+      if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+        g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                     _("The chart lacks the number “%s”."), member);
+      else
+        g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
+                     _("The chart's “%s” is not a finite number."), member);
       return FALSE;
     }
   if (present)
-    *present = TRUE;
+    *present = node != NULL && !JSON_NODE_HOLDS_NULL (node);
   return TRUE;
 }
 

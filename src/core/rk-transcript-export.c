@@ -174,8 +174,12 @@ table_cell (RkTable *table,
   if (g_utf8_strlen (text, -1) > TABLE_CELL_CHARS)
     {
       char *cut = g_utf8_offset_to_pointer (text, TABLE_CELL_CHARS - 1);
+      char *shortened;
+
       *cut = '\0';
-      return g_strconcat (g_steal_pointer (&text), "…", NULL);
+      shortened = g_strconcat (text, "…", NULL);
+      g_free (text);
+      return shortened;
     }
   return text;
 }

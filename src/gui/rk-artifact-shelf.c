@@ -271,7 +271,10 @@ save_clicked_cb (GtkButton       *button,
 
       if (dot != NULL)
         *dot = '\0';
-      name = g_strconcat (g_steal_pointer (&name), ".png", NULL);
+      {
+        g_autofree char *stem = g_steal_pointer (&name);
+        name = g_strconcat (stem, ".png", NULL);
+      }
     }
   dialog = gtk_file_chooser_native_new (_("Save Result"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));

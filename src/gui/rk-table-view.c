@@ -16,6 +16,8 @@
 
 /* Above this many rows a sort shows its progress. */
 #define BIG_TABLE_ROWS 100000
+/* Ctrl+C with no selection copies the whole table up to this size. */
+#define COPY_ALL_MAX_ROWS 100000
 /* The height of a compact view before it scrolls. */
 #define COMPACT_MAX_HEIGHT 360
 
@@ -50,6 +52,13 @@ struct _RkTableView
 };
 
 G_DEFINE_FINAL_TYPE (RkTableView, rk_table_view, GTK_TYPE_WIDGET)
+
+enum {
+  SIGNAL_SAVED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 enum {
   PROP_0,
@@ -303,9 +312,11 @@ sorter_changed_cb (GtkSorter       *sorter,
   int column;
 
   self->probe_column = -1;
-  ordering = gtk_sorter_compare (sorter, self, self);
+  /* two distinct items: gtk_sorter_compare() calls nothing for an item and itself */
+  ordering = gtk_sorter_compare (sorter, self, self->table);
   column = self->probe_column;
   ascending = ordering != GTK_ORDERING_LARGER;
+  g_debug ("header sort: column %d, %s", column, ascending ? "ascending" : "descending");
 
   if (column == rk_table_get_sort_column (self->table) &&
       (column < 0 || ascending == rk_table_get_sort_ascending (self->table)))
@@ -410,7 +421,8 @@ selection_tsv (RkTableView *self,
   model = G_LIST_MODEL (self->selection);
   n_columns = rk_table_get_n_columns (self->table);
   selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
-  if (gtk_bitset_is_empty (selected))
+  /* nothing selected: the whole table, unless it is too big to paste */
+  if (gtk_bitset_is_empty (selected) && g_list_model_get_n_items (model) <= COPY_ALL_MAX_ROWS)
     {
       gtk_bitset_unref (selected);
       selected = gtk_bitset_new_range (0, g_list_model_get_n_items (model));
@@ -565,6 +577,7 @@ close_done_cb (GObject      *object,
 
       show_message (self, message);
     }
+  g_signal_emit (self, signals[SIGNAL_SAVED], 0, job->file);
 }
 
 static void
@@ -582,8 +595,12 @@ export_done_cb (GObject      *object,
         show_message (self, error->message);
       return;
     }
-  g_output_stream_close_async (job->stream, G_PRIORITY_DEFAULT, self->export_cancellable,
-                               close_done_cb, g_steal_pointer (&job));
+  {
+    GOutputStream *out = job->stream;
+
+    g_output_stream_close_async (out, G_PRIORITY_DEFAULT, self->export_cancellable,
+                                 close_done_cb, g_steal_pointer (&job));
+  }
 }
 
 static void
@@ -604,9 +621,15 @@ replace_done_cb (GObject      *object,
     }
   show_message (self, _("Saving…"));
   job->stream = G_OUTPUT_STREAM (g_steal_pointer (&stream));
-  rk_table_export_async (self->table, job->format, job->stream,
-                         self->export_cancellable, NULL, NULL, NULL,
-                         export_done_cb, g_steal_pointer (&job));
+  {
+    /* not job->… in the same call that steals job: the order is unspecified */
+    RkTableExportFormat format = job->format;
+    GOutputStream *out = job->stream;
+
+    rk_table_export_async (self->table, format, out,
+                           self->export_cancellable, NULL, NULL, NULL,
+                           export_done_cb, g_steal_pointer (&job));
+  }
 }
 
 static void
@@ -998,6 +1021,16 @@ rk_table_view_class_init (RkTableViewClass *klass)
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /**
+   * RkTableView::saved:
+   * @file: the file written
+   *
+   * A save (or the copy made for a spreadsheet app) was written and closed.
+   */
+  signals[SIGNAL_SAVED] =
+    g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_FILE);
+
   gtk_widget_class_install_action (widget_class, "table.copy", NULL, copy_action);
   gtk_widget_class_install_action (widget_class, "table.copy-column", "u", copy_column_action);
   gtk_widget_class_install_action (widget_class, "table.sort-column", "(ub)", sort_column_action);
@@ -1067,4 +1100,15 @@ rk_table_view_set_title (RkTableView *self,
   g_free (self->title);
   self->title = rk_text_sanitize_for_terminal (title, RK_TEXT_SANITIZE_SINGLE_LINE);
   update_accessible_name (self);
+}
+
+void
+rk_table_view_save (RkTableView         *self,
+                    GFile               *file,
+                    RkTableExportFormat  format)
+{
+  g_return_if_fail (RK_IS_TABLE_VIEW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  start_export (self, format, file, FALSE);
 }

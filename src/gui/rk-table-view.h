@@ -26,8 +26,14 @@ void       rk_table_view_set_compact   (RkTableView *self,
 void       rk_table_view_set_title     (RkTableView *self,
                                         const char  *title);
 
-/* The selected rows (or all visible rows when none is selected) as TSV,
+/* The selected rows (or, when none is, all rows up to 100,000) as TSV,
  * values only, one line a row: what Ctrl+C puts on the clipboard. */
 char      *rk_table_view_get_selection_tsv (RkTableView *self);
+/* Writes the table (in its sorted order) to @file without asking, as the
+ * table.save action does after its file chooser; "saved" (GFile *) is
+ * emitted once it is written, the status line says how it went. */
+void       rk_table_view_save          (RkTableView         *self,
+                                        GFile               *file,
+                                        RkTableExportFormat  format);
 
 G_END_DECLS
