@@ -1172,6 +1172,8 @@ convert_node (cmark_node *n,
         }
       else
         node = node_new (cmark_node_get_type (n) == CMARK_NODE_ITEM ? RK_MARKDOWN_NODE_ITEM : RK_MARKDOWN_NODE_QUOTE);
+      if (g_strcmp0 (type_name, "tasklist") == 0)
+        node->task = cmark_gfm_extensions_get_tasklist_item_checked (n) ? 2 : 1;
       for (cmark_node *c = cmark_node_first_child (n); c; c = cmark_node_next (c))
         g_ptr_array_add (node->children, convert_node (c, depth + 1));
       return node;

@@ -100,7 +100,7 @@ typedef enum
   RK_MARKDOWN_NODE_HEADING,     /* markup, level 1-6 */
   RK_MARKDOWN_NODE_CODE,        /* text, language ("" if none) */
   RK_MARKDOWN_NODE_LIST,        /* children: ITEM; ordered, start, tight */
-  RK_MARKDOWN_NODE_ITEM,        /* children: blocks */
+  RK_MARKDOWN_NODE_ITEM,        /* children: blocks; task */
   RK_MARKDOWN_NODE_QUOTE,       /* children: blocks */
   RK_MARKDOWN_NODE_TABLE,       /* children: TABLE_ROW; n_columns */
   RK_MARKDOWN_NODE_TABLE_ROW,   /* children: TABLE_CELL; header */
@@ -124,6 +124,7 @@ struct _RkMarkdownNode
   gboolean            header;
   guint               n_columns;
   char                align;       /* 'l', 'c', 'r' or 0 */
+  guint               task;        /* ITEM: 0 not a task, 1 to do, 2 done */
   GPtrArray          *children;    /* RkMarkdownNode, never NULL */
   /* Top-level nodes: the lines they span in the source (1-based) and the
    * byte offset in the source at which their first line begins. */

@@ -201,7 +201,15 @@ set_item_marker (GtkWidget      *item_row,
                  guint           index)
 {
   GtkLabel *marker = GTK_LABEL (gtk_widget_get_first_child (item_row));
-  g_autofree char *text = list->ordered ? g_strdup_printf ("%u.", list->start + index) : g_strdup ("•");
+  RkMarkdownNode *item = index < list->children->len ? list->children->pdata[index] : NULL;
+  g_autofree char *text = NULL;
+
+  if (item != NULL && item->task != 0)
+    text = g_strdup (item->task == 2 ? "☑" : "☐");
+  else if (list->ordered)
+    text = g_strdup_printf ("%u.", list->start + index);
+  else
+    text = g_strdup ("•");
 
   if (g_strcmp0 (gtk_label_get_text (marker), text) != 0)
     gtk_label_set_text (marker, text);

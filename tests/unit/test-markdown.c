@@ -590,6 +590,17 @@ test_parse_hostile (void)
   c = rk_markdown_parse ("a\0b\xff\r\r\n|x|\n|-|\n|\xfe|", 18);
   assert_tree_markup_ok (c);
   d = rk_markdown_parse (NULL, -1);
+#ifdef RK_HAVE_CMARK_GFM
+  {
+    g_autoptr(GPtrArray) tasks = rk_markdown_parse ("- [ ] todo\n- [x] done\n- plain", -1);
+    RkMarkdownNode *list = tasks->pdata[0];
+
+    g_assert_cmpuint (list->children->len, ==, 3);
+    g_assert_cmpuint (((RkMarkdownNode *) list->children->pdata[0])->task, ==, 1);
+    g_assert_cmpuint (((RkMarkdownNode *) list->children->pdata[1])->task, ==, 2);
+    g_assert_cmpuint (((RkMarkdownNode *) list->children->pdata[2])->task, ==, 0);
+  }
+#endif
   g_assert_cmpuint (d->len, ==, 0);
 }
 
