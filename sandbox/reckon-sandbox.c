@@ -37,6 +37,8 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "landlock.h"
+#include "terminal.h"
 #include "seccomp-filter-bpf.h"
 #include "utils.h"
 #include "workspace-usage.h"
@@ -71,6 +73,7 @@ static struct
   uint64_t max_open_files;
   uint64_t tmp_size;
   bool debug;
+  bool pty;
   /* --nested (docs/sandbox.md, "Backends"): inside an outer sandbox. */
   bool nested;
   int control_fd;
@@ -213,6 +216,11 @@ parse_args (int argc, char **argv)
       if (strcmp (a, "--debug") == 0)
         {
           opt.debug = true;
+          continue;
+        }
+      if (strcmp (a, "--pty") == 0)
+        {
+          opt.pty = true;
           continue;
         }
       if (strcmp (a, "--nested") == 0)
@@ -787,20 +795,36 @@ reset_signals (void)
 }
 
 /* The program: last steps, then exec. Never returns. */
+/* The filters (syscall-filter.c) are compiled at build time; installing
+ * them allocates nothing, which matters under RLIMIT_AS. The ioctl one
+ * first: the allowlist, once in, still lets prctl through. */
+static bool
+load_filters (void)
+{
+  struct sock_fprog allowlist = {
+    .len = sizeof seccomp_filter_insns / sizeof seccomp_filter_insns[0],
+    .filter = (struct sock_filter *) seccomp_filter_insns,
+  };
+  struct sock_fprog ioctls = {
+    .len = sizeof seccomp_ioctl_insns / sizeof seccomp_ioctl_insns[0],
+    .filter = (struct sock_filter *) seccomp_ioctl_insns,
+  };
+
+  return prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &ioctls, 0, 0) == 0
+         && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &allowlist, 0, 0) == 0;
+}
+
 static void __attribute__((noreturn))
 run_program (void)
 {
   char **env = build_environment ();
-  /* The filter (syscall-filter.c) is compiled at build time; installing
-   * it allocates nothing, which matters under RLIMIT_AS. */
-  struct sock_fprog filter = {
-    .len = sizeof seccomp_filter_insns / sizeof seccomp_filter_insns[0],
-    .filter = (struct sock_filter *) seccomp_filter_insns,
-  };
   const char *prog = opt.argv[0];
 
   if (setsid () < 0)
     die_with_error ("cannot start a new session");
+  /* Its own pty (--pty) is its controlling terminal: ^C interrupts it. */
+  if (opt.pty && !opt.nested && ioctl (STDIN_FILENO, TIOCSCTTY, 0) != 0)
+    die_with_error ("cannot make the pty the controlling terminal");
   if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
     die_with_error ("cannot set the parent-death signal");
   if (getppid () != (opt.nested ? nested_monitor : 1))
@@ -816,9 +840,19 @@ run_program (void)
   /* Limits late: nothing below allocates (RLIMIT_AS would refuse it). */
   set_limits ();
 
+  /* Nested, the outer sandbox's mounts decide what is reachable (and the
+   * paths are the caller's): Landlock only over a root we built. */
+  if (!opt.nested)
+    {
+      const char *ro[MAX_RO_BINDS];
+      for (size_t i = 0; i < opt.n_ro_binds; i++)
+        ro[i] = opt.ro_binds[i].dest;
+      sandbox_landlock_apply ("/workspace", ro, opt.n_ro_binds);
+    }
+
   /* Last thing before exec, as bubblewrap does. From here on a failure is
    * the program's (126/127), not the sandbox's. */
-  if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter, 0, 0) != 0)
+  if (!load_filters ())
     die_with_error ("cannot load the seccomp filter");
 
   if (strchr (prog, '/') != NULL)
@@ -940,14 +974,8 @@ run_pid1 (int sync_fd)
       close (fd);
   /* The same filter as the program's: what we still need (waitpid, kill,
    * sigwaitinfo, write, exit) is all allowed. */
-  {
-    struct sock_fprog filter = {
-      .len = sizeof seccomp_filter_insns / sizeof seccomp_filter_insns[0],
-      .filter = (struct sock_filter *) seccomp_filter_insns,
-    };
-    if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter, 0, 0) != 0)
-      die_with_error ("cannot load the seccomp filter in PID-1");
-  }
+  if (!load_filters ())
+    die_with_error ("cannot load the seccomp filter in PID-1");
 
   for (;;)
     {
@@ -1075,6 +1103,7 @@ finish (int status, bool have_status, const char *limit, const char *value)
 {
   char json[256];
 
+  terminal_restore ();
   if (limit != NULL)
     {
       char line[256];
@@ -1395,6 +1424,15 @@ main (int argc, char **argv)
   if (workspace_fd < 0)
     die_with_error ("cannot open the workspace %s", opt.workspace);
   walker = workspace_usage_walker_new (workspace_fd, opt.max_files);
+  if (opt.debug)
+    {
+      char how[256];
+      sandbox_landlock_describe (how, sizeof how);
+      debug ("%s", opt.nested ? "landlock: not applied (nested: the outer sandbox's mounts decide what is reachable)" : how);
+      debug ("seccomp: %d system calls allowed, all others ENOSYS or EPERM", SECCOMP_FILTER_ALLOWED);
+      if (opt.nested)
+        debug ("memory: no cgroup (nested): per-process RLIMIT_AS only");
+    }
   if (opt.nested)
     run_nested (walker);
   if (opt.control_fd >= 0)
@@ -1417,6 +1455,7 @@ main (int argc, char **argv)
 
   if (pipe2 (sync_pipe, O_CLOEXEC) != 0 || pipe2 (report_pipe, O_CLOEXEC) != 0)
     die_with_error ("cannot create pipes");
+  terminal_setup (opt.pty);
 
   pid1 = (pid_t) syscall (SYS_clone, CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET
                           | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP | SIGCHLD,
@@ -1425,6 +1464,7 @@ main (int argc, char **argv)
     die_with_error ("cannot create namespaces");
   if (pid1 == 0)
     {
+      terminal_child ();
       close (sync_pipe[1]);
       close (report_pipe[0]);
       close (sfd);
@@ -1436,6 +1476,7 @@ main (int argc, char **argv)
 
   close (sync_pipe[0]);
   close (report_pipe[1]);
+  terminal_parent ();
   if (workspace_tree_fd >= 0)
     close (workspace_tree_fd);
   {
@@ -1455,7 +1496,8 @@ main (int argc, char **argv)
 
   for (;;)
     {
-      struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+      struct pollfd pfd[4] = { { .fd = sfd, .events = POLLIN } };
+      int npfd = 1 + terminal_poll_fds (pfd + 1);
       uint64_t now = now_ms ();
       int wait_ms;
       int status;
@@ -1504,9 +1546,10 @@ main (int argc, char **argv)
         wait_ms = (int) (deadline - now_ms ());
       if (wait_ms < 0)
         wait_ms = 0;
-      if (poll (&pfd, 1, wait_ms) < 0 && errno != EINTR)
+      if (poll (pfd, (nfds_t) npfd, wait_ms) < 0 && errno != EINTR)
         die_with_error ("poll failed");
-      if (pfd.revents & POLLIN)
+      terminal_pump (pfd + 1, npfd - 1);
+      if (pfd[0].revents & POLLIN)
         {
           struct signalfd_siginfo si;
           while (read (sfd, &si, sizeof si) == sizeof si)
@@ -1524,6 +1567,7 @@ main (int argc, char **argv)
   if (pid1 != 0)
     while (waitpid (pid1, NULL, 0) < 0 && errno == EINTR)
       ;
+  terminal_drain ();
   /* Everything inside is dead: no set-id bit and no unreadable mode leaves. */
   workspace_restore (walker);
   oom_killed = sandbox_cgroup_oom_killed ();

@@ -3,7 +3,16 @@
 #pragma once
 
 #include <linux/filter.h>
+#include <stdbool.h>
 
 /* Compiles the filter (native x86-64 plus i386 and x32, so `int 0x80` and
  * x32 calls meet the same rules); dies on failure. */
 struct sock_fprog *build_seccomp_filter (void);
+/* The second, stacked filter: refuses the TIOCSTI and TIOCLINUX ioctls. */
+struct sock_fprog *build_ioctl_filter (void);
+/* How many system calls build_seccomp_filter() allowed (some only with
+ * certain arguments). */
+int seccomp_filter_allowed_count (void);
+/* Whether @name is a system call this libseccomp knows, or one of the few
+ * it does not that the filter names on purpose. */
+bool seccomp_filter_check_name (const char *name);

@@ -216,7 +216,9 @@ scan_fds (struct workspace_usage_walker *self, pid_t pid, ino_t *seen, size_t *n
   dir = opendir (path);
   if (dir == NULL)
     {
-      if (errno != ENOENT && errno != ESRCH)
+      /* EACCES: a process on its way out (no memory map left to check our
+       * right to look against); it holds nothing for long. */
+      if (errno != ENOENT && errno != ESRCH && errno != EACCES)
         u->blind = true;
       return;
     }

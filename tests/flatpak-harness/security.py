@@ -47,6 +47,8 @@ KNOWN = [
     ('cannot hold 768 MiB together', 'limit: no cgroup inside a Flatpak; --memory is RLIMIT_AS per process (docs/sandbox.md)'),
     ('OOM kill of the program is reported', 'limit: no cgroup inside a Flatpak'),
     ('exhausting inotify instances inside', 'limit: the per-user-namespace counters belong to the outer sandbox\'s namespace'),
+    ('never gets the caller\'s terminal', 'limit: --nested does not replace a terminal on fds 0-2 yet (the portal passes the caller\'s fds through)'),
+    ('--pty: a fresh terminal', 'limit: --nested has no --pty yet'),
 ]
 
 

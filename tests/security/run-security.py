@@ -682,7 +682,7 @@ def _():
     equal(got, "['lo']")
 
 
-@case('net', 'SysV shared memory of the host is not visible (own IPC ns)')
+@case('net', 'SysV shared memory of the host is not reachable (SysV IPC is refused: ENOSYS)')
 def _():
     libc = ctypes.CDLL(None, use_errno=True)
     key = 0x52434B00 + (os.getpid() & 0xff)
@@ -696,7 +696,7 @@ def _():
         ''')
     finally:
         libc.shmctl(shmid, 0, None)
-    equal(got, 'ENOENT')
+    equal(got, 'ENOSYS')
 
 
 def with_pty(code):
@@ -904,7 +904,7 @@ I386_CALLS = [
     ('unshare(CLONE_NEWUSER)', (310, 0x10000000), 'errno EPERM'),
     ('mount', (21, 0, 0, 0, 0, 0), 'errno EPERM'),
     ('ptrace(PTRACE_TRACEME)', (26, 0, 0, 0, 0), 'errno EPERM'),
-    ('socketcall (multiplexer)', (102, 1, 0), 'errno ENOSYS'),
+    ('socketcall (multiplexer)', (102, 1, 0), 'errno EAFNOSUPPORT'),
     ('socket(AF_INET)', (359, 2, 1, 0), 'errno EAFNOSUPPORT'),
     ('io_uring_setup', (425, 1, 0), 'errno ENOSYS'),
     ('keyctl', (288, 0, -3, 0), 'errno EPERM'),
@@ -973,18 +973,24 @@ def installed_filter():
         try:
             libc.ptrace(0x4207, pid, None, None)  # PTRACE_INTERRUPT
             os.waitpid(pid, 0x40000000)  # __WALL
-            n = libc.ptrace(0x420C, pid, None, None)  # PTRACE_SECCOMP_GET_FILTER
-            check(n > 0, f'PTRACE_SECCOMP_GET_FILTER: errno {ctypes.get_errno()}')
-            buf = (ctypes.c_uint64 * n)()
-            check(libc.ptrace(0x420C, pid, None, ctypes.addressof(buf)) == n, 'short filter')
+            # PTRACE_SECCOMP_GET_FILTER, index 0 (the newest) and up: the
+            # sandbox stacks an allowlist on an ioctl filter.
+            progs = []
+            while True:
+                n = libc.ptrace(0x420C, pid, ctypes.c_void_p(len(progs)), None)
+                if n <= 0:
+                    break
+                buf = (ctypes.c_uint64 * n)()
+                check(libc.ptrace(0x420C, pid, ctypes.c_void_p(len(progs)), ctypes.addressof(buf)) == n, 'short filter')
+                progs.append([(v & 0xFFFF, (v >> 16) & 0xFF, (v >> 24) & 0xFF, v >> 32) for v in buf])
+            check(progs, f'PTRACE_SECCOMP_GET_FILTER: errno {ctypes.get_errno()}')
         finally:
             libc.ptrace(17, pid, None, None)  # PTRACE_DETACH
-        insns = [(v & 0xFFFF, (v >> 16) & 0xFF, (v >> 24) & 0xFF, v >> 32) for v in buf]
     finally:
         p.kill()
         p.wait()
-    _filter_cache.append(insns)
-    return insns
+    _filter_cache.append(progs)
+    return progs
 
 
 def bpf_eval(insns, arch, nr, args=()):
@@ -1040,6 +1046,19 @@ def bpf_eval(insns, arch, nr, args=()):
     raise Fail('BPF program did not return')
 
 
+def stacked_eval(progs, arch, nr, args=()):
+    """What the kernel does with stacked filters: the lowest action wins
+    (KILL < ERRNO < ALLOW as signed 32-bit), the newest on a tie."""
+    best = None
+    for insns in progs:
+        ret = bpf_eval(insns, arch, nr, args)
+        action = ret & 0xFFFF0000
+        key = action - (1 << 32) if action & 0x80000000 else action
+        if best is None or key < best[0]:
+            best = (key, ret)
+    return best[1]
+
+
 def verdict(ret):
     if ret == RET_ALLOW:
         return 'allow'
@@ -1057,9 +1076,16 @@ FILTER_CASES = [
     ('i386 clone for a thread is allowed', AUDIT_ARCH_I386, 120, (0x3D0F00,), 'allow'),
     ('i386 mount', AUDIT_ARCH_I386, 21, (), 'EPERM'),
     ('i386 ptrace', AUDIT_ARCH_I386, 26, (), 'EPERM'),
-    ('i386 socketcall multiplexer', AUDIT_ARCH_I386, 102, (1, 0), 'ENOSYS'),
+    ('i386 socketcall multiplexer', AUDIT_ARCH_I386, 102, (1, 0), 'EAFNOSUPPORT'),
     ('i386 socket(AF_INET)', AUDIT_ARCH_I386, 359, (2, 1, 0), 'EAFNOSUPPORT'),
-    ('i386 socket(AF_UNIX) is allowed', AUDIT_ARCH_I386, 359, (1, 1, 0), 'allow'),
+    ('i386 socket(AF_UNIX) is refused too (no sockets for i386)', AUDIT_ARCH_I386, 359, (1, 1, 0), 'EAFNOSUPPORT'),
+    ('x86-64 socket(AF_UNIX) is allowed', AUDIT_ARCH_X86_64, 41, (1, 1, 0), 'allow'),
+    ('x86-64 statmount (newer than libseccomp)', AUDIT_ARCH_X86_64, 457, (), 'ENOSYS'),
+    ('x86-64 listmount (newer than libseccomp)', AUDIT_ARCH_X86_64, 458, (), 'ENOSYS'),
+    ('x86-64 open_tree_attr (newer than libseccomp)', AUDIT_ARCH_X86_64, 467, (), 'ENOSYS'),
+    ('x86-64 number 1000 (above all)', AUDIT_ARCH_X86_64, 1000, (), 'ENOSYS'),
+    ('x86-64 memfd_create', AUDIT_ARCH_X86_64, 319, (), 'ENOSYS'),
+    ('x86-64 shmget', AUDIT_ARCH_X86_64, 29, (), 'ENOSYS'),
     ('i386 ioctl(TIOCSTI)', AUDIT_ARCH_I386, 54, (0, 0x5412, 0), 'EPERM'),
     ('i386 ioctl(TIOCLINUX)', AUDIT_ARCH_I386, 54, (0, 0x541C, 0), 'EPERM'),
     ('i386 io_uring_setup', AUDIT_ARCH_I386, 425, (), 'ENOSYS'),
@@ -1077,7 +1103,7 @@ FILTER_CASES = [
 for _name, _arch, _nr, _args, _want in FILTER_CASES:
     def _make(arch, nr, args, want):
         def fn():
-            equal(verdict(bpf_eval(installed_filter(), arch, nr, args)), want)
+            equal(verdict(stacked_eval(installed_filter(), arch, nr, args)), want)
         return fn
     case('kernel', f'installed filter: {_name} -> {_want}')(_make(_arch, _nr, _args, _want))
 
@@ -1769,6 +1795,123 @@ def _():
     ''').json()
     check(got[0] <= 64 << 10 and got[2] <= 64 << 10, f'limits {got}')
     check(0 < got[1] <= max(1, host // 4), f'RLIMIT_SIGPENDING {got[1]} (host {host})')
+
+
+def debug_lines():
+    res = run('pass', opts=['--debug'])
+    return [l.split('debug: ', 1)[1] for l in res.err.decode(errors='replace').splitlines()
+            if l.startswith('reckon-sandbox: debug: ')]
+
+
+@case('audit', 'memfd, SysV shm and message queues are refused: no memory outside the budget (finding 4)')
+def _():
+    got = run("""
+        import mmap
+        libc = ctypes.CDLL(None, use_errno=True)
+        def memfd():
+            fd = os.memfd_create("x")
+            os.ftruncate(fd, 1 << 30)
+            m = mmap.mmap(fd, 1 << 30)
+        shm = libc.shmget(0, 1 << 30, 0o1600)
+        shm_err = errno.errorcode.get(ctypes.get_errno()) if shm < 0 else "ok"
+        msg = libc.msgget(0, 0o1600)
+        msg_err = errno.errorcode.get(ctypes.get_errno()) if msg < 0 else "ok"
+        mq = sc(240, ctypes.c_char_p(b"/q"), 0o100 | 2, 0o600, 0)
+        print(json.dumps([oserr(memfd), shm_err, msg_err, mq]))
+    """).json()
+    equal(got, ['ENOSYS'] * 4, 'memfd_create, shmget, msgget, mq_open')
+
+
+@case('audit', 'calls newer than libseccomp and numbers above all are ENOSYS (finding 6)')
+def _():
+    # statmount, listmount, open_tree_attr, setxattrat, file_getattr, beyond
+    calls = [(457, 0, 0, 0, 0), (458, 0, 0, 0, 0), (467, -1, 0, 0, 0, 0), (463, -100, 0, 0, 0, 0, 0),
+             (468, -100, 0, 0, 0, 0), (470,), (512,), (1000,), (0x3FFFFFFF,)]
+    got = run(f'print(json.dumps([sc(*c) for c in {calls!r}]))').json()
+    equal(got, ['ENOSYS'] * len(calls), 'results')
+
+
+@case('audit', 'the allowlist: how many system calls, and Landlock\'s ABI (finding 6)')
+def _():
+    lines = debug_lines()
+    sec = [l for l in lines if l.startswith('seccomp: ')]
+    ll = [l for l in lines if l.startswith('landlock: ')]
+    check(sec and ll, f'--debug lines: {lines}')
+    n = int(sec[0].split()[1])
+    print(f'# {sec[0]}', flush=True)
+    print(f'# {ll[0]}', flush=True)
+    check(0 < n <= 150, f'{n} system calls allowed')
+
+
+@case('audit', 'Landlock: a path outside the sandbox\'s own tree is out of reach even through /proc')
+def _():
+    ll = [l for l in debug_lines() if l.startswith('landlock: ')]
+    if not ll or 'not a' in ll[0]:
+        raise Skip(ll[0] if ll else 'no landlock line in --debug')
+    got = py_line("""
+        import socket
+        r = [oserr(os.listdir, "/proc/1/root/etc"), oserr(open, "/proc/1/root/etc/passwd")]
+        r.append(oserr(open, "/etc/passwd"))
+        r.append(oserr(open, "/workspace/x", "w"))
+        print(json.dumps(r))
+    """)
+    a, b, c, d = json.loads(got)
+    check(a in ('EACCES', 'EPERM') and b in ('EACCES', 'EPERM'), f'/proc/1/root: {a} {b}')
+    equal((c, d), ('ok', 'ok'), 'the sandbox\'s own /etc/passwd and workspace')
+
+
+TERMINAL_PROBE = '''
+import termios
+r = [os.isatty(0), os.isatty(1), os.isatty(2)]
+try:
+    a = termios.tcgetattr(0)
+    a[3] &= ~(termios.ECHO | termios.ICANON)
+    termios.tcsetattr(0, termios.TCSANOW, a)
+    r.append("changed")
+except termios.error:
+    r.append("not a terminal")
+import fcntl
+r.append(oserr(fcntl.ioctl, 0, termios.TIOCSTI, b"x"))
+print(json.dumps(r), flush=True)
+'''
+
+
+def run_on_terminal(opts=()):
+    """Runs TERMINAL_PROBE with a pty as stdin, stdout and stderr; returns
+    what it printed and whether the pty's modes are as before."""
+    import pty
+    import select
+    import termios
+    master, slave = pty.openpty()
+    try:
+        before = termios.tcgetattr(slave)
+        p = subprocess.run([SANDBOX, *opts, '--workspace', new_workspace(), '--', PY, '-c',
+                            PRELUDE + TERMINAL_PROBE], stdin=slave, stdout=slave, stderr=slave, timeout=60)
+        out = b''
+        while b'\n' not in out and select.select([master], [], [], 5)[0]:
+            out += os.read(master, 4096)
+        same = termios.tcgetattr(slave) == before
+    finally:
+        os.close(master)
+        os.close(slave)
+    check(p.returncode == 0, f'exit {p.returncode}, output {out!r}')
+    line = [l for l in out.decode(errors='replace').splitlines() if l.startswith('[')]
+    check(line, f'no output through the terminal: {out!r}')
+    return json.loads(line[0]), same
+
+
+@case('audit', 'the program never gets the caller\'s terminal as fds 0-2; its output still shows (finding 7)')
+def _():
+    got, same = run_on_terminal()
+    equal(got, [False, False, False, 'not a terminal', 'EPERM'], 'isatty 0-2, tcsetattr, TIOCSTI')
+    check(same, 'the caller\'s terminal modes changed')
+
+
+@case('audit', '--pty: a fresh terminal of its own; the caller\'s modes are restored after')
+def _():
+    got, same = run_on_terminal(['--pty'])
+    equal(got, [True, True, True, 'changed', 'EPERM'], 'isatty 0-2, tcsetattr, TIOCSTI')
+    check(same, 'the caller\'s terminal modes were not restored')
 
 
 # ---------------------------------------------------------------------------
