@@ -177,6 +177,30 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
 }
 
 static void
+set_null_look (GtkLabel *label,
+               gboolean  null)
+{
+  static PangoAttrList *italic = NULL;
+
+  /* style changes are what cost when rows are rebound while scrolling:
+   * touch them only when a cell turns null or back */
+  if (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "rk-null")) == null)
+    return;
+  g_object_set_data (G_OBJECT (label), "rk-null", GINT_TO_POINTER (null));
+  if (italic == NULL)
+    {
+      italic = pango_attr_list_new ();
+      pango_attr_list_insert (italic, pango_attr_style_new (PANGO_STYLE_ITALIC));
+    }
+  gtk_label_set_attributes (label, null ? italic : NULL);
+  if (null)
+    gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), null ? _("No value") : NULL);
+}
+
+static void
 cell_bind_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *item,
               RkTableView              *self)
@@ -189,28 +213,9 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   if (row == NULL)
     return;
   text = format_cell (self->table, rk_table_row_get_index (row), column, TRUE);
-  if (text == NULL)
-    {
-      /* A null is shown, dimmed and in italics, so it never looks like "". */
-      static PangoAttrList *italic = NULL;
-
-      if (italic == NULL)
-        {
-          italic = pango_attr_list_new ();
-          pango_attr_list_insert (italic, pango_attr_style_new (PANGO_STYLE_ITALIC));
-        }
-      gtk_label_set_text (label, C_("table cell", "null"));
-      gtk_label_set_attributes (label, italic);
-      gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (label), _("No value"));
-    }
-  else
-    {
-      gtk_label_set_text (label, text);
-      gtk_label_set_attributes (label, NULL);
-      gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (label), NULL);
-    }
+  /* A null is shown, dimmed and in italics, so it never looks like "". */
+  set_null_look (label, text == NULL);
+  gtk_label_set_text (label, text != NULL ? text : C_("table cell", "null"));
 }
 
 /* ------------------------------------------------------------- sorting */
@@ -742,6 +747,36 @@ open_external_action (GtkWidget  *widget,
 
 /* ---------------------------------------------------------------- build */
 
+/* Wide enough for its header and the usual content of its type. */
+static int
+column_width (RkTableView       *self,
+              const char        *title,
+              RkTableColumnType  type)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), title);
+  int header = 0, content;
+
+  pango_layout_get_pixel_size (layout, &header, NULL);
+  switch (type)
+    {
+    case RK_TABLE_COLUMN_BOOL:
+      content = 60;
+      break;
+    case RK_TABLE_COLUMN_INT64:
+    case RK_TABLE_COLUMN_FLOAT64:
+      content = 110;
+      break;
+    case RK_TABLE_COLUMN_DATETIME:
+      content = 160;
+      break;
+    case RK_TABLE_COLUMN_STRING:
+    default:
+      content = 180;
+      break;
+    }
+  return CLAMP (MAX (header + 36, content), 60, 320);
+}
+
 static void
 build_columns (RkTableView *self)
 {
@@ -771,6 +806,9 @@ build_columns (RkTableView *self)
                                column_type_label (type));
       column = gtk_column_view_column_new (title, g_object_ref (GTK_LIST_ITEM_FACTORY (factory)));
       gtk_column_view_column_set_resizable (column, TRUE);
+      /* A fixed width: the view never measures a million rows' contents,
+       * and columns do not jump while scrolling. */
+      gtk_column_view_column_set_fixed_width (column, column_width (self, title, type));
 
       probe->self = self;
       probe->column = c;
