@@ -58,6 +58,8 @@ rk_error_view_limit_of (const char *name,
       return limits[i];
   if (g_strcmp0 (detail, "processes") == 0)
     return "procs";
+  if (g_strcmp0 (detail, "time") == 0)
+    return "timeout";
   /* Else the kernel's sentence (rk-kernel.c, limit_message). */
   lower = g_ascii_strdown (message ? message : "", -1);
   if (strstr (lower, "memory") != NULL)

@@ -539,6 +539,8 @@ test_error_view (void)
   g_assert_true (g_str_has_prefix (rk_error_view_get_message (RK_ERROR_VIEW (view)),
                                    "The cell used more memory than allowed"));
   g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit", "whatever", "timeout"), ==, "timeout");
+  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit", "whatever", "time"), ==, "timeout");
+  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit", "whatever", "files"), ==, "files");
   g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit",
                                            "The cell was stopped because the workspace grew past its disk limit.", NULL), ==, "disk");
   g_assert_cmpstr (rk_error_view_limit_of ("CPUTimeLimitExceeded", "", NULL), ==, "cpu");
