@@ -109,6 +109,12 @@ key_pressed_cb (RkComposer            *self,
                 GdkModifierType        state,
                 GtkEventControllerKey *controller)
 {
+  /* Shift+Tab leaves the field backwards (GTK 4.8's text view keeps it). */
+  if (keyval == GDK_KEY_ISO_Left_Tab || (keyval == GDK_KEY_Tab && (state & GDK_SHIFT_MASK)))
+    {
+      gtk_widget_child_focus (GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (self))), GTK_DIR_TAB_BACKWARD);
+      return GDK_EVENT_STOP;
+    }
   if (keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter)
     return GDK_EVENT_PROPAGATE;
   /* Shift+Enter (and Ctrl+Enter) add a line: let the text view have it. */
