@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rk-artifact-export.h"
 #include "rk-window-private.h"
 
 static RkSession *
@@ -130,22 +131,29 @@ export_all_cb (GObject      *object,
 {
   g_autoptr(SaveData) data = user_data;
   g_autoptr(GError) error = NULL;
-  g_auto(GStrv) saved = rk_session_export_all_finish (RK_SESSION (object), result, &error);
+  g_auto(GStrv) skipped = rk_artifact_save_all_finish (result, &error);
   g_autofree char *name = NULL;
   g_autofree char *message = NULL;
   AdwToast *toast;
-  guint n;
 
-  if (saved == NULL)
+  if (skipped == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        rk_window_toast (data->window, error->message);
+        {
+          message = g_strdup_printf (_("The results could not be saved: %s"), error->message);
+          rk_window_toast (data->window, message);
+        }
       return;
     }
-  n = g_strv_length (saved);
   name = g_file_get_basename (data->folder);
-  message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Saved %u file to “%s”", "Saved %u files to “%s”", n),
-                             n, name);
+  if (skipped[0] != NULL)
+    message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "Results saved to “%s”, but %u could not be read",
+                                            "Results saved to “%s”, but %u could not be read",
+                                            g_strv_length (skipped)),
+                               name, g_strv_length (skipped));
+  else
+    message = g_strdup_printf (_("Results saved to “%s”, with their provenance"), name);
   toast = adw_toast_new (message);
   adw_toast_set_button_label (toast, _("_Open Folder"));
   g_signal_connect_data (toast, "button-clicked", G_CALLBACK (open_folder_cb),
@@ -161,6 +169,7 @@ save_all_response_cb (RkWindow             *self,
   RkSession *session = current_session (self);
   g_autoptr(GFile) folder = NULL;
   g_autofree char *path = NULL;
+  g_auto(GStrv) names = NULL;
   SaveData *data;
 
   if (response == GTK_RESPONSE_ACCEPT && session != NULL)
@@ -172,7 +181,11 @@ save_all_response_cb (RkWindow             *self,
   data = g_new0 (SaveData, 1);
   data->window = g_object_ref (self);
   data->folder = g_steal_pointer (&folder);
-  rk_session_export_all_async (session, RK_EXPORT_FOLDER, path, self->cancellable, export_all_cb, data);
+  /* The same as the shelf's Save All: saved forms plus provenance.json. */
+  names = rk_session_dup_file_names (session);
+  rk_artifact_save_all_async (rk_conversation_get_transcript (self->conversation),
+                              (const char * const *) names, rk_session_get_workspace (session),
+                              RK_EXPORT_FOLDER, path, self->cancellable, export_all_cb, data);
 }
 
 static void
