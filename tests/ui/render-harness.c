@@ -91,6 +91,12 @@ stream_cb (gpointer user_data)
 }
 
 static void
+start_stream_cb (gpointer user_data)
+{
+  g_timeout_add (5, stream_cb, user_data);
+}
+
+static void
 scroll_top_cb (gpointer user_data)
 {
   GtkWidget *scroller = gtk_widget_get_parent (GTK_WIDGET (rk_chat_view_get_list_view (user_data)));
@@ -183,7 +189,8 @@ activate_cb (GtkApplication *app,
         g_string_append (stream_text, stream_part);
       frame_times = g_array_new (FALSE, FALSE, sizeof (gint64));
       gtk_widget_add_tick_callback (window, frame_cb, NULL, NULL);
-      g_timeout_add (5, stream_cb, GUINT_TO_POINTER (id));
+      /* Start once the window has settled, so its first layout is not counted. */
+      g_timeout_add_once (1500, start_stream_cb, GUINT_TO_POINTER (id));
     }
 }
 
