@@ -9,6 +9,7 @@
 #include "rk-export.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
@@ -597,6 +598,111 @@ rk_trace_index_match (RkTraceIndex *self,
       s->column = best->column;
     }
   return spans;
+}
+
+/* --------------------------------------------------------------- markup */
+
+/* Marks the numbers of one run of plain text (no tags, no entities). */
+static void
+mark_run (RkTraceIndex *self,
+          GString      *out,
+          const char   *text,
+          gsize         len,
+          guint        *n_computed,
+          guint        *n_not)
+{
+  g_autofree char *run = g_strndup (text, len);
+  g_autoptr(GArray) spans = rk_trace_index_match (self, run);
+  gsize at = 0;
+
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const RkTraceSpan *s = &g_array_index (spans, RkTraceSpan, i);
+
+      g_string_append_len (out, run + at, s->start - at);
+      if (s->status == RK_TRACE_COMPUTED)
+        {
+          g_string_append_printf (out, "<a href=\"reckon-trace:%u:%" G_GINT64_FORMAT ":%d\" title=\"%s\">",
+                                  s->entry_id, s->row, s->column, _("Computed: go to the output it comes from"));
+          g_string_append_len (out, run + s->start, s->end - s->start);
+          g_string_append (out, "</a>");
+          (*n_computed)++;
+        }
+      else if (s->status == RK_TRACE_NOT_COMPUTED)
+        {
+          g_string_append_printf (out, "<a href=\"reckon-trace:not-computed\" title=\"%s\"><span underline=\"error\">",
+                                  _("Not computed: this number is in no output of the analysis"));
+          g_string_append_len (out, run + s->start, s->end - s->start);
+          g_string_append (out, "</span></a>");
+          (*n_not)++;
+        }
+      else
+        g_string_append_len (out, run + s->start, s->end - s->start);
+      at = s->end;
+    }
+  g_string_append (out, run + at);
+}
+
+char *
+rk_trace_mark_markup (RkTraceIndex *self,
+                      const char   *markup,
+                      guint        *n_computed,
+                      guint        *n_not_computed)
+{
+  GString *out;
+  const char *p, *run;
+  guint skip_depth = 0;   /* inside <tt> or <a> */
+  guint computed = 0, not_computed = 0;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (markup == NULL)
+    markup = "";
+  out = g_string_new (NULL);
+  p = run = markup;
+  while (*p != '\0')
+    {
+      if (*p == '<' || *p == '&')
+        {
+          const char *end = strchr (p, *p == '<' ? '>' : ';');
+
+          if (skip_depth == 0)
+            mark_run (self, out, run, p - run, &computed, &not_computed);
+          else
+            g_string_append_len (out, run, p - run);
+          if (end == NULL)
+            {
+              /* not markup after all: the rest as it is */
+              g_string_append (out, p);
+              run = p + strlen (p);
+              break;
+            }
+          if (*p == '<')
+            {
+              gboolean closing = p[1] == '/';
+              const char *name = p + (closing ? 2 : 1);
+
+              if (g_str_has_prefix (name, "tt") || (name[0] == 'a' && (name[1] == ' ' || name[1] == '>')))
+                skip_depth = closing ? (skip_depth > 0 ? skip_depth - 1 : 0) : skip_depth + 1;
+            }
+          g_string_append_len (out, p, end + 1 - p);
+          p = run = end + 1;
+          continue;
+        }
+      p++;
+    }
+  if (*run != '\0')
+    {
+      if (skip_depth == 0)
+        mark_run (self, out, run, strlen (run), &computed, &not_computed);
+      else
+        g_string_append (out, run);
+    }
+  if (n_computed != NULL)
+    *n_computed = computed;
+  if (n_not_computed != NULL)
+    *n_not_computed = not_computed;
+  return g_string_free (out, FALSE);
 }
 
 /* ---------------------------------------------------------------- build */

@@ -89,6 +89,18 @@ guint         rk_trace_index_get_n_values (RkTraceIndex *self);
 GArray       *rk_trace_index_match       (RkTraceIndex *self,
                                           const char   *text);
 
+/* @markup (Pango markup of rendered prose, e.g. a GtkLabel's) with its
+ * numbers marked: a computed one becomes a link
+ * <a href="reckon-trace:ENTRY:ROW:COLUMN" title="…">…</a> (activate-link:
+ * scroll to ENTRY), one not computed a link to "reckon-trace:not-computed"
+ * with a wavy underline and the title "Not computed…"; given ones stay as
+ * they are. Text inside <tt> and <a> is left alone. Counts go to
+ * @n_computed / @n_not_computed when not NULL. */
+char         *rk_trace_mark_markup       (RkTraceIndex *self,
+                                          const char   *markup,
+                                          guint        *n_computed,
+                                          guint        *n_not_computed);
+
 /* The index of every output before the entry @before_entry_id (0: all) of
  * @transcript: printed text and results from the entries, tables and charts
  * read beneath @workspace (NULL or gone: text only), and the user's words.

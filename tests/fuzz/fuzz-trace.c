@@ -50,5 +50,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   check_spans (matched, text);
   if (matched->len != checked->len)
     abort ();
+  {
+    g_autofree char *marked = rk_trace_mark_markup (index, text, NULL, NULL);
+    if (marked == NULL || strlen (marked) < strlen (text))
+      abort ();
+  }
   return 0;
 }

@@ -59,12 +59,12 @@ static guint
 run (Fixture *f,
      char    *code)   /* taken */
 {
-  g_autofree char *owned = code;
   RkTranscript *t = rk_agent_get_transcript (f->agent);
   guint first = rk_transcript_get_n_entries (t);
   g_autofree char *out = NULL;
 
   rk_agent_run_code_async (f->agent, code, NULL, ran_cb, &out);
+  g_free (code);
   while (out == NULL)
     g_main_context_iteration (NULL, TRUE);
   return first;

@@ -217,6 +217,45 @@ test_conversation (void)
   g_rmdir (ws);
 }
 
+static void
+test_markup (void)
+{
+  g_autoptr(RkTraceIndex) index = rk_trace_index_new ();
+  const char *markup = "North sold <b>48,213</b> units &amp; 37.2% of <tt>12345</tt>; "
+                       "<a href=\"https://x\">99.5</a> &#8212; 12 months";
+  g_autofree char *out = NULL;
+  guint computed = 0, not_computed = 0;
+
+  rk_trace_index_add_value (index, 7, 48213, 0, 1);
+  rk_trace_index_add_value (index, 8, 12345, -1, -1);
+  out = rk_trace_mark_markup (index, markup, &computed, &not_computed);
+  g_assert_nonnull (strstr (out, "<b><a href=\"reckon-trace:7:0:1\""));
+  g_assert_nonnull (strstr (out, ">48,213</a></b>"));
+  g_assert_nonnull (strstr (out, "<a href=\"reckon-trace:not-computed\""));
+  g_assert_nonnull (strstr (out, "<span underline=\"error\">37.2%</span></a>"));
+  /* code and existing links untouched; an entity's digits are no number */
+  g_assert_nonnull (strstr (out, "<tt>12345</tt>"));
+  g_assert_nonnull (strstr (out, "<a href=\"https://x\">99.5</a>"));
+  g_assert_nonnull (strstr (out, "&#8212;"));
+  g_assert_cmpuint (computed, ==, 1);
+  g_assert_cmpuint (not_computed, ==, 2);   /* 37.2% and 12 */
+  /* the result is valid markup */
+  {
+    g_autofree char *wrapped = g_strdup_printf ("<m>%s</m>", out);
+    static const GMarkupParser parser = { 0 };
+    GMarkupParseContext *ctx = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+
+    g_assert_true (g_markup_parse_context_parse (ctx, wrapped, -1, NULL));
+    g_assert_true (g_markup_parse_context_end_parse (ctx, NULL));
+    g_markup_parse_context_free (ctx);
+  }
+  /* unfinished markup is passed through */
+  {
+    g_autofree char *odd = rk_trace_mark_markup (index, "a < 48,213 and &amp", NULL, NULL);
+    g_assert_true (g_str_has_prefix (odd, "a "));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -226,6 +265,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/trace/hostile", test_hostile);
   g_test_add_func ("/rk/trace/match-rules", test_match_rules);
   g_test_add_func ("/rk/trace/conversation", test_conversation);
+  g_test_add_func ("/rk/trace/markup", test_markup);
 
   return g_test_run ();
 }
