@@ -17,6 +17,7 @@ struct _RkOutputView
   GtkWidget         *box;
   GtkLabel          *output;
   GtkButton         *more_button;
+  GtkLabel          *truncated_label;
   GtkWidget         *running_box;
   GtkSpinner        *spinner;
   GtkLabel          *elapsed;
@@ -88,6 +89,20 @@ refresh (RkOutputView *self)
     gtk_label_set_text (self->output, head);
   gtk_widget_set_visible (GTK_WIDGET (self->output), shown > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->more_button), self->capped && !self->expanded);
+  /* Say what is not shown: past the view's own cap once expanded, or what
+   * the transcript cut from a flood of output. */
+  if (self->expanded && self->capped)
+    {
+      gtk_label_set_text (self->truncated_label, _("Only the first 256 KiB of the output are shown here."));
+      gtk_widget_set_visible (GTK_WIDGET (self->truncated_label), TRUE);
+    }
+  else if (self->entry != NULL && rk_transcript_entry_get_truncated (self->entry) && !self->capped)
+    {
+      gtk_label_set_text (self->truncated_label, _("The output was longer; Reckon kept the first mebibyte."));
+      gtk_widget_set_visible (GTK_WIDGET (self->truncated_label), TRUE);
+    }
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->truncated_label), FALSE);
   if (self->is_stderr)
     gtk_widget_add_css_class (GTK_WIDGET (self->output), "rk-stderr");
   else
@@ -262,6 +277,7 @@ rk_output_view_class_init (RkOutputViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkOutputView, box);
   gtk_widget_class_bind_template_child (widget_class, RkOutputView, output);
   gtk_widget_class_bind_template_child (widget_class, RkOutputView, more_button);
+  gtk_widget_class_bind_template_child (widget_class, RkOutputView, truncated_label);
   gtk_widget_class_bind_template_child (widget_class, RkOutputView, running_box);
   gtk_widget_class_bind_template_child (widget_class, RkOutputView, spinner);
   gtk_widget_class_bind_template_child (widget_class, RkOutputView, elapsed);
