@@ -229,13 +229,10 @@ restart_cb (GObject      *object,
   g_autoptr(RkWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!rk_conversation_restart_finish (RK_CONVERSATION (object), result, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        rk_window_toast (self, error->message);
-    }
-  else
-    rk_window_toast (self, _("The session was restarted and its code run again."));
+  /* Success shows as a note in the transcript; only a failure needs saying. */
+  if (!rk_conversation_restart_finish (RK_CONVERSATION (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    rk_window_toast (self, error->message);
   _rk_window_actions_update (self);
 }
 
