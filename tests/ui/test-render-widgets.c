@@ -491,6 +491,20 @@ test_output_view (void)
   g_assert_true (g_str_has_suffix (rk_output_view_get_shown (RK_OUTPUT_VIEW (view)), "line 99"));
   g_assert_false (gtk_widget_get_visible (more));
 
+  /* Past the expanded cap, the view says it shows only part. */
+  {
+    g_autofree char *big = g_strnfill (300 * 1024, 'x');
+    GtkWidget *note;
+
+    rk_output_view_set_text (RK_OUTPUT_VIEW (view), big, FALSE);
+    g_signal_emit_by_name (find_button (view, "Show _more"), "clicked");
+    g_assert_true (rk_output_view_get_capped (RK_OUTPUT_VIEW (view)));
+    g_assert_cmpuint (strlen (rk_output_view_get_shown (RK_OUTPUT_VIEW (view))), ==, RK_OUTPUT_VIEW_MAX_BYTES);
+    note = find_class (view, "caption");
+    g_assert_nonnull (note);
+    g_assert_true (gtk_widget_get_visible (note));
+  }
+
   /* A stderr stream entry, growing. */
   id = rk_transcript_add_stream (transcript, "c1", RK_STREAM_STDERR, "warn");
   rk_output_view_set_entry (RK_OUTPUT_VIEW (view), rk_transcript_lookup (transcript, id));
