@@ -120,6 +120,7 @@ rk_output_view_set_text (RkOutputView *self,
   g_return_if_fail (RK_IS_OUTPUT_VIEW (self));
 
   rk_output_view_set_entry (self, NULL);
+  self->expanded = FALSE;
   g_free (self->text);
   self->text = g_strdup (text);
   self->is_stderr = is_stderr;
