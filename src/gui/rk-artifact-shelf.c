@@ -615,7 +615,10 @@ rk_artifact_shelf_init (RkArtifactShelf *self)
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
-  gtk_widget_add_css_class (heading, "heading");
+  /* the look of the sidebar's other headings (shell's style.css) */
+  gtk_widget_add_css_class (heading, "caption-heading");
+  gtk_widget_add_css_class (heading, "dim-label");
+  gtk_widget_add_css_class (heading, "sidebar-heading");
   gtk_label_set_xalign (GTK_LABEL (heading), 0);
   gtk_widget_set_hexpand (heading, TRUE);
   gtk_box_append (GTK_BOX (header), heading);
@@ -625,6 +628,7 @@ rk_artifact_shelf_init (RkArtifactShelf *self)
   gtk_menu_button_set_label (GTK_MENU_BUTTON (self->save_all_button), _("Save All"));
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->save_all_button), G_MENU_MODEL (menu));
   gtk_widget_add_css_class (self->save_all_button, "flat");
+  gtk_widget_set_margin_end (self->save_all_button, 6);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->save_all_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save all"), -1);
   gtk_box_append (GTK_BOX (header), self->save_all_button);
@@ -632,7 +636,7 @@ rk_artifact_shelf_init (RkArtifactShelf *self)
 
   self->list = gtk_list_box_new ();
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (self->list, "boxed-list");
+  gtk_widget_add_css_class (self->list, "navigation-sidebar");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Results"), -1);
   g_signal_connect (self->list, "row-activated", G_CALLBACK (row_activated_cb), self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->list);
@@ -640,7 +644,13 @@ rk_artifact_shelf_init (RkArtifactShelf *self)
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
 
   gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (empty), 0);
+  gtk_widget_set_valign (empty, GTK_ALIGN_START);
+  gtk_widget_set_margin_start (empty, 12);
+  gtk_widget_set_margin_end (empty, 12);
+  gtk_widget_set_margin_top (empty, 6);
   gtk_widget_add_css_class (empty, "dim-label");
+  gtk_widget_add_css_class (empty, "caption");
   self->stack = gtk_stack_new ();
   gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
   gtk_stack_add_named (GTK_STACK (self->stack), scrolled, "list");
@@ -651,6 +661,8 @@ rk_artifact_shelf_init (RkArtifactShelf *self)
   gtk_label_set_wrap (GTK_LABEL (self->status), TRUE);
   gtk_label_set_xalign (GTK_LABEL (self->status), 0);
   gtk_widget_add_css_class (self->status, "caption");
+  gtk_widget_set_margin_start (self->status, 12);
+  gtk_widget_set_margin_end (self->status, 12);
   gtk_widget_set_visible (self->status, FALSE);
   gtk_box_append (GTK_BOX (self->box), self->status);
 
