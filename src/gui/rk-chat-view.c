@@ -54,6 +54,7 @@ enum
   SIGNAL_STOP,
   SIGNAL_RETRY,
   SIGNAL_CANCEL_PROFILE,
+  SIGNAL_RUN_CODE,
   N_SIGNALS
 };
 
@@ -373,6 +374,29 @@ row_cancel_profile_cb (RkEntryRow *row,
 }
 
 static void
+run_code_done_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* A failure shows in the transcript as an error or a note. */
+  g_free (rk_conversation_run_code_finish (RK_CONVERSATION (source), result, &error));
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_debug ("analysis did not run: %s", error->message);
+}
+
+static void
+row_run_code_cb (RkEntryRow *row,
+                 const char *code,
+                 RkChatView *self)
+{
+  g_signal_emit (self, signals[SIGNAL_RUN_CODE], 0, code);
+  if (self->conversation != NULL && code != NULL)
+    rk_conversation_run_code_async (self->conversation, code, NULL, run_code_done_cb, NULL);
+}
+
+static void
 setup_cb (GtkSignalListItemFactory *factory,
           GtkListItem              *item,
           RkChatView               *self)
@@ -385,6 +409,7 @@ setup_cb (GtkSignalListItemFactory *factory,
   g_signal_connect_object (row, "stop", G_CALLBACK (row_stop_cb), self, 0);
   g_signal_connect_object (row, "retry", G_CALLBACK (row_retry_cb), self, 0);
   g_signal_connect_object (row, "cancel-profile", G_CALLBACK (row_cancel_profile_cb), self, 0);
+  g_signal_connect_object (row, "run-code", G_CALLBACK (row_run_code_cb), self, 0);
   gtk_list_item_set_child (item, row);
 }
 
@@ -651,6 +676,9 @@ rk_chat_view_class_init (RkChatViewClass *klass)
                   G_TYPE_NONE, 0);
   signals[SIGNAL_CANCEL_PROFILE] =
     g_signal_new ("cancel-profile", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_RUN_CODE] =
+    g_signal_new ("run-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-chat-view.ui");

@@ -40,6 +40,7 @@ GtkListView    *rk_chat_view_get_list_view    (RkChatView     *self);
 
 /* Signals (also acted on when a conversation is set):
  *   "approve" (int RkAgentDecision, const char *code_or_NULL), "stop",
- *   "retry", "cancel-profile" (const char *name). */
+ *   "retry", "cancel-profile" (const char *name), "run-code" (const char
+ *   *code: a one-click analysis, run as typed code). */
 
 G_END_DECLS

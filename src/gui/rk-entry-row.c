@@ -58,6 +58,7 @@ enum
   SIGNAL_STOP,
   SIGNAL_RETRY,
   SIGNAL_CANCEL_PROFILE,
+  SIGNAL_RUN_CODE,
   N_SIGNALS
 };
 
@@ -505,6 +506,13 @@ entry_detail_cb (RkEntryRow *self)
     rk_file_card_set_profile (self->card, profile);
 }
 
+static void
+card_run_code_cb (RkEntryRow *self,
+                  const char *code)
+{
+  g_signal_emit (self, signals[SIGNAL_RUN_CODE], 0, code);
+}
+
 static GtkWidget *
 build_attachment (RkEntryRow *self)
 {
@@ -516,6 +524,7 @@ build_attachment (RkEntryRow *self)
   if (profile != NULL)
     rk_file_card_set_profile (RK_FILE_CARD (card), profile);
   g_signal_connect_swapped (card, "cancel", G_CALLBACK (card_cancel_cb), self);
+  g_signal_connect_swapped (card, "run-code", G_CALLBACK (card_run_code_cb), self);
   g_signal_connect_swapped (self->entry, "notify::detail", G_CALLBACK (entry_detail_cb), self);
   self->card = RK_FILE_CARD (card);
   return card;
@@ -760,6 +769,9 @@ rk_entry_row_class_init (RkEntryRowClass *klass)
                   G_TYPE_NONE, 0);
   signals[SIGNAL_CANCEL_PROFILE] =
     g_signal_new ("cancel-profile", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_RUN_CODE] =
+    g_signal_new ("run-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_css_name (widget_class, "rk-entry-row");

@@ -36,6 +36,7 @@ GtkWidget         *rk_entry_row_get_content     (RkEntryRow        *self);
 GtkWidget         *rk_entry_row_get_approval_bar (RkEntryRow       *self);
 
 /* Signals: "approve" (int RkAgentDecision, const char *code_or_NULL),
- * "stop", "retry", "cancel-profile" (const char *name). */
+ * "stop", "retry", "cancel-profile" (const char *name), "run-code"
+ * (const char *code: a file card's one-click analysis). */
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 
 #include "rk-text.h"
 #include "rk-a11y.h"
+#include "rk-analysis-button.h"
 #include "rk-file-card.h"
 
 struct _RkFileCard
@@ -23,6 +24,7 @@ struct _RkFileCard
   GtkWidget  *details;
   GtkLabel   *columns_label;
   GtkLabel   *notes_label;
+  GtkWidget  *analysis_button;
 
   char       *name;
   gboolean    profiling;
@@ -33,6 +35,7 @@ G_DEFINE_FINAL_TYPE (RkFileCard, rk_file_card, GTK_TYPE_WIDGET)
 enum
 {
   SIGNAL_CANCEL,
+  SIGNAL_RUN_CODE,
   N_SIGNALS
 };
 
@@ -164,6 +167,11 @@ rk_file_card_set_profile (RkFileCard          *self,
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), self->profiling);
   gtk_widget_remove_css_class (GTK_WIDGET (self), "rk-file-error");
 
+  /* One-click analyses, for a file that was read. */
+  rk_analysis_button_set_file (RK_ANALYSIS_BUTTON (self->analysis_button), self->name,
+                               profile && profile->error == NULL ? profile : NULL);
+  gtk_widget_set_visible (self->analysis_button, profile != NULL && profile->error == NULL);
+
   if (profile == NULL)
     {
       gtk_label_set_text (self->summary, _("Reading the file…"));
@@ -268,6 +276,13 @@ cancel_clicked_cb (RkFileCard *self)
 }
 
 static void
+run_code_cb (RkFileCard *self,
+             const char *code)
+{
+  g_signal_emit (self, signals[SIGNAL_RUN_CODE], 0, code);
+}
+
+static void
 rk_file_card_dispose (GObject *object)
 {
   gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_FILE_CARD);
@@ -293,7 +308,11 @@ rk_file_card_class_init (RkFileCardClass *klass)
   signals[SIGNAL_CANCEL] =
     g_signal_new ("cancel", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
+  signals[SIGNAL_RUN_CODE] =
+    g_signal_new ("run-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
 
+  g_type_ensure (RK_TYPE_ANALYSIS_BUTTON);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-file-card.ui");
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, box);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, icon);
@@ -304,7 +323,9 @@ rk_file_card_class_init (RkFileCardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, details);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, columns_label);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, notes_label);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, analysis_button);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, run_code_cb);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rk-file-card");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);

@@ -29,6 +29,8 @@ gboolean    rk_file_card_get_profiling (RkFileCard         *self);
 const char *rk_file_card_get_summary  (RkFileCard          *self);
 const char *rk_file_card_get_name     (RkFileCard          *self);
 
-/* Signal "cancel": the user cancelled the profiling. */
+/* Signals: "cancel": the user cancelled the profiling; "run-code" (const
+ * char *code): the user picked a one-click analysis (run it through the
+ * conversation's approval path). */
 
 G_END_DECLS

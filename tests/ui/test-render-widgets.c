@@ -12,6 +12,7 @@
 #include <adwaita.h>
 
 #include "rk-agent.h"
+#include "rk-analysis-button.h"
 #include "rk-markdown.h"
 #include "rk-transcript.h"
 #include "rk-approval-bar.h"
@@ -680,6 +681,16 @@ static const char *profile_json =
   " {\"name\": \"bad.bin\", \"error\": \"This file is not a spreadsheet: it contains binary data.\"}]}";
 
 static void
+run_code_seen_cb (GtkWidget  *card,
+                  const char *code,
+                  Decided    *d)
+{
+  g_free (d->code);
+  d->code = g_strdup (code);
+  d->count++;
+}
+
+static void
 test_file_card (void)
 {
   GtkWidget *card = g_object_ref_sink (rk_file_card_new ());
@@ -701,7 +712,22 @@ test_file_card (void)
   g_assert_nonnull (strstr (rk_file_card_get_summary (RK_FILE_CARD (card)), "CSV"));
   g_assert_nonnull (strstr (rk_file_card_get_summary (RK_FILE_CARD (card)), "rows × 2 columns"));
 
+  /* The Analyse menu shows for a file that was read; its code goes up. */
+  {
+    GtkWidget *analyse = find_type (card, RK_TYPE_ANALYSIS_BUTTON);
+    Decided d = { -1, NULL, 0 };
+
+    g_assert_nonnull (analyse);
+    g_assert_true (gtk_widget_get_visible (analyse));
+    g_signal_connect (card, "run-code", G_CALLBACK (run_code_seen_cb), &d);
+    g_signal_emit_by_name (analyse, "run-code", "df = reckon.load('s.csv')\ndf.describe()\n");
+    g_assert_cmpuint (d.count, ==, 1);
+    g_assert_cmpstr (d.code, ==, "df = reckon.load('s.csv')\ndf.describe()\n");
+    g_free (d.code);
+  }
+
   rk_file_card_set_profile (RK_FILE_CARD (card), profiles->pdata[1]);
+  g_assert_false (gtk_widget_get_visible (find_type (card, RK_TYPE_ANALYSIS_BUTTON)));
   g_assert_cmpstr (rk_file_card_get_summary (RK_FILE_CARD (card)), ==,
                    "This file is not a spreadsheet: it contains binary data.");
   g_assert_true (gtk_widget_has_css_class (card, "rk-file-error"));
