@@ -7,6 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "rk-figure-viewer.h"
 #include "rk-workspace-file.h"
 #include "rk-figure-view.h"
 
@@ -18,8 +19,12 @@ struct _RkFigureView
   GtkPicture   *picture;
   GtkLabel     *caption;
   GtkLabel     *error_label;
+  GtkButton    *open_button;
   GCancellable *cancellable;
   char         *error;
+  char         *workspace;
+  char         *rel_path;
+  char         *title;
 };
 
 G_DEFINE_FINAL_TYPE (RkFigureView, rk_figure_view, GTK_TYPE_WIDGET)
@@ -66,6 +71,7 @@ read_cb (GObject      *source,
     {
       /* Never wider than the figure itself; narrower as the chat narrows. */
       gtk_picture_set_paintable (self->picture, GDK_PAINTABLE (texture));
+      gtk_widget_set_visible (GTK_WIDGET (self->open_button), TRUE);
       gtk_widget_set_visible (GTK_WIDGET (self->picture), TRUE);
     }
   g_signal_emit (self, signals[SIGNAL_LOADED], 0);
@@ -82,6 +88,13 @@ rk_figure_view_load (RkFigureView *self,
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->error, g_free);
+  g_free (self->workspace);
+  self->workspace = g_strdup (workspace);
+  g_free (self->rel_path);
+  self->rel_path = g_strdup (rel_path);
+  g_free (self->title);
+  self->title = g_strdup (title);
+  gtk_widget_set_visible (GTK_WIDGET (self->open_button), FALSE);
   gtk_picture_set_paintable (self->picture, NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
   gtk_label_set_text (self->caption, title ? title : "");
@@ -98,6 +111,33 @@ rk_figure_view_load (RkFigureView *self,
   self->cancellable = g_cancellable_new ();
   rk_workspace_file_read_async (workspace, rel_path, RK_FIGURE_VIEW_MAX_BYTES, self->cancellable,
                                 read_cb, g_object_ref (self));
+}
+
+/* The figure in a window of its own (results' RkFigureViewer): zoom, save. */
+static void
+open_clicked_cb (RkFigureView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GdkPaintable *paintable = gtk_picture_get_paintable (self->picture);
+  GtkWidget *viewer;
+
+  if (paintable == NULL)
+    return;
+  viewer = rk_figure_viewer_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, paintable,
+                                 self->title && *self->title ? self->title : _("Figure"),
+                                 self->workspace, self->rel_path);
+  gtk_window_present (GTK_WINDOW (viewer));
+}
+
+static void
+picture_pressed_cb (GtkGestureClick *gesture,
+                    int              n_press,
+                    double           x,
+                    double           y,
+                    RkFigureView    *self)
+{
+  if (n_press == 1)
+    open_clicked_cb (self);
 }
 
 GdkPaintable *
@@ -131,6 +171,9 @@ rk_figure_view_finalize (GObject *object)
   RkFigureView *self = RK_FIGURE_VIEW (object);
 
   g_free (self->error);
+  g_free (self->workspace);
+  g_free (self->rel_path);
+  g_free (self->title);
   G_OBJECT_CLASS (rk_figure_view_parent_class)->finalize (object);
 }
 
@@ -200,6 +243,8 @@ rk_figure_view_class_init (RkFigureViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkFigureView, picture);
   gtk_widget_class_bind_template_child (widget_class, RkFigureView, caption);
   gtk_widget_class_bind_template_child (widget_class, RkFigureView, error_label);
+  gtk_widget_class_bind_template_child (widget_class, RkFigureView, open_button);
+  gtk_widget_class_bind_template_callback (widget_class, open_clicked_cb);
   gtk_widget_class_set_css_name (widget_class, "rk-figure-view");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -209,6 +254,13 @@ rk_figure_view_init (RkFigureView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Figure"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->open_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Open figure"), -1);
+  {
+    GtkGesture *click = gtk_gesture_click_new ();
+    g_signal_connect (click, "pressed", G_CALLBACK (picture_pressed_cb), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->picture), GTK_EVENT_CONTROLLER (click));
+    gtk_widget_set_cursor_from_name (GTK_WIDGET (self->picture), "zoom-in");
+  }
 }
 
 GtkWidget *

@@ -635,6 +635,27 @@ test_figure_view (void)
   g_assert_nonnull (rk_figure_view_get_paintable (RK_FIGURE_VIEW (view)));
   g_assert_cmpint (gdk_paintable_get_intrinsic_width (rk_figure_view_get_paintable (RK_FIGURE_VIEW (view))), ==, 64);
 
+  /* Open shows the figure in a window of its own. */
+  {
+    GtkWidget *open = find_type (view, GTK_TYPE_BUTTON);
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    guint before = g_list_model_get_n_items (toplevels);
+
+    g_assert_true (gtk_widget_get_visible (open));
+    g_signal_emit_by_name (open, "clicked");
+    g_assert_cmpuint (g_list_model_get_n_items (toplevels), ==, before + 1);
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+        if (g_str_equal (G_OBJECT_TYPE_NAME (w), "RkFigureViewer"))
+          {
+            gtk_window_destroy (w);
+            break;
+          }
+      }
+    spin (50);
+  }
+
   loaded = FALSE;
   rk_figure_view_load (RK_FIGURE_VIEW (view), ws, "escape.png", NULL);
   g_assert_true (wait_for (&loaded, 5000));
