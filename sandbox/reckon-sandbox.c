@@ -108,6 +108,10 @@ static int workspace_fd = -1;
 /* Root only: the workspace, idmapped so that the unprivileged sandbox user
  * can write the root-owned folder (see prepare_root_workspace). */
 static int workspace_tree_fd = -1;
+/* PID-1 reads one byte here before it starts the program: the monitor has
+ * put it in its cgroup by then (moving a task costs v1 milliseconds, so
+ * the monitor does it while PID-1 builds the root). */
+static int cgroup_sync_fd = -1;
 static uid_t host_uid;
 static gid_t host_gid;
 
@@ -954,6 +958,9 @@ run_pid1 (int sync_fd)
     }
   sigprocmask (SIG_BLOCK, &set, NULL);
 
+  if (read (cgroup_sync_fd, &c, 1) != 1)
+    _exit (EXIT_SETUP_FAILED);
+  close (cgroup_sync_fd);
   child = fork ();
   if (child < 0)
     die_with_error ("cannot start the program");
@@ -1372,7 +1379,7 @@ int
 main (int argc, char **argv)
 {
   static char report[4096];
-  int sync_pipe[2], report_pipe[2];
+  int sync_pipe[2], report_pipe[2], cgroup_pipe[2];
   sigset_t set;
   pid_t pid1;
   int sfd;
@@ -1453,7 +1460,8 @@ main (int argc, char **argv)
   if (sfd < 0)
     die_with_error ("cannot create a signalfd");
 
-  if (pipe2 (sync_pipe, O_CLOEXEC) != 0 || pipe2 (report_pipe, O_CLOEXEC) != 0)
+  if (pipe2 (sync_pipe, O_CLOEXEC) != 0 || pipe2 (report_pipe, O_CLOEXEC) != 0
+      || pipe2 (cgroup_pipe, O_CLOEXEC) != 0)
     die_with_error ("cannot create pipes");
   terminal_setup (opt.pty);
 
@@ -1467,6 +1475,8 @@ main (int argc, char **argv)
       terminal_child ();
       close (sync_pipe[1]);
       close (report_pipe[0]);
+      close (cgroup_pipe[1]);
+      cgroup_sync_fd = cgroup_pipe[0];
       close (sfd);
       close (workspace_fd);
       status_fd = -1;
@@ -1476,20 +1486,25 @@ main (int argc, char **argv)
 
   close (sync_pipe[0]);
   close (report_pipe[1]);
+  close (cgroup_pipe[0]);
   terminal_parent ();
   if (workspace_tree_fd >= 0)
     close (workspace_tree_fd);
-  {
-    char how[256];
-    /* Before PID-1 goes on: all it starts is inside. PID-1 counts too. */
-    sandbox_cgroup_attach (pid1, opt.memory, opt.max_procs + 1, how, sizeof how);
-    if (opt.debug)
-      debug ("memory: %s", how);
-  }
   write_id_maps (pid1, outer_uid, outer_gid);
   if (write (sync_pipe[1], "x", 1) != 1)
     die_with_error ("cannot start the sandbox");
   /* sync_pipe[1] stays open: PID-1 checks it to see that we are alive. */
+  {
+    char how[256];
+    /* Before PID-1 starts the program: all it starts is inside. PID-1
+     * counts too. */
+    sandbox_cgroup_attach (pid1, opt.memory, opt.max_procs + 1, how, sizeof how);
+    if (opt.debug)
+      debug ("memory: %s", how);
+    if (write (cgroup_pipe[1], "c", 1) != 1)
+      die_with_error ("cannot start the sandbox");
+    close (cgroup_pipe[1]);
+  }
 
   if (opt.timeout > 0)
     deadline = now_ms () + opt.timeout * 1000;
