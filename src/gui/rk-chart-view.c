@@ -34,6 +34,7 @@ struct _RkChartView
   GtkWidget       *status;
   GtkWidget       *area;
   GtkWidget       *readout;
+  GtkWidget       *open_button;
   GCancellable    *cancellable;
   gulong           changed_handler;
   gboolean         exporting;
@@ -504,10 +505,40 @@ save_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+/* The chart in a window of its own, with its toolbar. */
+static void
+open_window_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  RkChartView *self = RK_CHART_VIEW (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *window = adw_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *full = rk_chart_view_new (self->chart);
+  g_autofree char *title = rk_text_sanitize_for_terminal (rk_chart_get_title (self->chart),
+                                                          RK_TEXT_SANITIZE_SINGLE_LINE);
+
+  gtk_widget_set_margin_start (full, 12);
+  gtk_widget_set_margin_end (full, 12);
+  gtk_widget_set_margin_top (full, 6);
+  gtk_widget_set_margin_bottom (full, 12);
+  gtk_widget_set_vexpand (full, TRUE);
+  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
+  gtk_box_append (GTK_BOX (box), full);
+  adw_window_set_content (ADW_WINDOW (window), box);
+  gtk_window_set_title (GTK_WINDOW (window), title != NULL && *title != '\0' ? title : _("Chart"));
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 640);
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
+  gtk_window_present (GTK_WINDOW (window));
+}
+
 static void
 apply_compact (RkChartView *self)
 {
   gtk_widget_set_visible (self->toolbar, !self->compact);
+  gtk_widget_set_visible (self->open_button, self->compact);
   if (self->compact)
     {
       gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area), COMPACT_HEIGHT);
@@ -604,7 +635,19 @@ rk_chart_view_constructed (GObject *object)
   gtk_widget_add_css_class (self->readout, "numeric");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->readout), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Value under the pointer"), -1);
-  gtk_box_append (GTK_BOX (self->box), self->readout);
+  {
+    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+    gtk_widget_set_hexpand (self->readout, TRUE);
+    gtk_box_append (GTK_BOX (row), self->readout);
+    self->open_button = gtk_button_new_with_mnemonic (_("_Open Chart"));
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "chart.open-window");
+    gtk_widget_add_css_class (self->open_button, "flat");
+    gtk_widget_add_css_class (self->open_button, "caption");
+    gtk_widget_set_tooltip_text (self->open_button, _("Chart Type, Series and Saving"));
+    gtk_box_append (GTK_BOX (row), self->open_button);
+    gtk_box_append (GTK_BOX (self->box), row);
+  }
 
   update_description (self);
   self->changed_handler = g_signal_connect (self->chart, "changed", G_CALLBACK (chart_changed_cb), self);
@@ -706,6 +749,7 @@ rk_chart_view_class_init (RkChartViewClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "chart.save", "s", save_action);
+  gtk_widget_class_install_action (widget_class, "chart.open-window", NULL, open_window_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);

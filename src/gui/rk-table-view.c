@@ -8,6 +8,8 @@
 #include "rk-table-view.h"
 #include "rk-text.h"
 
+#include <adwaita.h>
+
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <locale.h>
@@ -38,6 +40,7 @@ struct _RkTableView
   GtkWidget          *scrolled;
   GtkWidget          *column_view;
   GtkWidget          *footer;
+  GtkWidget          *footer_box;
 
   GtkSliceListModel  *slice;
   GtkFilterListModel *filter_model;
@@ -745,6 +748,36 @@ open_external_action (GtkWidget  *widget,
                 file, TRUE);
 }
 
+/* The whole table in a window of its own, for working with it. */
+static void
+open_window_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  RkTableView *self = RK_TABLE_VIEW (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *window = adw_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *header = adw_header_bar_new ();
+  GtkWidget *full = rk_table_view_new (self->table);
+  const char *title = self->title != NULL ? self->title : _("Table");
+
+  rk_table_view_set_title (RK_TABLE_VIEW (full), self->title);
+  gtk_widget_set_margin_start (full, 12);
+  gtk_widget_set_margin_end (full, 12);
+  gtk_widget_set_margin_top (full, 6);
+  gtk_widget_set_margin_bottom (full, 12);
+  gtk_widget_set_vexpand (full, TRUE);
+  gtk_box_append (GTK_BOX (box), header);
+  gtk_box_append (GTK_BOX (box), full);
+  adw_window_set_content (ADW_WINDOW (window), box);
+  gtk_window_set_title (GTK_WINDOW (window), title);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 640);
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
+  gtk_window_present (GTK_WINDOW (window));
+}
+
 /* ---------------------------------------------------------------- build */
 
 /* Wide enough for its header and the usual content of its type. */
@@ -838,7 +871,7 @@ apply_compact (RkTableView *self)
 {
   gtk_slice_list_model_set_size (self->slice, self->compact ? RK_TABLE_VIEW_COMPACT_ROWS : G_MAXUINT);
   gtk_widget_set_visible (self->toolbar, !self->compact);
-  gtk_widget_set_visible (self->footer, self->compact);
+  gtk_widget_set_visible (self->footer_box, self->compact);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), self->compact);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled),
                                               self->compact ? COMPACT_MAX_HEIGHT : -1);
@@ -949,11 +982,23 @@ rk_table_view_constructed (GObject *object)
   gtk_widget_set_overflow (self->scrolled, GTK_OVERFLOW_HIDDEN);
   gtk_box_append (GTK_BOX (self->box), self->scrolled);
 
+  self->footer_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   self->footer = gtk_label_new (NULL);
   gtk_widget_add_css_class (self->footer, "dim-label");
   gtk_widget_add_css_class (self->footer, "caption");
   gtk_label_set_xalign (GTK_LABEL (self->footer), 0.0);
-  gtk_box_append (GTK_BOX (self->box), self->footer);
+  gtk_widget_set_hexpand (self->footer, TRUE);
+  gtk_box_append (GTK_BOX (self->footer_box), self->footer);
+  {
+    GtkWidget *open = gtk_button_new_with_mnemonic (_("_Open Table"));
+
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "table.open-window");
+    gtk_widget_add_css_class (open, "flat");
+    gtk_widget_add_css_class (open, "caption");
+    gtk_widget_set_tooltip_text (open, _("All Rows, with Sorting, Filtering, Copying and Saving"));
+    gtk_box_append (GTK_BOX (self->footer_box), open);
+  }
+  gtk_box_append (GTK_BOX (self->box), self->footer_box);
 
   update_accessible_name (self);
   apply_compact (self);
@@ -1074,6 +1119,7 @@ rk_table_view_class_init (RkTableViewClass *klass)
   gtk_widget_class_install_action (widget_class, "table.sort-column", "(ub)", sort_column_action);
   gtk_widget_class_install_action (widget_class, "table.save", "s", save_action);
   gtk_widget_class_install_action (widget_class, "table.open-external", NULL, open_external_action);
+  gtk_widget_class_install_action (widget_class, "table.open-window", NULL, open_window_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "table.copy", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

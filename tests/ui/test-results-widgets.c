@@ -378,6 +378,57 @@ test_chart_save_svg (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The chat's compact views open their full view in a window of its own. */
+static void
+test_open_full_views (void)
+{
+  double max_units;
+  g_autoptr(RkTable) table = make_table (1000, &max_units);
+  g_autoptr(RkChart) chart = bar_chart ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *compact = rk_table_view_new_compact (table);
+  GtkWidget *chart_view = rk_chart_view_new (chart);
+  GtkWidget *window;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  guint before;
+  gboolean found_table = FALSE, found_chart = FALSE;
+
+  rk_chart_view_set_compact (RK_CHART_VIEW (chart_view), TRUE);
+  gtk_box_append (GTK_BOX (box), compact);
+  gtk_box_append (GTK_BOX (box), chart_view);
+  window = show_in_window (box);
+  spin (200);
+  before = g_list_model_get_n_items (toplevels);
+  g_assert_true (gtk_widget_activate_action (compact, "table.open-window", NULL));
+  g_assert_true (gtk_widget_activate_action (chart_view, "chart.open-window", NULL));
+  spin (300);
+  g_assert_cmpuint (g_list_model_get_n_items (toplevels), ==, before + 2);
+  g_autoptr(GPtrArray) windows = g_ptr_array_new_with_free_func (g_object_unref);
+
+  /* destroying a window changes the list: take them all first */
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    g_ptr_array_add (windows, g_list_model_get_item (toplevels, i));
+  for (guint i = 0; i < windows->len; i++)
+    {
+      GtkWidget *w = g_ptr_array_index (windows, i);
+      GtkWidget *t = find_first (w, RK_TYPE_TABLE_VIEW);
+      GtkWidget *c = find_first (w, RK_TYPE_CHART_VIEW);
+
+      if (w == window)
+        continue;
+      if (t != NULL && !rk_table_view_get_compact (RK_TABLE_VIEW (t)))
+        {
+          found_table = TRUE;
+          g_assert_true (rk_table_view_get_table (RK_TABLE_VIEW (t)) == table);
+        }
+      if (c != NULL && !rk_chart_view_get_compact (RK_CHART_VIEW (c)))
+        found_chart = TRUE;
+      gtk_window_destroy (GTK_WINDOW (w));
+    }
+  g_assert_true (found_table);
+  g_assert_true (found_chart);
+}
+
 static void
 test_figure_zoom (void)
 {
@@ -427,6 +478,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/results/table/save-xlsx", test_table_save_xlsx);
   g_test_add_func ("/rk/results/chart/hover", test_chart_hover);
   g_test_add_func ("/rk/results/chart/save-svg", test_chart_save_svg);
+  g_test_add_func ("/rk/results/open-full-views", test_open_full_views);
   g_test_add_func ("/rk/results/figure/zoom", test_figure_zoom);
   ret = g_test_run ();
 
