@@ -397,6 +397,71 @@ row_run_code_cb (RkEntryRow *row,
 }
 
 static void
+row_show_entry_cb (RkEntryRow *row,
+                   guint       entry_id,
+                   RkChatView *self)
+{
+  rk_chat_view_scroll_to_entry (self, entry_id);
+}
+
+/* The answer entry whose numbers @entry's prose shows, or 0: an ANSWER
+ * shown itself, or the streamed prose that an ANSWER entry repeats. */
+static guint
+answer_of (RkChatView        *self,
+           RkTranscriptEntry *entry)
+{
+  RkTranscriptEntry *next;
+
+  if (rk_transcript_entry_get_kind (entry) == RK_ENTRY_ANSWER)
+    return rk_transcript_entry_get_id (entry);
+  if (rk_transcript_entry_get_kind (entry) != RK_ENTRY_ASSISTANT || self->transcript == NULL)
+    return 0;
+  next = rk_transcript_lookup (self->transcript, rk_transcript_entry_get_id (entry) + 1);
+  if (next != NULL && rk_transcript_entry_get_kind (next) == RK_ENTRY_ANSWER &&
+      same_text (rk_transcript_entry_get_text (entry), rk_transcript_entry_get_text (next)))
+    return rk_transcript_entry_get_id (next);
+  return 0;
+}
+
+static void
+trace_row (RkChatView *self,
+           RkEntryRow *row)
+{
+  RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
+  guint answer = entry ? answer_of (self, entry) : 0;
+
+  if (answer != 0)
+    rk_entry_row_trace_answer (row, self->transcript, answer);
+}
+
+/* An ANSWER entry arrived: the prose it repeats, on screen already, gets
+ * its numbers traced. */
+static void
+transcript_items_changed_cb (RkChatView *self,
+                             guint       position,
+                             guint       removed,
+                             guint       added)
+{
+  GHashTableIter iter;
+  gpointer row;
+
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (G_LIST_MODEL (self->transcript), i);
+
+      if (e == NULL || rk_transcript_entry_get_kind (e) != RK_ENTRY_ANSWER)
+        continue;
+      g_hash_table_iter_init (&iter, self->bound);
+      while (g_hash_table_iter_next (&iter, &row, NULL))
+        {
+          RkTranscriptEntry *shown = rk_entry_row_get_entry (row);
+          if (shown != NULL && rk_transcript_entry_get_id (shown) + 1 == rk_transcript_entry_get_id (e))
+            trace_row (self, row);
+        }
+    }
+}
+
+static void
 setup_cb (GtkSignalListItemFactory *factory,
           GtkListItem              *item,
           RkChatView               *self)
@@ -410,6 +475,7 @@ setup_cb (GtkSignalListItemFactory *factory,
   g_signal_connect_object (row, "retry", G_CALLBACK (row_retry_cb), self, 0);
   g_signal_connect_object (row, "cancel-profile", G_CALLBACK (row_cancel_profile_cb), self, 0);
   g_signal_connect_object (row, "run-code", G_CALLBACK (row_run_code_cb), self, 0);
+  g_signal_connect_object (row, "show-entry", G_CALLBACK (row_show_entry_cb), self, 0);
   gtk_list_item_set_child (item, row);
 }
 
@@ -436,6 +502,7 @@ bind_cb (GtkSignalListItemFactory *factory,
                      ? NULL : self->workspace);
   rk_entry_row_set_state (row, self->pending_cell, self->running_cell, self->cell_started);
   g_hash_table_add (self->bound, row);
+  trace_row (self, row);
   if (self->conversation != NULL)
     {
       GtkWidget *bar = rk_entry_row_get_approval_bar (row);
@@ -564,11 +631,18 @@ rk_chat_view_set_transcript (RkChatView   *self,
   g_free (self->workspace);
   self->workspace = g_strdup (workspace);
   if (self->transcript != NULL)
-    g_signal_handlers_disconnect_by_data (self->filtered, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->filtered, self);
+      g_signal_handlers_disconnect_by_data (self->transcript, self);
+    }
   g_set_object (&self->transcript, transcript);
   gtk_filter_list_model_set_model (self->filtered, G_LIST_MODEL (transcript));
   if (transcript != NULL)
-    g_signal_connect_object (self->filtered, "items-changed", G_CALLBACK (items_changed_cb), self, G_CONNECT_SWAPPED);
+    {
+      g_signal_connect_object (self->filtered, "items-changed", G_CALLBACK (items_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (transcript, "items-changed", G_CALLBACK (transcript_items_changed_cb), self,
+                               G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+    }
   self->following = TRUE;
   queue_follow (self);
 }
@@ -614,6 +688,31 @@ rk_chat_view_get_conversation (RkChatView *self)
 {
   g_return_val_if_fail (RK_IS_CHAT_VIEW (self), NULL);
   return self->conversation;
+}
+
+void
+rk_chat_view_scroll_to_entry (RkChatView *self,
+                              guint       entry_id)
+{
+  GListModel *model;
+  guint n, target = G_MAXUINT;
+
+  g_return_if_fail (RK_IS_CHAT_VIEW (self));
+
+  model = G_LIST_MODEL (self->filtered);
+  n = g_list_model_get_n_items (model);
+  /* The entry, or the last shown one before it (it may be folded away). */
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (model, i);
+      if (rk_transcript_entry_get_id (e) > entry_id)
+        break;
+      target = i;
+    }
+  if (target == G_MAXUINT)
+    return;
+  self->following = FALSE;
+  gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", target);
 }
 
 GtkListView *

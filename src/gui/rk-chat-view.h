@@ -33,6 +33,10 @@ void            rk_chat_view_set_cell_state   (RkChatView     *self,
                                                const char     *pending_cell,
                                                const char     *running_cell,
                                                gint64          cell_started);
+/* Shows the entry @entry_id (or the last one shown before it) and stops
+ * following the bottom: where a traced number of an answer was computed. */
+void            rk_chat_view_scroll_to_entry  (RkChatView     *self,
+                                               guint           entry_id);
 /* TRUE while the view follows new content at the bottom. */
 gboolean        rk_chat_view_get_following    (RkChatView     *self);
 void            rk_chat_view_scroll_to_end    (RkChatView     *self);

@@ -14,6 +14,7 @@
 #include "rk-chart.h"
 #include "rk-table.h"
 #include "rk-text.h"
+#include "rk-trace.h"
 #include "rk-approval-bar.h"
 #include "rk-chart-view.h"
 #include "rk-code-block.h"
@@ -48,6 +49,9 @@ struct _RkEntryRow
   RkFileCard        *card;
   /* Reasoning rows. */
   GtkLabel          *reasoning;
+  /* Prose rows: the answer entry their numbers are traced for. */
+  RkMarkdownView    *prose;
+  guint              traced_answer;
 };
 
 G_DEFINE_FINAL_TYPE (RkEntryRow, rk_entry_row, GTK_TYPE_WIDGET)
@@ -59,6 +63,7 @@ enum
   SIGNAL_RETRY,
   SIGNAL_CANCEL_PROFILE,
   SIGNAL_RUN_CODE,
+  SIGNAL_SHOW_ENTRY,
   N_SIGNALS
 };
 
@@ -454,11 +459,20 @@ build_error (RkEntryRow *self)
   return view;
 }
 
+static void
+trace_activated_cb (RkEntryRow *self,
+                    guint       entry_id)
+{
+  g_signal_emit (self, signals[SIGNAL_SHOW_ENTRY], 0, entry_id);
+}
+
 static GtkWidget *
 build_prose (RkEntryRow *self)
 {
   GtkWidget *view = rk_markdown_view_new ();
 
+  self->prose = RK_MARKDOWN_VIEW (view);
+  g_signal_connect_swapped (view, "trace-activated", G_CALLBACK (trace_activated_cb), self);
   gtk_widget_add_css_class (view, "rk-assistant");
   /* The agent runs the Python of a reply as a cell of its own. */
   rk_markdown_view_set_fold_python (RK_MARKDOWN_VIEW (view),
@@ -634,6 +648,8 @@ rk_entry_row_unbind (RkEntryRow *self)
   self->is_running = FALSE;
   self->card = NULL;
   self->reasoning = NULL;
+  self->prose = NULL;
+  self->traced_answer = 0;
   if (self->content != NULL)
     gtk_box_remove (GTK_BOX (self->frame), self->content);
   self->content = NULL;
@@ -678,6 +694,44 @@ rk_entry_row_set_state (RkEntryRow *self,
       gtk_widget_set_visible (GTK_WIDGET (self->running), running);
       rk_output_view_set_running (self->running, running, cell_started);
     }
+}
+
+static void
+trace_built_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  RkEntryRow *self = RK_ENTRY_ROW (user_data);
+  g_autoptr(GError) error = NULL;
+  RkTraceIndex *index = rk_trace_index_build_finish (result, &error);
+
+  if (index == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_debug ("no trace index: %s", error->message);
+      g_object_unref (self);
+      return;
+    }
+  if (self->prose != NULL)
+    rk_markdown_view_set_trace_index (self->prose, index);
+  else
+    rk_trace_index_free (index);
+  g_object_unref (self);
+}
+
+void
+rk_entry_row_trace_answer (RkEntryRow   *self,
+                           RkTranscript *transcript,
+                           guint         answer_id)
+{
+  g_return_if_fail (RK_IS_ENTRY_ROW (self));
+  g_return_if_fail (RK_IS_TRANSCRIPT (transcript));
+
+  if (self->prose == NULL || self->traced_answer == answer_id)
+    return;
+  self->traced_answer = answer_id;
+  rk_trace_index_build_async (transcript, answer_id, self->workspace, self->cancellable,
+                              trace_built_cb, g_object_ref (self));
 }
 
 void
@@ -773,6 +827,9 @@ rk_entry_row_class_init (RkEntryRowClass *klass)
   signals[SIGNAL_RUN_CODE] =
     g_signal_new ("run-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_SHOW_ENTRY] =
+    g_signal_new ("show-entry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
 
   gtk_widget_class_set_css_name (widget_class, "rk-entry-row");
 }

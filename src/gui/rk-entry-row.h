@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "rk-transcript.h"
 #include "rk-transcript-entry.h"
 #include "rk-profile.h"
 
@@ -30,6 +31,12 @@ void               rk_entry_row_set_state       (RkEntryRow        *self,
 /* Attachment rows: the file's profile, NULL while it is profiled. */
 void               rk_entry_row_set_profile     (RkEntryRow          *self,
                                                  const RkFileProfile *profile);
+/* Prose rows: mark the numbers of the prose against the outputs before
+ * the answer entry @answer_id (the row's own entry, or the ANSWER entry
+ * repeating it), computed off the GUI thread. */
+void               rk_entry_row_trace_answer    (RkEntryRow        *self,
+                                                 RkTranscript      *transcript,
+                                                 guint              answer_id);
 /* The widget built for the entry, and for code rows their approval bar
  * (NULL otherwise). */
 GtkWidget         *rk_entry_row_get_content     (RkEntryRow        *self);
@@ -37,6 +44,7 @@ GtkWidget         *rk_entry_row_get_approval_bar (RkEntryRow       *self);
 
 /* Signals: "approve" (int RkAgentDecision, const char *code_or_NULL),
  * "stop", "retry", "cancel-profile" (const char *name), "run-code"
- * (const char *code: a file card's one-click analysis). */
+ * (const char *code: a file card's one-click analysis), "show-entry" (guint
+ * entry id: a traced number was clicked). */
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "rk-markdown.h"
+#include "rk-trace.h"
 #include "rk-code-block.h"
 #include "rk-markdown-view.h"
 
@@ -27,12 +28,22 @@ struct _RkMarkdownView
   guint              tick_id;
   gboolean           pending;
   gboolean           fold_python;
+  RkTraceIndex      *trace;
 };
 
 G_DEFINE_FINAL_TYPE (RkMarkdownView, rk_markdown_view, GTK_TYPE_WIDGET)
 
 static GQuark kind_quark;
 static GQuark shape_quark;
+static GQuark source_quark;
+
+enum
+{
+  SIGNAL_TRACE_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /* Shape of a folded Python fence: a label, not a code block. */
 #define SHAPE_FOLDED 100
@@ -40,36 +51,61 @@ static GQuark shape_quark;
 static GtkWidget *build_block (RkMarkdownView *self, RkMarkdownNode *node);
 static gboolean update_block (RkMarkdownView *self, GtkWidget *widget, RkMarkdownNode *node);
 
+#define TRACE_SCHEME "reckon-trace:"
+
 static gboolean
-activate_link_cb (GtkLabel   *label,
-                  const char *uri,
-                  gpointer    user_data)
+activate_link_cb (GtkLabel       *label,
+                  const char     *uri,
+                  RkMarkdownView *self)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (label));
 
+  /* A traced number: computed ones lead to the output they came from; the
+   * tooltip says the rest. */
+  if (g_str_has_prefix (uri, TRACE_SCHEME))
+    {
+      const char *rest = uri + strlen (TRACE_SCHEME);
+      char *end = NULL;
+      guint64 id = g_ascii_strtoull (rest, &end, 10);
+
+      if (end != rest && id > 0 && id <= G_MAXUINT)
+        g_signal_emit (self, signals[SIGNAL_TRACE_ACTIVATED], 0, (guint) id);
+      return TRUE;
+    }
   /* rk_markdown_parse() only makes links of http(s) and mailto. */
   gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
   return TRUE;
 }
 
 static void
-label_set_markup (GtkLabel   *label,
-                  const char *markup)
+label_set_markup (RkMarkdownView *self,
+                  GtkLabel       *label,
+                  const char     *markup)
 {
+  g_autofree char *marked = NULL;
+  const char *shown = markup;
   gboolean has_link;
 
-  if (g_strcmp0 (gtk_label_get_label (label), markup) == 0)
+  if (g_strcmp0 (g_object_get_qdata (G_OBJECT (label), source_quark), markup) == 0)
     return;
-  gtk_label_set_markup (label, markup);
+  g_object_set_qdata_full (G_OBJECT (label), source_quark, g_strdup (markup), g_free);
+  if (self->trace != NULL)
+    {
+      marked = rk_trace_mark_markup (self->trace, markup, NULL, NULL);
+      if (marked != NULL)
+        shown = marked;
+    }
+  gtk_label_set_markup (label, shown);
   /* Only labels with links take keyboard focus: Tab should reach the
    * approval bar without walking through every paragraph. */
-  has_link = strstr (markup, "<a href=") != NULL;
+  has_link = strstr (shown, "<a href=") != NULL;
   gtk_widget_set_focusable (GTK_WIDGET (label), has_link);
 }
 
 static GtkWidget *
-new_label (const char *markup,
-           const char *css_class)
+new_label (RkMarkdownView *self,
+           const char     *markup,
+           const char     *css_class)
 {
   GtkWidget *label = gtk_label_new (NULL);
 
@@ -81,9 +117,9 @@ new_label (const char *markup,
   gtk_widget_set_hexpand (label, TRUE);
   if (css_class != NULL)
     gtk_widget_add_css_class (label, css_class);
-  g_signal_connect (label, "activate-link", G_CALLBACK (activate_link_cb), NULL);
+  g_signal_connect (label, "activate-link", G_CALLBACK (activate_link_cb), self);
   if (markup != NULL)
-    label_set_markup (GTK_LABEL (label), markup);
+    label_set_markup (self, GTK_LABEL (label), markup);
   return label;
 }
 
@@ -265,7 +301,7 @@ update_table (RkMarkdownView *self,
 
           if (label == NULL)
             {
-              label = new_label (NULL, row->header ? "rk-md-th" : "rk-md-td");
+              label = new_label (self, NULL, row->header ? "rk-md-th" : "rk-md-td");
               gtk_widget_set_hexpand (label, FALSE);
               gtk_label_set_wrap (GTK_LABEL (label), FALSE);
               if (cell && cell->align == 'r')
@@ -278,7 +314,7 @@ update_table (RkMarkdownView *self,
                 gtk_widget_add_css_class (label, "rk-md-odd");
               gtk_grid_attach (grid, label, c, r, 1, 1);
             }
-          label_set_markup (GTK_LABEL (label), markup);
+          label_set_markup (self, GTK_LABEL (label), markup);
         }
     }
   for (guint r = node->children->len; r < old_rows; r++)
@@ -297,22 +333,22 @@ build_block (RkMarkdownView *self,
     {
     case RK_MARKDOWN_NODE_PARAGRAPH:
     case RK_MARKDOWN_NODE_TABLE_CELL:
-      widget = new_label (node->markup, "rk-md-paragraph");
+      widget = new_label (self, node->markup, "rk-md-paragraph");
       break;
     case RK_MARKDOWN_NODE_HEADING:
-      widget = new_label (node->markup, heading_class (node->level));
+      widget = new_label (self, node->markup, heading_class (node->level));
       gtk_widget_add_css_class (widget, "rk-md-heading");
       gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LEVEL, node->level, -1);
       break;
     case RK_MARKDOWN_NODE_LITERAL:
-      widget = new_label (NULL, "rk-md-literal");
+      widget = new_label (self, NULL, "rk-md-literal");
       gtk_label_set_text (GTK_LABEL (widget), node->text);
       break;
     case RK_MARKDOWN_NODE_CODE:
       if (is_folded (self, node))
         {
           g_autofree char *text = folded_text (node);
-          widget = new_label (NULL, "rk-md-folded-code");
+          widget = new_label (self, NULL, "rk-md-folded-code");
           gtk_label_set_text (GTK_LABEL (widget), text);
           gtk_widget_add_css_class (widget, "dim-label");
           break;
@@ -375,7 +411,7 @@ update_block (RkMarkdownView *self,
     case RK_MARKDOWN_NODE_PARAGRAPH:
     case RK_MARKDOWN_NODE_HEADING:
     case RK_MARKDOWN_NODE_TABLE_CELL:
-      label_set_markup (GTK_LABEL (widget), node->markup);
+      label_set_markup (self, GTK_LABEL (widget), node->markup);
       return TRUE;
     case RK_MARKDOWN_NODE_LITERAL:
       if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), node->text) != 0)
@@ -558,6 +594,23 @@ rk_markdown_view_set_entry (RkMarkdownView    *self,
 }
 
 void
+rk_markdown_view_set_trace_index (RkMarkdownView *self,
+                                  RkTraceIndex   *index)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (RK_IS_MARKDOWN_VIEW (self));
+
+  g_clear_pointer (&self->trace, rk_trace_index_free);
+  self->trace = index;
+  /* Every label shows its numbers marked (or not) again. */
+  text = g_strdup (self->text->str);
+  clear_blocks (self);
+  g_string_truncate (self->text, 0);
+  render (self, text);
+}
+
+void
 rk_markdown_view_set_fold_python (RkMarkdownView *self,
                                   gboolean        fold)
 {
@@ -622,6 +675,7 @@ rk_markdown_view_finalize (GObject *object)
   RkMarkdownView *self = RK_MARKDOWN_VIEW (object);
 
   g_string_free (self->text, TRUE);
+  g_clear_pointer (&self->trace, rk_trace_index_free);
   G_OBJECT_CLASS (rk_markdown_view_parent_class)->finalize (object);
 }
 
@@ -635,6 +689,11 @@ rk_markdown_view_class_init (RkMarkdownViewClass *klass)
   object_class->finalize = rk_markdown_view_finalize;
   widget_class->map = rk_markdown_view_map;
 
+  signals[SIGNAL_TRACE_ACTIVATED] =
+    g_signal_new ("trace-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  source_quark = g_quark_from_static_string ("rk-md-source");
   kind_quark = g_quark_from_static_string ("rk-md-kind");
   shape_quark = g_quark_from_static_string ("rk-md-shape");
 

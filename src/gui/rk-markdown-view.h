@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "rk-trace.h"
 #include "rk-transcript-entry.h"
 
 G_BEGIN_DECLS
@@ -26,6 +27,12 @@ void        rk_markdown_view_set_entry  (RkMarkdownView    *self,
  * of its own, with the approval bar). Default FALSE. */
 void        rk_markdown_view_set_fold_python (RkMarkdownView *self,
                                               gboolean        fold);
+/* Numbers of the prose marked against @index (rk_trace_mark_markup):
+ * computed ones link to their output, others are underlined. Takes
+ * @index; NULL unmarks. Signal "trace-activated" (guint entry_id): a
+ * computed number was clicked. */
+void        rk_markdown_view_set_trace_index (RkMarkdownView *self,
+                                              RkTraceIndex   *index);
 /* Renders now whatever change is still waiting for the next frame. */
 void        rk_markdown_view_flush      (RkMarkdownView    *self);
 

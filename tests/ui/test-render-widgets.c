@@ -794,6 +794,21 @@ row_of_cell (GtkWidget  *list,
   return NULL;
 }
 
+static RkEntryRow *
+row_of_entry (GtkWidget *list,
+              guint      id)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (list); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *row = find_type (c, RK_TYPE_ENTRY_ROW);
+      RkTranscriptEntry *entry = row ? rk_entry_row_get_entry (RK_ENTRY_ROW (row)) : NULL;
+
+      if (entry != NULL && rk_transcript_entry_get_id (entry) == id)
+        return RK_ENTRY_ROW (row);
+    }
+  return NULL;
+}
+
 static void
 test_chat_view (void)
 {
@@ -910,6 +925,38 @@ test_chat_view (void)
     rk_transcript_append_text (transcript, id, "");
     rk_transcript_add_answer (transcript, "A different answer.");
     g_assert_cmpuint (g_list_model_get_n_items (model), ==, n + 2);
+  }
+
+  /* Numbers of the final answer are traced: computed ones link to their
+   * output, invented ones are marked. */
+  {
+    guint id;
+    RkEntryRow *prose = NULL;
+    GtkWidget *label;
+    gint64 end;
+
+    rk_chat_view_scroll_to_end (RK_CHAT_VIEW (view));
+    rk_transcript_add_stream (transcript, "c21", RK_STREAM_STDOUT, "total 1234\n");
+    id = rk_transcript_add_assistant (transcript, "The total is 1234, not 9876.");
+    rk_transcript_add_answer (transcript, "The total is 1234, not 9876.");
+    end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+    label = NULL;
+    while (g_get_monotonic_time () < end)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        prose = row_of_entry (GTK_WIDGET (list), id);
+        label = prose ? find_class (rk_entry_row_get_content (prose), "rk-md-paragraph") : NULL;
+        if (label != NULL && strstr (gtk_label_get_label (GTK_LABEL (label)), "reckon-trace:") != NULL)
+          break;
+      }
+    g_assert_nonnull (label);
+    g_test_message ("traced: %s", gtk_label_get_label (GTK_LABEL (label)));
+    g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (label)), "reckon-trace:not-computed"));
+    g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (label)), "href=\"reckon-trace:"));
+
+    /* Clicking a computed number shows where it came from. */
+    rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (view), id - 1);
+    g_assert_false (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
   }
 
   g_free (d.code);
