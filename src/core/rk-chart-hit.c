@@ -508,6 +508,78 @@ _rk_chart_hit_test_uncached (RkChart    *self,
   return hit_test_layout (self, &L, FALSE, x, y, hit);
 }
 
+gboolean
+rk_chart_locate (RkChart    *self,
+                 double      width,
+                 double      height,
+                 guint       series,
+                 gsize       index,
+                 RkChartHit *hit)
+{
+  const Series *s;
+  gboolean found = TRUE;
+  Layout L;
+
+  g_return_val_if_fail (RK_IS_CHART (self), FALSE);
+  g_return_val_if_fail (hit != NULL, FALSE);
+
+  memset (hit, 0, sizeof *hit);
+  if (width < 40 || height < 40 || series >= self->n_series || _rk_chart_series_hidden (self, series))
+    return FALSE;
+  s = &self->series[series];
+  g_mutex_lock (&self->cache_lock);
+  L = *_rk_chart_cached_layout (self, width, height);
+  g_mutex_unlock (&self->cache_lock);
+
+  hit->series = series;
+  hit->index = index;
+  switch (self->kind)
+    {
+    case RK_CHART_KIND_HISTOGRAM:
+      if (index >= s->nbins)
+        return FALSE;
+      hit->x = s->edges[index];
+      hit->x_end = s->edges[index + 1];
+      hit->y = s->counts[index];
+      hit->px = map_x (&L, (hit->x + hit->x_end) / 2);
+      hit->py = map_y (&L, hit->y);
+      break;
+    case RK_CHART_KIND_BOX:
+      if (index != 0)
+        return FALSE;
+      hit->x = hit->x_end = (double) series;
+      hit->y = s->median;
+      hit->px = map_x (&L, (double) series);
+      hit->py = map_y (&L, hit->y);
+      break;
+    case RK_CHART_KIND_BAR:
+      {
+        double bx, bw;
+
+        if (index >= s->n || index >= self->categories->len || isnan (s->y[index]))
+          return FALSE;
+        _rk_chart_bar_geometry (self, &L, index, series, &bx, &bw);
+        hit->x = hit->x_end = (double) index;
+        hit->y = s->y[index];
+        hit->px = bx + bw / 2;
+        hit->py = map_y (&L, self->stacked ? s->top[index] : s->y[index]);
+      }
+      break;
+    case RK_CHART_KIND_LINE:
+    case RK_CHART_KIND_AREA:
+    case RK_CHART_KIND_SCATTER:
+    default:
+      if (index >= s->n || isnan (series_x (s, index)) || isnan (s->y[index]))
+        return FALSE;
+      hit->x = hit->x_end = series_x (s, index);
+      hit->y = s->y[index];
+      hit->px = map_x (&L, hit->x);
+      hit->py = map_y (&L, self->stacked ? s->top[index] : hit->y);
+      break;
+    }
+  return found;
+}
+
 int
 rk_chart_legend_hit_test (RkChart *self,
                           double   width,

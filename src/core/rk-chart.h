@@ -134,6 +134,16 @@ gboolean        rk_chart_hit_test          (RkChart        *self,
                                             double          x,
                                             double          y,
                                             RkChartHit     *hit);
+/* Fills @hit for point @index of @series (as rk_chart_hit_test would when
+ * hovering it), with where it is drawn in a @width × @height drawing: for
+ * moving from point to point with the keyboard. FALSE for a gap, a hidden
+ * series or an index out of range. */
+gboolean        rk_chart_locate            (RkChart        *self,
+                                            double          width,
+                                            double          height,
+                                            guint           series,
+                                            gsize           index,
+                                            RkChartHit     *hit);
 /* The series whose legend entry lies at (@x, @y) of the last drawing of
  * that size, or -1. */
 int             rk_chart_legend_hit_test   (RkChart        *self,

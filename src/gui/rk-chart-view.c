@@ -152,6 +152,8 @@ draw_cb (GtkDrawingArea *area,
     }
 }
 
+static void update_description (RkChartView *self);
+
 static void
 set_hover (RkChartView      *self,
            const RkChartHit *hit)
@@ -186,6 +188,12 @@ set_hover (RkChartView      *self,
   else
     gtk_label_set_text (GTK_LABEL (self->readout), "");
   gtk_widget_set_tooltip_text (self->area, self->hover_text);
+  /* what a screen reader says for the chart: the point, else the summary */
+  if (self->hover_text != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->area),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, self->hover_text, -1);
+  else
+    update_description (self);
   gtk_widget_queue_draw (self->area);
 }
 
@@ -225,6 +233,64 @@ leave_cb (GtkEventControllerMotion *controller,
           RkChartView              *self)
 {
   set_hover (self, NULL);
+}
+
+/* Left/Right: the previous/next point; Up/Down: the previous/next visible
+ * series; Home/End: the first/last point. Gaps are skipped. */
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                RkChartView           *self)
+{
+  int w = gtk_widget_get_width (self->area), h = gtk_widget_get_height (self->area);
+  guint n_series = rk_chart_get_n_series (self->chart);
+  guint series = self->has_hit ? self->hit.series : 0;
+  gint64 index = self->has_hit ? (gint64) self->hit.index : -1;
+  int step = 0, series_step = 0;
+  RkChartHit hit;
+
+  switch (keyval)
+    {
+    case GDK_KEY_Right: case GDK_KEY_KP_Right: step = 1; break;
+    case GDK_KEY_Left: case GDK_KEY_KP_Left: step = -1; break;
+    case GDK_KEY_Down: case GDK_KEY_KP_Down: series_step = 1; break;
+    case GDK_KEY_Up: case GDK_KEY_KP_Up: series_step = -1; break;
+    case GDK_KEY_Home: index = -1; step = 1; break;
+    case GDK_KEY_End: index = (gint64) rk_chart_get_n_points (self->chart, series); step = -1; break;
+    case GDK_KEY_Escape: set_hover (self, NULL); return TRUE;
+    default: return FALSE;
+    }
+  if (n_series == 0)
+    return TRUE;
+  if (series_step != 0)
+    {
+      for (guint tries = 0; tries < n_series; tries++)
+        {
+          series = (series + n_series + series_step) % n_series;
+          if (rk_chart_get_series_visible (self->chart, series))
+            break;
+        }
+      index = MAX (index, 0);
+      /* the same point of the other series, or the nearest one that exists */
+      for (gint64 i = index; i >= 0; i--)
+        if (rk_chart_locate (self->chart, w, h, series, (gsize) i, &hit))
+          {
+            set_hover (self, &hit);
+            return TRUE;
+          }
+      return TRUE;
+    }
+  if (!rk_chart_get_series_visible (self->chart, series))
+    return TRUE;
+  for (gint64 i = index + step; i >= 0 && i < (gint64) rk_chart_get_n_points (self->chart, series); i += step)
+    if (rk_chart_locate (self->chart, w, h, series, (gsize) i, &hit))
+      {
+        set_hover (self, &hit);
+        break;
+      }
+  return TRUE;
 }
 
 static void
@@ -623,6 +689,12 @@ rk_chart_view_constructed (GObject *object)
   g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
   g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
   gtk_widget_add_controller (self->area, motion);
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+    gtk_widget_add_controller (self->area, keys);
+  }
   click = gtk_gesture_click_new ();
   g_signal_connect (click, "released", G_CALLBACK (click_cb), self);
   gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));

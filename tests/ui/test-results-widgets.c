@@ -350,6 +350,27 @@ test_chart_hover (void)
     if (strstr (gtk_label_get_text (GTK_LABEL (g_ptr_array_index (labels, i))), "North: 48213") != NULL)
       readout = g_ptr_array_index (labels, i);
   g_assert_nonnull (readout);
+
+  /* with the keyboard: Home is North, Right goes on to South */
+  gtk_widget_grab_focus (area);
+  {
+    GtkEventController *keys = NULL;
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (area);
+
+    for (guint i = 0; ; i++)
+      {
+        g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+        if (c == NULL)
+          break;
+        if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+          keys = GTK_EVENT_CONTROLLER (c);
+      }
+    g_assert_nonnull (keys);
+    g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Home, 0, 0, &found);
+    g_assert_nonnull (strstr (rk_chart_view_get_hover_text (RK_CHART_VIEW (view)), "North: 48213"));
+    g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Right, 0, 0, &found);
+    g_assert_nonnull (strstr (rk_chart_view_get_hover_text (RK_CHART_VIEW (view)), "South: 81387"));
+  }
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

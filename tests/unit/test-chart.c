@@ -721,6 +721,19 @@ test_hit_cache (void)
         }
     }
   g_assert_cmpuint (agree, ==, 1200);
+
+  /* locating a point (keyboard moves) gives where hovering finds it */
+  for (gsize i = 0; i < 2000; i += 97)
+    {
+      RkChartHit at, back;
+
+      g_assert_true (rk_chart_locate (chart, W, H, 0, i, &at));
+      g_assert_cmpuint (at.index, ==, i);
+      g_assert_true (rk_chart_hit_test (chart, W, H, at.px, at.py, &back));
+      g_assert_cmpfloat (hypot (back.px - at.px, back.py - at.py), <, 0.5);
+    }
+  g_assert_false (rk_chart_locate (chart, W, H, 1, 0, &(RkChartHit) { 0 }));   /* hidden */
+  g_assert_false (rk_chart_locate (chart, W, H, 0, 2000, &(RkChartHit) { 0 }));
   g_assert_cmpuint (found, >, 100);
   g_rand_free (rand);
 }
