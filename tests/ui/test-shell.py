@@ -83,6 +83,18 @@ try:
           lambda: (app.find("Check Again", pyatspi.ROLE_PUSH_BUTTON), app.find("Set Address", pyatspi.ROLE_PUSH_BUTTON)))
     shot("no-model")
 
+    # -- a question that cannot be sent stays in the composer --
+    def question_kept():
+        box = app.find("Your question", timeout=10)
+        app.set_text(box, "What is the total revenue?")
+        app.click("Send")
+        wait_for(lambda: app.exists("Send", pyatspi.ROLE_PUSH_BUTTON), 60, "Send to come back")
+        time.sleep(1)
+        text = "".join(app.texts(app.find("Your question", timeout=5)))
+        assert "What is the total revenue?" in text, f"the composer holds {text!r}"
+    check("a question that fails to send is kept in the composer", question_kept)
+    shot("question-kept")
+
     # -- Run Python works without a model --
     def run_python():
         app.click("Run Python")  # a toggle button reads as a push button in GTK 4.8
