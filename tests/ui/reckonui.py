@@ -122,12 +122,46 @@ class App:
         self.proc = None
         self.root = None
 
-    def start(self, timeout=30):
-        self.proc = subprocess.Popen([RECKON_APP] + self.args, env=self.env,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
-        self.root = wait_for(lambda: self._find_app(), timeout, "the app on the accessibility bus")
+    def start(self, timeout=60, tries=3):
+        """Starts the app and waits for it on the accessibility bus.
+
+        Two traps of GTK 4.8 with libatspi: an app embeds itself in the
+        registry only if the registry already runs, and a client that holds
+        the desktop before an app appears never lists it (libatspi asks the
+        new app for its cache, which GTK 4.8 lacks, and drops it). So the
+        registry is started and the desktop polled from short-lived helper
+        processes; this process reads the desktop only once the app is
+        there. An app that never embeds (a GTK 4.8 race) is started again."""
+        _pids_on_desktop()          # starts the registry before the app
+        deadline = time.monotonic() + timeout
+        for attempt in range(tries):
+            self.proc = subprocess.Popen([RECKON_APP] + self.args, env=self.env,
+                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+            left = max(5.0, deadline - time.monotonic())
+            wait = left if attempt == tries - 1 else min(left, 20.0)
+            try:
+                wait_for(lambda: self._check_alive() and self.proc.pid in _pids_on_desktop(), wait,
+                         "the app on the accessibility bus")
+                self.root = wait_for(self._find_app, 10, "the app in this process's view of the desktop")
+                return self
+            except TimeoutError:
+                if attempt == tries - 1:
+                    raise
+                print(f"# the app did not appear on the accessibility bus; starting it again ({attempt + 2}/{tries})",
+                      flush=True)
+                self.kill_group()
         return self
+
+    def _check_alive(self):
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"reckon exited with {self.proc.returncode}: {self.output()}")
+        return True
+
+    def kill_group(self):
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
 
     def _find_app(self):
         if self.proc.poll() is not None:
@@ -213,6 +247,20 @@ class App:
         self.quit()
         if self.own_home:
             shutil.rmtree(self.home, ignore_errors=True)
+
+
+def _pids_on_desktop():
+    """The process ids of the apps on the desktop, read by a fresh process."""
+    code = ("import pyatspi\n"
+            "d = pyatspi.Registry.getDesktop(0)\n"
+            "for i in range(d.childCount):\n"
+            "    a = d.getChildAtIndex(i)\n"
+            "    try:\n"
+            "        print(a.get_process_id()) if a is not None and a.childCount > 0 else None\n"
+            "    except Exception:\n"
+            "        pass\n")
+    p = subprocess.run(["/usr/bin/python3", "-c", code], capture_output=True, text=True, timeout=30)
+    return {int(x) for x in p.stdout.split() if x.isdigit()}
 
 
 def visible(node):

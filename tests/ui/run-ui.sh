@@ -10,4 +10,13 @@ for tool in dbus-run-session xvfb-run import xdotool; do
     exit 0
   fi
 done
-exec dbus-run-session -- xvfb-run -a -s '-screen 0 1280x1024x24' /usr/bin/python3 "$@"
+# The accessibility bus must be up before the app starts, or GTK does not
+# register the app on it.
+exec dbus-run-session -- xvfb-run -a -s '-screen 0 1280x1024x24' sh -c '
+  /usr/libexec/at-spi-bus-launcher --launch-immediately &
+  launcher=$!
+  sleep 0.5
+  /usr/bin/python3 "$@"
+  status=$?
+  kill $launcher 2>/dev/null
+  exit $status' run-ui "$@"
