@@ -755,6 +755,43 @@ test_file_card (void)
   g_object_unref (card);
 }
 
+/* A restored conversation: the card reads the profile stored in the entry,
+ * and follows it when it arrives later (notify::detail). */
+static void
+test_attachment_row (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("RECKON_TEST_DATA"), "sample-transcript.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkTranscript) transcript = rk_transcript_load (path, &error);
+  GtkWidget *row = g_object_ref_sink (rk_entry_row_new ());
+  RkFileCard *card;
+  guint id;
+
+  g_assert_no_error (error);
+  rk_entry_row_bind (RK_ENTRY_ROW (row), rk_transcript_get_entry (transcript, 0), NULL);
+  card = RK_FILE_CARD (rk_entry_row_get_content (RK_ENTRY_ROW (row)));
+  g_assert_false (rk_file_card_get_profiling (card));
+  g_assert_nonnull (strstr (rk_file_card_get_summary (card), "rows × 5 columns"));
+
+  rk_entry_row_bind (RK_ENTRY_ROW (row), rk_transcript_get_entry (transcript, 1), NULL);
+  card = RK_FILE_CARD (rk_entry_row_get_content (RK_ENTRY_ROW (row)));
+  g_assert_true (g_str_has_prefix (rk_file_card_get_summary (card), "This PDF has no text layer"));
+
+  /* A file still being read, whose profile comes in later. */
+  id = rk_transcript_add_attachment (transcript, "late.csv", "Late.csv");
+  rk_entry_row_bind (RK_ENTRY_ROW (row), rk_transcript_lookup (transcript, id), NULL);
+  card = RK_FILE_CARD (rk_entry_row_get_content (RK_ENTRY_ROW (row)));
+  g_assert_true (rk_file_card_get_profiling (card));
+  g_assert_true (rk_transcript_set_attachment_profile (transcript, id,
+                 "{\"name\": \"late.csv\", \"size\": 10, \"kind\": \"csv\", \"tables\": [{\"rows\": 3, \"columns\": 1,"
+                 " \"header\": true, \"column_info\": [{\"name\": \"a\", \"type\": \"integer\", \"missing\": 0}], \"head\": []}]}"));
+  g_assert_false (rk_file_card_get_profiling (card));
+  g_assert_nonnull (strstr (rk_file_card_get_summary (card), "3 rows × 1 column"));
+
+  rk_entry_row_unbind (RK_ENTRY_ROW (row));
+  g_object_unref (row);
+}
+
 /* -- the chat view --------------------------------------------------------------- */
 
 /* A Tab key press as the chat view's key controller sees it; when the view
@@ -982,6 +1019,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/ui/figure-view", test_figure_view);
   g_test_add_func ("/rk/ui/file-chip", test_file_chip);
   g_test_add_func ("/rk/ui/file-card", test_file_card);
+  g_test_add_func ("/rk/ui/attachment-row", test_attachment_row);
   g_test_add_func ("/rk/ui/chat-view", test_chat_view);
   return g_test_run ();
 }
