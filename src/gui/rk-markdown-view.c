@@ -370,7 +370,8 @@ build_block (RkMarkdownView *self,
     case RK_MARKDOWN_NODE_QUOTE:
     case RK_MARKDOWN_NODE_ITEM:
       widget = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-      gtk_widget_add_css_class (widget, "rk-md-quote");
+      if (node->kind == RK_MARKDOWN_NODE_QUOTE)
+        gtk_widget_add_css_class (widget, "rk-md-quote");
       reconcile_children (self, widget, NULL, node->children);
       break;
     case RK_MARKDOWN_NODE_TABLE:
