@@ -33,6 +33,7 @@ G_DEFINE_FINAL_TYPE (RkSidebar, rk_sidebar, GTK_TYPE_WIDGET)
 
 enum {
   SIGNAL_CONVERSATION_SELECTED,
+  SIGNAL_ARTIFACT_ACTIVATED,
   N_SIGNALS
 };
 
@@ -268,6 +269,9 @@ rk_sidebar_class_init (RkSidebarClass *klass)
   signals[SIGNAL_CONVERSATION_SELECTED] =
     g_signal_new ("conversation-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_ARTIFACT_ACTIVATED] =
+    g_signal_new ("artifact-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-sidebar.ui");
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_list);
@@ -279,6 +283,13 @@ rk_sidebar_class_init (RkSidebarClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sidebar");
+}
+
+static void
+artifact_activated_cb (RkSidebar *self,
+                       guint      entry_id)
+{
+  g_signal_emit (self, signals[SIGNAL_ARTIFACT_ACTIVATED], 0, entry_id);
 }
 
 static GtkWidget *
@@ -304,6 +315,8 @@ rk_sidebar_init (RkSidebar *self)
   /* The results helper's shelf: what the session's code made. */
   self->artifact_shelf = rk_artifact_shelf_new ();
   adw_bin_set_child (self->artifact_slot, self->artifact_shelf);
+  g_signal_connect_object (self->artifact_shelf, "activate-entry",
+                           G_CALLBACK (artifact_activated_cb), self, G_CONNECT_SWAPPED);
 
   self->conversation_signals = g_signal_group_new (RK_TYPE_CONVERSATION);
   g_signal_group_connect_swapped (self->conversation_signals, "profile-changed", G_CALLBACK (update_files), self);

@@ -381,6 +381,31 @@ conversation_selected_cb (RkWindow   *self,
     open_conversation (self, id, FALSE);
 }
 
+/* A result picked in the shelf: show the transcript entry that made it. */
+static void
+artifact_activated_cb (RkWindow  *self,
+                       guint      entry_id,
+                       RkSidebar *sidebar)
+{
+  GtkListView *list = rk_chat_view_get_list_view (RK_CHAT_VIEW (self->chat_view));
+  GListModel *model = G_LIST_MODEL (gtk_list_view_get_model (list));
+  guint n = g_list_model_get_n_items (model);
+
+  /* The view may leave entries out, so look for the row, not the index. */
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (RK_IS_TRANSCRIPT_ENTRY (item) && rk_transcript_entry_get_id (RK_TRANSCRIPT_ENTRY (item)) == entry_id)
+        {
+          if (adw_flap_get_folded (self->flap))
+            adw_flap_set_reveal_flap (self->flap, FALSE);
+          gtk_widget_activate_action (GTK_WIDGET (list), "list.scroll-to-item", "u", i);
+          return;
+        }
+    }
+}
+
 /* -- window -- */
 
 static gboolean
@@ -550,6 +575,8 @@ rk_window_init (RkWindow *self)
 
   g_signal_connect_object (self->sidebar, "conversation-selected",
                            G_CALLBACK (conversation_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sidebar, "artifact-activated",
+                           G_CALLBACK (artifact_activated_cb), self, G_CONNECT_SWAPPED);
 
   /* Names for the controls whose icon alone says what they do. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->sidebar_button),
