@@ -18,6 +18,7 @@
 #include "rk-code-block.h"
 #include "rk-entry-row.h"
 #include "rk-output-view.h"
+#include "rk-ui-test-util.h"
 
 typedef struct
 {
@@ -26,21 +27,6 @@ typedef struct
   RkConversation *conversation;
   char           *home;
 } Fixture;
-
-static GtkWidget *
-find_button (GtkWidget  *w,
-             const char *label)
-{
-  if (GTK_IS_BUTTON (w) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (w)), label) == 0)
-    return w;
-  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_button (c, label);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 static void
 spin_until (gboolean (*cond) (gpointer),
@@ -179,7 +165,7 @@ test_run (Fixture       *f,
   row = code_row (f, cell);
   g_assert_nonnull (row);
   g_assert_true (gtk_widget_get_visible (rk_entry_row_get_approval_bar (row)));
-  g_signal_emit_by_name (find_button (rk_entry_row_get_approval_bar (row), "_Run"), "clicked");
+  g_signal_emit_by_name (rk_ui_test_find_button (rk_entry_row_get_approval_bar (row), "_Run"), "clicked");
   spin_until (is_idle, f, 120, "the cell to finish");
   g_assert_false (gtk_widget_get_visible (rk_entry_row_get_approval_bar (row)));
   out = stdout_text (f);
@@ -203,11 +189,11 @@ test_edit_and_skip (Fixture       *f,
     g_main_context_iteration (NULL, FALSE);
   row = code_row (f, rk_conversation_get_pending_approval (f->conversation));
   bar = rk_entry_row_get_approval_bar (row);
-  g_signal_emit_by_name (find_button (bar, "_Edit"), "clicked");
+  g_signal_emit_by_name (rk_ui_test_find_button (bar, "_Edit"), "clicked");
   block = RK_CODE_BLOCK (gtk_widget_get_prev_sibling (bar));
   g_assert_true (rk_code_block_get_editable (block));
   rk_code_block_set_code (block, "print('after', 1 + 1)\n");
-  g_signal_emit_by_name (find_button (bar, "_Run"), "clicked");
+  g_signal_emit_by_name (rk_ui_test_find_button (bar, "_Run"), "clicked");
   spin_until (is_idle, f, 120, "the edited cell to finish");
   out = stdout_text (f);
   g_assert_nonnull (strstr (out, "after 2"));
@@ -218,7 +204,7 @@ test_edit_and_skip (Fixture       *f,
   for (int i = 0; i < 100; i++)
     g_main_context_iteration (NULL, FALSE);
   row = code_row (f, rk_conversation_get_pending_approval (f->conversation));
-  g_signal_emit_by_name (find_button (rk_entry_row_get_approval_bar (row), "_Skip"), "clicked");
+  g_signal_emit_by_name (rk_ui_test_find_button (rk_entry_row_get_approval_bar (row), "_Skip"), "clicked");
   spin_until (is_idle, f, 60, "the skip");
   g_free (out);
   out = stdout_text (f);
@@ -244,7 +230,7 @@ test_stop (Fixture       *f,
     g_main_context_iteration (NULL, FALSE);
   row = code_row (f, cell);
   g_assert_nonnull (row);
-  stop = find_button (GTK_WIDGET (row), "_Stop");
+  stop = rk_ui_test_find_button (GTK_WIDGET (row), "_Stop");
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (stop)));
   g_signal_emit_by_name (stop, "clicked");
   spin_until (is_idle, f, 60, "the cell to stop");

@@ -26,6 +26,7 @@
 #include "rk-file-chip.h"
 #include "rk-markdown-view.h"
 #include "rk-output-view.h"
+#include "rk-ui-test-util.h"
 
 /* -- helpers ---------------------------------------------------------------- */
 
@@ -51,51 +52,6 @@ nth_child (GtkWidget *w,
 }
 
 /* The first button beneath @w whose label is @label (mnemonic included). */
-static GtkWidget *
-find_button (GtkWidget  *w,
-             const char *label)
-{
-  if (GTK_IS_BUTTON (w) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (w)), label) == 0)
-    return w;
-  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_button (c, label);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_type (GtkWidget *w,
-           GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (w, type))
-    return w;
-  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_type (c, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_class (GtkWidget  *w,
-            const char *css_class)
-{
-  if (gtk_widget_has_css_class (w, css_class))
-    return w;
-  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_class (c, css_class);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static guint
 count_type (GtkWidget *w,
             GType      type)
@@ -179,7 +135,7 @@ test_markdown_tree (void)
   }
 
   /* The table: a grid of 3 rows × 2 columns, right-aligned second column. */
-  w = find_type (nth_child (box, 3), GTK_TYPE_GRID);
+  w = rk_ui_test_find_type (nth_child (box, 3), GTK_TYPE_GRID);
   g_assert_nonnull (w);
   g_assert_cmpuint (count_type (w, GTK_TYPE_LABEL), ==, 6);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (w), 1, 2))), ==, "4");
@@ -341,7 +297,7 @@ test_code_block (void)
   g_assert_cmpstr (b, ==, "z");
   /* Copy puts the code on the clipboard. */
   {
-    GtkWidget *copy = find_type (block, GTK_TYPE_BUTTON);
+    GtkWidget *copy = rk_ui_test_find_type (block, GTK_TYPE_BUTTON);
     GdkClipboard *clipboard = gtk_widget_get_clipboard (block);
     GdkContentProvider *content;
     GValue value = G_VALUE_INIT;
@@ -395,9 +351,9 @@ test_approval_bar (void)
   rk_code_block_set_code (RK_CODE_BLOCK (block), "print(1)\n");
   rk_approval_bar_set_code_block (RK_APPROVAL_BAR (bar), RK_CODE_BLOCK (block));
   g_signal_connect (bar, "decided", G_CALLBACK (decided_cb), &d);
-  run = find_button (bar, "_Run");
-  edit = find_button (bar, "_Edit");
-  skip = find_button (bar, "_Skip");
+  run = rk_ui_test_find_button (bar, "_Run");
+  edit = rk_ui_test_find_button (bar, "_Edit");
+  skip = rk_ui_test_find_button (bar, "_Skip");
   g_assert_nonnull (run);
   g_assert_nonnull (edit);
   g_assert_nonnull (skip);
@@ -441,7 +397,7 @@ test_approval_bar (void)
   g_assert_cmpint (d.decision, ==, RK_AGENT_DECISION_SKIP);
 
   /* The switch is the "auto-approve" property, both ways. */
-  sw = find_type (bar, GTK_TYPE_SWITCH);
+  sw = rk_ui_test_find_type (bar, GTK_TYPE_SWITCH);
   g_object_get (bar, "auto-approve", &auto_approve, NULL);
   g_assert_false (auto_approve);
   gtk_switch_set_active (GTK_SWITCH (sw), TRUE);
@@ -485,7 +441,7 @@ test_output_view (void)
   rk_output_view_set_text (RK_OUTPUT_VIEW (view), many->str, FALSE);
   g_assert_true (rk_output_view_get_capped (RK_OUTPUT_VIEW (view)));
   g_assert_true (g_str_has_suffix (rk_output_view_get_shown (RK_OUTPUT_VIEW (view)), "line 19"));
-  more = find_button (view, "Show _more");
+  more = rk_ui_test_find_button (view, "Show _more");
   g_assert_true (gtk_widget_get_visible (more));
   g_signal_emit_by_name (more, "clicked");
   g_assert_false (rk_output_view_get_capped (RK_OUTPUT_VIEW (view)));
@@ -498,10 +454,10 @@ test_output_view (void)
     GtkWidget *note;
 
     rk_output_view_set_text (RK_OUTPUT_VIEW (view), big, FALSE);
-    g_signal_emit_by_name (find_button (view, "Show _more"), "clicked");
+    g_signal_emit_by_name (rk_ui_test_find_button (view, "Show _more"), "clicked");
     g_assert_true (rk_output_view_get_capped (RK_OUTPUT_VIEW (view)));
     g_assert_cmpuint (strlen (rk_output_view_get_shown (RK_OUTPUT_VIEW (view))), ==, RK_OUTPUT_VIEW_MAX_BYTES);
-    note = find_class (view, "caption");
+    note = rk_ui_test_find_class (view, "caption");
     g_assert_nonnull (note);
     g_assert_true (gtk_widget_get_visible (note));
   }
@@ -509,14 +465,14 @@ test_output_view (void)
   /* A stderr stream entry, growing. */
   id = rk_transcript_add_stream (transcript, "c1", RK_STREAM_STDERR, "warn");
   rk_output_view_set_entry (RK_OUTPUT_VIEW (view), rk_transcript_lookup (transcript, id));
-  label = find_class (view, "rk-output");
+  label = rk_ui_test_find_class (view, "rk-output");
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_has_css_class (label, "rk-stderr"));
   rk_transcript_add_stream (transcript, "c1", RK_STREAM_STDERR, "ing\n");
   g_assert_cmpstr (rk_output_view_get_shown (RK_OUTPUT_VIEW (view)), ==, "warning");
 
   /* Running: Stop shows and signals. */
-  stop = find_button (view, "_Stop");
+  stop = rk_ui_test_find_button (view, "_Stop");
   g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (stop)));
   rk_output_view_set_running (RK_OUTPUT_VIEW (view), TRUE, g_get_monotonic_time () - 65 * G_USEC_PER_SEC);
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (stop)));
@@ -541,9 +497,9 @@ test_error_view (void)
   rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
   g_assert_cmpstr (rk_error_view_get_message (RK_ERROR_VIEW (view)), ==, "KeyError: 'amount'");
   g_assert_null (rk_error_view_get_limit (RK_ERROR_VIEW (view)));
-  g_assert_true (gtk_widget_get_visible (find_type (view, GTK_TYPE_EXPANDER)));
-  g_assert_false (gtk_expander_get_expanded (GTK_EXPANDER (find_type (view, GTK_TYPE_EXPANDER))));
-  retry = find_button (view, "_Retry");
+  g_assert_true (gtk_widget_get_visible (rk_ui_test_find_type (view, GTK_TYPE_EXPANDER)));
+  g_assert_false (gtk_expander_get_expanded (GTK_EXPANDER (rk_ui_test_find_type (view, GTK_TYPE_EXPANDER))));
+  retry = rk_ui_test_find_button (view, "_Retry");
   g_assert_false (gtk_widget_get_visible (retry));
 
   /* A sandbox limit, by its key or by the kernel's sentence. */
@@ -637,7 +593,7 @@ test_figure_view (void)
 
   /* Open shows the figure in a window of its own. */
   {
-    GtkWidget *open = find_type (view, GTK_TYPE_BUTTON);
+    GtkWidget *open = rk_ui_test_find_type (view, GTK_TYPE_BUTTON);
     GListModel *toplevels = gtk_window_get_toplevels ();
     guint before = g_list_model_get_n_items (toplevels);
 
@@ -716,7 +672,7 @@ test_file_card (void)
 {
   GtkWidget *card = g_object_ref_sink (rk_file_card_new ());
   g_autoptr(GPtrArray) profiles = rk_profile_parse (profile_json, strlen (profile_json), NULL);
-  GtkWidget *cancel = find_button (card, "_Cancel");
+  GtkWidget *cancel = rk_ui_test_find_button (card, "_Cancel");
   gboolean cancelled = FALSE;
 
   g_assert_nonnull (profiles);
@@ -735,7 +691,7 @@ test_file_card (void)
 
   /* The Analyse menu shows for a file that was read; its code goes up. */
   {
-    GtkWidget *analyse = find_type (card, RK_TYPE_ANALYSIS_BUTTON);
+    GtkWidget *analyse = rk_ui_test_find_type (card, RK_TYPE_ANALYSIS_BUTTON);
     Decided d = { -1, NULL, 0 };
 
     g_assert_nonnull (analyse);
@@ -748,7 +704,7 @@ test_file_card (void)
   }
 
   rk_file_card_set_profile (RK_FILE_CARD (card), profiles->pdata[1]);
-  g_assert_false (gtk_widget_get_visible (find_type (card, RK_TYPE_ANALYSIS_BUTTON)));
+  g_assert_false (gtk_widget_get_visible (rk_ui_test_find_type (card, RK_TYPE_ANALYSIS_BUTTON)));
   g_assert_cmpstr (rk_file_card_get_summary (RK_FILE_CARD (card)), ==,
                    "This file is not a spreadsheet: it contains binary data.");
   g_assert_true (gtk_widget_has_css_class (card, "rk-file-error"));
@@ -821,7 +777,7 @@ row_of_cell (GtkWidget  *list,
 {
   for (GtkWidget *c = gtk_widget_get_first_child (list); c; c = gtk_widget_get_next_sibling (c))
     {
-      GtkWidget *row = find_type (c, RK_TYPE_ENTRY_ROW);
+      GtkWidget *row = rk_ui_test_find_type (c, RK_TYPE_ENTRY_ROW);
       RkTranscriptEntry *entry = row ? rk_entry_row_get_entry (RK_ENTRY_ROW (row)) : NULL;
 
       if (entry != NULL && rk_transcript_entry_get_kind (entry) == kind &&
@@ -837,7 +793,7 @@ row_of_entry (GtkWidget *list,
 {
   for (GtkWidget *c = gtk_widget_get_first_child (list); c; c = gtk_widget_get_next_sibling (c))
     {
-      GtkWidget *row = find_type (c, RK_TYPE_ENTRY_ROW);
+      GtkWidget *row = rk_ui_test_find_type (c, RK_TYPE_ENTRY_ROW);
       RkTranscriptEntry *entry = row ? rk_entry_row_get_entry (RK_ENTRY_ROW (row)) : NULL;
 
       if (entry != NULL && rk_transcript_entry_get_id (entry) == id)
@@ -894,8 +850,8 @@ test_chat_view (void)
   g_assert_true (gtk_widget_get_visible (rk_entry_row_get_approval_bar (row)));
   /* Keyboard: Tab reaches Run, then Edit and Skip. */
   {
-    GtkWidget *run = find_button (rk_entry_row_get_approval_bar (row), "_Run");
-    GtkWidget *edit = find_button (rk_entry_row_get_approval_bar (row), "_Edit");
+    GtkWidget *run = rk_ui_test_find_button (rk_entry_row_get_approval_bar (row), "_Run");
+    GtkWidget *edit = rk_ui_test_find_button (rk_entry_row_get_approval_bar (row), "_Edit");
     guint steps = 0;
 
     gtk_widget_grab_focus (GTK_WIDGET (list));
@@ -908,14 +864,14 @@ test_chat_view (void)
     press_tab (view, TRUE);
     g_assert_true (gtk_window_get_focus (GTK_WINDOW (window)) == run);
   }
-  g_signal_emit_by_name (find_button (rk_entry_row_get_approval_bar (row), "_Run"), "clicked");
+  g_signal_emit_by_name (rk_ui_test_find_button (rk_entry_row_get_approval_bar (row), "_Run"), "clicked");
   g_assert_cmpuint (d.count, ==, 1);
   g_assert_cmpint (d.decision, ==, RK_AGENT_DECISION_RUN);
 
   /* Approved: the bar goes; running: Stop shows. */
   rk_chat_view_set_cell_state (RK_CHAT_VIEW (view), NULL, "c5", g_get_monotonic_time ());
   g_assert_false (gtk_widget_get_visible (rk_entry_row_get_approval_bar (row)));
-  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (find_button (GTK_WIDGET (row), "_Stop"))));
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (rk_ui_test_find_button (GTK_WIDGET (row), "_Stop"))));
 
   /* New content while at the bottom: the view follows it. */
   g_assert_true (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
@@ -982,7 +938,7 @@ test_chat_view (void)
       {
         g_main_context_iteration (NULL, FALSE);
         prose = row_of_entry (GTK_WIDGET (list), id);
-        label = prose ? find_class (rk_entry_row_get_content (prose), "rk-md-paragraph") : NULL;
+        label = prose ? rk_ui_test_find_class (rk_entry_row_get_content (prose), "rk-md-paragraph") : NULL;
         if (label != NULL && strstr (gtk_label_get_label (GTK_LABEL (label)), "reckon-trace:") != NULL)
           break;
       }
