@@ -1431,6 +1431,7 @@ main (int argc, char **argv)
   if (workspace_fd < 0)
     die_with_error ("cannot open the workspace %s", opt.workspace);
   walker = workspace_usage_walker_new (workspace_fd, opt.max_files);
+  workspace_usage_set_max_procs (walker, opt.max_procs);
   if (opt.debug)
     {
       char how[256];

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -36,6 +38,7 @@ struct workspace_usage_walker
   enum walk_mode mode;
   uid_t uid;
   gid_t gid;
+  size_t max_procs;
 };
 
 struct workspace_usage_walker *
@@ -51,7 +54,14 @@ workspace_usage_walker_new (int dirfd, uint64_t max_entries)
   self->dirfd = dirfd;
   self->max_entries = max_entries;
   self->dev = st.st_dev;
+  self->max_procs = MAX_PROCS;
   return self;
+}
+
+void
+workspace_usage_set_max_procs (struct workspace_usage_walker *self, uint64_t max_procs)
+{
+  self->max_procs = max_procs + 8 < MAX_PROCS ? (size_t) max_procs + 8 : MAX_PROCS;
 }
 
 /* chmod through an O_PATH fd, so an entry swapped for a link in between is
@@ -202,6 +212,17 @@ walk_root (struct workspace_usage_walker *self, struct workspace_usage *u)
   walk (self, fd, 0, u);
 }
 
+static bool
+seen_before (ino_t ino, ino_t *seen, size_t *n_seen)
+{
+  for (size_t i = 0; i < *n_seen; i++)
+    if (seen[i] == ino)
+      return true;
+  if (*n_seen < MAX_UNLINKED)
+    seen[(*n_seen)++] = ino;
+  return false;
+}
+
 /* Adds the blocks of regular files on the workspace's file system that
  * process @pid holds open with no name left (unlinked, or O_TMPFILE). */
 static void
@@ -225,22 +246,55 @@ scan_fds (struct workspace_usage_walker *self, pid_t pid, ino_t *seen, size_t *n
   while ((e = readdir (dir)) != NULL)
     {
       struct stat st;
-      bool dup = false;
 
       if (e->d_name[0] == '.')
         continue;
       if (fstatat (dirfd (dir), e->d_name, &st, 0) != 0 || !S_ISREG (st.st_mode)
           || st.st_dev != self->dev || st.st_nlink != 0)
         continue;
-      for (size_t i = 0; i < *n_seen; i++)
-        dup |= seen[i] == st.st_ino;
-      if (dup)
+      if (seen_before (st.st_ino, seen, n_seen))
         continue;
-      if (*n_seen < MAX_UNLINKED)
-        seen[(*n_seen)++] = st.st_ino;
       u->bytes += (uint64_t) st.st_blocks * 512;
     }
   closedir (dir);
+}
+
+/* Files unlinked while still mapped, their descriptors closed: counted at
+ * their mapped length (root could stat them through map_files, an ordinary
+ * user may not). System libraries replaced under a running program share
+ * the file system, so those paths are left out. */
+static void
+scan_maps (struct workspace_usage_walker *self, pid_t pid, ino_t *seen, size_t *n_seen,
+           struct workspace_usage *u)
+{
+  static const char *const system[] = { "/usr/", "/lib", "/bin/", "/sbin/", "/etc/", "/opt/", "/app/" };
+  char path[64], line[PATH_MAX + 128];
+  FILE *f;
+
+  snprintf (path, sizeof path, "/proc/%d/maps", (int) pid);
+  f = fopen (path, "re");
+  if (f == NULL)
+    return;
+  while (fgets (line, sizeof line, f) != NULL)
+    {
+      unsigned long long start, end, ino;
+      unsigned int dmaj, dmin;
+      int name_at = 0;
+      bool skip = false;
+      size_t len = strlen (line);
+
+      if (len < 11 || strcmp (line + len - 11, " (deleted)\n") != 0)
+        continue;
+      if (sscanf (line, "%llx-%llx %*s %*s %x:%x %llu %n", &start, &end, &dmaj, &dmin, &ino, &name_at) < 5
+          || name_at == 0 || makedev (dmaj, dmin) != self->dev)
+        continue;
+      for (size_t i = 0; i < sizeof system / sizeof system[0]; i++)
+        skip |= strncmp (line + name_at, system[i], strlen (system[i])) == 0;
+      if (skip || seen_before ((ino_t) ino, seen, n_seen))
+        continue;
+      u->bytes += end - start;
+    }
+  fclose (f);
 }
 
 /* Every process of the PID namespace descends from its PID-1 (orphans are
@@ -252,6 +306,8 @@ scan_unlinked (struct workspace_usage_walker *self, pid_t pid1, struct workspace
   static ino_t seen[MAX_UNLINKED];
   size_t n = 0, n_seen = 0;
 
+  /* First the processes: more than the run may have (a fork bomb where
+   * RLIMIT_NPROC does not hold) is a breach, found before any slow scan. */
   procs[n++] = pid1;
   for (size_t i = 0; i < n; i++)
     {
@@ -259,13 +315,11 @@ scan_unlinked (struct workspace_usage_walker *self, pid_t pid1, struct workspace
       DIR *tasks;
       struct dirent *t;
 
-      if (procs[i] != pid1)
-        scan_fds (self, procs[i], seen, &n_seen, u);
       snprintf (path, sizeof path, "/proc/%d/task", (int) procs[i]);
       tasks = opendir (path);
       if (tasks == NULL)
         continue;
-      while ((t = readdir (tasks)) != NULL)
+      while ((t = readdir (tasks)) != NULL && !u->blind)
         {
           char cpath[320], buf[4096];
           ssize_t len;
@@ -287,13 +341,20 @@ scan_unlinked (struct workspace_usage_walker *self, pid_t pid1, struct workspace
               long v = strtol (p, &end, 10);
               if (end == p)
                 break;
-              if (n < MAX_PROCS)
+              if (n < self->max_procs)
                 procs[n++] = (pid_t) v;
               else
                 u->blind = true;
             }
         }
       closedir (tasks);
+      if (u->blind)
+        return;
+    }
+  for (size_t i = 1; i < n; i++)
+    {
+      scan_fds (self, procs[i], seen, &n_seen, u);
+      scan_maps (self, procs[i], seen, &n_seen, u);
     }
 }
 

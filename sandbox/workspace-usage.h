@@ -23,6 +23,9 @@ struct workspace_usage_walker;
  * unreadable to its owner gets its owner's bits back so it can be counted;
  * what still cannot be read sets `blind`. Every walk also clears set-id bits. */
 struct workspace_usage_walker *workspace_usage_walker_new (int dirfd, uint64_t max_entries);
+/* More processes than @max_procs (and a few of the sandbox's own) under
+ * PID-1 make a walk report `blind` at once. */
+void workspace_usage_set_max_procs (struct workspace_usage_walker *self, uint64_t max_procs);
 /* Counts the workspace; with @pid1 > 0 also the files that the processes
  * under @pid1 (host PID) hold open after unlinking them (O_TMPFILE too). */
 void workspace_usage_walk (struct workspace_usage_walker *self, pid_t pid1,

@@ -1593,6 +1593,24 @@ def _():
     ''')
 
 
+@case('audit', 'a file unlinked while mapped, its descriptor closed, counts against --disk')
+def _():
+    disk_breach('''
+        import time
+        # Never a name: the walker cannot see it at any moment.
+        fd = os.open("/workspace", os.O_TMPFILE | os.O_RDWR, 0o600)
+        os.write(fd, os.urandom(1 << 20) * 48)
+        # libc's mmap, not Python's: mmap.mmap keeps a duplicate descriptor.
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        p = libc.mmap(None, 48 << 20, 1, 1, fd, 0)   # PROT_READ, MAP_SHARED
+        os.close(fd)
+        time.sleep(4)
+        print("not stopped", p)
+    ''')
+
+
 @case('audit', 'data under a folder readable but not searchable counts against --disk')
 def _():
     ws = new_workspace()
