@@ -33,6 +33,7 @@ G_DEFINE_FINAL_TYPE (RkSidebar, rk_sidebar, GTK_TYPE_WIDGET)
 
 enum {
   SIGNAL_CONVERSATION_SELECTED,
+  SIGNAL_CONVERSATION_DELETE,
   SIGNAL_ARTIFACT_ACTIVATED,
   N_SIGNALS
 };
@@ -96,14 +97,27 @@ fill_conversation_row (GtkWidget          *row,
                                   -1);
 }
 
+static void
+delete_clicked_cb (GtkWidget *button,
+                   RkSidebar *self)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
+  const char *id = row != NULL ? g_object_get_data (G_OBJECT (row), "rk-conversation-id") : NULL;
+
+  if (id != NULL)
+    g_signal_emit (self, signals[SIGNAL_CONVERSATION_DELETE], 0, id);
+}
+
 static GtkWidget *
 create_conversation_row (gpointer item,
                          gpointer user_data)
 {
+  RkSidebar *self = user_data;
   RkConversationInfo *info = RK_CONVERSATION_INFO (item);
-  GtkWidget *row, *box, *title_label, *subtitle_label;
+  GtkWidget *row, *hbox, *box, *title_label, *subtitle_label, *delete_button;
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_widget_set_hexpand (box, TRUE);
   title_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (title_label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_END);
@@ -114,8 +128,22 @@ create_conversation_row (gpointer item,
   gtk_widget_add_css_class (subtitle_label, "dim-label");
   gtk_box_append (GTK_BOX (box), subtitle_label);
 
+  delete_button = gtk_button_new_from_icon_name ("user-trash-symbolic");
+  gtk_widget_set_valign (delete_button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (delete_button, _("Delete Conversation"));
+  gtk_widget_add_css_class (delete_button, "flat");
+  gtk_widget_add_css_class (delete_button, "circular");
+  gtk_widget_add_css_class (delete_button, "delete-conversation");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (delete_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Delete conversation"), -1);
+  g_signal_connect_object (delete_button, "clicked", G_CALLBACK (delete_clicked_cb), self, 0);
+
+  hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_box_append (GTK_BOX (hbox), box);
+  gtk_box_append (GTK_BOX (hbox), delete_button);
+
   row = gtk_list_box_row_new ();
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), hbox);
   g_object_set_data (G_OBJECT (row), "rk-title", title_label);
   g_object_set_data (G_OBJECT (row), "rk-subtitle", subtitle_label);
   g_object_set_data_full (G_OBJECT (row), "rk-conversation-id",
@@ -268,6 +296,9 @@ rk_sidebar_class_init (RkSidebarClass *klass)
 
   signals[SIGNAL_CONVERSATION_SELECTED] =
     g_signal_new ("conversation-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_CONVERSATION_DELETE] =
+    g_signal_new ("conversation-delete", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[SIGNAL_ARTIFACT_ACTIVATED] =
     g_signal_new ("artifact-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,

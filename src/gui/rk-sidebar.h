@@ -22,6 +22,7 @@ void       rk_sidebar_set_conversation (RkSidebar           *self,
 
 /* Signals:
  *   "conversation-selected" (const char *id): the user picked a saved one
+ *   "conversation-delete" (const char *id): the user asked to delete one
  *   "artifact-activated" (guint entry_id): the user picked a result in the shelf
  */
 

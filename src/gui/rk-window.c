@@ -381,6 +381,63 @@ conversation_selected_cb (RkWindow   *self,
     open_conversation (self, id, FALSE);
 }
 
+static void
+delete_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    RkWindow         *self)
+{
+  const char *id = g_object_get_data (G_OBJECT (dialog), "rk-conversation-id");
+  g_autoptr(GError) error = NULL;
+
+  if (!g_str_equal (response, "delete") || id == NULL || self->store == NULL)
+    return;
+  /* The open one is closed (and replaced by a new one) before its files go. */
+  if (self->conversation != NULL && g_strcmp0 (rk_conversation_get_id (self->conversation), id) == 0)
+    {
+      g_autoptr(RkConversation) old = g_object_ref (self->conversation);
+
+      _rk_window_new_conversation (self);
+      if (self->conversation == old)
+        return;
+      rk_conversation_close (old);
+    }
+  if (!rk_conversation_store_delete (self->store, id, &error))
+    rk_window_toast (self, error->message);
+}
+
+/* Deleting asks first: the transcript, files and results go for good. */
+static void
+conversation_delete_cb (RkWindow   *self,
+                        const char *id,
+                        RkSidebar  *sidebar)
+{
+  RkConversationInfo *info = self->store != NULL ? rk_conversation_store_lookup (self->store, id) : NULL;
+  const char *title = info != NULL ? rk_conversation_info_get_title (info) : NULL;
+  g_autofree char *clean = NULL;
+  g_autofree char *heading = NULL;
+  GtkWidget *dialog;
+
+  if (info == NULL)
+    return;
+  clean = rk_text_sanitize_for_terminal (title != NULL && *title != '\0' ? title : _("New conversation"),
+                                         RK_TEXT_SANITIZE_SINGLE_LINE);
+  /* Translators: %s is a conversation's title. */
+  heading = g_strdup_printf (_("Delete “%s”?"), clean);
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading,
+                                   _("Its transcript, files and results are deleted from this computer."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "delete", _("_Delete"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "rk-conversation-id", g_strdup (id), g_free);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (delete_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 /* A result picked in the shelf: show the transcript entry that made it. */
 static void
 artifact_activated_cb (RkWindow  *self,
@@ -575,6 +632,8 @@ rk_window_init (RkWindow *self)
 
   g_signal_connect_object (self->sidebar, "conversation-selected",
                            G_CALLBACK (conversation_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sidebar, "conversation-delete",
+                           G_CALLBACK (conversation_delete_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sidebar, "artifact-activated",
                            G_CALLBACK (artifact_activated_cb), self, G_CONNECT_SWAPPED);
 
