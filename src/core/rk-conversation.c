@@ -60,6 +60,7 @@ struct _RkConversation
 
   guint                start_id;
   gboolean             closed;
+  gint64               created_us;   /* monotonic: for the kernel-ready debug line */
 };
 
 G_DEFINE_FINAL_TYPE (RkConversation, rk_conversation, G_TYPE_OBJECT)
@@ -319,6 +320,9 @@ kernel_started_cb (GObject      *source,
         set_kernel_error (self, error->message);
       return;
     }
+  /* tests/bench/bench-window.py reads this line (G_MESSAGES_DEBUG=rk-conversation). */
+  g_debug ("kernel ready %.1f ms after the conversation was made",
+           (g_get_monotonic_time () - self->created_us) / 1000.0);
   set_kernel_error (self, NULL);
 }
 
@@ -1476,4 +1480,5 @@ rk_conversation_init (RkConversation *self)
   self->files = g_ptr_array_new_with_free_func (file_state_free);
   self->cancellable = g_cancellable_new ();
   self->policy = RK_APPROVAL_ASK;
+  self->created_us = g_get_monotonic_time ();
 }
