@@ -408,8 +408,24 @@ create_row_cb (gpointer item,
   RkEntryKind kind = rk_transcript_entry_get_kind (entry);
   const char *raw_title = rk_transcript_entry_get_title (entry);
   g_autofree char *base = g_path_get_basename (rk_transcript_entry_get_path (entry) ? rk_transcript_entry_get_path (entry) : "");
-  g_autofree char *title = rk_text_sanitize_for_terminal (raw_title != NULL && *raw_title != '\0' ? raw_title : base,
-                                                          RK_TEXT_SANITIZE_SINGLE_LINE);
+  g_autofree char *fallback = NULL;
+  g_autofree char *title = NULL;
+
+  /* an untitled table or chart is named by its kind and file ("Table t1"),
+   * a figure or file by its file name */
+  if (kind == RK_ENTRY_TABLE || kind == RK_ENTRY_CHART)
+    {
+      char *dot = strrchr (base, '.');
+
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+      /* Translators: "Table t1", an untitled table and its file */
+      fallback = g_strdup_printf (_("%s %s"), kind_label (kind), base);
+    }
+  else
+    fallback = g_strdup (base);
+  title = rk_text_sanitize_for_terminal (raw_title != NULL && *raw_title != '\0' ? raw_title : fallback,
+                                         RK_TEXT_SANITIZE_SINGLE_LINE);
   g_autoptr(GDateTime) t = g_date_time_new_from_unix_local (rk_transcript_entry_get_timestamp (entry) / G_USEC_PER_SEC);
   g_autofree char *when = t != NULL ? g_date_time_format (t, "%X") : g_strdup ("");
   g_autofree char *subtitle = g_strdup_printf ("%s · %s", kind_label (kind), when);

@@ -344,6 +344,8 @@ click_cb (GtkGestureClick *gesture,
                                          gtk_widget_get_width (self->area),
                                          gtk_widget_get_height (self->area), x, y);
 
+  /* a click focuses the chart: the arrow keys then walk its points */
+  gtk_widget_grab_focus (self->area);
   if (series < 0)
     return;
   rk_chart_set_series_visible (self->chart, series,
@@ -705,7 +707,8 @@ rk_chart_view_constructed (GObject *object)
   gtk_label_set_ellipsize (GTK_LABEL (self->readout), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (self->readout, "caption");
   gtk_widget_add_css_class (self->readout, "numeric");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->readout), GTK_ACCESSIBLE_PROPERTY_LABEL,
+  /* its name is what it says (the values); what it is for is its description */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->readout), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                   _("Value under the pointer"), -1);
   {
     GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
