@@ -74,6 +74,18 @@ update_busy (RkWindow *self)
 {
   gboolean busy = self->send_cancellable != NULL;
 
+  /* A turn the composer did not start (Retry in the chat) asks the question
+   * still kept there after a failure: the composer is free again. */
+  if (self->conversation != NULL && self->send_cancellable == NULL &&
+      rk_conversation_get_busy (self->conversation))
+    {
+      g_autofree char *text = rk_composer_dup_text (self->composer);
+      const char *last = rk_conversation_get_last_question (self->conversation);
+
+      if (last != NULL && *text != '\0' && g_str_equal (g_strstrip (text), last))
+        rk_composer_set_text (self->composer, "");
+    }
+
   if (self->conversation != NULL)
     busy = busy || rk_conversation_get_busy (self->conversation);
   rk_composer_set_busy (self->composer, busy);
@@ -444,23 +456,9 @@ artifact_activated_cb (RkWindow  *self,
                        guint      entry_id,
                        RkSidebar *sidebar)
 {
-  GtkListView *list = rk_chat_view_get_list_view (RK_CHAT_VIEW (self->chat_view));
-  GListModel *model = G_LIST_MODEL (gtk_list_view_get_model (list));
-  guint n = g_list_model_get_n_items (model);
-
-  /* The view may leave entries out, so look for the row, not the index. */
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (model, i);
-
-      if (RK_IS_TRANSCRIPT_ENTRY (item) && rk_transcript_entry_get_id (RK_TRANSCRIPT_ENTRY (item)) == entry_id)
-        {
-          if (adw_flap_get_folded (self->flap))
-            adw_flap_set_reveal_flap (self->flap, FALSE);
-          gtk_widget_activate_action (GTK_WIDGET (list), "list.scroll-to-item", "u", i);
-          return;
-        }
-    }
+  if (adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, FALSE);
+  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (self->chat_view), entry_id);
 }
 
 /* -- window -- */
@@ -516,7 +514,17 @@ rk_window_constructed (GObject *object)
   _rk_window_model_init (self);
 
   /* Reopen what was open last (after a crash too); else start a new one. */
+  /* The key may be stale after a crash (settings are written
+   * asynchronously): then the most recently updated one, first in the store. */
   last = g_settings_get_string (self->settings, "last-conversation");
+  if (self->store != NULL && (*last == '\0' || rk_conversation_store_lookup (self->store, last) == NULL) &&
+      g_list_model_get_n_items (G_LIST_MODEL (self->store)) > 0)
+    {
+      g_autoptr(RkConversationInfo) newest = g_list_model_get_item (G_LIST_MODEL (self->store), 0);
+
+      g_free (last);
+      last = g_strdup (rk_conversation_info_get_id (newest));
+    }
   if (self->store != NULL && *last != '\0' && rk_conversation_store_lookup (self->store, last) != NULL)
     open_conversation (self, last, TRUE);
   else
