@@ -15,6 +15,7 @@
 #include "rk-table.h"
 #include "rk-text.h"
 #include "rk-trace.h"
+#include "rk-util.h"
 #include "rk-approval-bar.h"
 #include "rk-chart-view.h"
 #include "rk-code-block.h"
@@ -527,6 +528,19 @@ card_run_code_cb (RkEntryRow *self,
   g_signal_emit (self, signals[SIGNAL_RUN_CODE], 0, code);
 }
 
+static void
+attachment_size_cb (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  RkEntryRow *self = RK_ENTRY_ROW (user_data);
+  g_autoptr(GFileInfo) info = g_file_query_info_finish (G_FILE (source), result, NULL);
+
+  if (info != NULL && self->card != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_REGULAR)
+    rk_file_card_set_size (self->card, g_file_info_get_size (info));
+  g_object_unref (self);
+}
+
 static GtkWidget *
 build_attachment (RkEntryRow *self)
 {
@@ -535,12 +549,25 @@ build_attachment (RkEntryRow *self)
 
   rk_file_card_set_file (RK_FILE_CARD (card), rk_transcript_entry_get_name (self->entry),
                          rk_transcript_entry_get_title (self->entry));
+  rk_file_card_set_started (RK_FILE_CARD (card), rk_transcript_entry_get_timestamp (self->entry));
   if (profile != NULL)
     rk_file_card_set_profile (RK_FILE_CARD (card), profile);
   g_signal_connect_swapped (card, "cancel", G_CALLBACK (card_cancel_cb), self);
   g_signal_connect_swapped (card, "run-code", G_CALLBACK (card_run_code_cb), self);
   g_signal_connect_swapped (self->entry, "notify::detail", G_CALLBACK (entry_detail_cb), self);
   self->card = RK_FILE_CARD (card);
+  /* While a big file is read, its size says why it takes a while (only the
+   * size is looked up, without following a link; nothing is read). */
+  if (profile == NULL && self->workspace != NULL && rk_transcript_entry_get_name (self->entry) != NULL &&
+      rk_path_is_beneath (rk_transcript_entry_get_name (self->entry)))
+    {
+      g_autofree char *path = g_build_filename (self->workspace, rk_transcript_entry_get_name (self->entry), NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+
+      g_file_query_info_async (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                               G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, G_PRIORITY_DEFAULT, self->cancellable,
+                               attachment_size_cb, g_object_ref (self));
+    }
   return card;
 }
 

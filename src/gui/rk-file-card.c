@@ -28,6 +28,9 @@ struct _RkFileCard
 
   char       *name;
   gboolean    profiling;
+  gint64      started;
+  guint       timer_id;
+  guint64     size;
 };
 
 G_DEFINE_FINAL_TYPE (RkFileCard, rk_file_card, GTK_TYPE_WIDGET)
@@ -152,6 +155,57 @@ rk_file_card_set_file (RkFileCard *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, shown, -1);
 }
 
+/* A big file takes a while: the seconds show that something happens. */
+static gboolean
+tick_cb (gpointer user_data)
+{
+  RkFileCard *self = user_data;
+  gint64 secs = MAX (0, (g_get_real_time () - self->started) / G_USEC_PER_SEC);
+  g_autofree char *what = NULL;
+  g_autofree char *text = NULL;
+
+  if (self->size > 0)
+    {
+      g_autofree char *size = g_format_size (self->size);
+      /* TRANSLATORS: %s is the size of the file being read, e.g. "182.3 MB" */
+      what = g_strdup_printf (_("Reading the file (%s)…"), size);
+    }
+  else
+    what = g_strdup (_("Reading the file…"));
+  /* Not at all, or a day on (a clock that jumped): no count. */
+  if (secs < 2 || secs > 24 * 3600)
+    text = g_strdup (what);
+  else if (secs < 60)
+    /* TRANSLATORS: a file being read, and for how long */
+    text = g_strdup_printf (_("%s %d s"), what, (int) secs);
+  else
+    text = g_strdup_printf (_("%s %d:%02d"), what, (int) (secs / 60), (int) (secs % 60));
+  gtk_label_set_text (self->summary, text);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+rk_file_card_set_size (RkFileCard *self,
+                       guint64     size)
+{
+  g_return_if_fail (RK_IS_FILE_CARD (self));
+
+  self->size = size;
+  if (self->profiling)
+    tick_cb (self);
+}
+
+void
+rk_file_card_set_started (RkFileCard *self,
+                          gint64      real_time_us)
+{
+  g_return_if_fail (RK_IS_FILE_CARD (self));
+
+  self->started = real_time_us > 0 ? real_time_us : g_get_real_time ();
+  if (self->profiling)
+    tick_cb (self);
+}
+
 void
 rk_file_card_set_profile (RkFileCard          *self,
                           const RkFileProfile *profile)
@@ -172,9 +226,13 @@ rk_file_card_set_profile (RkFileCard          *self,
                                profile && profile->error == NULL ? profile : NULL);
   gtk_widget_set_visible (self->analysis_button, profile != NULL && profile->error == NULL);
 
+  g_clear_handle_id (&self->timer_id, g_source_remove);
   if (profile == NULL)
     {
-      gtk_label_set_text (self->summary, _("Reading the file…"));
+      if (self->started == 0)
+        self->started = g_get_real_time ();
+      tick_cb (self);
+      self->timer_id = g_timeout_add_seconds (1, tick_cb, self);
       gtk_widget_set_visible (self->details, FALSE);
       gtk_image_set_from_icon_name (self->icon, "text-x-generic-symbolic");
       return;
@@ -285,6 +343,7 @@ run_code_cb (RkFileCard *self,
 static void
 rk_file_card_dispose (GObject *object)
 {
+  g_clear_handle_id (&RK_FILE_CARD (object)->timer_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_FILE_CARD);
   G_OBJECT_CLASS (rk_file_card_parent_class)->dispose (object);
 }

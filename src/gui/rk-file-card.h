@@ -21,7 +21,14 @@ GtkWidget  *rk_file_card_new          (void);
 void        rk_file_card_set_file     (RkFileCard          *self,
                                        const char          *name,
                                        const char          *title);
-/* NULL: still being profiled (spinner and Cancel). */
+/* When the file was added (µs since the Unix epoch, as an entry's
+ * timestamp): while it is read, the card counts the seconds since. */
+void        rk_file_card_set_started  (RkFileCard          *self,
+                                       gint64               real_time_us);
+/* The file's size, shown while it is read (0: unknown). */
+void        rk_file_card_set_size     (RkFileCard          *self,
+                                       guint64              size);
+/* NULL: still being profiled (spinner, elapsed time and Cancel). */
 void        rk_file_card_set_profile  (RkFileCard          *self,
                                        const RkFileProfile *profile);
 gboolean    rk_file_card_get_profiling (RkFileCard         *self);

@@ -678,6 +678,9 @@ test_file_card (void)
   g_assert_nonnull (profiles);
   rk_file_card_set_file (RK_FILE_CARD (card), "s.csv", "Sales 2024.csv");
   g_assert_true (rk_file_card_get_profiling (RK_FILE_CARD (card)));
+  /* A file added 75 s ago and still being read says for how long. */
+  rk_file_card_set_started (RK_FILE_CARD (card), g_get_real_time () - 75 * G_USEC_PER_SEC);
+  g_assert_cmpstr (rk_file_card_get_summary (RK_FILE_CARD (card)), ==, "Reading the file… 1:15");
   g_assert_true (gtk_widget_get_visible (cancel));
   g_signal_connect (card, "cancel", G_CALLBACK (set_flag_cb), &cancelled);
   g_signal_emit_by_name (cancel, "clicked");
