@@ -209,6 +209,7 @@ rk_error_view_set_entry (RkErrorView       *self,
   gtk_label_set_text (self->hint, todo ? todo : "");
   gtk_widget_set_visible (GTK_WIDGET (self->hint), todo != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->retry_button), retry);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->retry_button), TRUE);
 
   /* The traceback (or the sandbox's own words) folded away. */
   if (!is_note && detail != NULL && *detail != '\0' && g_strcmp0 (detail, self->limit) != 0)
@@ -257,6 +258,8 @@ rk_error_view_get_limit (RkErrorView *self)
 static void
 retry_clicked_cb (RkErrorView *self)
 {
+  /* One retry a failure: the new attempt brings its own answer or note. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->retry_button), FALSE);
   g_signal_emit (self, signals[SIGNAL_RETRY], 0);
 }
 

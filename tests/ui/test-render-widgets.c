@@ -525,6 +525,7 @@ test_error_view (void)
   g_signal_connect (view, "retry", G_CALLBACK (set_flag_cb), &retried);
   g_signal_emit_by_name (retry, "clicked");
   g_assert_true (retried);
+  g_assert_false (gtk_widget_get_sensitive (retry));
 
   /* An expired session: a status line, no Retry. */
   id = rk_transcript_add_note (transcript, "session-expired", "The session ended.");
