@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 
 #include "rk-table.h"
+#include "rk-export.h"
 #include "rk-table-private.h"
 #include "rk-util.h"
 
@@ -712,10 +713,9 @@ rk_table_open_at (int          dirfd,
                   const char  *relpath,
                   GError     **error)
 {
-  g_auto(GStrv) parts = NULL;
+  g_autoptr(GError) local = NULL;
   RkTable *table;
   int cur;
-  guint n;
 
   g_return_val_if_fail (relpath != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -726,39 +726,19 @@ rk_table_open_at (int          dirfd,
                            _("The table's path leaves the workspace."));
       return NULL;
     }
-  parts = g_strsplit (relpath, "/", -1);
-  n = g_strv_length (parts);
-  cur = dup (dirfd);
+  /* The one resolver beneath a folder (rk_export_open_beneath: openat2
+   * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, or an O_NOFOLLOW walk). */
+  cur = rk_export_open_beneath (dirfd, relpath, &local);
   if (cur < 0)
     {
-      set_open_error (error, errno);
+      if (g_error_matches (local, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED))
+        set_open_error (error, ELOOP);
+      else if (g_error_matches (local, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_REGULAR))
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                             _("The table file is not a regular file."));
+      else
+        g_propagate_error (error, g_steal_pointer (&local));
       return NULL;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      int next;
-
-      if (strcmp (parts[i], ".") == 0)
-        continue;
-      do
-        next = openat (cur, parts[i], i + 1 < n ? (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                                                : OPEN_FLAGS);
-      while (next < 0 && errno == EINTR);
-      if (next < 0)
-        {
-          int saved = errno;
-          struct stat st;
-
-          /* O_DIRECTORY | O_NOFOLLOW on a symlink says ENOTDIR: name the real cause. */
-          if (saved == ENOTDIR && fstatat (cur, parts[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-              S_ISLNK (st.st_mode))
-            saved = ELOOP;
-          close (cur);
-          set_open_error (error, saved);
-          return NULL;
-        }
-      close (cur);
-      cur = next;
     }
   table = rk_table_open_fd (cur, error);
   close (cur);
