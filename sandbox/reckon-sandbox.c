@@ -1,5 +1,5 @@
 /* reckon-sandbox.c — runs one program in fresh namespaces with a new root,
- * rlimits, no capabilities and a seccomp filter (DESIGN.md section 3).
+ * rlimits, no capabilities and a seccomp filter (docs/architecture.md section 3).
  *
  * Three processes: the monitor (stays outside: maps ids, forwards signals,
  * enforces the wall clock and the workspace limits, reports the status), the

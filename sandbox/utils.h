@@ -1,5 +1,5 @@
 /* utils.h — small helpers of reckon-sandbox: fatal errors, numbers, files.
- * Plain C, no GLib (DESIGN.md section 3). */
+ * Plain C, no GLib (docs/architecture.md section 3). */
 #pragma once
 
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* rk-agent.h — the interpreter loop shared by the CLI and the GUI: the model
  * writes code, the user approves, the sandbox runs it, the model sees what
- * happened, until it answers (DESIGN.md section 1). */
+ * happened, until it answers (docs/architecture.md section 1). */
 #pragma once
 
 #include <gio/gio.h>

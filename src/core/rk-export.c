@@ -1,6 +1,6 @@
 /* rk-export.c — artifacts out of a workspace, read through fds only: a path
  * is resolved once, beneath the workspace, with no symlink on the way, and
- * the bytes come from that fd (SECURITY.md items 15-17, 57). */
+ * the bytes come from that fd (docs/threat-model.md items 15-17, 57). */
 #define G_LOG_DOMAIN "rk-export"
 #include "config.h"
 #include "rk-export.h"

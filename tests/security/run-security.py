@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-# run-security.py — the sandbox escape suite (SECURITY.md, "Attack classes"):
+# run-security.py — the sandbox escape suite (docs/threat-model.md, "Attack classes"):
 # hostile programs run through the real reckon-sandbox, one asserted outcome
-# each, reported as TAP. Groups follow SECURITY.md: info, fs, net, kernel, other.
+# each, reported as TAP. Groups follow docs/threat-model.md: info, fs, net, kernel, other.
 #
 #   run-security.py --helper PATH [--as-user NAME] [--only SUBSTRING]
 #
@@ -1486,7 +1486,7 @@ def _():
 
 
 # ---------------------------------------------------------------------------
-# [audit] The findings of the outside audit (SECURITY.md 66-74), one by one.
+# [audit] The findings of the outside audit (docs/threat-model.md 66-74), one by one.
 
 def setid_or_root_entries(ws):
     """Entries of @ws (itself included) that carry a set-id bit, or that are

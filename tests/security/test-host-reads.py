@@ -3,7 +3,7 @@
 # test-host-reads.py — issue 10, finding 2: host code that reads workspace
 # content never follows a path the sandbox can change under it. Speaks TAP.
 #
-# The attack (SECURITY.md class 67): while `reckon-cli exec -o` exports the
+# The attack (docs/threat-model.md class 67): while `reckon-cli exec -o` exports the
 # cell's charts, sandboxed code swaps .reckon/charts with a symlink to a host
 # folder (renameat2 RENAME_EXCHANGE in a loop), and keeps the sandbox alive
 # through the export by making the kernel deaf to "shutdown". The host folder
