@@ -99,11 +99,16 @@ try:
     def run_python():
         app.click("Run Python")  # a toggle button reads as a push button in GTK 4.8
         box = app.find("Python code", timeout=10)
-        app.set_text(box, "print(6 * 7)")
-        app.click("Send")
+        app.set_text(box, "x = 6")
+        # From the keyboard: Shift+Enter adds a line, Enter sends.
+        key("ctrl+l")
+        key("ctrl+End")
+        key("shift+Return")
+        subprocess.run(["xdotool", "type", "--delay", "30", "print(x * 7)"], check=True)
+        key("Return")
         app.click("Run", timeout=30)   # typed code goes through the same approval
         wait_text("42", 90)
-    check("Run Python runs typed code with no model server (42)", run_python)
+    check("Run Python runs two typed lines (Shift+Enter, then Enter) with no model server (42)", run_python)
     check("the chat replaced the no-model page, a strip still says so",
           lambda: (wait_for(lambda: not app.exists("Check Again", pyatspi.ROLE_PUSH_BUTTON), 10, "the page to give way"),
                    wait_text("No model server answers", 5)))
