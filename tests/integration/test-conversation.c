@@ -6,7 +6,9 @@
 #define G_LOG_DOMAIN "test-conversation"
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "rk-conversation-store.h"
@@ -645,6 +647,120 @@ test_store_damaged (Fixture       *f,
   g_assert_finalize_object (g_steal_pointer (&store2));
 }
 
+/* Whether any process still has @needle in its command line. */
+static gboolean
+process_with_arg (const char *needle)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (proc != NULL && (name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree char *cmdline = NULL;
+      gsize len = 0;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &cmdline, &len, NULL))
+        continue;
+      for (gsize i = 0; i + 1 < len; i++)
+        if (cmdline[i] == '\0')
+          cmdline[i] = ' ';
+      if (strstr (cmdline, needle) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* SIGKILL mid-conversation: on the next start everything saved before is
+ * there, and no sandboxed process outlives the killed one. */
+static void
+test_sigkill (void)
+{
+  g_autofree char *reason = NULL;
+  g_autofree char *root = NULL;
+  g_autofree char *data_dir = NULL;
+  g_autofree char *sessions_dir = NULL;
+  g_autofree char *id_path = NULL;
+  g_autofree char *id = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkModelClient) client = NULL;
+  g_autoptr(RkConversationStore) store = NULL;
+  g_autoptr(RkConversation) conv = NULL;
+  RkTranscript *t;
+  gboolean found = FALSE;
+
+  if (!rk_test_kernel_sandbox_usable (&reason))
+    {
+      g_test_skip (reason);
+      return;
+    }
+  /* The child finds the parent's folders by the parent's pid. */
+  root = g_strdup_printf ("%s/rk-conversation-kill-%d", g_get_tmp_dir (),
+                          g_test_subprocess () ? (int) getppid () : (int) getpid ());
+  data_dir = g_build_filename (root, "data", NULL);
+  sessions_dir = g_build_filename (root, "sessions", NULL);
+  id_path = g_build_filename (root, "id", NULL);
+  client = rk_model_client_new ();
+  rk_model_client_set_endpoint (client, "http://127.0.0.1:9");
+
+  if (g_test_subprocess ())
+    {
+      Fixture f = { 0 };
+      g_autofree char *out = NULL;
+      gint64 end;
+
+      f.store = rk_conversation_store_new (data_dir, sessions_dir, &error);
+      g_assert_no_error (error);
+      f.conv = rk_conversation_store_create (f.store, client, &error);
+      g_assert_no_error (error);
+      rk_conversation_set_auto_approve (f.conv, TRUE);
+      out = run_code (&f, "print('before the kill')\n", &error);
+      g_assert_no_error (error);
+      g_assert_true (g_file_set_contents (id_path, rk_conversation_get_id (f.conv), -1, NULL));
+      /* A cell is running and the autosave (300 ms) has had its turn. */
+      rk_conversation_run_code_async (f.conv, "import time\nprint('sleeping', flush=True)\ntime.sleep(60)\n",
+                                      NULL, NULL, NULL);
+      end = g_get_monotonic_time () + G_USEC_PER_SEC;
+      while (g_get_monotonic_time () < end)
+        g_main_context_iteration (NULL, FALSE);
+      /* The check after the kill is not vacuous: the sandbox runs now. */
+      g_assert_true (process_with_arg (sessions_dir));
+      kill (getpid (), SIGKILL);
+      g_assert_not_reached ();
+    }
+
+  g_assert_cmpint (g_mkdir_with_parents (root, 0700), ==, 0);
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_failed ();
+
+  /* No sandbox of the killed process is left (it dies with its parent). */
+  for (int i = 0; i < 40 && process_with_arg (sessions_dir); i++)
+    g_usleep (50000);
+  g_assert_false (process_with_arg (sessions_dir));
+
+  g_assert_true (g_file_get_contents (id_path, &id, NULL, NULL));
+  store = rk_conversation_store_new (data_dir, sessions_dir, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (rk_conversation_store_lookup (store, id));
+  conv = rk_conversation_store_open (store, id, client, &error);
+  g_assert_no_error (error);
+  t = rk_conversation_get_transcript (conv);
+  for (guint i = 0; i < rk_transcript_get_n_entries (t); i++)
+    {
+      RkTranscriptEntry *e = rk_transcript_get_entry (t, i);
+
+      if (rk_transcript_entry_get_kind (e) == RK_ENTRY_STREAM
+          && g_strcmp0 (rk_transcript_entry_get_text (e), "before the kill\n") == 0)
+        found = TRUE;
+    }
+  g_assert_true (found);
+  g_assert_false (rk_conversation_get_expired (conv));
+  rk_conversation_close (conv);
+  g_clear_object (&conv);
+  g_clear_object (&store);
+  rk_workspace_delete (root, NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -663,6 +779,7 @@ main (int    argc,
   ADD ("/rk/conversation/expiry-restart", NULL, test_expiry_restart);
   ADD ("/rk/conversation/store-damaged", NULL, test_store_damaged);
 #undef ADD
+  g_test_add_func ("/rk/conversation/sigkill", test_sigkill);
 
   return g_test_run ();
 }
