@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 #include <gio/gio.h>
 
+#include "rk-text.h"
 #include "rk-a11y.h"
 #include "rk-error-view.h"
 
@@ -205,6 +206,12 @@ rk_error_view_set_entry (RkErrorView       *self,
   else
     message = g_strdup (text);
 
+  {
+    /* The message and traceback come from the sandbox or a server. */
+    g_autofree char *clean = rk_text_sanitize_for_terminal (message, RK_TEXT_SANITIZE_DEFAULT);
+    g_free (message);
+    message = g_steal_pointer (&clean);
+  }
   gtk_label_set_text (self->message, message);
   gtk_label_set_text (self->hint, todo ? todo : "");
   gtk_widget_set_visible (GTK_WIDGET (self->hint), todo != NULL);
@@ -213,9 +220,15 @@ rk_error_view_set_entry (RkErrorView       *self,
 
   /* The traceback (or the sandbox's own words) folded away. */
   if (!is_note && detail != NULL && *detail != '\0' && g_strcmp0 (detail, self->limit) != 0)
-    gtk_label_set_text (self->traceback, detail);
+    {
+      g_autofree char *clean = rk_text_sanitize_for_terminal (detail, RK_TEXT_SANITIZE_DEFAULT);
+      gtk_label_set_text (self->traceback, clean);
+    }
   else if (self->limit != NULL && what != NULL && g_strcmp0 (text, what) != 0)
-    gtk_label_set_text (self->traceback, text);
+    {
+      g_autofree char *clean = rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_DEFAULT);
+      gtk_label_set_text (self->traceback, clean);
+    }
   else
     gtk_label_set_text (self->traceback, "");
   gtk_widget_set_visible (GTK_WIDGET (self->expander), *gtk_label_get_text (self->traceback) != '\0');

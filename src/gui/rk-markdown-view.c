@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "rk-markdown.h"
+#include "rk-text.h"
 #include "rk-trace.h"
 #include "rk-code-block.h"
 #include "rk-markdown-view.h"
@@ -484,17 +485,40 @@ clear_blocks (RkMarkdownView *self)
   self->n_final = 0;
 }
 
+/* Whether @text holds what rk_text_sanitize_for_terminal() changes: C0
+ * controls but tab and newline, DEL, C1 controls, bidi overrides. */
+static gboolean
+needs_cleaning (const char *text)
+{
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    {
+      if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+        return TRUE;
+      if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+        return TRUE;
+      if (p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+                           (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 render (RkMarkdownView *self,
         const char     *text)
 {
   g_autoptr(GPtrArray) nodes = NULL;
+  g_autofree char *clean = NULL;
   GtkWidget *first_open;
   gsize len;
   guint final;
 
   if (text == NULL)
     text = "";
+  /* A model's text may carry terminal escapes or bidi overrides: shown as
+   * the plain text they stand for (rarely needed, so checked first). */
+  if (needs_cleaning (text))
+    text = clean = rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_DEFAULT);
   len = strlen (text);
   self->pending = FALSE;
   if (len == self->text->len && memcmp (text, self->text->str, len) == 0)

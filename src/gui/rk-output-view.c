@@ -7,6 +7,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "rk-text.h"
 #include "rk-a11y.h"
 #include "rk-output-view.h"
 
@@ -84,7 +85,12 @@ refresh (RkOutputView *self)
   /* Trailing newlines would leave an empty line at the bottom. */
   while (shown > 0 && text[shown - 1] == '\n')
     shown--;
-  head = g_strndup (text, shown);
+  /* Escape sequences (colours, progress bars), control characters and bidi
+   * overrides from the cell are shown as the plain text they stand for. */
+  {
+    g_autofree char *raw = g_strndup (text, shown);
+    head = rk_text_sanitize_for_terminal (raw, RK_TEXT_SANITIZE_DEFAULT);
+  }
   if (g_strcmp0 (gtk_label_get_text (self->output), head) != 0)
     gtk_label_set_text (self->output, head);
   gtk_widget_set_visible (GTK_WIDGET (self->output), shown > 0);

@@ -153,6 +153,10 @@ test_markdown_tree (void)
   g_assert_true (gtk_widget_has_css_class (nth_child (box, 5), "rk-md-quote"));
   g_assert_true (GTK_IS_SEPARATOR (nth_child (box, 6)));
 
+  /* Escapes and bidi overrides in a model's text are not passed on. */
+  rk_markdown_view_set_text (RK_MARKDOWN_VIEW (view), "a \033[1mb\033[0m \xe2\x80\xae" "c\r\nd");
+  g_assert_cmpstr (rk_markdown_view_get_text (RK_MARKDOWN_VIEW (view)), ==, "a b c\nd");
+
   /* Text that does not extend the old one is rendered afresh. */
   rk_markdown_view_set_text (RK_MARKDOWN_VIEW (view), "Just *one* line.");
   g_assert_cmpuint (n_children (box), ==, 1);
@@ -461,6 +465,10 @@ test_output_view (void)
     g_assert_nonnull (note);
     g_assert_true (gtk_widget_get_visible (note));
   }
+
+  /* Terminal escapes from a cell show as the plain text they stand for. */
+  rk_output_view_set_text (RK_OUTPUT_VIEW (view), "\033[31mred\033[0m 50%\r100%\n", FALSE);
+  g_assert_cmpstr (rk_output_view_get_shown (RK_OUTPUT_VIEW (view)), ==, "red 50%\n100%");
 
   /* A stderr stream entry, growing. */
   id = rk_transcript_add_stream (transcript, "c1", RK_STREAM_STDERR, "warn");
@@ -852,7 +860,12 @@ test_chat_view (void)
   row = row_of_cell (GTK_WIDGET (list), RK_ENTRY_CODE, "c5");
   g_assert_nonnull (row);
   g_assert_true (gtk_widget_get_visible (rk_entry_row_get_approval_bar (row)));
-  /* Keyboard: Tab reaches Run, then Edit and Skip. */
+  /* Keyboard: Tab reaches Run, then Edit and Skip (of rows on screen: the
+   * screen is shorter than the window asked for, so show that row first). */
+  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (view), rk_transcript_entry_get_id (rk_entry_row_get_entry (row)));
+  spin (300);
+  row = row_of_cell (GTK_WIDGET (list), RK_ENTRY_CODE, "c5");
+  g_assert_nonnull (row);
   {
     GtkWidget *run = rk_ui_test_find_button (rk_entry_row_get_approval_bar (row), "_Run");
     GtkWidget *edit = rk_ui_test_find_button (rk_entry_row_get_approval_bar (row), "_Edit");
@@ -878,6 +891,8 @@ test_chat_view (void)
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (rk_ui_test_find_button (GTK_WIDGET (row), "_Stop"))));
 
   /* New content while at the bottom: the view follows it. */
+  rk_chat_view_scroll_to_end (RK_CHAT_VIEW (view));
+  spin (200);
   g_assert_true (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
   rk_transcript_add_answer (transcript, "One more line.");
   spin (300);
