@@ -6,6 +6,8 @@
 #define G_LOG_DOMAIN "test-conversation"
 #include "config.h"
 
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -535,9 +537,14 @@ test_restore (Fixture       *f,
   g_assert_nonnull (strstr (out, "3"));
   drop_conversation (f);
 
-  /* Its workspace gone (expired while Reckon was closed): marked expired. */
+  /* Its workspace gone (expired while Reckon was closed): marked expired.
+   * Opened in the background this time. */
   g_assert_true (rk_workspace_delete (workspace, NULL));
-  watch (f, rk_conversation_store_open (store2, id, f->client, &error));
+  g_clear_object (&f->result);
+  rk_conversation_store_open_async (store2, id, f->client, NULL, result_cb, f);
+  wait_result (f);
+  watch (f, rk_conversation_store_open_finish (store2, f->result, &error));
+  g_clear_object (&f->result);
   g_assert_no_error (error);
   g_assert_true (rk_conversation_get_expired (f->conv));
   g_assert_true (rk_conversation_info_get_expired (info));
@@ -645,6 +652,60 @@ test_store_damaged (Fixture       *f,
   g_assert_null (rk_conversation_store_open (store2, "../etc", f->client, &error));
   g_assert_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_NOT_FOUND);
   g_assert_finalize_object (g_steal_pointer (&store2));
+}
+
+/* Settings from the real schema (compiled into the build tree) in memory:
+ * read at once and followed. */
+static void
+test_settings (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *schema_dir = NULL;
+  g_autoptr(GSettingsSchemaSource) source = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsBackend) backend = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  RkSession *session;
+
+  if (f->skip)
+    return;
+  schema_dir = g_build_filename (g_getenv ("RECKON_BUILD_ROOT"), "data", NULL);
+  source = g_settings_schema_source_new_from_directory (schema_dir, NULL, FALSE, NULL);
+  if (source == NULL || (schema = g_settings_schema_source_lookup (source, "io.github.reckon.Reckon", FALSE)) == NULL)
+    {
+      g_test_skip ("the GSettings schema is not compiled into the build tree");
+      return;
+    }
+  backend = g_memory_settings_backend_new ();
+  settings = g_settings_new_full (schema, backend, NULL);
+  if (!g_settings_schema_has_key (schema, "idle-expiry-seconds"))
+    {
+      g_test_skip ("the schema has no idle-expiry-seconds key");
+      return;
+    }
+  g_settings_set_uint (settings, "idle-expiry-seconds", 90);
+  g_settings_set_enum (settings, "approval-policy", RK_APPROVAL_NEVER);
+
+  new_conversation (f);
+  session = rk_conversation_get_session (f->conv);
+  rk_conversation_set_settings (f->conv, settings);
+  g_assert_cmpuint (rk_session_get_idle_timeout (session), ==, 90);
+  g_assert_cmpint (rk_agent_get_policy (rk_conversation_get_agent (f->conv)), ==, RK_APPROVAL_NEVER);
+
+  /* Changes are followed; auto-approve wins over the policy while on. */
+  g_settings_set_uint (settings, "idle-expiry-seconds", 0);
+  g_assert_cmpuint (rk_session_get_idle_timeout (session), ==, 0);
+  g_assert_cmpint (rk_session_get_expiry_time (session), ==, 0);
+  g_settings_set_enum (settings, "approval-policy", RK_APPROVAL_ASK);
+  rk_conversation_set_auto_approve (f->conv, TRUE);
+  g_assert_cmpint (rk_agent_get_policy (rk_conversation_get_agent (f->conv)), ==, RK_APPROVAL_AUTO);
+  rk_conversation_set_auto_approve (f->conv, FALSE);
+  g_assert_cmpint (rk_agent_get_policy (rk_conversation_get_agent (f->conv)), ==, RK_APPROVAL_ASK);
+
+  /* Not followed any more once unset. */
+  rk_conversation_set_settings (f->conv, NULL);
+  g_settings_set_uint (settings, "idle-expiry-seconds", 600);
+  g_assert_cmpuint (rk_session_get_idle_timeout (session), ==, 0);
 }
 
 /* Whether any process still has @needle in its command line. */
@@ -778,6 +839,7 @@ main (int    argc,
   ADD ("/rk/conversation/restore", NULL, test_restore);
   ADD ("/rk/conversation/expiry-restart", NULL, test_expiry_restart);
   ADD ("/rk/conversation/store-damaged", NULL, test_store_damaged);
+  ADD ("/rk/conversation/settings", NULL, test_settings);
 #undef ADD
   g_test_add_func ("/rk/conversation/sigkill", test_sigkill);
 
