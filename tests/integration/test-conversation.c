@@ -416,6 +416,48 @@ test_ask (Fixture       *f,
   g_assert_false (rk_conversation_get_busy (f->conv));
 }
 
+/* A failed question is kept; Retry asks it again. */
+static void
+test_retry (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = NULL;
+  RkTranscriptEntry *e;
+  gint64 end;
+
+  if (f->skip)
+    return;
+  f->server = rk_mock_server_new ("{\"api\":\"openai\",\"models\":[\"m\"],\"turns\":["
+                                  "{\"fault\":\"500\"},{\"text\":\"Second time lucky.\"}]}", &error);
+  g_assert_no_error (error);
+  rk_model_client_set_endpoint (f->client, rk_mock_server_get_url (f->server));
+  rk_model_client_set_api (f->client, RK_MODEL_API_OPENAI);
+  new_conversation (f);
+
+  rk_conversation_retry (f->conv);     /* nothing asked yet: nothing happens */
+  g_assert_false (rk_conversation_get_busy (f->conv));
+  answer = ask (f, "Will it work?", &error);
+  g_assert_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_HTTP);
+  g_assert_null (answer);
+  g_assert_cmpstr (rk_conversation_get_last_question (f->conv), ==, "Will it work?");
+
+  rk_conversation_retry (f->conv);
+  g_assert_true (rk_conversation_get_busy (f->conv));
+  end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (rk_conversation_get_busy (f->conv))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  e = find_entry (rk_conversation_get_transcript (f->conv), RK_ENTRY_ANSWER, 0);
+  g_assert_nonnull (e);
+  g_assert_cmpstr (rk_transcript_entry_get_text (e), ==, "Second time lucky.");
+  /* The question was asked twice, not typed twice by the user. */
+  g_assert_nonnull (find_entry (rk_conversation_get_transcript (f->conv), RK_ENTRY_USER, 1));
+  g_assert_cmpuint (rk_mock_server_get_n_chat_requests (f->server), ==, 2);
+}
+
 /* Typed code runs with no model at all, through the same approval path. */
 static void
 test_run_code (Fixture       *f,
@@ -834,6 +876,7 @@ main (int    argc,
   ADD ("/rk/conversation/cancel-profile", NULL, test_cancel_profile);
   ADD ("/rk/conversation/ask/openai", "openai", test_ask);
   ADD ("/rk/conversation/ask/ollama", "ollama", test_ask);
+  ADD ("/rk/conversation/retry", NULL, test_retry);
   ADD ("/rk/conversation/run-code", NULL, test_run_code);
   ADD ("/rk/conversation/stop", NULL, test_stop);
   ADD ("/rk/conversation/restore", NULL, test_restore);
