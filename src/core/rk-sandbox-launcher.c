@@ -461,5 +461,6 @@ rk_sandbox_launcher_setup_reason (const char *err_tail)
       found = lines[i] + strlen ("reckon-sandbox: ");
   if (found == NULL || !g_utf8_validate (found, -1, NULL))
     return NULL;
-  return g_utf8_substring (found, 0, 200);
+  /* g_utf8_substring() must not be asked past the end (it reads beyond). */
+  return g_utf8_substring (found, 0, MIN (g_utf8_strlen (found, -1), 200));
 }
