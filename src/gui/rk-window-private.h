@@ -39,7 +39,9 @@ struct _RkWindow
   RkExpiryBanner       *expiry_banner;
   GtkRevealer          *server_strip;
   GtkLabel             *server_strip_label;
-  GtkButton            *server_help_button;
+  GtkMenuButton        *server_help_button;
+  GtkButton            *popover_check_button;
+  GtkButton            *popover_address_button;
   GtkRevealer          *kernel_strip;
   GtkLabel             *kernel_strip_label;
   GtkButton            *kernel_retry_button;

@@ -233,16 +233,6 @@ composer_stop_cb (RkWindow   *self,
     rk_conversation_stop (self->conversation);
 }
 
-static void
-server_help_clicked_cb (RkWindow  *self,
-                        GtkButton *button)
-{
-  /* The full how-to lives on the no-model page: show it in a dialog-free
-   * way by scrolling to a fresh conversation would lose context, so open
-   * the preferences at the endpoint and keep the strip's text short. */
-  gtk_widget_activate_action (GTK_WIDGET (self), "app.preferences-page", "s", "endpoint");
-}
-
 /* -- the conversation -- */
 
 void
@@ -593,6 +583,8 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip_label);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_help_button);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, popover_check_button);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, popover_address_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip_label);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_retry_button);
@@ -606,7 +598,6 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, drop_revealer);
   gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
   gtk_widget_class_bind_template_callback (widget_class, composer_stop_cb);
-  gtk_widget_class_bind_template_callback (widget_class, server_help_clicked_cb);
 
   _rk_window_class_actions_init (klass);
 }
@@ -662,6 +653,10 @@ rk_window_init (RkWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Set Address"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->server_help_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("How to Start One"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->popover_check_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Check Again"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->popover_address_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Set Address"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->kernel_retry_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Try Again"), -1);
 
