@@ -68,7 +68,7 @@ update_state (RkComposer *self)
   else if (self->model_ready)
     hint = _("Ask a question about your data");
   else
-    hint = _("No model server: add files, or switch on Run Python");
+    hint = _("No model server: add files or use Run Python");
   gtk_label_set_label (self->placeholder, hint);
   gtk_widget_set_visible (GTK_WIDGET (self->placeholder), empty);
 
