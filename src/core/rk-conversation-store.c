@@ -296,7 +296,9 @@ find_item (RkConversationStore *self,
   return FALSE;
 }
 
-/* Adds or updates the item of @meta, keeping the list newest first. */
+/* Adds or updates the item of @meta, keeping the list newest first. An
+ * item that stays where it is only notifies (a sidebar row is not rebuilt
+ * on every autosave of the open conversation). */
 static void
 update_item (RkConversationStore *self,
              RkConversationMeta  *meta,
@@ -308,17 +310,19 @@ update_item (RkConversationStore *self,
   if (find_item (self, meta->id, &old_pos))
     {
       info = g_object_ref (g_ptr_array_index (self->items, old_pos));
-      if (rk_conversation_info_get_updated (info) == meta->updated)
-        {
-          _rk_conversation_info_set (info, meta->title, meta->created, meta->updated, expired);
-          return;
-        }
       g_ptr_array_remove_index (self->items, old_pos);
-      g_list_model_items_changed (G_LIST_MODEL (self), old_pos, 1, 0);
+      new_pos = position_for (self, meta->updated);
+      g_ptr_array_insert (self->items, (gint) new_pos, g_object_ref (info));
+      if (new_pos != old_pos)
+        {
+          g_list_model_items_changed (G_LIST_MODEL (self), old_pos, 1, 0);
+          g_list_model_items_changed (G_LIST_MODEL (self), new_pos, 0, 1);
+        }
+      _rk_conversation_info_set (info, meta->title, meta->created, meta->updated, expired);
+      return;
     }
-  else
-    info = _rk_conversation_info_new (meta->id);
 
+  info = _rk_conversation_info_new (meta->id);
   _rk_conversation_info_set (info, meta->title, meta->created, meta->updated, expired);
   new_pos = position_for (self, meta->updated);
   g_ptr_array_insert (self->items, (gint) new_pos, g_object_ref (info));
