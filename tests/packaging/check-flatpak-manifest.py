@@ -32,7 +32,7 @@ IN_RUNTIME = {
     "libglib2.0-dev", "libgtk-4-dev", "libadwaita-1-dev", "libsoup-3.0-dev",
     "libjson-glib-dev", "libgtksourceview-5-dev", "libsecret-1-dev",
     "libarchive-dev", "libpng-dev", "libpango1.0-dev", "libcairo2-dev",
-    "python3", "fonts-dejavu-core",
+    "python3", "fonts-dejavu-core", "shared-mime-info",
 }
 # Only the native build's tests and tools use these; a Flatpak needs none.
 NATIVE_ONLY_PREFIXES = ("xvfb", "xauth", "dbus", "gnome-keyring", "at-spi2-core",
@@ -49,7 +49,7 @@ NATIVE_ONLY_PREFIXES = ("xvfb", "xauth", "dbus", "gnome-keyring", "at-spi2-core"
                         "libreoffice", "gnumeric", "python3-pytest", "xdotool",
                         "python3-xlsxwriter", "python3-pygal", "postgresql", "tzdata",
                         "python3-astropy", "python3-plotly", "python3-nltk",
-                        "python3-gi", "gir1.2-",
+                        "python3-gi", "gir1.2-", "unicode-data", "locales",
                         "libreoffice-calc", "python3-networkx", "python3-vincent")
 
 results = []
