@@ -840,6 +840,21 @@ cancelled_cb (GCancellable *cancellable,
   g_idle_add_full (G_PRIORITY_DEFAULT, cancel_idle_cb, g_object_ref (self), g_object_unref);
 }
 
+static gboolean
+is_last_user_message (RkAgent    *self,
+                      const char *question)
+{
+  guint n = json_array_get_length (self->history);
+  JsonObject *last;
+
+  if (n == 0)
+    return FALSE;
+  last = json_array_get_object_element (self->history, n - 1);
+  return last != NULL
+         && g_strcmp0 (json_object_get_string_member_with_default (last, "role", NULL), "user") == 0
+         && g_strcmp0 (json_object_get_string_member_with_default (last, "content", NULL), question) == 0;
+}
+
 void
 rk_agent_ask_async (RkAgent             *self,
                     const char          *question,
@@ -870,8 +885,13 @@ rk_agent_ask_async (RkAgent             *self,
   if (cancellable != NULL)
     self->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
 
-  rk_transcript_add_user (self->transcript, question, NULL);
-  json_array_add_element (self->history, message_new ("user", question, NULL));
+  /* Asked again after the model never answered it (Retry): it is already
+   * the last message, so neither the model nor the reader sees it twice. */
+  if (!is_last_user_message (self, question))
+    {
+      rk_transcript_add_user (self->transcript, question, NULL);
+      json_array_add_element (self->history, message_new ("user", question, NULL));
+    }
   request_model (self);
 }
 

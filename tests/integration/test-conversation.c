@@ -453,9 +453,18 @@ test_retry (Fixture       *f,
   e = find_entry (rk_conversation_get_transcript (f->conv), RK_ENTRY_ANSWER, 0);
   g_assert_nonnull (e);
   g_assert_cmpstr (rk_transcript_entry_get_text (e), ==, "Second time lucky.");
-  /* The question was asked twice, not typed twice by the user. */
-  g_assert_nonnull (find_entry (rk_conversation_get_transcript (f->conv), RK_ENTRY_USER, 1));
+  /* Asked twice, shown once, and sent once in the second request. */
+  g_assert_nonnull (find_entry (rk_conversation_get_transcript (f->conv), RK_ENTRY_USER, 0));
+  g_assert_null (find_entry (rk_conversation_get_transcript (f->conv), RK_ENTRY_USER, 1));
   g_assert_cmpuint (rk_mock_server_get_n_chat_requests (f->server), ==, 2);
+  {
+    g_autoptr(JsonNode) body = rk_mock_server_get_chat_request (f->server, 1);
+    g_autofree char *text = json_to_string (body, FALSE);
+    const char *first = strstr (text, "Will it work?");
+
+    g_assert_nonnull (first);
+    g_assert_null (strstr (first + 1, "Will it work?"));
+  }
 }
 
 /* Typed code runs with no model at all, through the same approval path. */
