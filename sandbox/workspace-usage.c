@@ -113,6 +113,11 @@ visit (struct workspace_usage_walker *self, int dirfd, const char *name, const s
                          st->st_gid == 0 ? self->gid : (gid_t) -1, AT_SYMLINK_NOFOLLOW);
       return;
     }
+  /* A root-owned file with other names may be a hard link to a file
+   * outside the workspace, put there by someone who could write the
+   * folder (the sandbox cannot make root's files): never touch it. */
+  if (S_ISREG (st->st_mode) && st->st_nlink > 1 && st->st_uid == 0)
+    return;
   if (self->mode == WALK_HAND_OVER && (st->st_uid == 0 || st->st_gid == 0))
     {
       int fd = openat (dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
