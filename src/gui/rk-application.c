@@ -25,6 +25,14 @@ struct _RkApplication
 
 G_DEFINE_FINAL_TYPE (RkApplication, rk_application, ADW_TYPE_APPLICATION)
 
+enum {
+  PROP_0,
+  PROP_SETTINGS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 /* Whether this program runs from the build tree it was built in (the core
  * decides, the same way it finds the sandbox and the kernel). */
 static gboolean
@@ -360,12 +368,36 @@ rk_application_dispose (GObject *object)
 }
 
 static void
+rk_application_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      g_value_set_object (value, RK_APPLICATION (object)->settings);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 rk_application_class_init (RkApplicationClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   object_class->dispose = rk_application_dispose;
+  object_class->get_property = rk_application_get_property;
+
+  /* For widgets that read a setting without knowing RkApplication (the
+   * chat's error view names the limits in force). */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   app_class->startup = rk_application_startup;
   app_class->activate = rk_application_activate;
   app_class->open = rk_application_open;

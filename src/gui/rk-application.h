@@ -15,6 +15,7 @@ G_DECLARE_FINAL_TYPE (RkApplication, rk_application, RK, APPLICATION, AdwApplica
 #define RK_APPLICATION_DEFAULT (RK_APPLICATION (g_application_get_default ()))
 
 RkApplication *rk_application_new              (void);
+/* Also the read-only property "settings". */
 GSettings     *rk_application_get_settings     (RkApplication *self);
 RkModelClient *rk_application_get_model_client (RkApplication *self);
 
