@@ -6,7 +6,10 @@
 
 #include <glib/gi18n.h>
 
+#include <string.h>
+
 #include "rk-artifact-export.h"
+#include "rk-text.h"
 #include "rk-window-private.h"
 
 static RkSession *
@@ -205,6 +208,152 @@ save_all_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+/* -- export as notebook or HTML -- */
+
+typedef struct
+{
+  RkWindow *window;
+  GFile    *file;
+  GBytes   *transcript;   /* a snapshot: the live one may grow meanwhile */
+  char     *workspace;    /* NULL once expired: nothing embedded then */
+  char     *title;
+  gboolean  html;
+} ExportData;
+
+static void
+export_data_free (ExportData *data)
+{
+  g_clear_object (&data->window);
+  g_clear_object (&data->file);
+  g_clear_pointer (&data->transcript, g_bytes_unref);
+  g_free (data->workspace);
+  g_free (data->title);
+  g_free (data);
+}
+
+static void
+export_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ExportData *data = task_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkTranscript) transcript = rk_transcript_new_from_bytes (data->transcript, &error);
+  g_autofree char *text = NULL;
+
+  if (transcript != NULL)
+    text = data->html ? rk_transcript_to_html (transcript, data->workspace, data->title, &error)
+                      : rk_transcript_to_notebook (transcript, data->workspace, &error);
+  if (text == NULL ||
+      !g_file_replace_contents (data->file, text, strlen (text), NULL, FALSE,
+                                G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  ExportData *data = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) folder = g_file_get_parent (data->file);
+  g_autofree char *name = g_file_get_basename (data->file);
+  g_autofree char *message = NULL;
+  AdwToast *toast;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          message = g_strdup_printf (_("The conversation could not be exported: %s"), error->message);
+          rk_window_toast (data->window, message);
+        }
+      return;
+    }
+  message = g_strdup_printf (_("Exported to “%s”"), name);
+  toast = adw_toast_new (message);
+  if (folder != NULL)
+    {
+      adw_toast_set_button_label (toast, _("_Open Folder"));
+      g_signal_connect_data (toast, "button-clicked", G_CALLBACK (open_folder_cb),
+                             g_object_ref (folder), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
+    }
+  adw_toast_overlay_add_toast (data->window->toast_overlay, toast);
+}
+
+static void
+export_response_cb (RkWindow             *self,
+                    int                   response,
+                    GtkFileChooserNative *dialog)
+{
+  gboolean html = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "rk-html"));
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GTask) task = NULL;
+  RkSession *session;
+  ExportData *data;
+
+  if (response == GTK_RESPONSE_ACCEPT && self->conversation != NULL)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  g_object_unref (dialog);
+  if (file == NULL)
+    return;
+
+  session = rk_conversation_get_session (self->conversation);
+  data = g_new0 (ExportData, 1);
+  data->window = g_object_ref (self);
+  data->file = g_steal_pointer (&file);
+  data->transcript = rk_transcript_to_bytes (rk_conversation_get_transcript (self->conversation));
+  if (rk_session_get_state (session) == RK_SESSION_ACTIVE)
+    data->workspace = g_strdup (rk_session_get_workspace (session));
+  data->title = g_strdup (rk_conversation_get_title (self->conversation));
+  data->html = html;
+
+  task = g_task_new (self, self->cancellable, export_done_cb, NULL);
+  g_task_set_source_tag (task, export_response_cb);
+  g_task_set_task_data (task, data, (GDestroyNotify) export_data_free);
+  g_task_run_in_thread (task, export_thread);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  gboolean html = g_str_equal (action_name, "win.export-html");
+  const char *title = self->conversation != NULL ? rk_conversation_get_title (self->conversation) : NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *name = NULL;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  GtkFileChooserNative *dialog;
+
+  if (self->conversation == NULL)
+    return;
+  /* A file name from the title: no folder separators, one line. */
+  base = rk_text_sanitize_for_terminal (title != NULL && *title != '\0' ? title : _("Conversation"),
+                                        RK_TEXT_SANITIZE_SINGLE_LINE);
+  g_strdelimit (base, "/\\", '-');
+  name = g_strconcat (base, html ? ".html" : ".ipynb", NULL);
+
+  dialog = gtk_file_chooser_native_new (html ? _("Export as HTML") : _("Export as Notebook"),
+                                        GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  gtk_file_filter_set_name (filter, html ? _("Web Pages") : _("Jupyter Notebooks"));
+  gtk_file_filter_add_pattern (filter, html ? "*.html" : "*.ipynb");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  g_object_set_data (G_OBJECT (dialog), "rk-html", GINT_TO_POINTER (html));
+  g_signal_connect_object (dialog, "response", G_CALLBACK (export_response_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 /* -- session lifetime -- */
 
 static void
@@ -297,6 +446,8 @@ _rk_window_class_actions_init (RkWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.new-conversation", NULL, new_conversation_action);
   gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_action);
   gtk_widget_class_install_action (widget_class, "win.save-all", NULL, save_all_action);
+  gtk_widget_class_install_action (widget_class, "win.export-notebook", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-html", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.keep-alive", NULL, keep_alive_action);
   gtk_widget_class_install_action (widget_class, "win.restart-session", NULL, restart_session_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
