@@ -11,6 +11,7 @@ reckon.load reads it the same way.
 import json
 import math
 import os
+import re
 import warnings
 
 # Before anything imports an XML parser: entity expansion (billion laughs),
@@ -132,32 +133,61 @@ def _unpacked_size_and_lines(path, reading):
 
 
 def _read_with_fallbacks(path, reading, nrows, result):
-    """read_csv as the reading says; a later byte that is not UTF-8 or rows
-    wider than the first change the reading (recorded, so reckon.load does
-    the same)."""
+    """read_csv as the reading says; a later byte that is not UTF-8, a quote
+    mark never closed, or rows wider than the first change the reading
+    (recorded, so reckon.load does the same)."""
     import pandas as pd
 
-    for _ in range(3):
+    notes = []
+    ragged_note = None
+    df = None
+    for _ in range(8):
         try:
-            return rd.read_csv(path, reading, nrows=nrows)
+            df = rd.read_csv(path, reading, nrows=nrows)
+            break
         except UnicodeDecodeError:
             nxt = {"utf-8": "cp1252", "utf-8-sig": "cp1252", "cp1252": "latin-1"}.get(reading["encoding"])
             if nxt is None:
                 raise
             reading["encoding"] = nxt
-        except pd.errors.ParserError:
+        except pd.errors.ParserError as e:
+            if (("out of memory" in str(e) or "Buffer overflow" in str(e))
+                    and reading.get("newlines") != "mixed"):
+                reading["newlines"] = "mixed"
+                continue
+            if "EOF inside string" in str(e) and reading.get("quoting") != "none":
+                # A quote mark opened and never closed: quotes are text here,
+                # and the widths of the rows must be counted again.
+                reading["quoting"] = "none"
+                reading.pop("names", None)
+                ragged_note = None
+                notes.append("A quote mark in this file is never closed, so quote marks were read as text.")
+                continue
+            saw = re.search(r"saw (\d+)", str(e))
             if reading.get("names"):
-                raise
+                # The csv module and pandas disagree on a row (odd quoting):
+                # widen the table to what pandas saw.
+                if saw is None or int(saw.group(1)) <= len(reading["names"]) or int(saw.group(1)) > 10000:
+                    raise
+                names = list(reading["names"])
+                reading["names"] = rd.dedupe_names(names + ["column %d" % (i + 1)
+                                                            for i in range(len(names), int(saw.group(1)))])
+                continue
             width, ragged, first = _widest_row(path, reading)
             names = []
             if reading.get("header", True) and first is not None:
                 names = rd.dedupe_names(first)
             names = names + ["column %d" % (i + 1) for i in range(len(names), width)]
             reading["names"] = rd.dedupe_names(names)
-            result.setdefault("notes", []).append(
-                "%d rows have a different number of fields than the first row; the table has %d columns, "
-                "shorter rows were padded." % (ragged, width))
-    return rd.read_csv(path, reading, nrows=nrows)
+            ragged_note = ("%d rows have a different number of fields than the first row; the table has %d "
+                           "columns, shorter rows were padded." % (ragged, width))
+    if df is None:
+        df = rd.read_csv(path, reading, nrows=nrows)
+    if ragged_note:
+        notes.append(ragged_note)
+    if notes:
+        result.setdefault("notes", []).extend(notes)
+    return df
 
 
 def _widest_row(path, reading):

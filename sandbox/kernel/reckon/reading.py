@@ -26,6 +26,7 @@ SNIFF_ROWS = 200
 MAX_UNPACKED = 1 << 30         # bytes a compressed file may unpack to
 MAX_ZIP_MEMBERS = 10000
 MAX_SHEET_ROWS = 200000        # rows of a sheet kept by the profiler
+MAX_TABLE_COLUMNS = 16384      # as many as a spreadsheet has
 READING_VERSION = 1
 READINGS_DIR = os.path.join(".reckon", "readings")
 MAX_NOTE = 200
@@ -446,6 +447,9 @@ def detect_text_table(raw, complete, kind, options=None, compression=None, membe
     text = sample_text(raw, codec, complete)
     lines = text.splitlines(keepends=True)
     reading = {"version": READING_VERSION, "format": "csv", "encoding": codec}
+    plain = raw.replace(b"\r\n", b"")
+    if b"\n\r" in plain or (b"\r" in plain and b"\n" in plain):
+        reading["newlines"] = "mixed"
     if compression:
         reading["compression"] = compression
         if member:
@@ -534,9 +538,17 @@ def detect_text_table(raw, complete, kind, options=None, compression=None, membe
             strip = True
             rows = [[c.strip() for c in r] for r in rows]
     rows = [r for r in rows if r and any(c.strip() for c in r)]
+    if not rows:
+        if strict:
+            return None
+        raise ReadError("This file holds no rows of data.")
     width, consistency = _consistency(rows)
     if strict and (width < 2 or consistency < 0.8 or len(rows) < 3):
         return None
+    if max(len(r) for r in rows) > MAX_TABLE_COLUMNS:
+        # Spreadsheets stop at 16,384 columns; past that, reading (and
+        # pandas' naming of repeated column names) only costs time.
+        raise ReadError("This table has more than %d columns, more than Reckon reads." % MAX_TABLE_COLUMNS)
 
     # Decimal comma: ;- or tab-separated numbers written 1.234,5.
     decimal = "."
@@ -681,6 +693,11 @@ def dedupe_names(names):
 
 def _csv_source(path, reading):
     comp = reading.get("compression")
+    if reading.get("newlines") == "mixed":
+        # Line ends such as "\n\r" make pandas 1.5's C tokenizer loop until
+        # it runs out of memory: Python's universal newlines read them.
+        return io.TextIOWrapper(open_unpacked(path, comp, reading.get("member")),
+                                encoding=reading.get("encoding", "utf-8"), newline=None)
     if comp is None:
         return path
     return open_unpacked(path, comp, reading.get("member"))
@@ -705,6 +722,8 @@ def read_csv(path, reading, nrows=None, raw=False):
         if iso:
             opts["parse_dates"] = iso
     src = _csv_source(path, reading)
+    if isinstance(src, io.TextIOBase):
+        opts.pop("encoding", None)
     try:
         df = pd.read_csv(src, **opts)
     except ReadError:
