@@ -618,6 +618,16 @@ rk_markdown_view_set_entry (RkMarkdownView    *self,
     render (self, "");
 }
 
+/* What the view should show now: its entry's text when it follows one (a
+ * change may still wait for the next frame), else the text it was given. */
+static char *
+current_text (RkMarkdownView *self)
+{
+  if (self->entry != NULL)
+    return g_strdup (rk_transcript_entry_get_text (self->entry));
+  return g_strdup (self->text->str);
+}
+
 void
 rk_markdown_view_set_trace_index (RkMarkdownView *self,
                                   RkTraceIndex   *index)
@@ -628,8 +638,10 @@ rk_markdown_view_set_trace_index (RkMarkdownView *self,
 
   g_clear_pointer (&self->trace, rk_trace_index_free);
   self->trace = index;
-  /* Every label shows its numbers marked (or not) again. */
-  text = g_strdup (self->text->str);
+  /* Every label shows its numbers marked (or not) again, with the text
+   * that came in since the last frame: rendering the old text would drop
+   * it (render() clears the pending change). */
+  text = current_text (self);
   clear_blocks (self);
   g_string_truncate (self->text, 0);
   render (self, text);
@@ -647,8 +659,9 @@ rk_markdown_view_set_fold_python (RkMarkdownView *self,
   if (self->fold_python == fold)
     return;
   self->fold_python = fold;
-  /* Everything shown changes shape: render afresh. */
-  text = g_strdup (self->text->str);
+  /* Everything shown changes shape: render afresh (with any text that
+   * came in since the last frame). */
+  text = current_text (self);
   clear_blocks (self);
   g_string_truncate (self->text, 0);
   render (self, text);

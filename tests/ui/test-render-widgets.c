@@ -283,6 +283,38 @@ test_markdown_entry (void)
   g_object_unref (view);
 }
 
+/* Text streamed in since the last frame is not lost when the view renders
+ * again for another reason: the answer's trace index (or the Python fold)
+ * arriving before the next frame left "It " of "It is set." on screen. */
+static void
+test_markdown_entry_rerender (void)
+{
+  g_autoptr(RkTranscript) transcript = rk_transcript_new ();
+  GtkWidget *view = g_object_ref_sink (rk_markdown_view_new ());
+  GtkWidget *box = rk_markdown_view_get_box (RK_MARKDOWN_VIEW (view));
+  guint id = rk_transcript_add_assistant (transcript, "It ");
+  RkTranscriptEntry *entry = rk_transcript_lookup (transcript, id);
+
+  rk_markdown_view_set_entry (RK_MARKDOWN_VIEW (view), entry);
+  g_assert_cmpstr (rk_markdown_view_get_text (RK_MARKDOWN_VIEW (view)), ==, "It ");
+  /* The rest streams in; no frame has come yet. */
+  rk_transcript_append_text (transcript, id, "is ");
+  rk_transcript_append_text (transcript, id, "set.");
+  rk_transcript_add_answer (transcript, "It is set.");
+  rk_markdown_view_set_trace_index (RK_MARKDOWN_VIEW (view), rk_trace_index_new ());
+  g_assert_cmpstr (rk_markdown_view_get_text (RK_MARKDOWN_VIEW (view)), ==, "It is set.");
+  rk_markdown_view_flush (RK_MARKDOWN_VIEW (view));
+  g_assert_cmpstr (rk_markdown_view_get_text (RK_MARKDOWN_VIEW (view)), ==, "It is set.");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (nth_child (box, 0))), ==, "It is set.");
+
+  /* The same when the fold of Python changes. */
+  rk_transcript_append_text (transcript, id, " Done.");
+  rk_markdown_view_set_fold_python (RK_MARKDOWN_VIEW (view), TRUE);
+  g_assert_cmpstr (rk_markdown_view_get_text (RK_MARKDOWN_VIEW (view)), ==, "It is set. Done.");
+  rk_markdown_view_set_entry (RK_MARKDOWN_VIEW (view), NULL);
+  g_object_unref (view);
+}
+
 /* -- code, approval, diff ---------------------------------------------------- */
 
 static void
@@ -986,6 +1018,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/ui/markdown/streaming", test_markdown_streaming);
   g_test_add_func ("/rk/ui/markdown/streaming-cost", test_markdown_streaming_cost);
   g_test_add_func ("/rk/ui/markdown/entry", test_markdown_entry);
+  g_test_add_func ("/rk/ui/markdown/entry-rerender", test_markdown_entry_rerender);
   g_test_add_func ("/rk/ui/code-block", test_code_block);
   g_test_add_func ("/rk/ui/approval-bar", test_approval_bar);
   g_test_add_func ("/rk/ui/diff-view", test_diff_view);
