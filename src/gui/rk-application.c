@@ -283,6 +283,8 @@ static const struct
   { "win.toggle-sidebar", { "F9", NULL } },
   { "win.focus-composer", { "<Control>l", NULL } },
   { "win.check-connection", { "<Control>r", NULL } },
+  { "win.next-pane", { "F6", NULL } },
+  { "win.previous-pane", { "<Shift>F6", NULL } },
   { "window.close", { "<Control>w", NULL } },
 };
 

@@ -430,6 +430,48 @@ focus_composer_action (GtkWidget  *widget,
   rk_composer_focus (RK_WINDOW (widget)->composer);
 }
 
+/* F6 and Shift+F6: the sidebar (when shown), the chat, the composer. The
+ * chat list is hard to enter with Tab in GTK 4.8; this always gets there. */
+static void
+cycle_pane_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  gboolean back = g_str_equal (action_name, "win.previous-pane");
+  GtkWidget *panes[3];
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  guint n = 0;
+  int current = -1;
+
+  if (adw_flap_get_reveal_flap (self->flap))
+    panes[n++] = GTK_WIDGET (self->sidebar);
+  panes[n++] = GTK_WIDGET (self->chat_stack);
+  panes[n++] = GTK_WIDGET (self->composer);
+
+  for (guint i = 0; i < n && focus != NULL; i++)
+    if (focus == panes[i] || gtk_widget_is_ancestor (focus, panes[i]))
+      current = (int) i;
+
+  for (guint tries = 0; tries < n; tries++)
+    {
+      GtkWidget *pane;
+
+      if (current < 0)
+        current = back ? (int) n - 1 : 0;
+      else
+        current = (current + (back ? (int) n - 1 : 1)) % (int) n;
+      pane = panes[current];
+      if (pane == GTK_WIDGET (self->composer))
+        {
+          rk_composer_focus (self->composer);
+          return;
+        }
+      if (gtk_widget_child_focus (pane, GTK_DIR_TAB_FORWARD))
+        return;
+    }
+}
+
 static void
 check_connection_action (GtkWidget  *widget,
                          const char *action_name,
@@ -454,4 +496,6 @@ _rk_window_class_actions_init (RkWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.focus-composer", NULL, focus_composer_action);
   gtk_widget_class_install_action (widget_class, "win.check-connection", NULL, check_connection_action);
+  gtk_widget_class_install_action (widget_class, "win.next-pane", NULL, cycle_pane_action);
+  gtk_widget_class_install_action (widget_class, "win.previous-pane", NULL, cycle_pane_action);
 }

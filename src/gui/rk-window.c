@@ -645,6 +645,12 @@ rk_window_init (RkWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->model_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
+  /* The drop-down's own toggle button is what takes the focus: name it too. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->model_dropdown));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->chat_stack),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->check_again_button),
