@@ -171,8 +171,10 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
   if (column_is_numeric (rk_table_get_column_type (self->table, column)))
     {
+      /* right-aligned, without Adwaita's .numeric (tabular figures): that
+       * font feature made every row bound while scrolling about twice as
+       * slow to shape (bench-table-scroll) */
       gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
     }
   else
     gtk_label_set_xalign (GTK_LABEL (label), 0.0);

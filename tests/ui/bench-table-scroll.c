@@ -126,18 +126,23 @@ label_bind_cb (GtkSignalListItemFactory *f,
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), gtk_string_object_get_string (s));
 }
 
-/* The peer: what a GtkColumnView costs with the simplest model there is. */
+/* The peer: what a GtkColumnView costs with the simplest model there is,
+ * each row's text differing from the next as a real table's does. */
 static GtkWidget *
 peer_view (guint n_columns)
 {
-  const char **strings = g_new0 (const char *, N_ROWS + 1);
-  GtkStringList *list;
+  GtkStringList *list = gtk_string_list_new (NULL);
   GtkWidget *cv, *sw;
 
+  /* different text in each row, as in a real table (the same string in
+   * every cell would be shaped once and cached) */
   for (guint i = 0; i < N_ROWS; i++)
-    strings[i] = "12345.67";
-  list = gtk_string_list_new (strings);
-  g_free (strings);
+    {
+      char buf[32];
+
+      g_snprintf (buf, sizeof buf, "%u.%02u", (i * 7919u) % 100000u, i % 100u);
+      gtk_string_list_append (list, buf);
+    }
   cv = gtk_column_view_new (GTK_SELECTION_MODEL (gtk_multi_selection_new (G_LIST_MODEL (list))));
   for (guint c = 0; c < n_columns; c++)
     {
