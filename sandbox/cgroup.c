@@ -2,8 +2,10 @@
 /* cgroup.c — RLIMIT_AS bounds each process alone and misses shared memory;
  * a memory cgroup bounds the sum (tmpfs, memfd and SysV pages included). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +17,12 @@
 #include "utils.h"
 
 #define V1_ROOT "/sys/fs/cgroup"
+/* Our groups live under one parent per controller. A monitor killed with
+ * SIGKILL cannot remove its group: each start removes the empty ones. */
+#define V1_PARENT "reckon-sandbox"
 
-static char v1_memory[128];
-static char v1_pids[128];
+static char v1_memory[160];
+static char v1_pids[160];
 
 static bool
 write_text (const char *dir, const char *name, const char *text)
@@ -52,17 +57,39 @@ read_text (const char *path, char *buf, size_t size)
   return true;
 }
 
-/* A group of our own under a v1 controller hierarchy; empty string if we
- * may not make one (only root may, here). */
+/* A group of our own under a v1 controller hierarchy; false if this
+ * controller is not there. Dies if it is there but no group can be made:
+ * root running unbounded by mistake is worse than not running. */
 static bool
 v1_make (const char *controller, char *out, size_t size)
 {
-  snprintf (out, size, V1_ROOT "/%s/reckon-sandbox-%d", controller, (int) getpid ());
-  if (mkdir (out, 0700) != 0)
+  char parent[96];
+  struct timespec ts;
+  DIR *d;
+  struct dirent *e;
+
+  snprintf (parent, sizeof parent, V1_ROOT "/%s", controller);
+  if (access (parent, W_OK) != 0)
     {
       out[0] = '\0';
       return false;
     }
+  snprintf (parent, sizeof parent, V1_ROOT "/%s/" V1_PARENT, controller);
+  if (mkdir (parent, 0700) != 0 && errno != EEXIST)
+    die_with_error ("cannot create the cgroup %s", parent);
+  d = opendir (parent);
+  /* Only those whose monitor is gone (one just made by a live monitor is
+   * empty for a moment too), and only if empty (rmdir refuses others). */
+  while (d != NULL && (e = readdir (d)) != NULL)
+    if (strncmp (e->d_name, "run-", 4) == 0 && kill ((pid_t) atoi (e->d_name + 4), 0) != 0
+        && errno == ESRCH)
+      (void) unlinkat (dirfd (d), e->d_name, AT_REMOVEDIR);
+  if (d != NULL)
+    closedir (d);
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  snprintf (out, size, "%s/run-%d-%lld%09ld", parent, (int) getpid (), (long long) ts.tv_sec, ts.tv_nsec);
+  if (mkdir (out, 0700) != 0)
+    die_with_error ("cannot create the cgroup %s", out);
   return true;
 }
 

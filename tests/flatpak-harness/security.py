@@ -49,6 +49,7 @@ KNOWN = [
     ('exhausting inotify instances inside', 'limit: the per-user-namespace counters belong to the outer sandbox\'s namespace'),
     ('never gets the caller\'s terminal', 'limit: --nested does not replace a terminal on fds 0-2 yet (the portal passes the caller\'s fds through)'),
     ('--pty: a fresh terminal', 'limit: --nested has no --pty yet'),
+    ('hard-linked into the workspace from outside', ROOT + ': the file outside is the sub-sandbox uid\'s own'),
 ]
 
 

@@ -1525,6 +1525,22 @@ def _():
     equal(run('print(open("input.csv").read().strip())', ws=ws).line(), 'x', 'next run reads it')
 
 
+@case('audit', 'a root file hard-linked into the workspace from outside is left untouched (root)')
+def _():
+    if os.geteuid() != 0:
+        raise Skip('only root can link a root-owned file into a workspace here')
+    ws = new_workspace()
+    outside = os.path.join(BASE, f'outside{_ws_counter}')
+    with open(outside, 'w') as f:
+        f.write('host file\n')
+    os.chmod(outside, 0o4755)
+    os.link(outside, os.path.join(ws, 'link'))
+    res = run('print(open("link").read().strip())', ws=ws)
+    st = os.stat(outside)
+    equal((st.st_uid, oct(st.st_mode & 0o7777)), (0, '0o4755'), 'owner and mode of the file outside')
+    equal(res.line(), 'host file', 'the sandbox reading its link')
+
+
 @case('audit', 'a set-id bit made during a run is taken away while it runs')
 def _():
     ws = new_workspace()
