@@ -8,15 +8,18 @@
 #include <locale.h>
 
 #include "rk-application.h"
+#include "rk-util.h"
 
 int
 main (int   argc,
       char *argv[])
 {
   g_autoptr(RkApplication) app = NULL;
+  /* A build-tree run reads the catalogues meson compiled into BUILD/po. */
+  g_autofree char *build_po = rk_build_root () != NULL ? g_build_filename (rk_build_root (), "po", NULL) : NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, build_po != NULL ? build_po : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

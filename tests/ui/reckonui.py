@@ -103,7 +103,9 @@ class App:
                 for k, v in settings.items():
                     f.write(f"{k}={_gvariant(v)}\n")
         self.env = dict(os.environ)
-        for var in ("NO_AT_BRIDGE", "GTK_A11Y", "RECKON_SANDBOX", "RECKON_KERNEL_DIR"):
+        # English unless a test asks for a language (env=): the tests match English names.
+        for var in ("NO_AT_BRIDGE", "GTK_A11Y", "RECKON_SANDBOX", "RECKON_KERNEL_DIR",
+                    "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
             self.env.pop(var, None)
         self.env.update({
             "HOME": self.home,
@@ -113,7 +115,7 @@ class App:
             "GSETTINGS_BACKEND": "keyfile",
             "GSK_RENDERER": "cairo",
             "GDK_BACKEND": "x11",
-            "LANG": self.env.get("LANG", "C.UTF-8"),
+            "LANG": "C.UTF-8",
         })
         self.env.pop("G_DEBUG", None)     # a GTK warning under AT-SPI must not abort the app
         if env:
