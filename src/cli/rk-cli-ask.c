@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <glib-unix.h>
@@ -435,16 +436,16 @@ agent_event_cb (RkAgent            *agent,
       if (k->name != NULL && *k->name != '\0')
         {
           g_autofree char *name = rk_cli_name (k->name);
-          printf (_("[table “%s”: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns]\n"),
+          printf (_("[table “%s”: %" PRId64 " rows × %" PRId64 " columns]\n"),
                   name, k->rows, k->columns);
         }
       else
-        printf (_("[table %u: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns]\n"),
+        printf (_("[table %u: %" PRId64 " rows × %" PRId64 " columns]\n"),
                 a->n_tables, k->rows, k->columns);
       break;
     case RK_AGENT_EVENT_FIGURE:
       ensure_line_start (a);
-      printf (_("[figure %u: %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "]\n"), ++a->n_figures, k->width, k->height);
+      printf (_("[figure %u: %" PRId64 "×%" PRId64 "]\n"), ++a->n_figures, k->width, k->height);
       break;
     case RK_AGENT_EVENT_CHART:
       ensure_line_start (a);

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <glib-unix.h>
@@ -76,16 +77,16 @@ event_cb (RkKernel      *kernel,
       if (ev->name != NULL && ev->name[0] != '\0')
         {
           name = rk_cli_name (ev->name);
-          fprintf (stderr, _("reckon: table “%s”: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns\n"),
+          fprintf (stderr, _("reckon: table “%s”: %" PRId64 " rows × %" PRId64 " columns\n"),
                    name, ev->rows, ev->columns);
         }
       else
-        fprintf (stderr, _("reckon: table %u: %" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns\n"),
+        fprintf (stderr, _("reckon: table %u: %" PRId64 " rows × %" PRId64 " columns\n"),
                  x->n_tables, ev->rows, ev->columns);
       break;
 
     case RK_KERNEL_EVENT_FIGURE:
-      fprintf (stderr, _("reckon: figure %u: %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "\n"),
+      fprintf (stderr, _("reckon: figure %u: %" PRId64 "×%" PRId64 "\n"),
                ++x->n_figures, ev->width, ev->height);
       break;
 

@@ -392,7 +392,7 @@ rk_chart_describe (RkChart *self)
           lo = isnan (lo) || v < lo ? v : lo;
           hi = isnan (hi) || v > hi ? v : hi;
         }
-      g_string_append_printf (out, ngettext (", %" G_GSIZE_FORMAT " point", ", %" G_GSIZE_FORMAT " points", n), n);
+      g_string_append_printf (out, ngettext (", %zu point", ", %zu points", n), n);
       if (!isnan (lo))
         {
           g_string_append (out, ", ");

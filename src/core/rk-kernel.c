@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <glib-unix.h>
@@ -356,8 +357,8 @@ time_limit_message (RkKernel *self)
   guint64 secs = cell_time_limit (self);
 
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "The cell was stopped because it ran longer than its time limit of %" G_GUINT64_FORMAT " second.",
-                                       "The cell was stopped because it ran longer than its time limit of %" G_GUINT64_FORMAT " seconds.",
+                                       "The cell was stopped because it ran longer than its time limit of %" PRIu64 " second.",
+                                       "The cell was stopped because it ran longer than its time limit of %" PRIu64 " seconds.",
                                        (gulong) MIN (secs, G_MAXULONG)),
                           secs);
 }

@@ -10,6 +10,7 @@
 #include <cairo-svg.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -394,7 +395,7 @@ artifact_label (RkTranscriptEntry *e)
   switch (rk_transcript_entry_get_kind (e))
     {
     case RK_ENTRY_TABLE:
-      return g_strdup_printf (_("Table %s (%" G_GINT64_FORMAT " rows × %" G_GINT64_FORMAT " columns): %s"),
+      return g_strdup_printf (_("Table %s (%" PRId64 " rows × %" PRId64 " columns): %s"),
                               title ? title : "", rk_transcript_entry_get_rows (e),
                               rk_transcript_entry_get_columns (e), path);
     case RK_ENTRY_FIGURE:

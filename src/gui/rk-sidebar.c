@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "rk-artifact-shelf.h"
 #include "rk-sidebar.h"
@@ -209,8 +210,8 @@ describe_profile (const RkFileProfile *profile)
   if (profile->pages > 0)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u page", "%u pages", profile->pages), profile->pages);
   if (profile->lines > 0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " line",
-                                         "%" G_GUINT64_FORMAT " lines", profile->lines), profile->lines);
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " line",
+                                         "%" PRIu64 " lines", profile->lines), profile->lines);
   return g_format_size (profile->size);
 }
 
