@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rk-json.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 
@@ -296,32 +297,30 @@ clean_string (const char *s,
   return g_string_free (out, FALSE);
 }
 
+/* The profiler's members are read leniently: a member of the wrong type
+ * counts as absent. The type checks are rk-json's. */
 static char *
 get_string (JsonObject *obj,
             const char *member)
 {
-  JsonNode *node = json_object_get_member (obj, member);
+  const char *s = NULL;
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
+  if (!rk_json_get_string (obj, member, RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &s, NULL) || s == NULL)
     return NULL;
-  return clean_string (json_node_get_string (node), MAX_STRING);
+  return clean_string (s, MAX_STRING);
 }
 
+/* TRUE when @member is present and a number. */
 static gboolean
 get_number (JsonObject *obj,
             const char *member,
             double     *out)
 {
-  JsonNode *node = json_object_get_member (obj, member);
-  GType t;
+  double v = NAN;
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+  if (!rk_json_get_double (obj, member, -G_MAXDOUBLE, G_MAXDOUBLE, RK_JSON_OPTIONAL, &v, NULL) || isnan (v))
     return FALSE;
-  t = json_node_get_value_type (node);
-  if (t != G_TYPE_INT64 && t != G_TYPE_DOUBLE)
-    return FALSE;
-  *out = json_node_get_double (node);
+  *out = v;
   return TRUE;
 }
 
@@ -340,19 +339,19 @@ static gboolean
 get_bool (JsonObject *obj,
           const char *member)
 {
-  JsonNode *node = json_object_get_member (obj, member);
+  gboolean b = FALSE;
 
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
+  return rk_json_get_bool (obj, member, RK_JSON_OPTIONAL, &b, NULL) && b;
 }
 
 static JsonArray *
 get_array (JsonObject *obj,
            const char *member)
 {
-  JsonNode *node = json_object_get_member (obj, member);
+  JsonArray *a = NULL;
 
-  return (node != NULL && JSON_NODE_HOLDS_ARRAY (node)) ? json_node_get_array (node) : NULL;
+  rk_json_get_array (obj, member, RK_JSON_UNLIMITED, RK_JSON_OPTIONAL, &a, NULL);
+  return a;
 }
 
 /* A cell: a string, a number or null (shown as ""). */
