@@ -17,6 +17,9 @@
 /* What the model is told about the files, at most. */
 #define FILES_CONTEXT_MAX  12000
 #define TITLE_MAX_CHARS    60
+/* Sandboxes profiling at once: 20 files dropped together must not start
+ * 20 interpreters side by side (each imports pandas, each may use memory). */
+#define MAX_PROFILING      2
 
 typedef struct
 {
@@ -42,6 +45,8 @@ struct _RkConversation
 
   GCancellable        *cancellable;  /* all background work; cancelled by close */
   GPtrArray           *files;        /* FileState, in the order added */
+  GQueue               waiting;      /* FileState copied, waiting to be profiled */
+  guint                n_profiling;
 
   RkApprovalPolicy     policy;
   gboolean             auto_approve;
@@ -526,38 +531,60 @@ file_op_free (FileOp *op)
   g_free (op);
 }
 
+static void start_waiting (RkConversation *self);
+
 static void
 profiled_cb (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
 {
   FileOp *op = user_data;
+  RkConversation *self = op->self;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) profiles = rk_profile_files_finish (result, &error);
 
+  self->n_profiling--;
   if (profiles == NULL)
-    file_failed (op->self, op->fs, error);
+    file_failed (self, op->fs, error);
   else if (profiles->len == 0)
-    file_done (op->self, op->fs, rk_file_profile_new_error (op->fs->name, _("The file could not be read.")));
+    file_done (self, op->fs, rk_file_profile_new_error (op->fs->name, _("The file could not be read.")));
   else
-    file_done (op->self, op->fs, rk_file_profile_copy (g_ptr_array_index (profiles, 0)));
+    file_done (self, op->fs, rk_file_profile_copy (g_ptr_array_index (profiles, 0)));
+  start_waiting (self);
   file_op_free (op);
 }
 
 static void
-profile_file (RkConversation *self,
-              FileState      *fs)
+start_profile (RkConversation *self,
+               FileState      *fs)
 {
   const char *names[] = { fs->name, NULL };
   FileOp *op = g_new0 (FileOp, 1);
 
   op->self = g_object_ref (self);
   op->fs = fs;
+  self->n_profiling++;
+  rk_profile_files_async (rk_session_get_workspace (self->session), names, fs->cancellable,
+                          profiled_cb, op);
+}
+
+/* Starts waiting files while there is a free slot. */
+static void
+start_waiting (RkConversation *self)
+{
+  while (self->n_profiling < MAX_PROFILING && !g_queue_is_empty (&self->waiting) && !self->closed)
+    start_profile (self, g_queue_pop_head (&self->waiting));
+}
+
+static void
+profile_file (RkConversation *self,
+              FileState      *fs)
+{
   fs->busy = TRUE;
   if (fs->cancellable == NULL)
     fs->cancellable = g_cancellable_new ();
-  rk_profile_files_async (rk_session_get_workspace (self->session), names, fs->cancellable,
-                          profiled_cb, op);
+  g_queue_push_tail (&self->waiting, fs);
+  start_waiting (self);
 }
 
 static void
@@ -696,8 +723,15 @@ rk_conversation_cancel_profile (RkConversation *self,
   g_return_if_fail (RK_IS_CONVERSATION (self));
 
   fs = find_file (self, name);
-  if (fs != NULL && fs->busy && fs->cancellable != NULL)
-    g_cancellable_cancel (fs->cancellable);
+  if (fs == NULL || !fs->busy || fs->cancellable == NULL)
+    return;
+  g_cancellable_cancel (fs->cancellable);
+  /* Not started yet: nothing will call back, so end it here. */
+  if (g_queue_remove (&self->waiting, fs))
+    {
+      g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "");
+      file_failed (self, fs, error);
+    }
 }
 
 /* -- questions and typed code ----------------------------------------------- */
@@ -1101,6 +1135,8 @@ rk_conversation_close (RkConversation *self)
       if (fs->cancellable != NULL)
         g_cancellable_cancel (fs->cancellable);
     }
+  /* Files still waiting are read again when the conversation is reopened. */
+  g_queue_clear (&self->waiting);
   if (self->store != NULL && !rk_transcript_flush (self->transcript, &error))
     g_warning ("conversation %s: %s", self->meta->id, error->message);
   save_meta (self);
@@ -1395,6 +1431,7 @@ rk_conversation_finalize (GObject *object)
 {
   RkConversation *self = RK_CONVERSATION (object);
 
+  g_queue_clear (&self->waiting);
   g_ptr_array_unref (self->files);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->meta, _rk_conversation_meta_free);

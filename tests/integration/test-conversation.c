@@ -311,6 +311,50 @@ test_files (Fixture       *f,
   g_assert_nonnull (strstr (prompt, "total"));
 }
 
+/* Many files at once: each gets its profile (profiled a few at a time);
+ * one cancelled while it waits gets its sentence at once. */
+static void
+test_many_files (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  RkTranscript *t;
+  guint n = 10;
+
+  if (f->skip)
+    return;
+  new_conversation (f);
+  t = rk_conversation_get_transcript (f->conv);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("part-%u.csv", i);
+      g_autofree char *csv = g_strdup_printf ("id,value\n%u,%u\n%u,%u\n", i, i * 3, i + 1, i * 5);
+
+      g_ptr_array_add (paths, write_file (f, name, csv));
+    }
+  add_paths (f, (const char **) paths->pdata, n);
+  g_assert_cmpuint (rk_transcript_get_n_entries (t), ==, n);
+
+  /* The last one waits behind the others: cancel it. */
+  rk_conversation_cancel_profile (f->conv, "part-9.csv");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("part-%u.csv", i);
+      RkFileProfile *p;
+
+      wait_profiled (f, name);
+      p = rk_conversation_get_profile (f->conv, name);
+      if (i == n - 1)
+        g_assert_nonnull (p->error);
+      else
+        {
+          g_assert_null (p->error);
+          g_assert_cmpuint (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->rows, ==, 2);
+        }
+      g_assert_nonnull (rk_transcript_entry_get_detail (find_entry (t, RK_ENTRY_ATTACHMENT, i)));
+    }
+}
+
 static void
 test_cancel_profile (Fixture       *f,
                      gconstpointer  data)
@@ -883,6 +927,7 @@ main (int    argc,
   g_test_add (path, Fixture, data, fixture_setup, func, fixture_teardown)
   ADD ("/rk/conversation/files", NULL, test_files);
   ADD ("/rk/conversation/cancel-profile", NULL, test_cancel_profile);
+  ADD ("/rk/conversation/many-files", NULL, test_many_files);
   ADD ("/rk/conversation/ask/openai", "openai", test_ask);
   ADD ("/rk/conversation/ask/ollama", "ollama", test_ask);
   ADD ("/rk/conversation/retry", NULL, test_retry);
