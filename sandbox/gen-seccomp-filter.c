@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gen-seccomp-filter.c — build-time tool: compiles the rules of
  * syscall-filter.c with libseccomp and writes the BPF program as a C header,
  * so reckon-sandbox installs a fixed array and pays no libseccomp start-up. */

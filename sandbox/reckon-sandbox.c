@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* reckon-sandbox.c — runs one program in fresh namespaces with a new root,
  * rlimits, no capabilities and a seccomp filter (docs/architecture.md section 3).
  *

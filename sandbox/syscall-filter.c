@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* syscall-filter.c — the system call filter of reckon-sandbox: an allowlist of
  * what a Python data kernel uses (measured with strace -f over the kernel,
  * import, agent and CLI suites and a corpus of analyses), everything else

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* syscall-filter.h — the system call filter reckon-sandbox loads just before
  * exec, written with libseccomp and compiled to BPF at build time. */
 #pragma once

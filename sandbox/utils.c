@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* utils.c — small helpers of reckon-sandbox: fatal errors, numbers, files. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* utils.h — small helpers of reckon-sandbox: fatal errors, numbers, files.
  * Plain C, no GLib (docs/architecture.md section 3). */
 #pragma once

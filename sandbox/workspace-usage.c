@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* workspace-usage.c — walks the workspace from outside with openat/fstatat,
  * never following links and never opening anything but folders: to count
  * it, and to take set-id bits and unreadable modes away. */

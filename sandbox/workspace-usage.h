@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* workspace-usage.h — how much of the disk and how many inodes the sandboxed
  * program uses in its workspace, measured from outside by the monitor; and
  * the walks that keep the workspace safe for the host (set-id bits, modes). */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Reckon's Python kernel: one interpreter a session, driven by the host.
 
 Requests arrive as JSON lines on fd 3 and events leave as JSON lines on fd 4

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """reckon_profile.py FILE... — print one JSON document profiling each file.
 
 Run by the host inside reckon-sandbox (never outside it: the files are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* main.c — reckon-cli: dispatches to one subcommand. */
 #define G_LOG_DOMAIN "reckon-cli"
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-cli-artifacts.c — copying what a run produced out of the workspace for
  * the CLI's --out: tables as CSV through RkTable (and as .rkt, for
  * `reckon-cli table`), everything else through rk-export, which reads only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-cli-chart.c — `reckon-cli chart SPEC.json --out FILE`: renders a chart
  * spec to PNG, SVG or PDF with the same code the app draws with. */
 #define G_LOG_DOMAIN "reckon-cli"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-cli-models.c — `reckon-cli models`: which models a model server offers. */
 #define G_LOG_DOMAIN "reckon-cli"
 #include "config.h"

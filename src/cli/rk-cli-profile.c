@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-cli-profile.c — `reckon-cli profile FILE...`: import files into a
  * throw-away workspace, profile them in the sandbox, print the profiles. */
 #define G_LOG_DOMAIN "reckon-cli"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-cli-table.c — `reckon-cli table FILE.rkt`: shows an RkTable's columns and
  * first rows, sorted if asked, or saves it as CSV or XLSX. */
 #define G_LOG_DOMAIN "reckon-cli"

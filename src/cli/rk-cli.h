@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-cli.h — the subcommands of reckon-cli. Each returns the process exit status. */
 #pragma once
 

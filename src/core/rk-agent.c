@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-agent.c — the loop: model → code → approval → sandbox → observation,
  * until the model answers, within bounded steps and repairs. */
 #define G_LOG_DOMAIN "rk-agent"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-agent.h — the interpreter loop shared by the CLI and the GUI: the model
  * writes code, the user approves, the sandbox runs it, the model sees what
  * happened, until it answers (docs/architecture.md section 1). */

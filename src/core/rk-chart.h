@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-chart.h — native charts: the one parser of chart specs (docs/chart-spec.md)
  * and their Cairo drawing, hover hit-testing and export. */
 #pragma once

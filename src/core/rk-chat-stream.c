@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-chat-stream.c — every field of a chunk is type-checked; tool-call
  * fragments are assembled per index; sizes are bounded (see the header). */
 #define G_LOG_DOMAIN "rk-chat-stream"

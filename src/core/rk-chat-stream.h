@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-chat-stream.h — turns the streamed reply of a model server (OpenAI
  * chat.completions chunks over SSE, or Ollama /api/chat objects over NDJSON)
  * into typed deltas, and assembles the whole assistant message. */

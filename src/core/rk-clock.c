@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-clock.c — the RkClock interface, the system clock and a fake clock
  * for tests (kept together: each is a few lines). */
 #define G_LOG_DOMAIN "rk-clock"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-clock.h — time as a session sees it: the monotonic clock and one-shot
  * timeouts, behind an interface so tests can run idle expiry on a fake clock
  * (RkFakeClock) without sleeping. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-diff.c — Myers' O(ND) diff in linear space (divide and conquer on the
  * middle snake), on lines hashed to integers first, GNU-diff compatible. */
 #define G_LOG_DOMAIN "rk-diff"

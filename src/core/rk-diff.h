@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-diff.h — line diff (Myers, linear space) for code revisions, with the
  * edit script for the GUI and GNU-compatible unified output. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-export-private.h — test hooks of rk-export. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-export.c — artifacts out of a workspace, read through fds only: a path
  * is resolved once, beneath the workspace, with no symlink on the way, and
  * the bytes come from that fd (docs/threat-model.md items 15-17, 57). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-export.h — saving artifacts out of a workspace: one file, or all of
  * them into a folder or a zip. Only regular files beneath the workspace are
  * read, each through one fd opened without following any symlink. */

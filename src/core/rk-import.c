@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-import.c — copying dropped files into a workspace under safe names.
  * The source is opened once (O_NOFOLLOW, non-blocking) and copied from that fd. */
 #define G_LOG_DOMAIN "rk-import"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-import.h — copying a dropped or attached file into a session workspace.
  * The original is only ever read (through one fd), never touched in place. */
 #pragma once

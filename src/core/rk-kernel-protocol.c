@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-kernel-protocol.c — parses what the sandboxed kernel sends. Every byte
  * is hostile: lines are bounded, fields strictly typed, paths kept beneath. */
 #define G_LOG_DOMAIN "rk-kernel"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-kernel-protocol.h — the one parser of the bytes the sandboxed kernel
  * sends (docs/kernel-protocol.md): a bounded line splitter and typed events. */
 #pragma once

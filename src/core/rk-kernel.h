@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-kernel.h — client of the sandboxed Python kernel: one reckon-sandbox
  * running reckon_kernel.py a session; start, execute, interrupt, restart. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-markdown.c — fenced-code splitting of model text and recovery of tool
  * calls that a local model wrote out as JSON instead of calling the tool. */
 #define G_LOG_DOMAIN "rk-markdown"

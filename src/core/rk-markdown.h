@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-markdown.h — splits model text into prose and fenced code blocks, picks
  * out the Python to run, and finds tool calls a model wrote out as text. */
 #pragma once

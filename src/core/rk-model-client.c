@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-model-client.c — one client for both wire formats. Every request runs
  * through http_op: a libsoup request with an idle timer, a size limit, and
  * errors turned into one sentence naming the endpoint. */

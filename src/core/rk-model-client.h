@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-model-client.h — streaming chat with a local model server, OpenAI-
  * compatible (SSE) or Ollama (NDJSON); model lists; endpoint and API probing. */
 #pragma once

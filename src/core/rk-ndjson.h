@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-ndjson.h — incremental splitter of newline-delimited JSON (Ollama's
  * streaming framing) into lines, with a size limit. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-observation.c — the bounded summary of a cell run that goes back to the model. */
 #define G_LOG_DOMAIN "rk-observation"
 #include "config.h"

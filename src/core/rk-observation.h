@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-observation.h — what one run of a cell tells the model: a compact,
  * bounded summary (output cut in the middle, table shape, dtypes and head,
  * figures by size, the error with the last traceback frames). */

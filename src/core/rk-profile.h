@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-profile.h — profiles of workspace files, computed inside reckon-sandbox
  * (sandbox/kernel/reckon_profile.py) and parsed here defensively. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-secrets.h — API keys of model servers in the Secret Service (libsecret),
  * never in plain settings. One key per endpoint. */
 #pragma once

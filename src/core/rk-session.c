@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-session.c — a session's workspace, files, artifacts, kernel, idle
  * expiry (on an injectable RkClock) and restart with replay. */
 #define G_LOG_DOMAIN "rk-session"

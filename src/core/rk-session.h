@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-session.h — one analysis session: its workspace folder, the files the
  * user added, the artifacts cells produced, its kernel, and idle expiry. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-sse.c — Server-Sent Events parser following the WHATWG event-stream
  * rules: CRLF, LF or CR line ends, `field: value`, comments, blank line ends an event. */
 #define G_LOG_DOMAIN "rk-sse"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-sse.h — incremental parser of Server-Sent Events (text/event-stream), the
  * framing of OpenAI-compatible streaming replies. Bytes may arrive in any split. */
 #pragma once

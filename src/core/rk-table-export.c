@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-table-export.c — saving an RkTable as CSV (RFC 4180) or as a minimal
  * OOXML workbook (.xlsx, zipped with libarchive), with progress and cancel. */
 #define G_LOG_DOMAIN "rk-table"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-table-private.h — what the table exporter needs from the reader. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-table.c — reader of the RkTable format (docs/rktable-format.md). The
  * bytes come from the sandbox: every offset is checked before it is used. */
 #define G_LOG_DOMAIN "rk-table"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-table.h — a columnar table written by the sandboxed kernel (the RkTable
  * format, docs/rktable-format.md), read lazily, defensively, and exported. */
 #pragma once

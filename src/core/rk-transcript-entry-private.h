@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-transcript-entry-private.h — the fields of an entry, for RkTranscript. */
 #pragma once
 

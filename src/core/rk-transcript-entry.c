@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-transcript-entry.c — one entry of the conversation, as plain data. */
 #define G_LOG_DOMAIN "rk-transcript"
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-transcript-entry.h — one entry of the conversation (a message, code,
  * an approval, an output, an artifact, an error, a note). Read-only outside
  * RkTranscript, which creates them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-transcript.c — the conversation as data: a GListModel of entries, its
  * JSON form (versioned, loaded defensively) and coalesced atomic autosave. */
 #define G_LOG_DOMAIN "rk-transcript"

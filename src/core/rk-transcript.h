@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-transcript.h — the conversation as data: an ordered GListModel of
  * RkTranscriptEntry, autosaved as versioned JSON, exported as .ipynb and HTML. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-util.c — locations of the sandbox parts and small shared checks. */
 #define G_LOG_DOMAIN "rk-util"
 #include "config.h"

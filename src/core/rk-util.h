@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-util.h — small helpers shared by libreckon-core: where the sandbox and
  * kernel live, and the error domain for bad outside bytes. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-workspace.c — workspace folders: created private, removed without
  * following links (the sandboxed code may have left symlinks anywhere). */
 #define G_LOG_DOMAIN "rk-workspace"

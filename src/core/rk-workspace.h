@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-workspace.h — making and removing session workspace folders.
  * Removal never follows a symlink out of the folder. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench-chart.c — a 1,000,000-point line chart drawn to an 800×600 PNG by
  * RkChart, against matplotlib drawing the same series in the same run. */
 #define G_LOG_DOMAIN "bench-chart"

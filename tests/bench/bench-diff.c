@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench-diff.c — rk_diff_unified against GNU `diff -u` on two 5,000-line
  * files: a realistic revision (~2% of lines edited) and a worst-ish case. */
 #include "config.h"

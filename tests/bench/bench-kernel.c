@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench-kernel.c — RkKernel's warm round trip and cold start, each against a
  * peer measured in the same run: a bare pipe round trip to a python3 echo
  * loop (no sandbox), and a plain `python3 -c 'import pandas, matplotlib.pyplot'`. */

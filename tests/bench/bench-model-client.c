@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench-model-client.c — the model client's cost per streamed token.
  * A generated 100k-token OpenAI SSE stream goes (1) through the SSE parser,
  * chunk parsing and delta dispatch in memory, against copying the same bytes;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench-profile.c — profiling a 100 MB mixed-type CSV through reckon-sandbox
  * (rk_profile_files) against plain pandas.read_csv of the same file, in the
  * same run. Target: the profile under 3 s. Prints medians and the ratio. */

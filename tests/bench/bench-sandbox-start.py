@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench-sandbox-start.py — what reckon-sandbox adds to starting a program:
 # median wall time of `python3 -c pass` run plainly, through reckon-sandbox,
 # and through bubblewrap with equivalent flags (same namespaces, same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench-table.c — a 1,000,000 × 10 DataFrame through RkTable against the
  * obvious path (DataFrame.to_csv, then the CSV parsed fully in C on the host). */
 #include "config.h"

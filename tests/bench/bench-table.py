@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Python half of bench-table: builds a 1,000,000 x 10 DataFrame (int, float,
 string, datetime, bool), writes it with reckon.table.write and with
 DataFrame.to_csv, and prints the timings as JSON.

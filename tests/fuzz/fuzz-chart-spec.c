@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-chart-spec.c — RkChart's spec parser on arbitrary bytes; what parses is
  * also drawn, hit-tested and described, then shown as every kind it can be
  * with a series hidden, so the drawing code sees odd charts too. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-chat-stream.c — OpenAI and Ollama chunk parsing and tool-call assembly:
  * a whole response body, in arbitrary splits, then the assembled message. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-diff.c — rk-diff on two halves of the input: the edit script must
  * rebuild the new text, and the unified output must patch old into new. */
 #include "config.h"

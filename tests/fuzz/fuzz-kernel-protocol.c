@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-kernel-protocol.c — the kernel event parser and the line splitter
  * over arbitrary bytes, fed in uneven chunks. */
 #include "config.h"

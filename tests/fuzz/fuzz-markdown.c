@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-markdown.c — fenced-code splitting, tool-call recovery and Pango
  * rendering on any bytes: blocks tile the input, calls lie inside it, the
  * markup is well-formed; the block tree's offsets are in order and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-ndjson.c — the NDJSON splitter over arbitrary bytes in arbitrary splits. */
 #include "config.h"
 

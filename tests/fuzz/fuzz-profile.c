@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-profile.c — the profile parser and the prompt text over arbitrary
  * bytes, and the import name sanitiser over the same bytes. */
 #include "config.h"

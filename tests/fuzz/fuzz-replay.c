@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-replay.c — driver for fuzz targets in builds without libFuzzer: runs
  * every seed file, then a fixed, seeded series of mutations of them. */
 #include <dirent.h>

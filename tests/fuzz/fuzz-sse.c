@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-sse.c — the SSE parser over arbitrary bytes in arbitrary splits. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-table.c — RkTable over arbitrary bytes: open from memory, read every
  * cell through every accessor, sort every column, export a few rows. */
 #include "config.h"

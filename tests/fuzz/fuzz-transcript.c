@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-transcript.c — loading a transcript from any bytes: it fails cleanly
  * or loads something that saves and reloads to the same bytes and exports. */
 #include "config.h"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs one libFuzzer target for a bounded number of iterations: new inputs go to
 # a corpus folder in the build tree, the seed corpus in the source tree is only read.
 set -eu

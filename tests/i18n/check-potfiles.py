@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """check-potfiles.py — every source file with translatable strings is listed
 in po/POTFILES.in, every listed file exists, and xgettext can read them all.
 Speaks TAP."""

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the real-world file shapes test-import profiles into DIR.
 
 make-import-fixtures.py DIR                     the fixtures of test-import

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-agent.c — RkAgent end to end: the scripted model server over real
  * HTTP, the real sandbox and kernel. Both wire formats, tool calls and
  * fenced code, repairs with diffs, limits, faults, approval and cancel. */

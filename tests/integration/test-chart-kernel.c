@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-chart-kernel.c — reckon.chart() in the real kernel inside the real
  * sandbox: the chart event, its spec (inline and with a sidecar) read back by
  * RkChart and drawn. */

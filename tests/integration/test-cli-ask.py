@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """test-cli-ask.py — `reckon-cli ask` end to end, as a user runs it: the
 scripted model server over real HTTP, the real sandbox, both wire formats,
 tool calls and fenced code, artifacts in --out, faults and exit statuses.

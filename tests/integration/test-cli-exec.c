@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-cli-exec.c — `reckon-cli exec` end to end: real binary, real sandbox,
  * real kernel; output, exit statuses and the artifacts it copies out. */
 #include "config.h"

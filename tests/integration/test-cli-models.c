@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-cli-models.c — `reckon-cli models` against reckon-mock-server, both
  * real programs: output, --json, and the documented exit statuses. */
 #define G_LOG_DOMAIN "test-cli-models"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-export.c — artifacts out of a workspace: what must be refused (links
  * out, links swapped in mid-export, FIFOs, devices, "..", absolute names,
  * caps) and what must work (one file, a folder, a zip). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-import.c — real files in, real profiles out: rk-import copies them into
  * a workspace, rk-profile reads them inside the real reckon-sandbox. */
 #include "config.h"

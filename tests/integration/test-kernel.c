@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-kernel.c — RkKernel against the real reckon-sandbox and the real
  * Python kernel: state, streaming, interrupt, artifacts, hostile bytes on
  * the protocol pipe, deaths, and the output cap. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-model-client.c — RkModelClient against the scripted model server over
  * real HTTP on loopback: both wire formats, model lists, probing, faults. */
 #define G_LOG_DOMAIN "test-model-client"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-secrets.c — API keys round-trip through the Secret Service. */
 #define G_LOG_DOMAIN "test-secrets"
 #include "config.h"

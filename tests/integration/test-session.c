@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-session.c — RkSession: idle expiry on a fake clock (no sleeping),
  * files and artifacts, restart with replay through the real kernel. */
 #include "config.h"

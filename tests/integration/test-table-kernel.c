@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-table-kernel.c — tables the real kernel writes inside the real sandbox,
  * read on the host with RkTable; and a cell that tampers with its table file
  * afterwards (junk, truncation, a symlink out of the workspace). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* reckon-mock-server — the scripted model server as a program, for CLI tests:
  *   reckon-mock-server SCRIPT.json [--record FILE]
  * prints its port on the first line of stdout and serves until SIGTERM/SIGINT. */

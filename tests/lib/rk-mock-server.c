@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-mock-server.c — the scripted model server. It runs SoupServer in a
  * thread with its own main context; responses are streamed chunk by chunk. */
 #define G_LOG_DOMAIN "rk-mock-server"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-mock-server.h — a scripted model server for tests: speaks the OpenAI
  * (SSE) and Ollama (NDJSON) wire formats over real HTTP on 127.0.0.1, replays
  * scripted turns with injected faults, and records every request it received.

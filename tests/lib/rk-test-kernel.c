@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-test-kernel.c — the kernel fixture shared by the integration tests
  * that run cells in the real sandbox (test-kernel, -table-kernel, -chart-kernel). */
 #define G_LOG_DOMAIN "rk-test-kernel"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-test-kernel.h — a test fixture around a real RkKernel in the real
  * reckon-sandbox: a fresh workspace, the events of the last cell, waits. */
 #pragma once

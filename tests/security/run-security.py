@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-security.py — the sandbox escape suite (docs/threat-model.md, "Attack classes"):
 # hostile programs run through the real reckon-sandbox, one asserted outcome
 # each, reported as TAP. Groups follow docs/threat-model.md: info, fs, net, kernel, other.

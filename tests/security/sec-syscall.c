@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sec-syscall.c — makes one raw system call through a chosen ABI, for the
  * escape suite: `sec-syscall ABI NR [ARG]...` where ABI is native, i386
  * (int 0x80 from a 64-bit process) or x32. Prints "ok RESULT" or

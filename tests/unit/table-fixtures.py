@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the RkTable fixtures test-table.c reads, with the real writer.
 
 Usage: table-fixtures.py OUTDIR  (PYTHONPATH must hold sandbox/kernel)."""

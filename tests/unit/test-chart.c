@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-chart.c — RkChart: specs written by the real Python helper, drawing
  * checked on pixels, ticks, decimation, hit testing, export, hostile specs. */
 #define G_LOG_DOMAIN "test-chart"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-chat-stream.c — chunk to delta parsing and tool-call assembly, for
  * both wire formats, with hostile chunks. */
 #define G_LOG_DOMAIN "test-chat-stream"

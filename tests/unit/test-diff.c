@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-diff.c — rk-diff against GNU diff and patch, on fixed hostile cases
  * and on many random edits. */
 #include "config.h"

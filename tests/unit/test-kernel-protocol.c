@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-kernel-protocol.c — the kernel event parser and line splitter against
  * well-formed and hostile input. */
 #include "config.h"

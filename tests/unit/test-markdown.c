@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-markdown.c — fenced code splitting and text tool-call recovery, on
  * well-formed and hostile model output. */
 #include "config.h"

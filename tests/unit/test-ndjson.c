@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-ndjson.c — hostile input for the NDJSON line splitter. */
 #define G_LOG_DOMAIN "test-ndjson"
 #include "config.h"

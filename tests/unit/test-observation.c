@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-observation.c — the summary of a run sent back to the model stays
  * within its budget, keeps the head and tail of output, and is valid UTF-8
  * whatever the cell printed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-profile-parse.c — the parser of the profiler's JSON and the prompt
  * text, with well-formed and hostile input. */
 #include "config.h"

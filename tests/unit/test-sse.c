@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-sse.c — hostile input for the SSE parser: every split, every line end. */
 #define G_LOG_DOMAIN "test-sse"
 #include "config.h"

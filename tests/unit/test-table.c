@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-table.c — RkTable against files written by the real Python writer
  * (sandbox/kernel/reckon/table.py), hostile files, sort and export. */
 #include "config.h"

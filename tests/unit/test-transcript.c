@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-transcript.c — RkTranscript: entries, JSON round trip, damaged files,
  * autosave, and the notebook (checked by nbformat) and HTML exports. */
 #include "config.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Helpers for code that runs in Reckon's kernel.
 
     import reckon

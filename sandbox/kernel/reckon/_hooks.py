@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Plumbing between the kernel and the reckon package.
 
 The kernel (reckon_kernel.py) fills these in at start-up; helper modules such

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """reckon.chart — write a native chart spec (docs/chart-spec.md) for Reckon to draw.
 
 Runs inside the sandbox. The spec goes to /workspace/.reckon/charts/cN.json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Profiles of the files a user drops into a session: what the model is told.
 
 Runs inside reckon-sandbox (through reckon_profile.py), because every file it

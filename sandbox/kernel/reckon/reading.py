@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """How to read a file: chosen once by the profiler, replayed by reckon.load.
 
 detect(path) looks at a file (untrusted: this runs inside reckon-sandbox)

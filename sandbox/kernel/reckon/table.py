@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """RkTable writer: turns a pandas DataFrame or Series into an RkTable file.
 
 The format is described in docs/rktable-format.md (version 1). Columns are
