@@ -1084,7 +1084,7 @@ html_approval (GString           *s,
     case RK_DECISION_EDITED: what = _("Edited and run"); break;
     case RK_DECISION_SKIPPED: what = _("Skipped"); break;
     case RK_DECISION_AUTO: what = _("Run automatically"); break;
-    case RK_DECISION_APPROVED: what = _("Run"); break;
+    case RK_DECISION_APPROVED: what = C_("code decision", "Run"); break;
     case RK_DECISION_NONE:
     default: what = NULL; break;
     }
