@@ -11,12 +11,15 @@ for tool in dbus-run-session xvfb-run import xdotool; do
   fi
 done
 # The accessibility bus must be up before the app starts, or GTK does not
-# register the app on it.
+# register the app on it. Only the test speaks on stdout (TAP): the buses and
+# the services they start (the a11y registry prints a greeting) write to
+# stderr.
+exec 3>&1
 exec dbus-run-session -- xvfb-run -a -s '-screen 0 1280x1024x24' sh -c '
-  /usr/libexec/at-spi-bus-launcher --launch-immediately &
+  /usr/libexec/at-spi-bus-launcher --launch-immediately >&2 &
   launcher=$!
   sleep 0.5
-  /usr/bin/python3 "$@"
+  /usr/bin/python3 "$@" >&3
   status=$?
   kill $launcher 2>/dev/null
-  exit $status' run-ui "$@"
+  exit $status' run-ui "$@" >&2
