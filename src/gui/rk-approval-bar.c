@@ -244,6 +244,13 @@ rk_approval_bar_init (RkApprovalBar *self)
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->auto_label, NULL, -1);
 }
 
+gboolean
+rk_approval_bar_focus_run (RkApprovalBar *self)
+{
+  g_return_val_if_fail (RK_IS_APPROVAL_BAR (self), FALSE);
+  return gtk_widget_grab_focus (GTK_WIDGET (self->run_button));
+}
+
 GtkWidget *
 rk_approval_bar_new (void)
 {

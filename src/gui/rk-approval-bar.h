@@ -20,6 +20,9 @@ void       rk_approval_bar_set_code_block  (RkApprovalBar *self,
 gboolean   rk_approval_bar_get_editing     (RkApprovalBar *self);
 /* What Run does (also Ctrl+Enter in the code while the bar shows). */
 void       rk_approval_bar_run             (RkApprovalBar *self);
+/* Gives Run the keyboard focus (so Enter runs the code); FALSE if it cannot
+ * take it (not shown). */
+gboolean   rk_approval_bar_focus_run       (RkApprovalBar *self);
 /* Leaves edit mode; the code block is read-only again. */
 void       rk_approval_bar_reset           (RkApprovalBar *self);
 

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "rk-agent.h"
+#include "rk-approval-bar.h"
 #include "rk-entry-row.h"
 #include "rk-chat-view.h"
 
@@ -44,6 +45,12 @@ struct _RkChatView
   gboolean            following;
   gboolean            scrolling;
   guint               scroll_idle;
+
+  /* A cell newly waiting for approval whose Run gets the keyboard focus
+   * once its row is on screen, and until when to try. */
+  char               *focus_cell;
+  gint64              focus_until;
+  guint               focus_tick;
 };
 
 G_DEFINE_FINAL_TYPE (RkChatView, rk_chat_view, GTK_TYPE_WIDGET)
@@ -277,29 +284,41 @@ scroll_to_row (RkChatView *self,
     }
 }
 
-/* GtkListView 4.8 keeps Tab off the widgets inside its rows. Tab and
+/* GtkListView 4.8 keeps Tab off the widgets inside its rows (its own focus
+ * handling tries the remembered row only and, when that row has nothing to
+ * focus or is not built, gives up or keeps the focus where it was). Tab and
  * Shift+Tab walk them here, row by row in transcript order, so Run, Edit,
  * Skip, Stop and Retry are reachable without a pointer; past the last (or
- * first) one, focus leaves the list as usual. */
+ * first) one, focus leaves the chat for the next widget of the window. The
+ * same walk serves the window's Tab chain (the focus vfunc) and keys pressed
+ * inside the list (the key controller). */
+/* Moves the focus within or into @row; TRUE only if it really moved: some
+ * GTK 4.8 widgets (GtkLabel) answer TRUE without taking it, and trusting
+ * them keeps the focus where it is on every Tab. */
 static gboolean
-key_pressed_cb (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                RkChatView            *self)
+row_focus (GtkWidget        *row,
+           GtkDirectionType  dir)
+{
+  GtkRoot *root = gtk_widget_get_root (row);
+  GtkWidget *before = root ? gtk_root_get_focus (root) : NULL;
+  GtkWidget *after;
+
+  if (!gtk_widget_child_focus (row, dir))
+    return FALSE;
+  after = root ? gtk_root_get_focus (root) : NULL;
+  return after != NULL && after != before && gtk_widget_is_ancestor (after, row);
+}
+
+static gboolean
+move_focus (RkChatView       *self,
+            GtkDirectionType  dir)
 {
   g_autoptr(GPtrArray) rows = NULL;
-  GtkDirectionType dir;
   GtkWidget *focus;
+  GtkRoot *root;
   GHashTableIter iter;
   gpointer row;
   int current = -1;
-
-  if (keyval != GDK_KEY_Tab && keyval != GDK_KEY_KP_Tab && keyval != GDK_KEY_ISO_Left_Tab)
-    return FALSE;
-  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK))
-    return FALSE;
-  dir = (keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK)) ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD;
 
   rows = g_ptr_array_new ();
   g_hash_table_iter_init (&iter, self->bound);
@@ -310,12 +329,13 @@ key_pressed_cb (GtkEventControllerKey *controller,
     return FALSE;
   g_ptr_array_sort (rows, compare_rows);
 
-  focus = gtk_root_get_focus (gtk_widget_get_root (GTK_WIDGET (self)));
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  focus = root ? gtk_root_get_focus (root) : NULL;
   for (guint i = 0; i < rows->len && focus != NULL; i++)
     if (gtk_widget_is_ancestor (focus, rows->pdata[i]))
       current = i;
 
-  if (current >= 0 && gtk_widget_child_focus (rows->pdata[current], dir))
+  if (current >= 0 && row_focus (rows->pdata[current], dir))
     return TRUE;
   if (current < 0)
     current = dir == GTK_DIR_TAB_FORWARD ? -1 : (int) rows->len;
@@ -323,13 +343,124 @@ key_pressed_cb (GtkEventControllerKey *controller,
        i >= 0 && i < (int) rows->len;
        i += dir == GTK_DIR_TAB_FORWARD ? 1 : -1)
     {
-      if (gtk_widget_child_focus (rows->pdata[i], dir))
+      if (row_focus (rows->pdata[i], dir))
         {
           scroll_to_row (self, rows->pdata[i]);
           return TRUE;
         }
     }
   return FALSE;
+}
+
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                RkChatView            *self)
+{
+  GtkDirectionType dir;
+
+  if (keyval != GDK_KEY_Tab && keyval != GDK_KEY_KP_Tab && keyval != GDK_KEY_ISO_Left_Tab)
+    return FALSE;
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK))
+    return FALSE;
+  dir = (keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK)) ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD;
+  return move_focus (self, dir);
+}
+
+static gboolean
+rk_chat_view_focus (GtkWidget        *widget,
+                    GtkDirectionType  dir)
+{
+  if (dir == GTK_DIR_TAB_FORWARD || dir == GTK_DIR_TAB_BACKWARD)
+    return move_focus (RK_CHAT_VIEW (widget), dir);
+  return GTK_WIDGET_CLASS (rk_chat_view_parent_class)->focus (widget, dir);
+}
+
+/* Run of a cell that starts waiting for approval takes the keyboard focus,
+ * so that Enter runs it, but never while the user types: only when nothing
+ * has the focus, the chat has it, or it is in an empty text field (the
+ * composer just sent from). */
+static gboolean
+may_take_focus (RkChatView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus;
+
+  if (root == NULL)
+    return FALSE;
+  focus = gtk_root_get_focus (root);
+  if (focus == NULL || gtk_widget_is_ancestor (focus, GTK_WIDGET (self)))
+    return TRUE;
+  if (GTK_IS_TEXT_VIEW (focus))
+    return gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (GTK_TEXT_VIEW (focus))) == 0;
+  return FALSE;
+}
+
+static RkEntryRow *
+pending_row (RkChatView *self,
+             const char *cell)
+{
+  GHashTableIter iter;
+  gpointer row;
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    {
+      RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
+      GtkWidget *bar = rk_entry_row_get_approval_bar (row);
+
+      if (entry != NULL && bar != NULL && rk_transcript_entry_get_kind (entry) == RK_ENTRY_CODE &&
+          g_strcmp0 (rk_transcript_entry_get_cell_id (entry), cell) == 0)
+        return row;
+    }
+  return NULL;
+}
+
+static void
+stop_focus_approval (RkChatView *self)
+{
+  if (self->focus_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->focus_tick);
+  self->focus_tick = 0;
+  g_clear_pointer (&self->focus_cell, g_free);
+}
+
+/* Tried each frame until the row is built and shown (or for a while). */
+static gboolean
+focus_approval_tick_cb (GtkWidget     *widget,
+                        GdkFrameClock *clock,
+                        gpointer       user_data)
+{
+  RkChatView *self = RK_CHAT_VIEW (widget);
+  RkEntryRow *row;
+  GtkWidget *bar;
+
+  if (self->focus_cell == NULL || g_strcmp0 (self->focus_cell, self->pending_cell) != 0 ||
+      g_get_monotonic_time () > self->focus_until)
+    goto done;
+  row = pending_row (self, self->focus_cell);
+  bar = row ? rk_entry_row_get_approval_bar (row) : NULL;
+  if (bar == NULL || !gtk_widget_get_mapped (bar))
+    return G_SOURCE_CONTINUE;
+  if (may_take_focus (self) && rk_approval_bar_focus_run (RK_APPROVAL_BAR (bar)))
+    scroll_to_row (self, row);
+
+done:
+  self->focus_tick = 0;
+  g_clear_pointer (&self->focus_cell, g_free);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+focus_approval (RkChatView *self,
+                const char *cell)
+{
+  stop_focus_approval (self);
+  self->focus_cell = g_strdup (cell);
+  self->focus_until = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_approval_tick_cb, NULL, NULL);
 }
 
 /* -- rows ---------------------------------------------------------------------- */
@@ -563,6 +694,8 @@ rk_chat_view_set_cell_state (RkChatView *self,
 
   g_return_if_fail (RK_IS_CHAT_VIEW (self));
 
+  if (pending_cell != NULL && g_strcmp0 (pending_cell, self->pending_cell) != 0)
+    focus_approval (self, pending_cell);
   g_free (self->pending_cell);
   self->pending_cell = g_strdup (pending_cell);
   g_free (self->running_cell);
@@ -734,6 +867,7 @@ rk_chat_view_dispose (GObject *object)
   else if (self->transcript != NULL)
     rk_chat_view_set_transcript (self, NULL, NULL);
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
+  stop_focus_approval (self);
   if (self->bottom_tick != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->bottom_tick);
   self->bottom_tick = 0;
@@ -763,6 +897,7 @@ rk_chat_view_class_init (RkChatViewClass *klass)
 
   object_class->dispose = rk_chat_view_dispose;
   object_class->finalize = rk_chat_view_finalize;
+  widget_class->focus = rk_chat_view_focus;
 
   signals[SIGNAL_APPROVE] =
     g_signal_new ("approve", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,

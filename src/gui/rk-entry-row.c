@@ -112,7 +112,10 @@ build_user (RkEntryRow *self)
   gtk_label_set_wrap_mode (GTK_LABEL (bubble), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_xalign (GTK_LABEL (bubble), 0);
   gtk_label_set_selectable (GTK_LABEL (bubble), TRUE);
+  /* Not in the Tab chain: a selectable label that is only made unfocusable
+   * still swallows Tab in GTK 4.8 (see rk-markdown-view.c). */
   gtk_widget_set_focusable (bubble, FALSE);
+  gtk_widget_set_can_focus (bubble, FALSE);
   gtk_label_set_max_width_chars (GTK_LABEL (bubble), 60);
   gtk_widget_set_halign (bubble, GTK_ALIGN_END);
   gtk_widget_add_css_class (bubble, "rk-user-bubble");
@@ -147,6 +150,7 @@ build_reasoning (RkEntryRow *self)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_widget_set_focusable (label, FALSE);
+  gtk_widget_set_can_focus (label, FALSE);
   gtk_widget_add_css_class (label, "dim-label");
   gtk_widget_add_css_class (label, "rk-reasoning");
   gtk_expander_set_child (GTK_EXPANDER (expander), label);

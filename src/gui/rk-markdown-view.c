@@ -101,6 +101,10 @@ label_set_markup (RkMarkdownView *self,
    * approval bar without walking through every paragraph. */
   has_link = strstr (shown, "<a href=") != NULL;
   gtk_widget_set_focusable (GTK_WIDGET (label), has_link);
+  /* A selectable label that may not take the focus still tells GTK 4.8's
+   * focus chain that it took it (gtk_label_focus): without can-focus off,
+   * Tab would stop on it for ever. */
+  gtk_widget_set_can_focus (GTK_WIDGET (label), has_link);
 }
 
 static GtkWidget *
@@ -115,6 +119,7 @@ new_label (RkMarkdownView *self,
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_widget_set_focusable (label, FALSE);
+  gtk_widget_set_can_focus (label, FALSE);
   gtk_widget_set_hexpand (label, TRUE);
   if (css_class != NULL)
     gtk_widget_add_css_class (label, css_class);

@@ -111,9 +111,38 @@ try:
     except TimeoutError as e:
         t.ok(False, "the question is typed and sent with Enter", e)
 
-    # Tab to Run, Enter.
+    # Run takes the focus when it appears (the composer was empty); a full
+    # Tab cycle goes through the window and back to Run (the chat list is in
+    # the chain, nothing keeps the focus).
     try:
         app.find("Run", pyatspi.ROLE_PUSH_BUTTON, timeout=60)
+        wait_for(lambda: (focused() is not None and focused().name == "Run") or None, 10,
+                 "Run to take the focus")
+        t.ok(True, "Run takes the focus when the code waits for approval")
+    except TimeoutError as e:
+        t.ok(False, "Run takes the focus when the code waits for approval", e)
+    try:
+        tab_to("Run")
+        chain = []
+        for _ in range(40):
+            key("Tab")
+            time.sleep(0.15)
+            node = focused()
+            chain.append(f"{node.name}/{node.getRoleName()}" if node is not None else "-")
+            if node is not None and node.name == "Run":
+                break
+        print("# Tab cycle: " + ", ".join(chain))
+        assert chain[-1].startswith("Run/"), "Tab never came back to Run: " + ", ".join(chain)
+        assert "Your question/text" in chain, "the composer is not in the Tab cycle"
+        assert all(a != b for a, b in zip(chain, chain[1:])), "a Tab press kept the focus where it was"
+        assert all(not c.startswith("GtkToggleButton") and not c.startswith("/") for c in chain), \
+            "a control without an accessible name in the Tab cycle"
+        t.ok(True, "a Tab cycle goes through the window and back to Run")
+    except (TimeoutError, AssertionError) as e:
+        t.ok(False, "a Tab cycle goes through the window and back to Run", e)
+
+    # Tab to Run, Enter.
+    try:
         tab_to("Run")
         key("Return")
         cells = wait_for(lambda: [c for c in app.find_all(pyatspi.ROLE_TABLE_CELL)

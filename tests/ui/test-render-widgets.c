@@ -1008,6 +1008,77 @@ test_chat_view (void)
   spin (50);
 }
 
+/* The chat in the window's Tab chain: Tab from the widget above enters the
+ * rows' controls (past the question bubble, a selectable label that GTK 4.8
+ * would let swallow every Tab), then leaves for the widget below; a cell
+ * newly waiting for approval gives Run the focus when the field the question
+ * was sent from is empty, never while something is typed there. */
+static void
+test_chat_view_focus (void)
+{
+  g_autoptr(RkTranscript) transcript = rk_transcript_new ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *above = gtk_button_new_with_label ("Above");
+  GtkWidget *view = rk_chat_view_new ();
+  GtkWidget *field = gtk_text_view_new ();
+  GtkWidget *run;
+  RkEntryRow *row;
+  gboolean left = FALSE;
+
+  gtk_widget_set_vexpand (view, TRUE);
+  gtk_box_append (GTK_BOX (box), above);
+  gtk_box_append (GTK_BOX (box), view);
+  gtk_box_append (GTK_BOX (box), field);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 700);
+  rk_transcript_add_user (transcript, "What is the total?", NULL);
+  rk_transcript_add_assistant (transcript, "Summing.");
+  rk_transcript_add_code (transcript, "c1", "print(6 * 7)\n", 0);
+  rk_chat_view_set_transcript (RK_CHAT_VIEW (view), transcript, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (500);
+
+  /* Tab from above: into the chat, through its controls, out below. */
+  gtk_widget_grab_focus (above);
+  for (guint i = 0; i < 20 && !left; i++)
+    {
+      GtkWidget *before = gtk_window_get_focus (GTK_WINDOW (window));
+
+      g_assert_true (gtk_widget_child_focus (window, GTK_DIR_TAB_FORWARD));
+      g_assert_true (gtk_window_get_focus (GTK_WINDOW (window)) != before);
+      left = gtk_window_get_focus (GTK_WINDOW (window)) == field;
+      if (!left)
+        g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (window)), view));
+    }
+  g_assert_true (left);
+  /* Shift+Tab from below goes back into the chat. */
+  g_assert_true (gtk_widget_child_focus (window, GTK_DIR_TAB_BACKWARD));
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (window)), view));
+
+  /* The cell waits for approval while the field holds a new question: the
+   * focus stays there. */
+  gtk_widget_grab_focus (field);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (field)), "And the mean?", -1);
+  rk_chat_view_set_cell_state (RK_CHAT_VIEW (view), "c1", NULL, 0);
+  spin (500);
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (window)) == field);
+  rk_chat_view_set_cell_state (RK_CHAT_VIEW (view), NULL, NULL, 0);
+
+  /* The next one, with the field empty: Run takes the focus. */
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (field)), "", -1);
+  rk_transcript_add_code (transcript, "c2", "print(2)\n", 0);
+  rk_chat_view_set_cell_state (RK_CHAT_VIEW (view), "c2", NULL, 0);
+  spin (500);
+  row = row_of_cell (GTK_WIDGET (rk_chat_view_get_list_view (RK_CHAT_VIEW (view))), RK_ENTRY_CODE, "c2");
+  g_assert_nonnull (row);
+  run = rk_ui_test_find_button (rk_entry_row_get_approval_bar (row), "_Run");
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (window)) == run);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1029,5 +1100,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/ui/file-card", test_file_card);
   g_test_add_func ("/rk/ui/attachment-row", test_attachment_row);
   g_test_add_func ("/rk/ui/chat-view", test_chat_view);
+  g_test_add_func ("/rk/ui/chat-view/focus", test_chat_view_focus);
   return g_test_run ();
 }
