@@ -567,7 +567,8 @@ rk_trace_index_match (RkTraceIndex *self,
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  if (!self->sorted)
+  /* qsort() of an empty index would get a NULL array (undefined). */
+  if (!self->sorted && self->values->len > 0)
     {
       qsort (self->values->data, self->values->len, sizeof (Value), compare_values);
       self->sorted = TRUE;
