@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "rk-conversation-private.h"
+#include "rk-json.h"
 #include "rk-util.h"
 #include "rk-workspace.h"
 
@@ -68,44 +69,6 @@ is_plain_name (const char *s)
   return s != NULL && rk_path_is_beneath (s) && strchr (s, '/') == NULL && strlen (s) <= 128;
 }
 
-static gboolean
-get_string (JsonObject  *o,
-            const char  *key,
-            gsize        max,
-            gboolean     required,
-            char       **out)
-{
-  JsonNode *n = json_object_get_member (o, key);
-  const char *s;
-
-  if (n == NULL || JSON_NODE_HOLDS_NULL (n))
-    return !required;
-  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return FALSE;
-  s = json_node_get_string (n);
-  if (strlen (s) > max || !g_utf8_validate (s, -1, NULL))
-    return FALSE;
-  g_free (*out);
-  *out = g_strdup (s);
-  return TRUE;
-}
-
-static gboolean
-get_int (JsonObject *o,
-         const char *key,
-         gint64     *out)
-{
-  JsonNode *n = json_object_get_member (o, key);
-
-  if (n == NULL || JSON_NODE_HOLDS_NULL (n))
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64
-      || json_node_get_int (n) < 0)
-    return FALSE;
-  *out = json_node_get_int (n);
-  return TRUE;
-}
-
 static RkConversationMeta *
 corrupt (GError **error)
 {
@@ -124,7 +87,7 @@ _rk_conversation_meta_parse (const char  *data,
   g_autofree char *format = NULL;
   g_autofree char *id = NULL;
   JsonObject *root;
-  JsonNode *n;
+  JsonArray *files = NULL;
   gint64 version = 0;
 
   if (data == NULL || len == 0 || len > RK_CONVERSATION_META_MAX
@@ -137,8 +100,9 @@ _rk_conversation_meta_parse (const char  *data,
       || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     return corrupt (error);
   root = json_node_get_object (json_parser_get_root (parser));
-  if (!get_string (root, "format", 64, TRUE, &format) || g_strcmp0 (format, META_FORMAT) != 0
-      || !get_int (root, "version", &version) || version < 1)
+  if (!rk_json_dup_string (root, "format", 64, RK_JSON_REQUIRED, &format, NULL)
+      || g_strcmp0 (format, META_FORMAT) != 0
+      || !rk_json_get_int (root, "version", 1, G_MAXINT64, RK_JSON_REQUIRED, &version, NULL))
     return corrupt (error);
   if (version > META_VERSION)
     {
@@ -146,48 +110,32 @@ _rk_conversation_meta_parse (const char  *data,
                            _("The conversation was saved by a newer version of Reckon and cannot be opened."));
       return NULL;
     }
-  if (!get_string (root, "id", 128, TRUE, &id) || !is_plain_name (id))
+  if (!rk_json_dup_string (root, "id", 128, RK_JSON_REQUIRED, &id, NULL) || !is_plain_name (id))
     return corrupt (error);
 
   meta = _rk_conversation_meta_new (id);
-  if (!get_string (root, "title", 4096, FALSE, &meta->title)
-      || !get_string (root, "session", 128, TRUE, &meta->session_id)
+  if (!rk_json_dup_string (root, "title", 4096, RK_JSON_OPTIONAL, &meta->title, NULL)
+      || !rk_json_dup_string (root, "session", 128, RK_JSON_REQUIRED, &meta->session_id, NULL)
       || !is_plain_name (meta->session_id)
-      || !get_int (root, "created", &meta->created)
-      || !get_int (root, "updated", &meta->updated))
+      || !rk_json_get_int (root, "created", 0, G_MAXINT64, RK_JSON_OPTIONAL, &meta->created, NULL)
+      || !rk_json_get_int (root, "updated", 0, G_MAXINT64, RK_JSON_OPTIONAL, &meta->updated, NULL)
+      || !rk_json_get_bool (root, "title_set", RK_JSON_OPTIONAL, &meta->title_set, NULL)
+      || !rk_json_get_array (root, "files", META_MAX_FILES, RK_JSON_OPTIONAL, &files, NULL))
     return corrupt (error);
-  n = json_object_get_member (root, "title_set");
-  if (n != NULL && !JSON_NODE_HOLDS_NULL (n))
+
+  for (guint i = 0; files != NULL && i < json_array_get_length (files); i++)
     {
-      if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
-        return corrupt (error);
-      meta->title_set = json_node_get_boolean (n);
-    }
+      JsonNode *f = json_array_get_element (files, i);
+      g_autofree char *name = NULL;
+      g_autofree char *original = NULL;
 
-  n = json_object_get_member (root, "files");
-  if (n != NULL && !JSON_NODE_HOLDS_NULL (n))
-    {
-      JsonArray *files;
-
-      if (!JSON_NODE_HOLDS_ARRAY (n))
+      if (!JSON_NODE_HOLDS_OBJECT (f)
+          || !rk_json_dup_string (json_node_get_object (f), "name", 256, RK_JSON_REQUIRED, &name, NULL)
+          || !rk_json_dup_string (json_node_get_object (f), "original", 4096, RK_JSON_REQUIRED, &original, NULL)
+          || !rk_path_is_beneath (name) || !g_path_is_absolute (original))
         return corrupt (error);
-      files = json_node_get_array (n);
-      if (json_array_get_length (files) > META_MAX_FILES)
-        return corrupt (error);
-      for (guint i = 0; i < json_array_get_length (files); i++)
-        {
-          JsonNode *f = json_array_get_element (files, i);
-          g_autofree char *name = NULL;
-          g_autofree char *original = NULL;
-
-          if (!JSON_NODE_HOLDS_OBJECT (f)
-              || !get_string (json_node_get_object (f), "name", 256, TRUE, &name)
-              || !get_string (json_node_get_object (f), "original", 4096, TRUE, &original)
-              || !rk_path_is_beneath (name) || !g_path_is_absolute (original))
-            return corrupt (error);
-          g_ptr_array_add (meta->names, g_steal_pointer (&name));
-          g_ptr_array_add (meta->originals, g_steal_pointer (&original));
-        }
+      g_ptr_array_add (meta->names, g_steal_pointer (&name));
+      g_ptr_array_add (meta->originals, g_steal_pointer (&original));
     }
   return g_steal_pointer (&meta);
 }
