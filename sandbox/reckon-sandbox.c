@@ -1088,6 +1088,34 @@ now_ms (void)
   return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
 }
 
+/* The next walk of the workspace: every 150 ms while it changes, backing off
+ * to 1 s while it does not, and walking at most a tenth of the time. */
+static uint64_t
+schedule_next_check (uint64_t                      *interval,
+                     struct workspace_usage        *last,
+                     const struct workspace_usage  *now_usage,
+                     uint64_t                       spent)
+{
+  if (now_usage->bytes != last->bytes || now_usage->entries != last->entries)
+    *interval = 150;
+  else if (*interval < 1000)
+    *interval = *interval * 2 > 1000 ? 1000 : *interval * 2;
+  *last = *now_usage;
+  return now_ms () + (spent * 10 > *interval ? spent * 10 : *interval);
+}
+
+/* How long to poll: until the next walk, or the deadline if that comes first. */
+static int
+poll_wait_ms (uint64_t next_check,
+              uint64_t deadline)
+{
+  int wait_ms = (int) (next_check - now_ms ());
+
+  if (deadline != 0 && (int64_t) (deadline - now_ms ()) < wait_ms)
+    wait_ms = (int) (deadline - now_ms ());
+  return wait_ms < 0 ? 0 : wait_ms;
+}
+
 static void
 write_status (const char *json)
 {
@@ -1317,18 +1345,9 @@ run_nested (struct workspace_usage_walker *walker)
             }
           if (limit != NULL)
             break;
-          if (u.bytes != last.bytes || u.entries != last.entries)
-            interval = 150;
-          else if (interval < 1000)
-            interval = interval * 2 > 1000 ? 1000 : interval * 2;
-          last = u;
-          next_check = now_ms () + (spent * 10 > interval ? spent * 10 : interval);
+          next_check = schedule_next_check (&interval, &last, &u, spent);
         }
-      wait_ms = (int) (next_check - now_ms ());
-      if (deadline != 0 && (int64_t) (deadline - now_ms ()) < wait_ms)
-        wait_ms = (int) (deadline - now_ms ());
-      if (wait_ms < 0)
-        wait_ms = 0;
+      wait_ms = poll_wait_ms (next_check, deadline);
       if (poll (pfd, opt.control_fd >= 0 ? 2 : 1, wait_ms) < 0 && errno != EINTR)
         die_with_error ("poll failed");
       if (pfd[0].revents & POLLIN)
@@ -1548,21 +1567,10 @@ main (int argc, char **argv)
               kill (pid1, SIGKILL);
               break;
             }
-          /* Poll every 150 ms while the workspace changes, backing off to
-           * 1 s while it does not, and walk at most a tenth of the time. */
-          if (u.bytes != last.bytes || u.entries != last.entries)
-            interval = 150;
-          else if (interval < 1000)
-            interval = interval * 2 > 1000 ? 1000 : interval * 2;
-          last = u;
-          next_check = now_ms () + (spent * 10 > interval ? spent * 10 : interval);
+          next_check = schedule_next_check (&interval, &last, &u, spent);
         }
 
-      wait_ms = (int) (next_check - now_ms ());
-      if (deadline != 0 && (int64_t) (deadline - now_ms ()) < wait_ms)
-        wait_ms = (int) (deadline - now_ms ());
-      if (wait_ms < 0)
-        wait_ms = 0;
+      wait_ms = poll_wait_ms (next_check, deadline);
       if (poll (pfd, (nfds_t) npfd, wait_ms) < 0 && errno != EINTR)
         die_with_error ("poll failed");
       terminal_pump (pfd + 1, npfd - 1);
