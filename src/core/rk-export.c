@@ -7,11 +7,10 @@
 #include "rk-export.h"
 #include "rk-export-private.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
+#include <gio/gunixoutputstream.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,6 +19,7 @@
 
 #include "rk-import.h"
 #include "rk-util.h"
+#include "rk-zip-writer.h"
 
 #ifdef __has_include
 #if __has_include(<linux/openat2.h>)
@@ -205,12 +205,12 @@ open_workspace (const char  *workspace,
   return fd;
 }
 
-/* Copies @in to @out (either an fd or an archive), counting into *@total
- * against @max_total. */
+/* Copies @in to @out (either an fd or the current entry of a zip), counting
+ * into *@total against @max_total. */
 static gboolean
 copy_fd (int              in,
          int              out,
-         struct archive  *ar,
+         RkZipWriter     *zip,
          guint64         *total,
          guint64          max_total,
          const char      *display,
@@ -248,12 +248,14 @@ copy_fd (int              in,
                        _("The files to export are larger than %s together."), cap);
           return FALSE;
         }
-      if (ar != NULL)
+      if (zip != NULL)
         {
-          if (archive_write_data (ar, buf, n) != n)
+          g_autoptr(GError) local_error = NULL;
+
+          if (!rk_zip_writer_write (zip, buf, n, &local_error))
             {
               g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_FAILED,
-                           _("Could not write the zip file: %s."), archive_error_string (ar));
+                           _("Could not write the zip file: %s."), local_error->message);
               return FALSE;
             }
         }
@@ -370,7 +372,8 @@ rk_export_all (const char           *workspace,
   g_autoptr(GPtrArray) created = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GStrvBuilder) skips = g_strv_builder_new ();
   g_autofree char *zip_tmp = NULL;
-  struct archive *ar = NULL;
+  g_autoptr(RkZipWriter) zip = NULL;
+  g_autoptr(GOutputStream) zip_stream = NULL;
   RkExportLimits defaults;
   guint n_paths = rel_paths ? g_strv_length ((GStrv) rel_paths) : 0;
   guint64 total = 0;
@@ -430,16 +433,9 @@ rk_export_all (const char           *workspace,
                        _("Could not write to the chosen folder: %s."), g_strerror (errsv));
           goto out;
         }
-      ar = archive_write_new ();
-      archive_write_set_format_zip (ar);
-      if (archive_write_open_fd (ar, tmpfd) != ARCHIVE_OK)
-        {
-          close (tmpfd);
-          g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_FAILED,
-                       _("Could not write the zip file: %s."), archive_error_string (ar));
-          goto out;
-        }
-      destfd = tmpfd;
+      /* The stream owns tmpfd from here. */
+      zip_stream = g_unix_output_stream_new (tmpfd, TRUE);
+      zip = rk_zip_writer_new (zip_stream, cancellable);
     }
 
   for (guint i = 0; i < n_paths; i++)
@@ -468,26 +464,18 @@ rk_export_all (const char           *workspace,
         }
       name = unique_name (used, rel_paths[i]);
 
-      if (ar != NULL)
+      if (zip != NULL)
         {
-          struct archive_entry *entry = archive_entry_new ();
           gboolean copied;
 
-          archive_entry_set_pathname (entry, name);
-          archive_entry_set_filetype (entry, AE_IFREG);
-          archive_entry_set_perm (entry, 0644);
-          archive_entry_set_size (entry, st.st_size);
-          archive_entry_set_mtime (entry, st.st_mtime, 0);
-          if (archive_write_header (ar, entry) != ARCHIVE_OK)
+          if (!rk_zip_writer_begin_entry (zip, name, st.st_mtime, &local_error))
             {
-              archive_entry_free (entry);
               close (in);
               g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_FAILED,
-                           _("Could not write the zip file: %s."), archive_error_string (ar));
+                           _("Could not write the zip file: %s."), local_error->message);
               goto out;
             }
-          archive_entry_free (entry);
-          copied = copy_fd (in, -1, ar, &total, limits->max_total_bytes, rel_paths[i], cancellable, error);
+          copied = copy_fd (in, -1, zip, &total, limits->max_total_bytes, rel_paths[i], cancellable, error);
           close (in);
           if (!copied)
             goto out;
@@ -535,12 +523,15 @@ rk_export_all (const char           *workspace,
         }
     }
 
-  if (ar != NULL)
+  if (zip != NULL)
     {
-      if (archive_write_close (ar) != ARCHIVE_OK)
+      g_autoptr(GError) local_error = NULL;
+
+      if (!rk_zip_writer_finish (zip, &local_error) ||
+          !g_output_stream_close (zip_stream, cancellable, &local_error))
         {
           g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_FAILED,
-                       _("Could not write the zip file: %s."), archive_error_string (ar));
+                       _("Could not write the zip file: %s."), local_error->message);
           goto out;
         }
       if (rename (zip_tmp, dest) != 0)
@@ -556,11 +547,6 @@ rk_export_all (const char           *workspace,
   ok = TRUE;
 
 out:
-  if (ar != NULL)
-    {
-      archive_write_free (ar);
-      destfd = -1; /* closed by libarchive */
-    }
   if (zip_tmp != NULL)
     g_unlink (zip_tmp);
   if (!ok && destfd >= 0)

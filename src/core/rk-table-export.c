@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-table-export.c — saving an RkTable as CSV (RFC 4180) or as a minimal
- * OOXML workbook (.xlsx, zipped with libarchive), with progress and cancel. */
+ * OOXML workbook (.xlsx, zipped by rk-zip-writer), with progress and cancel. */
 #define G_LOG_DOMAIN "rk-table"
 #include "config.h"
 
 #include "rk-table.h"
 #include "rk-table-private.h"
+#include "rk-zip-writer.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -114,7 +113,7 @@ typedef struct
 {
   GOutputStream  *stream;
   GCancellable   *cancellable;
-  struct archive *archive;
+  RkZipWriter    *zip;
   GString        *buf;
   GError         *error;
 } Sink;
@@ -126,18 +125,10 @@ sink_flush (Sink *sink)
     return FALSE;
   if (sink->buf->len == 0)
     return TRUE;
-  if (sink->archive != NULL)
+  if (sink->zip != NULL)
     {
-      la_ssize_t n = archive_write_data (sink->archive, sink->buf->str, sink->buf->len);
-
-      if (n < 0 || (gsize) n != sink->buf->len)
-        {
-          if (sink->error == NULL)
-            g_set_error (&sink->error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                         _("Could not write the workbook: %s"),
-                         archive_error_string (sink->archive) ? archive_error_string (sink->archive) : "?");
-          return FALSE;
-        }
+      if (!rk_zip_writer_write (sink->zip, sink->buf->str, sink->buf->len, &sink->error))
+        return FALSE;
     }
   else if (!g_output_stream_write_all (sink->stream, sink->buf->str, sink->buf->len, NULL,
                                        sink->cancellable, &sink->error))
@@ -326,53 +317,12 @@ static const char sheet_head_xml[] =
 
 static const char sheet_tail_xml[] = "</sheetData></worksheet>";
 
-static la_ssize_t
-archive_write_cb (struct archive *a,
-                  void           *data,
-                  const void     *buffer,
-                  size_t          length)
-{
-  Sink *sink = data;
-
-  if (sink->error != NULL)
-    return -1;
-  if (!g_output_stream_write_all (sink->stream, buffer, length, NULL, sink->cancellable, &sink->error))
-    {
-      archive_set_error (a, EIO, "%s", sink->error->message);
-      return -1;
-    }
-  return (la_ssize_t) length;
-}
-
-static gboolean
-archive_failed (Sink *sink)
-{
-  if (sink->error == NULL)
-    g_set_error (&sink->error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                 _("Could not write the workbook: %s"),
-                 archive_error_string (sink->archive) ? archive_error_string (sink->archive) : "?");
-  return FALSE;
-}
-
 static gboolean
 begin_entry (Sink       *sink,
-             const char *name,
-             gssize      size)
+             const char *name)
 {
-  struct archive_entry *entry = archive_entry_new ();
-  int r;
-
-  archive_entry_set_pathname (entry, name);
-  archive_entry_set_filetype (entry, AE_IFREG);
-  archive_entry_set_perm (entry, 0644);
-  archive_entry_set_mtime (entry, time (NULL), 0);
-  if (size >= 0)
-    archive_entry_set_size (entry, size);
-  r = archive_write_header (sink->archive, entry);
-  archive_entry_free (entry);
-  if (r != ARCHIVE_OK)
-    return archive_failed (sink);
-  return TRUE;
+  return rk_zip_writer_begin_entry (sink->zip, name, g_get_real_time () / G_USEC_PER_SEC,
+                                    &sink->error);
 }
 
 static gboolean
@@ -380,13 +330,8 @@ add_entry (Sink       *sink,
            const char *name,
            const char *text)
 {
-  gsize len = strlen (text);
-
-  if (!begin_entry (sink, name, (gssize) len))
-    return FALSE;
-  if (archive_write_data (sink->archive, text, len) != (la_ssize_t) len)
-    return archive_failed (sink);
-  return TRUE;
+  return begin_entry (sink, name) &&
+         rk_zip_writer_write (sink->zip, text, strlen (text), &sink->error);
 }
 
 /* XML text from valid UTF-8: escaped, without the characters XML 1.0 forbids,
@@ -588,7 +533,7 @@ static gboolean
 export_xlsx (ExportJob *job,
              Sink      *sink)
 {
-  struct archive *a;
+  g_autoptr(RkZipWriter) zip = NULL;
   gboolean ok;
 
   if ((guint64) rk_table_get_n_rows (job->table) + 1 > RK_TABLE_XLSX_MAX_ROWS)
@@ -599,26 +544,17 @@ export_xlsx (ExportJob *job,
       return FALSE;
     }
 
-  a = archive_write_new ();
-  sink->archive = a;
-  ok = archive_write_set_format_zip (a) == ARCHIVE_OK &&
-       archive_write_set_bytes_in_last_block (a, 1) == ARCHIVE_OK &&
-       archive_write_open (a, sink, NULL, archive_write_cb, NULL) == ARCHIVE_OK;
-  if (!ok)
-    archive_failed (sink);
-
-  ok = ok &&
-       add_entry (sink, "[Content_Types].xml", content_types_xml) &&
+  zip = rk_zip_writer_new (sink->stream, sink->cancellable);
+  sink->zip = zip;
+  ok = add_entry (sink, "[Content_Types].xml", content_types_xml) &&
        add_entry (sink, "_rels/.rels", root_rels_xml) &&
        add_entry (sink, "xl/workbook.xml", workbook_xml) &&
        add_entry (sink, "xl/_rels/workbook.xml.rels", workbook_rels_xml) &&
        add_entry (sink, "xl/styles.xml", styles_xml) &&
-       begin_entry (sink, "xl/worksheets/sheet1.xml", -1) &&
-       export_xlsx_sheet (job, sink);
-  if (ok && archive_write_close (a) != ARCHIVE_OK)
-    ok = archive_failed (sink);
-  sink->archive = NULL;
-  archive_write_free (a);
+       begin_entry (sink, "xl/worksheets/sheet1.xml") &&
+       export_xlsx_sheet (job, sink) &&
+       rk_zip_writer_finish (zip, &sink->error);
+  sink->zip = NULL;
   return ok;
 }
 

@@ -31,11 +31,11 @@ IN_RUNTIME = {
     "build-essential", "meson", "ninja-build", "pkg-config", "gettext",
     "libglib2.0-dev", "libgtk-4-dev", "libadwaita-1-dev", "libsoup-3.0-dev",
     "libjson-glib-dev", "libgtksourceview-5-dev", "libsecret-1-dev",
-    "libarchive-dev", "libpng-dev", "libpango1.0-dev", "libcairo2-dev",
+    "zlib1g-dev", "libpng-dev", "libpango1.0-dev", "libcairo2-dev",
     "python3", "fonts-dejavu-core", "shared-mime-info",
 }
 # Only the native build's tests and tools use these; a Flatpak needs none.
-NATIVE_ONLY_PREFIXES = ("xvfb", "xauth", "dbus", "gnome-keyring", "at-spi2-core",
+NATIVE_ONLY_PREFIXES = ("libarchive-dev", "xvfb", "xauth", "dbus", "gnome-keyring", "at-spi2-core",
                         "python3-pyatspi", "python3-dogtail", "imagemagick",
                         "appstream", "desktop-file-utils", "libgtk-4-bin",
                         "bubblewrap", "hyperfine", "clang", "libclang-rt",
