@@ -22,6 +22,15 @@
 #define COPY_ALL_MAX_ROWS 100000
 /* The height of a compact view before it scrolls. */
 #define COMPACT_MAX_HEIGHT 360
+/* GTK 4.8's list views keep up to 200 rows alive around the top one,
+ * whatever their height: binding, styling and measuring all of them before
+ * the first frame was most of the time to the first rows shown. The full view
+ * starts with about a screenful of rows and reveals more a batch a frame;
+ * past GtkListView's 200 live rows it shows the whole table, which then costs
+ * no more widgets. */
+#define FIRST_PAGE_ROWS   36
+#define REVEAL_BATCH_ROWS 24
+#define REVEAL_ALL_ROWS   240
 
 struct _RkTableView
 {
@@ -47,6 +56,9 @@ struct _RkTableView
   GtkFilter          *filter;
   GtkMultiSelection  *selection;
   char               *filter_text;   /* casefolded, NULL when empty */
+  guint               revealed;      /* rows the full view shows, G_MAXUINT for all */
+  guint               reveal_tick;   /* tick callback revealing more, or 0 */
+  gboolean            first_frame_seen;
 
   GCancellable       *sort_cancellable;
   GCancellable       *export_cancellable;
@@ -168,7 +180,6 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
 
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
   if (column_is_numeric (rk_table_get_column_type (self->table, column)))
     {
       /* right-aligned, without Adwaita's .numeric (tabular figures): that
@@ -340,6 +351,52 @@ sorter_changed_cb (GtkSorter       *sorter,
                        sort_done_cb, g_object_ref (self));
 }
 
+/* ----------------------------------------------------- revealing rows */
+
+static gboolean
+reveal_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  RkTableView *self = RK_TABLE_VIEW (widget);
+
+  /* the first frame draws the first page as it is */
+  if (!self->first_frame_seen)
+    {
+      self->first_frame_seen = TRUE;
+      return G_SOURCE_CONTINUE;
+    }
+  self->revealed = self->revealed + REVEAL_BATCH_ROWS >= REVEAL_ALL_ROWS
+                   ? G_MAXUINT : self->revealed + REVEAL_BATCH_ROWS;
+  if (!self->compact)
+    gtk_slice_list_model_set_size (self->slice, self->revealed);
+  if (self->revealed != G_MAXUINT)
+    return G_SOURCE_CONTINUE;
+  self->reveal_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* The slice's size for the mode, and the tick revealing more if needed. */
+static void
+apply_rows (RkTableView *self)
+{
+  gtk_slice_list_model_set_size (self->slice, self->compact ? RK_TABLE_VIEW_COMPACT_ROWS : self->revealed);
+  if (!self->compact && self->revealed != G_MAXUINT && self->reveal_tick == 0)
+    self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_tick_cb, NULL, NULL);
+}
+
+/* Every row at once: what works on the whole table (a filter, a copy of all
+ * rows) must not see only the first page. */
+static void
+reveal_all (RkTableView *self)
+{
+  if (self->reveal_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
+  self->reveal_tick = 0;
+  self->revealed = G_MAXUINT;
+  apply_rows (self);
+}
+
 /* ------------------------------------------------------------ filtering */
 
 static gboolean
@@ -374,6 +431,7 @@ filter_changed_cb (GtkSearchEntry *entry,
   const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
 
   g_clear_pointer (&self->filter_text, g_free);
+  reveal_all (self);
   if (text != NULL && text[0] != '\0')
     self->filter_text = g_utf8_casefold (text, -1);
   /* No filter at all when it is empty: a million rows need no visit. */
@@ -428,6 +486,7 @@ selection_tsv (RkTableView *self,
   GtkBitsetIter iter;
   guint position;
 
+  reveal_all (self);
   model = G_LIST_MODEL (self->selection);
   n_columns = rk_table_get_n_columns (self->table);
   selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
@@ -871,7 +930,7 @@ build_columns (RkTableView *self)
 static void
 apply_compact (RkTableView *self)
 {
-  gtk_slice_list_model_set_size (self->slice, self->compact ? RK_TABLE_VIEW_COMPACT_ROWS : G_MAXUINT);
+  apply_rows (self);
   gtk_widget_set_visible (self->toolbar, !self->compact);
   gtk_widget_set_visible (self->footer_box, self->compact);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), self->compact);
@@ -961,8 +1020,11 @@ rk_table_view_constructed (GObject *object)
   gtk_box_append (GTK_BOX (self->toolbar), save_button);
   gtk_box_append (GTK_BOX (self->box), self->toolbar);
 
-  /* Model chain: table → slice (compact) → filter → selection. */
-  self->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (self->table)), 0, G_MAXUINT);
+  /* Model chain: table → slice (compact, or the rows revealed so far) →
+   * filter → selection. The slice is cut before the view sees it: a list
+   * view makes its rows as soon as it has a model, rooted or not. */
+  self->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (self->table)), 0,
+                                          self->compact ? RK_TABLE_VIEW_COMPACT_ROWS : self->revealed);
   self->filter = GTK_FILTER (gtk_custom_filter_new (filter_match_cb, self, NULL));
   self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->slice)), NULL);
   gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
@@ -1013,6 +1075,9 @@ rk_table_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->sort_cancellable);
   g_cancellable_cancel (self->export_cancellable);
+  if (self->reveal_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
+  self->reveal_tick = 0;
   if (self->column_view != NULL)
     g_signal_handlers_disconnect_by_func (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)),
                                           sorter_changed_cb, self);
@@ -1133,6 +1198,7 @@ static void
 rk_table_view_init (RkTableView *self)
 {
   self->probe_column = -1;
+  self->revealed = FIRST_PAGE_ROWS;
 }
 
 GtkWidget *

@@ -203,6 +203,114 @@ test_table_sort_million (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean flag_set (gpointer data);
+
+/* The full view draws a first page of rows at once and reveals the rest a
+ * batch a frame: its first frame already shows the first row, it soon holds
+ * every row, and what reads the whole table (a copy with nothing selected, a
+ * filter) never sees only the first page. */
+typedef struct
+{
+  GtkWidget *view;
+  char      *first;
+  gboolean   painted;
+} FirstFrame;
+
+static void
+first_after_paint_cb (GdkFrameClock *clock,
+                      FirstFrame    *f)
+{
+  if (f->painted)
+    return;
+  f->painted = TRUE;
+  f->first = first_cell_text (f->view, 1);
+}
+
+static gboolean
+all_rows_shown (gpointer data)
+{
+  GtkWidget *cv = find_first (data, GTK_TYPE_COLUMN_VIEW);
+
+  return g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (cv)))) == 1000;
+}
+
+static gboolean
+filter_found_last (gpointer data)
+{
+  GtkWidget *cv = find_first (data, GTK_TYPE_COLUMN_VIEW);
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (cv)));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(RkTableRow) row = g_list_model_get_item (model, i);
+
+      if (rk_table_row_get_index (row) == 999)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_table_first_page (void)
+{
+  double max_units;
+  g_autoptr(RkTable) table = make_table (1000, &max_units);
+  GtkWidget *view = rk_table_view_new (table);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *other;
+  GtkWidget *entry;
+  FirstFrame f = { view, NULL, FALSE };
+  gint64 units0 = 0, units999 = 0;
+  g_autofree char *expected = NULL;
+  g_autofree char *tsv = NULL;
+  g_autofree char *filter = NULL;
+  GdkFrameClock *clock;
+
+  g_assert_true (rk_table_get_int64 (table, 0, 1, &units0));
+  g_assert_true (rk_table_get_int64 (table, 999, 1, &units999));
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_widget_realize (window);
+  clock = gtk_widget_get_frame_clock (window);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (first_after_paint_cb), &f);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_for (flag_set, &f.painted, 30);
+  g_signal_handlers_disconnect_by_data (clock, &f);
+  g_assert_nonnull (f.first);
+  {
+    g_autoptr(GString) digits = g_string_new (NULL);
+    for (const char *p = f.first; *p; p++)
+      if (g_ascii_isdigit (*p))
+        g_string_append_c (digits, *p);
+    expected = g_strdup_printf ("%" G_GINT64_FORMAT, units0);
+    g_assert_cmpstr (digits->str, ==, expected);
+  }
+  g_free (f.first);
+  wait_for (all_rows_shown, view, 30);
+
+  /* a second view, copied before any frame: every row, not the first page */
+  other = rk_table_view_new (table);
+  g_object_ref_sink (other);
+  tsv = rk_table_view_get_selection_tsv (RK_TABLE_VIEW (other));
+  {
+    guint lines = 0;
+    for (const char *p = tsv; *p; p++)
+      lines += *p == '\n';
+    g_assert_cmpuint (lines, ==, 1000);
+  }
+  g_object_unref (other);
+
+  /* a filter typed at once looks at every row: the last one's units */
+  other = rk_table_view_new (table);
+  gtk_window_set_child (GTK_WINDOW (window), other);
+  entry = find_first (other, GTK_TYPE_SEARCH_ENTRY);
+  filter = g_strdup_printf ("%" G_GINT64_FORMAT, units999);
+  gtk_editable_set_text (GTK_EDITABLE (entry), filter);
+  g_signal_emit_by_name (entry, "search-changed");
+  wait_for (filter_found_last, other, 30);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 typedef struct
 {
   char     *text;
@@ -496,6 +604,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/rk/results/table/sort-million", test_table_sort_million);
   g_test_add_func ("/rk/results/table/copy-block", test_table_copy_block);
+  g_test_add_func ("/rk/results/table/first-page", test_table_first_page);
   g_test_add_func ("/rk/results/table/save-xlsx", test_table_save_xlsx);
   g_test_add_func ("/rk/results/chart/hover", test_chart_hover);
   g_test_add_func ("/rk/results/chart/save-svg", test_chart_save_svg);
