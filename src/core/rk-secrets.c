@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-secrets.c — API keys in the Secret Service through libsecret, which is
+ * loaded the first time a key is stored, read or cleared: most people run a
+ * local server without a key, and linking libsecret (with libgcrypt) cost
+ * every start some 0.5 MiB of resident memory (docs/architecture.md). */
 #define G_LOG_DOMAIN "rk-secrets"
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <gmodule.h>
 #include <libsecret/secret.h>
 
 #include "rk-secrets.h"
+
+#define LIBSECRET_SONAME "libsecret-1.so.0"
 
 static const SecretSchema schema = {
   "io.github.reckon.Reckon.ApiKey", SECRET_SCHEMA_NONE,
@@ -14,6 +21,82 @@ static const SecretSchema schema = {
     { NULL, 0 },
   }
 };
+
+/* The functions we call, typed by libsecret's own declarations. */
+typedef struct
+{
+  __typeof__ (secret_password_store)         *store;
+  __typeof__ (secret_password_store_finish)  *store_finish;
+  __typeof__ (secret_password_lookup)        *lookup;
+  __typeof__ (secret_password_lookup_finish) *lookup_finish;
+  __typeof__ (secret_password_clear)         *clear;
+  __typeof__ (secret_password_clear_finish)  *clear_finish;
+  __typeof__ (secret_password_free)          *free;
+} Libsecret;
+
+static Libsecret lib;
+static char *load_error;
+
+static gpointer
+load_once (gpointer data)
+{
+  GModule *module = g_module_open (LIBSECRET_SONAME, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
+  static const struct { const char *name; gsize offset; } symbols[] = {
+    { "secret_password_store", G_STRUCT_OFFSET (Libsecret, store) },
+    { "secret_password_store_finish", G_STRUCT_OFFSET (Libsecret, store_finish) },
+    { "secret_password_lookup", G_STRUCT_OFFSET (Libsecret, lookup) },
+    { "secret_password_lookup_finish", G_STRUCT_OFFSET (Libsecret, lookup_finish) },
+    { "secret_password_clear", G_STRUCT_OFFSET (Libsecret, clear) },
+    { "secret_password_clear_finish", G_STRUCT_OFFSET (Libsecret, clear_finish) },
+    { "secret_password_free", G_STRUCT_OFFSET (Libsecret, free) },
+  };
+  Libsecret found = { 0, };
+
+  if (module == NULL)
+    {
+      g_debug ("%s", g_module_error ());
+      load_error = g_strdup (_("The keyring cannot be used because libsecret is not installed."));
+      return NULL;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (symbols); i++)
+    {
+      gpointer fn = NULL;
+
+      if (!g_module_symbol (module, symbols[i].name, &fn) || fn == NULL)
+        {
+          g_debug ("%s", g_module_error ());
+          load_error = g_strdup (_("The keyring cannot be used because the installed libsecret is too old."));
+          g_module_close (module);
+          return NULL;
+        }
+      G_STRUCT_MEMBER (gpointer, &found, symbols[i].offset) = fn;
+    }
+  /* Stays loaded: libsecret's types and D-Bus proxies live on. */
+  g_module_make_resident (module);
+  lib = found;
+  return &lib;
+}
+
+static const Libsecret *
+libsecret (GError **error)
+{
+  static GOnce once = G_ONCE_INIT;
+  const Libsecret *loaded = g_once (&once, load_once, NULL);
+
+  if (loaded == NULL)
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, load_error);
+  return loaded;
+}
+
+/* Without libsecret the call still completes, with the error, as a task of ours. */
+static void
+report_unavailable (gpointer             source_tag,
+                    GAsyncReadyCallback  callback,
+                    gpointer             user_data,
+                    GError              *error)
+{
+  g_task_report_error (NULL, callback, user_data, source_tag, error);
+}
 
 const void *
 rk_secrets_get_schema (void)
@@ -28,22 +111,31 @@ rk_secrets_store_api_key_async (const char          *endpoint,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
+  GError *error = NULL;
+  const Libsecret *s = libsecret (&error);
   g_autofree char *label = NULL;
 
   g_return_if_fail (endpoint != NULL);
   g_return_if_fail (api_key != NULL);
 
+  if (s == NULL)
+    {
+      report_unavailable (rk_secrets_store_api_key_async, callback, user_data, error);
+      return;
+    }
   label = g_strdup_printf (_("Reckon API key for %s"), endpoint);
-  secret_password_store (&schema, SECRET_COLLECTION_DEFAULT, label, api_key,
-                         cancellable, callback, user_data,
-                         "endpoint", endpoint, NULL);
+  s->store (&schema, SECRET_COLLECTION_DEFAULT, label, api_key,
+            cancellable, callback, user_data,
+            "endpoint", endpoint, NULL);
 }
 
 gboolean
 rk_secrets_store_api_key_finish (GAsyncResult *result,
                                  GError      **error)
 {
-  return secret_password_store_finish (result, error);
+  if (g_async_result_is_tagged (result, rk_secrets_store_api_key_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
+  return lib.store_finish (result, error);
 }
 
 void
@@ -52,22 +144,34 @@ rk_secrets_lookup_api_key_async (const char          *endpoint,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data)
 {
+  GError *error = NULL;
+  const Libsecret *s = libsecret (&error);
+
   g_return_if_fail (endpoint != NULL);
-  secret_password_lookup (&schema, cancellable, callback, user_data, "endpoint", endpoint, NULL);
+
+  if (s == NULL)
+    {
+      report_unavailable (rk_secrets_lookup_api_key_async, callback, user_data, error);
+      return;
+    }
+  s->lookup (&schema, cancellable, callback, user_data, "endpoint", endpoint, NULL);
 }
 
 char *
 rk_secrets_lookup_api_key_finish (GAsyncResult *result,
                                   GError      **error)
 {
-  char *secret = secret_password_lookup_finish (result, error);
+  char *secret;
   char *copy;
 
+  if (g_async_result_is_tagged (result, rk_secrets_lookup_api_key_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  secret = lib.lookup_finish (result, error);
   if (secret == NULL)
     return NULL;
   /* Hand out ordinary memory; wipe libsecret's copy. */
   copy = g_strdup (secret);
-  secret_password_free (secret);
+  lib.free (secret);
   return copy;
 }
 
@@ -77,8 +181,17 @@ rk_secrets_clear_api_key_async (const char          *endpoint,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
+  GError *error = NULL;
+  const Libsecret *s = libsecret (&error);
+
   g_return_if_fail (endpoint != NULL);
-  secret_password_clear (&schema, cancellable, callback, user_data, "endpoint", endpoint, NULL);
+
+  if (s == NULL)
+    {
+      report_unavailable (rk_secrets_clear_api_key_async, callback, user_data, error);
+      return;
+    }
+  s->clear (&schema, cancellable, callback, user_data, "endpoint", endpoint, NULL);
 }
 
 gboolean
@@ -87,8 +200,10 @@ rk_secrets_clear_api_key_finish (GAsyncResult *result,
 {
   g_autoptr(GError) local = NULL;
 
+  if (g_async_result_is_tagged (result, rk_secrets_clear_api_key_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
   /* Clearing a key that is not there is not an error. */
-  if (!secret_password_clear_finish (result, &local) && local != NULL)
+  if (!lib.clear_finish (result, &local) && local != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;

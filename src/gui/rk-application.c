@@ -6,6 +6,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#ifdef HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
 
 #include "rk-application-private.h"
 #include "rk-preferences-window.h"
@@ -106,9 +109,12 @@ static void
 refresh_api_key (RkApplication *self)
 {
   g_autofree char *endpoint = g_settings_get_string (self->settings, "endpoint");
+  g_auto(GStrv) with_key = g_settings_get_strv (self->settings, "api-key-endpoints");
 
   rk_model_client_set_api_key (self->client, NULL);
-  if (*endpoint == '\0')
+  /* The keyring only for a server that has a key there: no keyring (and no
+   * unlock prompt) for the usual local server without one. */
+  if (*endpoint == '\0' || !g_strv_contains ((const char * const *) with_key, endpoint))
     return;
   rk_secrets_lookup_api_key_async (endpoint, self->cancellable, lookup_api_key_cb, g_object_ref (self));
 }
@@ -290,6 +296,18 @@ static const struct
 
 /* -- GApplication -- */
 
+#ifdef HAVE_MALLOC_TRIM
+/* Start-up (templates, CSS, icon theme, the saved conversations, the
+ * kernel's hello) frees more than it keeps; glibc holds freed heap pages
+ * until asked, so ask once the window has settled. */
+static gboolean
+trim_after_startup_cb (gpointer data)
+{
+  malloc_trim (0);
+  return G_SOURCE_REMOVE;
+}
+#endif
+
 static void
 rk_application_startup (GApplication *app)
 {
@@ -299,6 +317,9 @@ rk_application_startup (GApplication *app)
   G_APPLICATION_CLASS (rk_application_parent_class)->startup (app);
 
   g_set_application_name (_("Reckon"));
+#ifdef HAVE_MALLOC_TRIM
+  g_timeout_add_seconds_full (G_PRIORITY_LOW, 2, trim_after_startup_cb, NULL, NULL);
+#endif
   /* The app icon from our own prefix or, uninstalled, from the sources:
    * neither need be on XDG_DATA_DIRS. */
   gtk_icon_theme_add_search_path (gtk_icon_theme_get_for_display (gdk_display_get_default ()),

@@ -20,6 +20,7 @@ struct _RkPreferencesWindow
   AdwComboRow          *api_row;
   AdwEntryRow          *model_row;
   AdwPasswordEntryRow  *api_key_row;
+  char                 *key_endpoint;   /* the address of the key being saved or removed */
   AdwActionRow         *allow_remote_row;
   GtkSwitch            *allow_remote_switch;
   AdwActionRow         *remote_warning_row;
@@ -117,6 +118,26 @@ model_apply_cb (RkPreferencesWindow *self)
   g_settings_set_string (self->settings, "model", model);
 }
 
+/* Which addresses have a key in the keyring: the app asks the keyring only
+ * for those. */
+static void
+note_key_endpoint (RkPreferencesWindow *self,
+                   const char          *endpoint,
+                   gboolean             has_key)
+{
+  g_auto(GStrv) old = g_settings_get_strv (self->settings, "api-key-endpoints");
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) updated = NULL;
+
+  for (guint i = 0; old[i] != NULL; i++)
+    if (!g_str_equal (old[i], endpoint))
+      g_strv_builder_add (builder, old[i]);
+  if (has_key)
+    g_strv_builder_add (builder, endpoint);
+  updated = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "api-key-endpoints", (const char * const *) updated);
+}
+
 static void
 report_api_key (RkPreferencesWindow *self,
                 gboolean             ok,
@@ -132,6 +153,8 @@ report_api_key (RkPreferencesWindow *self,
       toast (self, message);
       return;
     }
+  if (self->key_endpoint != NULL)
+    note_key_endpoint (self, self->key_endpoint, !cleared);
   _rk_application_reload_api_key (RK_APPLICATION (g_application_get_default ()));
   toast (self, cleared ? _("API key removed") : _("API key saved in the keyring"));
 }
@@ -171,6 +194,8 @@ api_key_apply_cb (RkPreferencesWindow *self)
       toast (self, _("Set the server’s address first: the key is kept for that address."));
       return;
     }
+  g_free (self->key_endpoint);
+  self->key_endpoint = g_strdup (endpoint);
   if (*key == '\0')
     rk_secrets_clear_api_key_async (endpoint, self->cancellable, api_key_cleared_cb, g_object_ref (self));
   else
@@ -198,6 +223,7 @@ rk_preferences_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_PREFERENCES_WINDOW);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->key_endpoint, g_free);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (rk_preferences_window_parent_class)->dispose (object);
 }
@@ -251,6 +277,7 @@ rk_preferences_window_new (GSettings *settings)
   RkPreferencesWindow *self;
   g_autofree char *endpoint = NULL;
   g_autofree char *model = NULL;
+  g_auto(GStrv) with_key = NULL;
 
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
@@ -261,7 +288,8 @@ rk_preferences_window_new (GSettings *settings)
   model = g_settings_get_string (settings, "model");
   gtk_editable_set_text (GTK_EDITABLE (self->endpoint_row), endpoint);
   gtk_editable_set_text (GTK_EDITABLE (self->model_row), model);
-  if (*endpoint != '\0')
+  with_key = g_settings_get_strv (settings, "api-key-endpoints");
+  if (*endpoint != '\0' && g_strv_contains ((const char * const *) with_key, endpoint))
     rk_secrets_lookup_api_key_async (endpoint, self->cancellable, api_key_looked_up_cb, g_object_ref (self));
 
   g_settings_bind_with_mapping (settings, "api-kind", self->api_row, "selected", G_SETTINGS_BIND_DEFAULT,
