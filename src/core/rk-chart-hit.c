@@ -67,6 +67,9 @@ bracket_sorted (const Series *s,
 /* --------------------------------------------------------- scatter grid */
 
 #define HIT_RADIUS 24.0
+/* Small cells: on a dense scatter the nearest point is found among the few
+ * hundred points of nine cells, not the thousands within the radius. */
+#define HIT_CELL 4.0
 
 void
 _rk_chart_hit_grid_free (HitGrid *grid)
@@ -101,11 +104,11 @@ grid_build (RkChart      *self,
   gsize total = 0, n = 0;
   guint n_cells;
 
-  g->cell = HIT_RADIUS;
+  g->cell = HIT_CELL;
   g->x0 = L->l - HIT_RADIUS;
   g->y0 = L->t - HIT_RADIUS;
-  g->cols = (guint) ceil ((L->r - L->l + 2 * HIT_RADIUS) / HIT_RADIUS) + 1;
-  g->rows = (guint) ceil ((L->b - L->t + 2 * HIT_RADIUS) / HIT_RADIUS) + 1;
+  g->cols = (guint) ceil ((L->r - L->l + 2 * HIT_RADIUS) / HIT_CELL) + 1;
+  g->rows = (guint) ceil ((L->b - L->t + 2 * HIT_RADIUS) / HIT_CELL) + 1;
   n_cells = g->cols * g->rows;
   g->start = g_new0 (guint32, n_cells + 1);
 
@@ -154,8 +157,40 @@ grid_build (RkChart      *self,
   return g;
 }
 
+static inline void
+grid_scan_cell (RkChart      *self,
+                const Layout *L,
+                guint         c,
+                double        x,
+                double        y,
+                double       *best,
+                guint32      *best_item)
+{
+  const HitGrid *g = self->grid;
+
+  for (guint32 j = g->start[c]; j < g->start[c + 1]; j++)
+    {
+      guint32 item = g->items[j];
+      const Series *s = &self->series[item >> 24];
+      gsize i = item & 0xffffff;
+      const double *ys = self->stacked ? s->top : s->y;
+      double dx = map_x (L, series_x (s, i)) - x;
+      double dy = map_y (L, ys[i]) - y;
+      double d = dx * dx + dy * dy;
+
+      if (d < *best || (d == *best && item < *best_item))
+        {
+          *best = d;
+          *best_item = item;
+        }
+    }
+}
+
 /* The point nearest (@x, @y) within the hover radius; ties go to the
- * earlier series and point, as a scan in data order would find. */
+ * earlier series and point, as a scan in data order would find. Cells are
+ * visited in rings around the pointer's cell; every point in ring r lies
+ * more than (r - 1) cells away, so the search stops at the first ring that
+ * cannot hold anything nearer (on dense data, after ring 1). */
 static gboolean
 grid_nearest (RkChart      *self,
               const Layout *L,
@@ -167,34 +202,27 @@ grid_nearest (RkChart      *self,
   const HitGrid *g = self->grid;
   guint32 best_item = G_MAXUINT32;
   double best = HIT_RADIUS * HIT_RADIUS;
-  double fx = floor ((x - g->x0) / g->cell);
-  double fy = floor ((y - g->y0) / g->cell);
+  int qx = (int) floor ((x - g->x0) / g->cell);
+  int qy = (int) floor ((y - g->y0) / g->cell);
 
-  for (double cy = fy - 1; cy <= fy + 1; cy++)
-    for (double cx = fx - 1; cx <= fx + 1; cx++)
-      {
-        guint c;
+  for (int r = 0;; r++)
+    {
+      double bound = (r - 1) * g->cell;
 
-        if (cx < 0 || cy < 0 || cx >= g->cols || cy >= g->rows)
-          continue;
-        c = (guint) cy * g->cols + (guint) cx;
-        for (guint32 j = g->start[c]; j < g->start[c + 1]; j++)
-          {
-            guint32 item = g->items[j];
-            const Series *s = &self->series[item >> 24];
-            gsize i = item & 0xffffff;
-            const double *ys = self->stacked ? s->top : s->y;
-            double dx = map_x (L, series_x (s, i)) - x;
-            double dy = map_y (L, ys[i]) - y;
-            double d = dx * dx + dy * dy;
+      if (r > 0 && bound * bound >= best)
+        break;
+      for (int cy = qy - r; cy <= qy + r; cy++)
+        {
+          /* Whole rows at the ring's top and bottom, two cells between. */
+          int step = (cy == qy - r || cy == qy + r) ? 1 : MAX (2 * r, 1);
 
-            if (d < best || (d == best && item < best_item))
-              {
-                best = d;
-                best_item = item;
-              }
-          }
-      }
+          if (cy < 0 || cy >= (int) g->rows)
+            continue;
+          for (int cx = qx - r; cx <= qx + r; cx += step)
+            if (cx >= 0 && cx < (int) g->cols)
+              grid_scan_cell (self, L, (guint) cy * g->cols + (guint) cx, x, y, &best, &best_item);
+        }
+    }
   if (best_item == G_MAXUINT32)
     return FALSE;
   *series = best_item >> 24;

@@ -119,8 +119,9 @@ typedef struct
   double   cat_rot_w;         /* and are ellipsized to this width */
 } Layout;
 
-/* Scatter points bucketed by CELL-pixel squares of the plot, so the nearest
- * point within the hover radius is found by looking at nine cells. */
+/* Scatter points bucketed by small pixel squares of the plot, so the
+ * nearest point within the hover radius is found by visiting rings of
+ * cells around the pointer (rk-chart-hit.c). */
 typedef struct
 {
   double   cell;
