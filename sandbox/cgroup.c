@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,62 +58,152 @@ read_text (const char *path, char *buf, size_t size)
   return true;
 }
 
-/* A group of our own under a v1 controller hierarchy; false if this
- * controller is not there. Dies if it is there but no group can be made:
- * root running unbounded by mistake is worse than not running. */
+/* The moment the run's groups are named (run-PID-TIME, under one parent
+ * per controller). */
+static struct timespec v1_stamp;
+
+/* Whether this v1 controller's hierarchy is there and ours to write; if so,
+ * names the run's group in @out (it is made by v1_make). */
 static bool
-v1_make (const char *controller, char *out, size_t size)
+v1_name (const char *controller, char *out, size_t size)
 {
   char parent[96];
-  struct timespec ts;
+
+  out[0] = '\0';
+  snprintf (parent, sizeof parent, V1_ROOT "/%s", controller);
+  if (access (parent, W_OK) != 0)
+    return false;
+  snprintf (out, size, V1_ROOT "/%s/" V1_PARENT "/run-%d-%lld%09ld", controller, (int) getpid (),
+            (long long) v1_stamp.tv_sec, v1_stamp.tv_nsec);
+  return true;
+}
+
+/* Makes the group named by v1_name; false (errno set) if it cannot. Also
+ * removes the empty groups of monitors that are gone: only those (one just
+ * made by a live monitor is empty for a moment too), and only if empty
+ * (rmdir refuses others). */
+static bool
+v1_make (const char *group)
+{
+  char parent[160];
   DIR *d;
   struct dirent *e;
 
-  snprintf (parent, sizeof parent, V1_ROOT "/%s", controller);
-  if (access (parent, W_OK) != 0)
-    {
-      out[0] = '\0';
-      return false;
-    }
-  snprintf (parent, sizeof parent, V1_ROOT "/%s/" V1_PARENT, controller);
+  snprintf (parent, sizeof parent, "%s", group);
+  *strrchr (parent, '/') = '\0';
   if (mkdir (parent, 0700) != 0 && errno != EEXIST)
-    die_with_error ("cannot create the cgroup %s", parent);
+    return false;
   d = opendir (parent);
-  /* Only those whose monitor is gone (one just made by a live monitor is
-   * empty for a moment too), and only if empty (rmdir refuses others). */
   while (d != NULL && (e = readdir (d)) != NULL)
     if (strncmp (e->d_name, "run-", 4) == 0 && kill ((pid_t) atoi (e->d_name + 4), 0) != 0
         && errno == ESRCH)
       (void) unlinkat (dirfd (d), e->d_name, AT_REMOVEDIR);
   if (d != NULL)
     closedir (d);
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  snprintf (out, size, "%s/run-%d-%lld%09ld", parent, (int) getpid (), (long long) ts.tv_sec, ts.tv_nsec);
-  if (mkdir (out, 0700) != 0)
-    die_with_error ("cannot create the cgroup %s", out);
-  return true;
+  return mkdir (group, 0700) == 0;
+}
+
+/* cgroup v1, the helper process: makes and configures the groups, then
+ * joins the memory group itself. The first move of a task in a v1
+ * hierarchy waits for an RCU grace period (the threadgroup lock switching
+ * to its writer mode: two timer ticks, 8 ms at HZ=250); the helper's move
+ * starts that wait while the monitor and PID-1 set up the namespaces, and
+ * the move of PID-1 a moment later finds it over (or joins it). Never
+ * returns; tells the monitor over @fd: nothing on success, or why not. */
+static void __attribute__((noreturn))
+v1_helper (int fd, uint64_t memory, uint64_t max_tasks)
+{
+  char num[32], self[32], why[300] = "";
+
+  snprintf (num, sizeof num, "%llu", (unsigned long long) memory);
+  snprintf (self, sizeof self, "%d", (int) getpid ());
+  if (!v1_make (v1_memory))
+    snprintf (why, sizeof why, "cannot create the cgroup %s: %s", v1_memory, strerror (errno));
+  else if (!write_text (v1_memory, "memory.limit_in_bytes", num))
+    snprintf (why, sizeof why, "cannot set the memory limit of the cgroup: %s", strerror (errno));
+  else
+    {
+      /* With swap accounting, swap may not take what RAM may not. */
+      (void) write_text (v1_memory, "memory.memsw.limit_in_bytes", num);
+      if (!write_text (v1_memory, "cgroup.procs", self))
+        snprintf (why, sizeof why, "cannot move the sandbox into its memory cgroup: %s", strerror (errno));
+    }
+  if (why[0] == '\0' && v1_pids[0] != '\0')
+    {
+      snprintf (num, sizeof num, "%llu", (unsigned long long) max_tasks);
+      if (!v1_make (v1_pids))
+        snprintf (why, sizeof why, "cannot create the cgroup %s: %s", v1_pids, strerror (errno));
+      else if (!write_text (v1_pids, "pids.max", num))
+        snprintf (why, sizeof why, "cannot move the sandbox into its pids cgroup: %s", strerror (errno));
+    }
+  (void) !write (fd, why, strlen (why));
+  _exit (0);
+}
+
+static pid_t v1_helper_pid;
+static int v1_helper_fd = -1;
+
+void
+sandbox_cgroup_prepare (uint64_t memory, uint64_t max_tasks)
+{
+  struct stat st;
+  int fds[2];
+
+  if (geteuid () != 0 || access (V1_ROOT "/cgroup.controllers", F_OK) == 0
+      || stat (V1_ROOT "/memory/memory.limit_in_bytes", &st) != 0)
+    return;
+  clock_gettime (CLOCK_MONOTONIC, &v1_stamp);
+  if (!v1_name ("memory", v1_memory, sizeof v1_memory))
+    return;
+  (void) v1_name ("pids", v1_pids, sizeof v1_pids);
+  if (pipe2 (fds, O_CLOEXEC) != 0)
+    die_with_error ("cannot create a pipe");
+  v1_helper_pid = fork ();
+  if (v1_helper_pid < 0)
+    die_with_error ("cannot start the cgroup helper");
+  if (v1_helper_pid == 0)
+    {
+      close (fds[0]);
+      v1_helper (fds[1], memory, max_tasks);
+    }
+  close (fds[1]);
+  v1_helper_fd = fds[0];
+}
+
+bool
+sandbox_cgroup_pending (void)
+{
+  return v1_helper_fd >= 0;
 }
 
 static bool
-attach_v1 (pid_t pid, uint64_t memory, uint64_t max_tasks, char *describe, size_t size)
+attach_v1 (const pid_t *pids, size_t n_pids, uint64_t memory, char *describe, size_t size)
 {
-  char num[32], pidtext[32];
-  struct stat st;
+  char why[300], pidtext[32];
+  ssize_t n;
 
-  if (stat (V1_ROOT "/memory/memory.limit_in_bytes", &st) != 0 || !v1_make ("memory", v1_memory, sizeof v1_memory))
+  if (v1_helper_fd < 0)
     return false;
-  snprintf (num, sizeof num, "%llu", (unsigned long long) memory);
-  snprintf (pidtext, sizeof pidtext, "%d", (int) pid);
-  if (!write_text (v1_memory, "memory.limit_in_bytes", num))
-    die_with_error ("cannot set the memory limit of the cgroup");
-  /* With swap accounting, swap may not take what RAM may not. */
-  (void) write_text (v1_memory, "memory.memsw.limit_in_bytes", num);
-  if (!write_text (v1_memory, "cgroup.procs", pidtext))
-    die_with_error ("cannot move the sandbox into its memory cgroup");
-  if (v1_make ("pids", v1_pids, sizeof v1_pids))
+  while ((n = read (v1_helper_fd, why, sizeof why - 1)) < 0 && errno == EINTR)
+    ;
+  close (v1_helper_fd);
+  v1_helper_fd = -1;
+  while (waitpid (v1_helper_pid, NULL, 0) < 0 && errno == EINTR)
+    ;
+  if (n != 0)
     {
-      snprintf (num, sizeof num, "%llu", (unsigned long long) max_tasks);
-      if (!write_text (v1_pids, "pids.max", num) || !write_text (v1_pids, "cgroup.procs", pidtext))
+      /* Root running unbounded by mistake is worse than not running. */
+      if (n < 0)
+        die_with_error ("cannot read from the cgroup helper");
+      why[n] = '\0';
+      die ("%s", why);
+    }
+  for (size_t i = 0; i < n_pids; i++)
+    {
+      snprintf (pidtext, sizeof pidtext, "%d", (int) pids[i]);
+      if (!write_text (v1_memory, "cgroup.procs", pidtext))
+        die_with_error ("cannot move the sandbox into its memory cgroup");
+      if (v1_pids[0] != '\0' && !write_text (v1_pids, "cgroup.procs", pidtext))
         die_with_error ("cannot move the sandbox into its pids cgroup");
     }
   snprintf (describe, size, "cgroup v1 of its own: memory.limit_in_bytes %llu (memory, tmpfs, memfd, SysV shm together), %s",
@@ -170,11 +261,10 @@ detect_v2 (char *describe, size_t size)
 }
 
 bool
-sandbox_cgroup_attach (pid_t pid, uint64_t memory, uint64_t max_tasks, char *describe, size_t size)
+sandbox_cgroup_attach (const pid_t *pids, size_t n_pids, uint64_t memory, char *describe, size_t size)
 {
   snprintf (describe, size, "no cgroup: per-process RLIMIT_AS only");
-  if (geteuid () == 0 && access (V1_ROOT "/cgroup.controllers", F_OK) != 0
-      && attach_v1 (pid, memory, max_tasks, describe, size))
+  if (attach_v1 (pids, n_pids, memory, describe, size))
     return true;
   return detect_v2 (describe, size);
 }

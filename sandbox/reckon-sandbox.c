@@ -109,10 +109,14 @@ static int workspace_fd = -1;
 /* Root only: the workspace, idmapped so that the unprivileged sandbox user
  * can write the root-owned folder (see prepare_root_workspace). */
 static int workspace_tree_fd = -1;
-/* PID-1 reads one byte here before it starts the program: the monitor has
- * put it in its cgroup by then (moving a task costs v1 milliseconds, so
- * the monitor does it while PID-1 builds the root). */
+/* The program reads one byte here as the last thing before execve: the
+ * monitor has put it and PID-1 in their cgroup by then. The first move of
+ * a task into a v1 group waits for an RCU grace period (two timer ticks):
+ * a helper starts that wait when we start, and PID-1 builds the root and
+ * the program sets itself up (capabilities, rlimits, Landlock, filter)
+ * meanwhile. PID-1 writes one byte on forked_fd once the program exists. */
 static int cgroup_sync_fd = -1;
+static int forked_fd = -1;
 static uid_t host_uid;
 static gid_t host_gid;
 
@@ -859,6 +863,14 @@ run_program (void)
    * the program's (126/127), not the sandbox's. */
   if (!load_filters ())
     die_with_error ("cannot load the seccomp filter");
+  /* Nothing of the program runs before it is in its cgroup. */
+  if (cgroup_sync_fd >= 0)
+    {
+      char c;
+      if (read (cgroup_sync_fd, &c, 1) != 1)
+        _exit (EXIT_SETUP_FAILED);
+      close (cgroup_sync_fd);
+    }
 
   if (strchr (prog, '/') != NULL)
     execve (prog, opt.argv, env);
@@ -959,14 +971,19 @@ run_pid1 (int sync_fd)
     }
   sigprocmask (SIG_BLOCK, &set, NULL);
 
-  if (read (cgroup_sync_fd, &c, 1) != 1)
-    _exit (EXIT_SETUP_FAILED);
-  close (cgroup_sync_fd);
   child = fork ();
   if (child < 0)
     die_with_error ("cannot start the program");
   if (child == 0)
-    run_program ();
+    {
+      close (forked_fd);
+      run_program ();
+    }
+  close (cgroup_sync_fd);
+  /* The monitor now moves us and the program into the cgroup. */
+  if (write (forked_fd, "F", 1) != 1)
+    die_with_error ("cannot reach the monitor");
+  close (forked_fd);
 
   /* The program runs as our uid: without this it could open /proc/1/mem
    * and run code in us, outside its seccomp filter. */
@@ -1077,6 +1094,32 @@ prepare_root_workspace (struct workspace_usage_walker *walker, uid_t *outer_uid,
     die_with_error ("cannot clone the workspace mount");
   if (mount_setattr (workspace_tree_fd, "", AT_EMPTY_PATH, &attr, sizeof attr) != 0)
     die_with_error ("cannot make the workspace nosuid");
+}
+
+/* The program: PID-1's one child (it starts nothing before the monitor
+ * lets it exec). */
+static pid_t
+only_child (pid_t pid1)
+{
+  char path[64], text[64];
+  int fd;
+  ssize_t n;
+  char *end;
+  long pid;
+
+  snprintf (path, sizeof path, "/proc/%d/task/%d/children", (int) pid1, (int) pid1);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    die_with_error ("cannot open %s", path);
+  n = read (fd, text, sizeof text - 1);
+  close (fd);
+  if (n <= 0)
+    die ("the program of the sandbox is gone before it started");
+  text[n] = '\0';
+  pid = strtol (text, &end, 10);
+  if (pid <= 0 || strspn (end, " \n") != strlen (end))
+    die ("PID-1 of the sandbox has other children than the program: %s", text);
+  return (pid_t) pid;
 }
 
 static uint64_t
@@ -1399,7 +1442,7 @@ int
 main (int argc, char **argv)
 {
   static char report[4096];
-  int sync_pipe[2], report_pipe[2], cgroup_pipe[2];
+  int sync_pipe[2], report_pipe[2], cgroup_pipe[2], forked_pipe[2];
   sigset_t set;
   pid_t pid1;
   int sfd;
@@ -1428,6 +1471,10 @@ main (int argc, char **argv)
   signal (SIGPIPE, SIG_IGN);
 
   parse_args (argc, argv);
+  /* First: the cgroup's set-up (root, v1) runs alongside ours. PID-1
+   * counts too. */
+  if (!opt.nested)
+    sandbox_cgroup_prepare (opt.memory, opt.max_procs + 1);
 
   host_uid = geteuid ();
   host_gid = getegid ();
@@ -1482,7 +1529,7 @@ main (int argc, char **argv)
     die_with_error ("cannot create a signalfd");
 
   if (pipe2 (sync_pipe, O_CLOEXEC) != 0 || pipe2 (report_pipe, O_CLOEXEC) != 0
-      || pipe2 (cgroup_pipe, O_CLOEXEC) != 0)
+      || pipe2 (cgroup_pipe, O_CLOEXEC) != 0 || pipe2 (forked_pipe, O_CLOEXEC) != 0)
     die_with_error ("cannot create pipes");
   terminal_setup (opt.pty);
 
@@ -1498,6 +1545,8 @@ main (int argc, char **argv)
       close (report_pipe[0]);
       close (cgroup_pipe[1]);
       cgroup_sync_fd = cgroup_pipe[0];
+      close (forked_pipe[0]);
+      forked_fd = forked_pipe[1];
       close (sfd);
       close (workspace_fd);
       status_fd = -1;
@@ -1508,23 +1557,32 @@ main (int argc, char **argv)
   close (sync_pipe[0]);
   close (report_pipe[1]);
   close (cgroup_pipe[0]);
+  close (forked_pipe[1]);
   terminal_parent ();
-  if (workspace_tree_fd >= 0)
-    close (workspace_tree_fd);
   write_id_maps (pid1, outer_uid, outer_gid);
   if (write (sync_pipe[1], "x", 1) != 1)
     die_with_error ("cannot start the sandbox");
   /* sync_pipe[1] stays open: PID-1 checks it to see that we are alive. */
+  if (workspace_tree_fd >= 0)
+    close (workspace_tree_fd);
   {
-    char how[256];
-    /* Before PID-1 starts the program: all it starts is inside. PID-1
-     * counts too. */
-    sandbox_cgroup_attach (pid1, opt.memory, opt.max_procs + 1, how, sizeof how);
+    char how[256], f;
+    pid_t pids[2];
+    size_t n_pids = 0;
+    /* Before the program runs: all it starts is inside. PID-1 counts too.
+     * No byte: PID-1 failed (its report says why). */
+    if (sandbox_cgroup_pending () && read (forked_pipe[0], &f, 1) == 1)
+      {
+        pids[n_pids++] = pid1;
+        pids[n_pids++] = only_child (pid1);
+      }
+    sandbox_cgroup_attach (pids, n_pids, opt.memory, how, sizeof how);
     if (opt.debug)
       debug ("memory: %s", how);
     if (write (cgroup_pipe[1], "c", 1) != 1)
       die_with_error ("cannot start the sandbox");
     close (cgroup_pipe[1]);
+    /* forked_pipe[0] stays open: PID-1's byte may come after. */
   }
 
   if (opt.timeout > 0)
