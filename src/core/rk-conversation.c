@@ -289,9 +289,20 @@ static void
 session_expired_cb (RkSession      *session,
                     RkConversation *self)
 {
-  guint minutes = (rk_session_get_idle_timeout (session) + 59) / 60;
+  guint seconds = rk_session_get_idle_timeout (session);
+  guint minutes = (seconds + 59) / 60;
 
-  if (minutes > 0)
+  /* Under a minute only where the setting was made in seconds (tests, or
+   * the schema key by hand): say what it was, not "1 minute". */
+  if (seconds > 0 && seconds < 60)
+    {
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "The session ended after %u second without activity, and its files and results were deleted. Restart it to work on.",
+                                                            "The session ended after %u seconds without activity, and its files and results were deleted. Restart it to work on.",
+                                                            seconds), seconds);
+      rk_transcript_add_note (self->transcript, "session-expired", text);
+    }
+  else if (minutes > 0)
     {
       g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                             "The session ended after %u minute without activity, and its files and results were deleted. Restart it to work on.",

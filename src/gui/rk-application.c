@@ -308,6 +308,13 @@ trim_after_startup_cb (gpointer data)
 }
 #endif
 
+static gpointer
+detect_sandbox_thread (gpointer data)
+{
+  rk_sandbox_launcher_get_backend ();
+  return NULL;
+}
+
 static void
 rk_application_startup (GApplication *app)
 {
@@ -320,6 +327,10 @@ rk_application_startup (GApplication *app)
 #ifdef HAVE_MALLOC_TRIM
   g_timeout_add_seconds_full (G_PRIORITY_LOW, 2, trim_after_startup_cb, NULL, NULL);
 #endif
+  /* Which sandbox backend works is found out once, by forking a child that
+   * tries a user namespace: do that on a thread now rather than on the GUI
+   * thread when the first kernel starts. */
+  g_thread_unref (g_thread_new ("rk-sandbox-detect", detect_sandbox_thread, NULL));
   /* The app icon from our own prefix or, uninstalled, from the sources:
    * neither need be on XDG_DATA_DIRS. */
   gtk_icon_theme_add_search_path (gtk_icon_theme_get_for_display (gdk_display_get_default ()),
