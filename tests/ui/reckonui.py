@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import pyatspi
@@ -140,6 +141,10 @@ class App:
             self.proc = subprocess.Popen([RECKON_APP] + self.args, env=self.env,
                                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                          start_new_session=True)
+            # Read the app's output as it comes: a full pipe (64 KiB, e.g. one
+            # GTK warning for each AT-SPI extents query) would block the app.
+            self._out = []
+            threading.Thread(target=self._drain, args=(self.proc, self._out), daemon=True).start()
             left = max(5.0, deadline - time.monotonic())
             wait = left if attempt == tries - 1 else min(left, 20.0)
             try:
@@ -178,10 +183,18 @@ class App:
                 continue
         return None
 
+    @staticmethod
+    def _drain(proc, out):
+        for chunk in iter(lambda: proc.stdout.read1(4096), b""):
+            out.append(chunk)
+            if len(out) > 64:
+                del out[:-32]
+
     def output(self):
-        if self.proc and self.proc.poll() is not None and self.proc.stdout:
-            return self.proc.stdout.read().decode(errors="replace")[-4000:]
-        return ""
+        """The last 4,000 characters the app printed."""
+        if self.proc and self.proc.poll() is not None:
+            time.sleep(0.2)     # the reader thread takes the last bytes
+        return b"".join(getattr(self, "_out", [])).decode(errors="replace")[-4000:]
 
     def find(self, name, role=None, timeout=15, root=None, showing=True):
         """The first node with this accessible name (and role), visible."""
