@@ -78,12 +78,25 @@ v1_name (const char *controller, char *out, size_t size)
   return true;
 }
 
-/* Makes the group named by v1_name; false (errno set) if it cannot. Also
- * removes the empty groups of monitors that are gone: only those (one just
- * made by a live monitor is empty for a moment too), and only if empty
- * (rmdir refuses others). */
+/* Makes the group named by v1_name (and its parent); false (errno set)
+ * if it cannot. */
 static bool
 v1_make (const char *group)
+{
+  char parent[160];
+
+  snprintf (parent, sizeof parent, "%s", group);
+  *strrchr (parent, '/') = '\0';
+  if (mkdir (parent, 0700) != 0 && errno != EEXIST)
+    return false;
+  return mkdir (group, 0700) == 0;
+}
+
+/* Removes the empty groups of monitors that are gone, beside @group: only
+ * those (one just made by a live monitor is empty for a moment too), and
+ * only if empty (rmdir refuses others). */
+static void
+v1_sweep (const char *group)
 {
   char parent[160];
   DIR *d;
@@ -91,8 +104,6 @@ v1_make (const char *group)
 
   snprintf (parent, sizeof parent, "%s", group);
   *strrchr (parent, '/') = '\0';
-  if (mkdir (parent, 0700) != 0 && errno != EEXIST)
-    return false;
   d = opendir (parent);
   while (d != NULL && (e = readdir (d)) != NULL)
     if (strncmp (e->d_name, "run-", 4) == 0 && kill ((pid_t) atoi (e->d_name + 4), 0) != 0
@@ -100,16 +111,16 @@ v1_make (const char *group)
       (void) unlinkat (dirfd (d), e->d_name, AT_REMOVEDIR);
   if (d != NULL)
     closedir (d);
-  return mkdir (group, 0700) == 0;
 }
 
-/* cgroup v1, the helper process: makes and configures the groups, then
- * joins the memory group itself. The first move of a task in a v1
- * hierarchy waits for an RCU grace period (the threadgroup lock switching
- * to its writer mode: two timer ticks, 8 ms at HZ=250); the helper's move
- * starts that wait while the monitor and PID-1 set up the namespaces, and
- * the move of PID-1 a moment later finds it over (or joins it). Never
- * returns; tells the monitor over @fd: nothing on success, or why not. */
+/* cgroup v1, the helper process: makes the groups and joins the memory
+ * group itself at once, then sets the limits. The first move of a task in
+ * a v1 hierarchy waits for an RCU grace period (the threadgroup lock
+ * switching to its writer mode: two timer ticks, 8 ms at HZ=250); the
+ * helper's move starts that wait while the monitor and PID-1 set up the
+ * namespaces, and the move of PID-1 and the program a moment later finds
+ * it over (or joins it). Tells the monitor over @fd "+" when the groups
+ * are ready, or why not; then sweeps the groups of dead monitors. */
 static void __attribute__((noreturn))
 v1_helper (int fd, uint64_t memory, uint64_t max_tasks)
 {
@@ -119,24 +130,28 @@ v1_helper (int fd, uint64_t memory, uint64_t max_tasks)
   snprintf (self, sizeof self, "%d", (int) getpid ());
   if (!v1_make (v1_memory))
     snprintf (why, sizeof why, "cannot create the cgroup %s: %s", v1_memory, strerror (errno));
+  else if (!write_text (v1_memory, "cgroup.procs", self))
+    snprintf (why, sizeof why, "cannot move the sandbox into its memory cgroup: %s", strerror (errno));
   else if (!write_text (v1_memory, "memory.limit_in_bytes", num))
     snprintf (why, sizeof why, "cannot set the memory limit of the cgroup: %s", strerror (errno));
   else
-    {
-      /* With swap accounting, swap may not take what RAM may not. */
-      (void) write_text (v1_memory, "memory.memsw.limit_in_bytes", num);
-      if (!write_text (v1_memory, "cgroup.procs", self))
-        snprintf (why, sizeof why, "cannot move the sandbox into its memory cgroup: %s", strerror (errno));
-    }
+    /* With swap accounting, swap may not take what RAM may not. */
+    (void) write_text (v1_memory, "memory.memsw.limit_in_bytes", num);
   if (why[0] == '\0' && v1_pids[0] != '\0')
     {
       snprintf (num, sizeof num, "%llu", (unsigned long long) max_tasks);
       if (!v1_make (v1_pids))
         snprintf (why, sizeof why, "cannot create the cgroup %s: %s", v1_pids, strerror (errno));
       else if (!write_text (v1_pids, "pids.max", num))
-        snprintf (why, sizeof why, "cannot move the sandbox into its pids cgroup: %s", strerror (errno));
+        snprintf (why, sizeof why, "cannot set the task limit of the cgroup: %s", strerror (errno));
     }
+  if (why[0] == '\0')
+    strcpy (why, "+");
   (void) !write (fd, why, strlen (why));
+  close (fd);
+  v1_sweep (v1_memory);
+  if (v1_pids[0] != '\0')
+    v1_sweep (v1_pids);
   _exit (0);
 }
 
@@ -188,16 +203,12 @@ attach_v1 (const pid_t *pids, size_t n_pids, uint64_t memory, char *describe, si
     ;
   close (v1_helper_fd);
   v1_helper_fd = -1;
-  while (waitpid (v1_helper_pid, NULL, 0) < 0 && errno == EINTR)
-    ;
-  if (n != 0)
-    {
-      /* Root running unbounded by mistake is worse than not running. */
-      if (n < 0)
-        die_with_error ("cannot read from the cgroup helper");
-      why[n] = '\0';
-      die ("%s", why);
-    }
+  /* Root running unbounded by mistake is worse than not running. */
+  if (n < 0)
+    die_with_error ("cannot read from the cgroup helper");
+  why[n] = '\0';
+  if (strcmp (why, "+") != 0)
+    die ("%s", why[0] ? why : "the cgroup helper failed");
   for (size_t i = 0; i < n_pids; i++)
     {
       snprintf (pidtext, sizeof pidtext, "%d", (int) pids[i]);
@@ -292,9 +303,20 @@ sandbox_cgroup_oom_killed (void)
 }
 
 void
+sandbox_cgroup_reap_helper (bool wait)
+{
+  if (v1_helper_pid > 0 && waitpid (v1_helper_pid, NULL, wait ? 0 : WNOHANG) == v1_helper_pid)
+    v1_helper_pid = 0;
+}
+
+void
 sandbox_cgroup_remove (void)
 {
   char *dirs[] = { v1_memory, v1_pids };
+
+  /* It stays in the memory group until it exits (it may still be
+   * sweeping): reap it before the group is removed. */
+  sandbox_cgroup_reap_helper (true);
 
   for (size_t i = 0; i < 2; i++)
     {

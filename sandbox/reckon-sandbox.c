@@ -1639,6 +1639,7 @@ main (int argc, char **argv)
             if (si.ssi_signo != SIGCHLD)
               kill (pid1, (int) si.ssi_signo);
         }
+      sandbox_cgroup_reap_helper (false);
       p = waitpid (pid1, &status, WNOHANG);
       if (p == pid1)
         {
