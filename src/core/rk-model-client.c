@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rk-model-client.h"
+#include "rk-model-replies.h"
 #include "rk-util.h"
 
 #define MAX_BODY        (4u * 1024 * 1024)   /* model lists and other small replies */
@@ -596,53 +597,6 @@ list_path (RkModelApi api)
   return api == RK_MODEL_API_OLLAMA ? "/api/tags" : "/v1/models";
 }
 
-/* Parses /api/tags ({"models": [{"name"}]}) or /v1/models ({"data": [{"id"}]}). */
-static GPtrArray *
-parse_model_list (RkModelApi   api,
-                  GBytes      *body,
-                  GError     **error)
-{
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr(GPtrArray) models = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_model_info_free);
-  gsize len = 0;
-  const char *data = body ? g_bytes_get_data (body, &len) : NULL;
-  JsonNode *root, *list;
-  const char *list_key = api == RK_MODEL_API_OLLAMA ? "models" : "data";
-  const char *name_key = api == RK_MODEL_API_OLLAMA ? "name" : "id";
-
-  if (data == NULL || !g_utf8_validate_len (data, len, NULL) ||
-      !json_parser_load_from_data (parser, data, len, NULL) ||
-      !JSON_NODE_HOLDS_OBJECT ((root = json_parser_get_root (parser))) ||
-      (list = json_object_get_member (json_node_get_object (root), list_key)) == NULL ||
-      !(JSON_NODE_HOLDS_ARRAY (list) || JSON_NODE_HOLDS_NULL (list)))
-    {
-      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "not a model list");
-      return NULL;
-    }
-  if (JSON_NODE_HOLDS_NULL (list))
-    return g_steal_pointer (&models);
-  for (guint i = 0; i < json_array_get_length (json_node_get_array (list)) && i < 10000; i++)
-    {
-      JsonNode *item = json_array_get_element (json_node_get_array (list), i);
-      JsonNode *name;
-      RkModelInfo *info;
-
-      if (!JSON_NODE_HOLDS_OBJECT (item))
-        continue;
-      name = json_object_get_member (json_node_get_object (item), name_key);
-      if (name == NULL && api == RK_MODEL_API_OLLAMA)
-        name = json_object_get_member (json_node_get_object (item), "model");
-      if (name == NULL || !JSON_NODE_HOLDS_VALUE (name) ||
-          json_node_get_value_type (name) != G_TYPE_STRING ||
-          json_node_get_string (name)[0] == '\0' || strlen (json_node_get_string (name)) > 1024)
-        continue;
-      info = g_new0 (RkModelInfo, 1);
-      info->name = g_strdup (json_node_get_string (name));
-      g_ptr_array_add (models, info);
-    }
-  return g_steal_pointer (&models);
-}
-
 /* ---------------------------------------------------------------- resolve */
 
 typedef struct
@@ -747,7 +701,7 @@ probe_cb (GObject      *source,
     case 0:
       if (result->status == SOUP_STATUS_OK)
         {
-          g_autoptr(GPtrArray) models = parse_model_list (RK_MODEL_API_OLLAMA, result->body, NULL);
+          g_autoptr(GPtrArray) models = rk_model_replies_parse_list (RK_MODEL_API_OLLAMA, result->body, NULL);
           if (models != NULL)
             {
               resolve_done (task, RK_MODEL_API_OLLAMA);
@@ -894,10 +848,6 @@ show_cb (GObject      *source,
   RkModelInfo *info = g_ptr_array_index (data->models, data->next - 1);
   g_autoptr(GError) error = NULL;
   g_autoptr(HttpResult) result = http_op_finish (res, &error);
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  gsize len = 0;
-  const char *body;
-  JsonNode *root, *caps;
 
   if (result == NULL)
     {
@@ -905,25 +855,9 @@ show_cb (GObject      *source,
       g_object_unref (task);
       return;
     }
-  body = result->body ? g_bytes_get_data (result->body, &len) : NULL;
   /* Older Ollama versions have no capabilities: leave them unknown. */
-  if (result->status == SOUP_STATUS_OK && body != NULL && g_utf8_validate_len (body, len, NULL) &&
-      json_parser_load_from_data (parser, body, len, NULL) &&
-      JSON_NODE_HOLDS_OBJECT ((root = json_parser_get_root (parser))) &&
-      (caps = json_object_get_member (json_node_get_object (root), "capabilities")) != NULL &&
-      JSON_NODE_HOLDS_ARRAY (caps))
-    {
-      JsonArray *array = json_node_get_array (caps);
-
-      info->tools_known = TRUE;
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *item = json_array_get_element (array, i);
-          if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING &&
-              strcmp (json_node_get_string (item), "tools") == 0)
-            info->tools = TRUE;
-        }
-    }
+  if (result->status == SOUP_STATUS_OK)
+    info->tools_known = rk_model_replies_parse_capabilities (result->body, &info->tools);
   show_next (task);
 }
 
@@ -978,7 +912,7 @@ list_cb (GObject      *source,
       g_object_unref (task);
       return;
     }
-  data->models = parse_model_list (self->resolved_api, result->body, &error);
+  data->models = rk_model_replies_parse_list (self->resolved_api, result->body, &error);
   if (data->models == NULL)
     {
       g_task_return_new_error (task, RK_MODEL_ERROR, RK_MODEL_ERROR_PROTOCOL,
@@ -1041,6 +975,115 @@ GPtrArray *
 rk_model_client_list_models_finish (RkModelClient *self,
                                     GAsyncResult  *result,
                                     GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ---------------------------------------------------------------- version */
+
+/* Where servers report their version, in the order asked: Ollama has
+ * /api/version; of the OpenAI-compatible ones vLLM has /version and
+ * llama.cpp's server names its build in /props. */
+static const struct
+{
+  RkModelApi  api;
+  const char *path;
+  const char *member;
+  const char *prefix;  /* the server's name, where the path says it */
+} version_probes[] = {
+  { RK_MODEL_API_OLLAMA, "/api/version", "version", "Ollama " },
+  { RK_MODEL_API_OPENAI, "/version", "version", "" },
+  { RK_MODEL_API_OPENAI, "/props", "build_info", "llama.cpp " },
+};
+
+static void version_probe_next (GTask *task);
+
+static void
+version_cb (GObject      *source,
+            GAsyncResult *res,
+            gpointer      user_data)
+{
+  GTask *task = user_data;
+  guint *next = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HttpResult) result = http_op_finish (res, &error);
+  g_autofree char *version = NULL;
+
+  if (result == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+  if (result->status == SOUP_STATUS_OK)
+    version = rk_model_replies_parse_version (result->body, version_probes[*next - 1].member);
+  if (version != NULL)
+    {
+      g_task_return_pointer (task, g_strconcat (version_probes[*next - 1].prefix, version, NULL), g_free);
+      g_object_unref (task);
+      return;
+    }
+  version_probe_next (task);
+}
+
+static void
+version_probe_next (GTask *task)
+{
+  RkModelClient *self = g_task_get_source_object (task);
+  guint *next = g_task_get_task_data (task);
+
+  while (*next < G_N_ELEMENTS (version_probes) && version_probes[*next].api != self->resolved_api)
+    (*next)++;
+  if (*next >= G_N_ELEMENTS (version_probes))
+    {
+      g_task_return_pointer (task, NULL, NULL);
+      g_object_unref (task);
+      return;
+    }
+  (*next)++;
+  http_op_start (self, self->resolved_endpoint, self->resolved_api, "GET",
+                 version_probes[*next - 1].path, NULL, NULL,
+                 g_task_get_cancellable (task), version_cb, task);
+}
+
+static void
+version_resolved_cb (GObject      *source,
+                     GAsyncResult *res,
+                     gpointer      user_data)
+{
+  GTask *task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!rk_model_client_resolve_finish (RK_MODEL_CLIENT (source), res, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+  version_probe_next (task);
+}
+
+void
+rk_model_client_get_server_version_async (RkModelClient       *self,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (RK_IS_MODEL_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_model_client_get_server_version_async);
+  g_task_set_task_data (task, g_new0 (guint, 1), g_free);
+  rk_model_client_resolve_async (self, cancellable, version_resolved_cb, task);
+}
+
+char *
+rk_model_client_get_server_version_finish (RkModelClient *self,
+                                           GAsyncResult  *result,
+                                           GError       **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);

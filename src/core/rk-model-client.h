@@ -98,6 +98,17 @@ GPtrArray     *rk_model_client_list_models_finish (RkModelClient       *self,
                                                    GAsyncResult        *result,
                                                    GError             **error);
 
+/* The server's own name for its version ("Ollama 0.5.7", "llama.cpp
+ * b4500-…", or vLLM's bare "0.6.3"), asked where each kind reports it.
+ * Finishes with NULL and no error when the server does not say. */
+void           rk_model_client_get_server_version_async  (RkModelClient       *self,
+                                                          GCancellable        *cancellable,
+                                                          GAsyncReadyCallback  callback,
+                                                          gpointer             user_data);
+char          *rk_model_client_get_server_version_finish (RkModelClient       *self,
+                                                          GAsyncResult        *result,
+                                                          GError             **error);
+
 /* Streams one chat completion. @messages: a JSON array of OpenAI-style
  * messages ({role, content}, assistant {tool_calls: [{id, type, function:
  * {name, arguments: "JSON text"}}]}, {role: "tool", tool_call_id, content});

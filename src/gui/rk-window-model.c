@@ -95,6 +95,45 @@ fill_models (RkWindow  *self,
 }
 
 static void
+server_version_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(RkWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *version = rk_model_client_get_server_version_finish (RK_MODEL_CLIENT (object),
+                                                                        result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->version_cancellable);
+  g_free (self->server_version);
+  self->server_version = g_steal_pointer (&version);
+}
+
+/* For the About window's troubleshooting details: asked once a server
+ * answers, again after it went away. */
+static void
+ask_server_version (RkWindow *self)
+{
+  if (self->server_version != NULL || self->version_cancellable != NULL)
+    return;
+  self->version_cancellable = g_cancellable_new ();
+  rk_model_client_get_server_version_async (self->client, self->version_cancellable,
+                                            server_version_cb, g_object_ref (self));
+}
+
+static void
+forget_server_version (RkWindow *self)
+{
+  if (self->version_cancellable != NULL)
+    g_cancellable_cancel (self->version_cancellable);
+  g_clear_object (&self->version_cancellable);
+  g_clear_pointer (&self->server_version, g_free);
+}
+
+static void
 list_models_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
@@ -114,9 +153,11 @@ list_models_cb (GObject      *object,
     {
       self->connection = RK_CONNECTION_REACHABLE;
       fill_models (self, models);
+      ask_server_version (self);
     }
   else
     {
+      forget_server_version (self);
       self->connection = RK_CONNECTION_UNREACHABLE;
       self->connection_error = g_strdup (error->message);
       fill_models (self, NULL);
@@ -211,7 +252,7 @@ _rk_window_model_dispose (RkWindow *self)
     g_cancellable_cancel (self->check_cancellable);
   g_clear_object (&self->check_cancellable);
   g_clear_pointer (&self->connection_error, g_free);
-  g_clear_pointer (&self->server_version, g_free);
+  forget_server_version (self);
 }
 
 void

@@ -75,6 +75,7 @@ struct _RkWindow
   char                 *connection_error;
   char                 *server_version;
   GCancellable         *check_cancellable;
+  GCancellable         *version_cancellable;
   guint                 recheck_source;
   gboolean              filling_models;
 };

@@ -354,6 +354,48 @@ test_list_models (void)
 }
 
 static char *
+server_version (RkModelClient *client,
+                GError       **error)
+{
+  Run run;
+  char *version;
+
+  run_init (&run);
+  rk_model_client_get_server_version_async (client, NULL, done_cb, &run);
+  wait_for (&run);
+  version = rk_model_client_get_server_version_finish (client, run.result, error);
+  run_clear (&run);
+  return version;
+}
+
+/* Ollama's /api/version, llama.cpp's /props (after vLLM's /version gave
+ * 404), and a server that reports nothing (LM Studio). */
+static void
+test_server_version (void)
+{
+  g_autoptr(RkMockServer) ollama = server_new ("{\"api\":\"ollama\",\"version\":\"0.5.7\"}");
+  g_autoptr(RkMockServer) llama = server_new ("{\"api\":\"openai\",\"version\":\"b4500-\u202edd\\u001b[2J\"}");
+  g_autoptr(RkMockServer) silent = server_new ("{\"api\":\"openai\"}");
+  g_autoptr(RkModelClient) c1 = client_for (ollama, NULL);
+  g_autoptr(RkModelClient) c2 = client_for (llama, NULL);
+  g_autoptr(RkModelClient) c3 = client_for (silent, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *v1 = server_version (c1, &error);
+  g_autofree char *v2 = NULL;
+  g_autofree char *v3 = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (v1, ==, "Ollama 0.5.7");
+  v2 = server_version (c2, &error);
+  g_assert_no_error (error);
+  /* The bidi override and the escape sequence do not come through. */
+  g_assert_cmpstr (v2, ==, "llama.cpp b4500-dd");
+  v3 = server_version (c3, &error);
+  g_assert_no_error (error);
+  g_assert_null (v3);
+}
+
+static char *
 closed_port_url (void)
 {
   g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
@@ -783,6 +825,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/model-client/ollama/tool-call", test_ollama_tool_call);
   g_test_add_func ("/rk/model-client/ollama/text-and-code", test_ollama_text_and_code);
   g_test_add_func ("/rk/model-client/list-models", test_list_models);
+  g_test_add_func ("/rk/model-client/server-version", test_server_version);
   g_test_add_func ("/rk/model-client/auto-probe", test_auto_probe_and_candidates);
   g_test_add_func ("/rk/model-client/default-candidates", test_default_candidates);
   g_test_add_func ("/rk/model-client/options", test_api_key_and_options);

@@ -43,6 +43,7 @@ struct _RkMockServer
   gboolean      check_model;
   gboolean      repeat_last;   /* when the turns run out, replay the last one */
   gboolean      enforce_tools; /* a request with tools for a model without them gets Ollama's 400 */
+  char         *version;       /* reported at /api/version (Ollama) and /props (llama.cpp) */
 
   GMutex        mutex;         /* guards what follows and the start handshake */
   GCond         cond;
@@ -983,6 +984,22 @@ handler_cb (SoupServer        *server,
     handle_models (self, msg, TRUE);
   else if (self->allow_ollama && strcmp (path, "/api/show") == 0 && strcmp (method, "POST") == 0)
     handle_show (self, msg, body);
+  else if (self->version != NULL && strcmp (method, "GET") == 0 &&
+           ((self->allow_ollama && strcmp (path, "/api/version") == 0) ||
+            (self->allow_openai && strcmp (path, "/props") == 0)))
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) node = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, strcmp (path, "/props") == 0 ? "build_info" : "version");
+      json_builder_add_string_value (b, self->version);
+      json_builder_end_object (b);
+      node = json_builder_get_root (b);
+      text = json_to_string (node, FALSE);
+      respond_json (msg, SOUP_STATUS_OK, text);
+    }
   else if (self->allow_openai && strcmp (path, "/v1/chat/completions") == 0 && strcmp (method, "POST") == 0)
     handle_chat (self, msg, FALSE, body);
   else if (self->allow_ollama && strcmp (path, "/api/chat") == 0 && strcmp (method, "POST") == 0)
@@ -1076,6 +1093,7 @@ load_script (RkMockServer *self,
   self->check_model = obj_bool (root, "check_model", TRUE);
   self->repeat_last = obj_bool (root, "repeat_last", FALSE);
   self->enforce_tools = obj_bool (root, "enforce_tools", FALSE);
+  self->version = g_strdup (obj_string (root, "version", NULL));
   return TRUE;
 }
 
@@ -1193,6 +1211,7 @@ rk_mock_server_free (RkMockServer *self)
   g_clear_error (&self->start_error);
   g_free (self->url);
   g_free (self->record_path);
+  g_free (self->version);
   g_mutex_clear (&self->mutex);
   g_cond_clear (&self->cond);
   g_free (self);
