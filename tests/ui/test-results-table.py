@@ -9,7 +9,7 @@ three rows selected with the pointer and copied give the TSV block on the
 clipboard (read by a separate GTK client on the same display); the small
 table saved as XLSX through the file chooser reads back with openpyxl; the
 chart saved as SVG through the file chooser is SVG whose bars have the
-heights of the data. Each step saves a screenshot, checked to be non-blank."""
+heights of the data and whose glyphs spell its title. Each step saves a screenshot, checked to be non-blank."""
 import os
 import shutil
 import subprocess
@@ -250,6 +250,19 @@ def svg_bars(path):
     return root, bars
 
 
+def svg_draws_text(root, text):
+    """Whether a run of glyphs in a cairo SVG spells @text: cairo draws text
+    as glyph outlines, one <use> of a glyph's symbol per character, so a run
+    spells it when it is as long and the same characters (and only those)
+    are the same glyph."""
+    for group in root.iter("{http://www.w3.org/2000/svg}g"):
+        glyphs = [u.get("{http://www.w3.org/1999/xlink}href") for u in group
+                  if u.tag == "{http://www.w3.org/2000/svg}use"]
+        if len(glyphs) == len(text) and len(set(zip(text, glyphs))) == len(set(text)) == len(set(glyphs)):
+            return True
+    return False
+
+
 try:
     app.start(timeout=60)
     t.ok(True, "the window appears on the accessibility bus")
@@ -346,11 +359,13 @@ try:
             if all(abs(a - b) < 0.02 for a, b in zip(ratios, wanted)):
                 matches.append(fill)
         assert matches, f"no four bars in the ratio {wanted}: {bars}"
+        assert svg_draws_text(root, CHART_TITLE), f"no run of glyphs spells {CHART_TITLE!r}"
         wait_for(lambda: find_node(chart, "Saved “temperatures.svg”"), 10, "the chart to say it saved")
         shot("svg-saved")
         close_window(chart, chart_xid)
         return f"bars filled {matches[0]}"
-    check("the chart saved as SVG through the file chooser is SVG with bars of the data's heights", save_svg)
+    check("the chart saved as SVG through the file chooser is SVG with its title and bars of the data's heights",
+          save_svg)
 except Exception as e:
     t.ok(False, "the flow ran to its end", f"{type(e).__name__}: {e}\n{app.output()}")
 finally:
