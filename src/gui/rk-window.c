@@ -180,7 +180,10 @@ send_done_cb (GObject      *object,
   g_clear_object (&self->send_cancellable);
   g_clear_pointer (&self->pending_text, g_free);
 
-  if (error != NULL)
+  /* A turn the user stopped (Stop) once it was in the transcript needs no
+   * second copy; a failed one, or one stopped before it got there, is put
+   * back so nothing typed is lost. */
+  if (error != NULL && !(started && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)))
     {
       /* The question is kept: put it back unless something new was typed. */
       text = rk_composer_dup_text (self->composer);

@@ -13,7 +13,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pyatspi  # noqa: E402
-from reckonui import App, MockServer, TapSuite, RECKON_APP, wait_for  # noqa: E402
+from reckonui import do_action, key, App, MockServer, TapSuite, RECKON_APP, wait_for  # noqa: E402
 
 api = sys.argv[1] if len(sys.argv) > 1 else "openai"
 t = TapSuite()
@@ -55,6 +55,7 @@ script = {
         {"text": "Stopped."},
     ],
     "repeat_last": True,
+    "version": "0.5.7",
 }
 server = MockServer(script)
 app = App(settings={"endpoint": server.url, "api-kind": api, "model": "qwen2.5-coder:7b"})
@@ -162,6 +163,27 @@ try:
     except TimeoutError as e:
         t.ok(False, "Stop ends a while-True cell", e)
     shot("stopped")
+    # The stopped question is in the transcript; the composer stays empty.
+    composer = app.find("Your question", timeout=10).queryText()
+    left = composer.getText(0, composer.characterCount)
+    t.ok(left.strip() == "", "after Stop the composer is empty", f"it holds {left!r}")
+
+    # -- About: the troubleshooting details name the server and its version --
+    def about():
+        want = ("Model server version: Ollama 0.5.7" if api == "ollama"
+                else "Model server version: llama.cpp 0.5.7")
+        key("F10")
+        do_action(app.find("About Reckon", timeout=10))
+        app.find("Troubleshooting", timeout=10)
+        # The text of its Debugging Information page (built with the window).
+        wait_text(want, 10)
+        shot("about")
+        key("Escape")
+    try:
+        about()
+        t.ok(True, "About's troubleshooting details name the model server's version")
+    except TimeoutError as e:
+        t.ok(False, "About's troubleshooting details name the model server's version", e)
 except Exception as e:  # the app died or never appeared: report, do not hang
     t.ok(False, "the flow ran to its end", f"{type(e).__name__}: {e}\n{app.output()}")
 finally:
