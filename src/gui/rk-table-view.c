@@ -29,8 +29,16 @@
  * past GtkListView's 200 live rows it shows the whole table, which then costs
  * no more widgets. */
 #define FIRST_PAGE_ROWS   36
-#define REVEAL_BATCH_ROWS 24
 #define REVEAL_ALL_ROWS   240
+/* A GtkColumnView has no columns off screen: every row has a cell in every
+ * column. A wide table starts with the columns that fit the widest monitor
+ * (this many pixels if unknown) and gets the others a few a frame, before
+ * more rows. */
+#define FIRST_WIDTH       1920
+/* The cells made in a frame while revealing (about 10 ms on a slow machine);
+ * at least MIN_BATCH_ROWS rows a frame, so scrolling never waits long. */
+#define CELLS_PER_FRAME   120
+#define MIN_BATCH_ROWS    4
 
 struct _RkTableView
 {
@@ -57,6 +65,7 @@ struct _RkTableView
   GtkMultiSelection  *selection;
   char               *filter_text;   /* casefolded, NULL when empty */
   guint               revealed;      /* rows the full view shows, G_MAXUINT for all */
+  guint               n_built;       /* columns in the column view so far */
   guint               reveal_tick;   /* tick callback revealing more, or 0 */
   gboolean            first_frame_seen;
 
@@ -351,7 +360,17 @@ sorter_changed_cb (GtkSorter       *sorter,
                        sort_done_cb, g_object_ref (self));
 }
 
-/* ----------------------------------------------------- revealing rows */
+/* ---------------------------------------------- revealing rows and columns */
+
+static void add_columns (RkTableView *self,
+                         guint        n);
+
+static gboolean
+more_to_reveal (RkTableView *self)
+{
+  return self->n_built < rk_table_get_n_columns (self->table) ||
+         (!self->compact && self->revealed != G_MAXUINT);
+}
 
 static gboolean
 reveal_tick_cb (GtkWidget     *widget,
@@ -359,6 +378,7 @@ reveal_tick_cb (GtkWidget     *widget,
                 gpointer       user_data)
 {
   RkTableView *self = RK_TABLE_VIEW (widget);
+  guint n_columns = rk_table_get_n_columns (self->table);
 
   /* the first frame draws the first page as it is */
   if (!self->first_frame_seen)
@@ -366,11 +386,22 @@ reveal_tick_cb (GtkWidget     *widget,
       self->first_frame_seen = TRUE;
       return G_SOURCE_CONTINUE;
     }
-  self->revealed = self->revealed + REVEAL_BATCH_ROWS >= REVEAL_ALL_ROWS
-                   ? G_MAXUINT : self->revealed + REVEAL_BATCH_ROWS;
-  if (!self->compact)
-    gtk_slice_list_model_set_size (self->slice, self->revealed);
-  if (self->revealed != G_MAXUINT)
+  if (self->n_built < n_columns)
+    {
+      /* a new column gets a cell in each row the view has made (at most
+       * GtkListView's 200) */
+      guint rows = MIN (g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)), 202);
+
+      add_columns (self, self->n_built + MAX (1, CELLS_PER_FRAME / MAX (rows, 1)));
+    }
+  else if (!self->compact && self->revealed != G_MAXUINT)
+    {
+      guint step = MAX (MIN_BATCH_ROWS, CELLS_PER_FRAME / MAX (n_columns, 1));
+
+      self->revealed = self->revealed + step >= REVEAL_ALL_ROWS ? G_MAXUINT : self->revealed + step;
+      gtk_slice_list_model_set_size (self->slice, self->revealed);
+    }
+  if (more_to_reveal (self))
     return G_SOURCE_CONTINUE;
   self->reveal_tick = 0;
   return G_SOURCE_REMOVE;
@@ -381,7 +412,7 @@ static void
 apply_rows (RkTableView *self)
 {
   gtk_slice_list_model_set_size (self->slice, self->compact ? RK_TABLE_VIEW_COMPACT_ROWS : self->revealed);
-  if (!self->compact && self->revealed != G_MAXUINT && self->reveal_tick == 0)
+  if (more_to_reveal (self) && self->reveal_tick == 0)
     self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_tick_cb, NULL, NULL);
 }
 
@@ -390,9 +421,6 @@ apply_rows (RkTableView *self)
 static void
 reveal_all (RkTableView *self)
 {
-  if (self->reveal_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
-  self->reveal_tick = 0;
   self->revealed = G_MAXUINT;
   apply_rows (self);
 }
@@ -560,6 +588,8 @@ sort_column_action (GtkWidget  *widget,
   gboolean ascending;
 
   g_variant_get (parameter, "(ub)", &column, &ascending);
+  if (column >= self->n_built)
+    add_columns (self, column + 1);
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
     {
       g_autoptr(GtkColumnViewColumn) col = g_list_model_get_item (columns, i);
@@ -871,60 +901,100 @@ column_width (RkTableView       *self,
   return CLAMP (MAX (header + 36, content), 60, 320);
 }
 
-static void
-build_columns (RkTableView *self)
+/* Appends the table's column @c to the view; returns its width. */
+static int
+add_column (RkTableView *self,
+            guint        c)
 {
   GtkColumnView *view = GTK_COLUMN_VIEW (self->column_view);
-  guint n_columns = rk_table_get_n_columns (self->table);
   guint n_index = rk_table_get_n_index_columns (self->table);
+  RkTableColumnType type = rk_table_get_column_type (self->table, c);
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+  g_autoptr(GtkSorter) sorter = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *name = rk_text_sanitize_for_terminal (rk_table_get_column_name (self->table, c),
+                                                         RK_TEXT_SANITIZE_SINGLE_LINE);
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenuItem) item = NULL;
+  ProbeData *probe = g_new0 (ProbeData, 1);
+  int width;
 
-  for (guint c = 0; c < n_columns; c++)
+  g_object_set_data (G_OBJECT (factory), "rk-column", GUINT_TO_POINTER (c));
+  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), self);
+
+  /* Translators: a column header, "price · number" */
+  title = g_strdup_printf (_("%s · %s"), name[0] != '\0' ? name : (c < n_index ? _("index") : "—"),
+                           column_type_label (type));
+  column = gtk_column_view_column_new (title, g_object_ref (GTK_LIST_ITEM_FACTORY (factory)));
+  gtk_column_view_column_set_resizable (column, TRUE);
+  /* A fixed width: the view never measures a million rows' contents,
+   * and columns do not jump while scrolling. */
+  width = column_width (self, title, type);
+  gtk_column_view_column_set_fixed_width (column, width);
+
+  probe->self = self;
+  probe->column = c;
+  sorter = GTK_SORTER (gtk_custom_sorter_new (probe_compare_cb, probe, g_free));
+  gtk_column_view_column_set_sorter (column, sorter);
+
+  item = g_menu_item_new (_("Sort _Ascending"), NULL);
+  g_menu_item_set_action_and_target (item, "table.sort-column", "(ub)", c, TRUE);
+  g_menu_append_item (menu, item);
+  g_clear_object (&item);
+  item = g_menu_item_new (_("Sort _Descending"), NULL);
+  g_menu_item_set_action_and_target (item, "table.sort-column", "(ub)", c, FALSE);
+  g_menu_append_item (menu, item);
+  g_clear_object (&item);
+  item = g_menu_item_new (_("_Copy Column"), NULL);
+  g_menu_item_set_action_and_target (item, "table.copy-column", "u", c);
+  g_menu_append_item (menu, item);
+  gtk_column_view_column_set_header_menu (column, G_MENU_MODEL (menu));
+
+  g_object_set_data (G_OBJECT (column), "rk-column", GUINT_TO_POINTER (c));
+  gtk_column_view_append_column (view, column);
+  return width;
+}
+
+/* The view's columns up to @n (of the table's). */
+static void
+add_columns (RkTableView *self,
+             guint        n)
+{
+  n = MIN (n, rk_table_get_n_columns (self->table));
+  while (self->n_built < n)
+    add_column (self, self->n_built++);
+}
+
+static int
+widest_monitor (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  GListModel *monitors = display != NULL ? gdk_display_get_monitors (display) : NULL;
+  int widest = 0;
+
+  for (guint i = 0; monitors != NULL && i < g_list_model_get_n_items (monitors); i++)
     {
-      RkTableColumnType type = rk_table_get_column_type (self->table, c);
-      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-      g_autoptr(GtkColumnViewColumn) column = NULL;
-      g_autoptr(GtkSorter) sorter = NULL;
-      g_autofree char *title = NULL;
-      g_autofree char *name = rk_text_sanitize_for_terminal (rk_table_get_column_name (self->table, c),
-                                                             RK_TEXT_SANITIZE_SINGLE_LINE);
-      g_autoptr(GMenu) menu = g_menu_new ();
-      g_autoptr(GMenuItem) item = NULL;
-      ProbeData *probe = g_new0 (ProbeData, 1);
+      g_autoptr(GdkMonitor) monitor = g_list_model_get_item (monitors, i);
+      GdkRectangle geometry;
 
-      g_object_set_data (G_OBJECT (factory), "rk-column", GUINT_TO_POINTER (c));
-      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), self);
-      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), self);
-
-      /* Translators: a column header, "price · number" */
-      title = g_strdup_printf (_("%s · %s"), name[0] != '\0' ? name : (c < n_index ? _("index") : "—"),
-                               column_type_label (type));
-      column = gtk_column_view_column_new (title, g_object_ref (GTK_LIST_ITEM_FACTORY (factory)));
-      gtk_column_view_column_set_resizable (column, TRUE);
-      /* A fixed width: the view never measures a million rows' contents,
-       * and columns do not jump while scrolling. */
-      gtk_column_view_column_set_fixed_width (column, column_width (self, title, type));
-
-      probe->self = self;
-      probe->column = c;
-      sorter = GTK_SORTER (gtk_custom_sorter_new (probe_compare_cb, probe, g_free));
-      gtk_column_view_column_set_sorter (column, sorter);
-
-      item = g_menu_item_new (_("Sort _Ascending"), NULL);
-      g_menu_item_set_action_and_target (item, "table.sort-column", "(ub)", c, TRUE);
-      g_menu_append_item (menu, item);
-      g_clear_object (&item);
-      item = g_menu_item_new (_("Sort _Descending"), NULL);
-      g_menu_item_set_action_and_target (item, "table.sort-column", "(ub)", c, FALSE);
-      g_menu_append_item (menu, item);
-      g_clear_object (&item);
-      item = g_menu_item_new (_("_Copy Column"), NULL);
-      g_menu_item_set_action_and_target (item, "table.copy-column", "u", c);
-      g_menu_append_item (menu, item);
-      gtk_column_view_column_set_header_menu (column, G_MENU_MODEL (menu));
-
-      g_object_set_data (G_OBJECT (column), "rk-column", GUINT_TO_POINTER (c));
-      gtk_column_view_append_column (view, column);
+      gdk_monitor_get_geometry (monitor, &geometry);
+      widest = MAX (widest, geometry.width);
     }
+  return widest > 0 ? widest : FIRST_WIDTH;
+}
+
+/* The columns that fit the screen's width, at least one. */
+static void
+add_first_columns (RkTableView *self)
+{
+  guint n_columns = rk_table_get_n_columns (self->table);
+  int screen = widest_monitor ();
+  int width = 0;
+
+  while (self->n_built < n_columns && width < screen)
+    width += add_column (self, self->n_built++);
 }
 
 static void
@@ -1035,7 +1105,7 @@ rk_table_view_constructed (GObject *object)
   gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (self->column_view), TRUE);
   gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (self->column_view), FALSE);
   gtk_widget_add_css_class (self->column_view, "data-table");
-  build_columns (self);
+  add_first_columns (self);
   g_signal_connect (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)), "changed",
                     G_CALLBACK (sorter_changed_cb), self);
 

@@ -311,6 +311,53 @@ test_table_first_page (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A wide table gets its columns a few a frame after the first ones: they all
+ * come, and a sort asked at once by a column not yet shown works. */
+static gboolean
+all_columns_shown (gpointer data)
+{
+  GtkWidget *cv = find_first (data, GTK_TYPE_COLUMN_VIEW);
+
+  return g_list_model_get_n_items (gtk_column_view_get_columns (GTK_COLUMN_VIEW (cv))) == 40;
+}
+
+static gboolean
+sorted_by_last (gpointer data)
+{
+  return rk_table_get_sort_column (data) == 39;
+}
+
+static void
+test_table_wide (void)
+{
+  g_autofree char *path = g_strdup_printf ("%s/wide.rkt", tmpdir);
+  g_autofree char *out = python ("import os, sys\nsys.path.insert(0, os.environ['RECKON_SOURCE_ROOT'] + '/sandbox/kernel')\n"
+                                 "import pandas as pd\nfrom reckon import table\n"
+                                 "df = pd.DataFrame({'c%d' % i: [(r * 7 + i) % 300 for r in range(300)] for i in range(40)})\n"
+                                 "table.write(df, sys.argv[1])\n", path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkTable) table = rk_table_open (path, &error);
+  GtkWidget *view;
+  GtkWidget *window;
+  gint64 first = -1;
+
+  g_assert_no_error (error);
+  view = rk_table_view_new (table);
+  window = show_in_window (view);
+  g_assert_true (gtk_widget_activate_action (view, "table.sort-column", "(ub)", 39, TRUE));
+  wait_for (sorted_by_last, table, 30);
+  wait_for (all_columns_shown, view, 30);
+  g_assert_true (rk_table_get_int64 (table, rk_table_get_row_at (table, 0), 39, &first));
+  g_assert_cmpint (first, ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* the compact view too, though it keeps 20 rows */
+  view = rk_table_view_new_compact (table);
+  window = show_in_window (view);
+  wait_for (all_columns_shown, view, 30);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 typedef struct
 {
   char     *text;
@@ -605,6 +652,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/results/table/sort-million", test_table_sort_million);
   g_test_add_func ("/rk/results/table/copy-block", test_table_copy_block);
   g_test_add_func ("/rk/results/table/first-page", test_table_first_page);
+  g_test_add_func ("/rk/results/table/wide", test_table_wide);
   g_test_add_func ("/rk/results/table/save-xlsx", test_table_save_xlsx);
   g_test_add_func ("/rk/results/chart/hover", test_chart_hover);
   g_test_add_func ("/rk/results/chart/save-svg", test_chart_save_svg);
