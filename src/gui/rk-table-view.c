@@ -179,6 +179,20 @@ format_cell (RkTable *table,
   return rk_table_get_cell_text (table, row, column);
 }
 
+static gboolean
+null_tooltip_cb (GtkWidget  *label,
+                 int         x,
+                 int         y,
+                 gboolean    keyboard,
+                 GtkTooltip *tooltip,
+                 gpointer    user_data)
+{
+  if (!GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "rk-null")))
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, _("No value"));
+  return TRUE;
+}
+
 static void
 cell_setup_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *item,
@@ -198,6 +212,7 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
     }
   else
     gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (null_tooltip_cb), NULL);
   gtk_list_item_set_child (item, label);
 }
 
@@ -222,7 +237,13 @@ set_null_look (GtkLabel *label,
     gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (label), null ? _("No value") : NULL);
+  /* not gtk_widget_set_tooltip_text(): that asks the display server where
+   * the pointer is, a round trip for each cell turning null or back */
+  gtk_widget_set_has_tooltip (GTK_WIDGET (label), null);
+  if (null)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("No value"), -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }
 
 static void
@@ -1034,13 +1055,26 @@ make_save_menu (void)
   return G_MENU_MODEL (menu);
 }
 
+/* The save menu's popover is made when first opened: a popover menu is one
+ * of the costlier parts of a view that may never be asked to save. */
+static void
+create_save_popup_cb (GtkMenuButton *button,
+                      gpointer       user_data)
+{
+  g_autoptr(GMenuModel) menu = NULL;
+
+  if (gtk_menu_button_get_popover (button) != NULL)
+    return;
+  menu = make_save_menu ();
+  gtk_menu_button_set_menu_model (button, menu);
+}
+
 static void
 rk_table_view_constructed (GObject *object)
 {
   RkTableView *self = RK_TABLE_VIEW (object);
   GtkWidget *copy_button;
   GtkWidget *save_button;
-  g_autoptr(GMenuModel) menu = NULL;
 
   G_OBJECT_CLASS (rk_table_view_parent_class)->constructed (object);
 
@@ -1081,10 +1115,9 @@ rk_table_view_constructed (GObject *object)
   gtk_accessible_update_property (GTK_ACCESSIBLE (copy_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy"), -1);
   gtk_box_append (GTK_BOX (self->toolbar), copy_button);
 
-  menu = make_save_menu ();
   save_button = gtk_menu_button_new ();
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (save_button), "document-save-symbolic");
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (save_button), menu);
+  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (save_button), create_save_popup_cb, NULL, NULL);
   gtk_widget_set_tooltip_text (save_button, _("Save Table"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (save_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save table"), -1);
   gtk_box_append (GTK_BOX (self->toolbar), save_button);

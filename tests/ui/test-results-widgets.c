@@ -358,6 +358,36 @@ test_table_wide (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The save menu's popover is made when the button is first pressed. */
+static void
+test_table_save_menu (void)
+{
+  double max_units;
+  g_autoptr(RkTable) table = make_table (100, &max_units);
+  GtkWidget *view = rk_table_view_new (table);
+  GtkWidget *window = show_in_window (view);
+  GtkWidget *button = find_first (view, GTK_TYPE_MENU_BUTTON);
+  GtkWidget *popover;
+  GMenuModel *model;
+
+  spin (100);
+  g_assert_nonnull (button);
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  spin (100);
+  popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  g_assert_true (GTK_IS_POPOVER_MENU (popover));
+  g_assert_true (gtk_widget_get_visible (popover));
+  model = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
+  g_assert_cmpint (g_menu_model_get_n_items (model), ==, 3);
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  /* pressed again: the same popover */
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  spin (100);
+  g_assert_true (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))) == popover);
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 typedef struct
 {
   char     *text;
@@ -653,6 +683,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/results/table/copy-block", test_table_copy_block);
   g_test_add_func ("/rk/results/table/first-page", test_table_first_page);
   g_test_add_func ("/rk/results/table/wide", test_table_wide);
+  g_test_add_func ("/rk/results/table/save-menu", test_table_save_menu);
   g_test_add_func ("/rk/results/table/save-xlsx", test_table_save_xlsx);
   g_test_add_func ("/rk/results/chart/hover", test_chart_hover);
   g_test_add_func ("/rk/results/chart/save-svg", test_chart_save_svg);
