@@ -214,7 +214,7 @@ append_group_by (GString         *code,
                               "             xlabel=str(group), ylabel=str(value))\n",
                               method, method);
     }
-  g_string_append (code, "result.reset_index()\n");
+  g_string_append (code, "grouped = result.reset_index()\ngrouped\n");
 }
 
 char *
@@ -243,7 +243,8 @@ rk_analysis_build_code (RkAnalysis       analysis,
                                  "quartiles and maximum."), quoted);
       append_comment (code, about);
       append_load (code, file_name, sheet);
-      g_string_append (code, "df.describe()\n");
+      /* A result left as a bare name is shown under that name. */
+      g_string_append (code, "summary = df.describe()\nsummary\n");
       break;
 
     case RK_ANALYSIS_DISTRIBUTIONS:
@@ -298,7 +299,8 @@ rk_analysis_build_code (RkAnalysis       analysis,
                        "missing = df.isna().sum()\n"
                        "share = (missing / max(len(df), 1) * 100).round(1)\n"
                        "reckon.chart(missing, kind='bar', title='Missing values per column', ylabel='rows')\n"
-                       "pd.DataFrame({'missing': missing, 'percent': share})\n");
+                       "missing_values = pd.DataFrame({'missing': missing, 'percent': share})\n"
+                       "missing_values\n");
       break;
 
     case RK_ANALYSIS_GROUP_BY:

@@ -147,7 +147,8 @@ try:
     # -- the shelf and Save all --
     try:
         wait_for(lambda: app.exists("Save all"), 20, "Save all")
-        t.ok(any("Table" in s for s in app.texts()), "the artifact shelf lists the table")
+        t.ok(any(s.strip() == "summary" for s in app.texts()) and any("Table" in s for s in app.texts()),
+             "the artifact shelf lists the table under its name, summary")
         press("Save all")
         pick_menu_item("Save All as Zip…")
         dest = os.path.join(work, "results.zip")
