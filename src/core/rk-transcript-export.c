@@ -26,6 +26,7 @@
 #include "rk-chart.h"
 #include "rk-diff.h"
 #include "rk-export.h"
+#include "rk-notebook-prelude.h"
 #include "rk-table.h"
 #include "rk-transcript.h"
 #include "rk-util.h"
@@ -40,30 +41,6 @@
 /* Charts as pictures. */
 #define CHART_WIDTH      800
 #define CHART_HEIGHT     500
-
-/* Without this, a notebook that uses Reckon's helpers fails outside Reckon. */
-static const char reckon_prelude[] =
-  "# Reckon ran this analysis with its helper module `reckon` (reckon.load, reckon.chart).\n"
-  "# Outside Reckon a stand-in reads files with pandas and draws charts with matplotlib.\n"
-  "try:\n"
-  "    import reckon\n"
-  "except ImportError:\n"
-  "    import types\n"
-  "    import pandas as pd\n"
-  "\n"
-  "    def _reckon_load(name, **kwargs):\n"
-  "        if name.lower().endswith(('.xlsx', '.xlsm', '.xls', '.ods')):\n"
-  "            return pd.read_excel(name, **kwargs)\n"
-  "        return pd.read_csv(name, **kwargs)\n"
-  "\n"
-  "    def _reckon_chart(data, kind='line', x=None, y=None, title=None, **kwargs):\n"
-  "        import matplotlib.pyplot as plt\n"
-  "        kinds = {'histogram': 'hist'}\n"
-  "        pd.DataFrame(data).plot(kind=kinds.get(kind, kind), x=x, y=y, title=title)\n"
-  "        plt.show()\n"
-  "\n"
-  "    reckon = types.SimpleNamespace(load=_reckon_load, chart=_reckon_chart,\n"
-  "                                   show=lambda obj, name=None: display(obj))\n";
 
 /* ------------------------------------------------------- workspace reads */
 
@@ -451,6 +428,7 @@ typedef struct
   gsize       image_budget;
   int         ws;
   gboolean    uses_reckon;
+  RkTranscript *transcript;
 } Notebook;
 
 static void
@@ -860,12 +838,15 @@ notebook_to_json (Notebook *nb)
 
   if (nb->uses_reckon)
     {
+      /* Without this, a notebook that uses Reckon's helpers fails outside
+       * Reckon: a stand-in that reads each file as Reckon read it. */
       JsonObject *o = json_object_new ();
+      g_autofree char *prelude = rk_notebook_prelude (nb->transcript, nb->ws);
 
       json_object_set_string_member (o, "id", "rk-prelude");
       json_object_set_string_member (o, "cell_type", "code");
       json_object_set_object_member (o, "metadata", json_object_new ());
-      json_object_set_string_member (o, "source", reckon_prelude);
+      json_object_set_string_member (o, "source", prelude);
       json_object_set_null_member (o, "execution_count");
       json_object_set_array_member (o, "outputs", json_array_new ());
       json_array_add_object_element (jcells, o);
@@ -908,6 +889,7 @@ rk_transcript_to_notebook (RkTranscript  *self,
   nb.by_cell = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   nb.image_budget = MAX_ALL_IMAGES;
   nb.ws = open_workspace (workspace);
+  nb.transcript = self;
 
   n = rk_transcript_get_n_entries (self);
   for (guint i = 0; i < n; i++)

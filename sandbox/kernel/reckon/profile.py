@@ -370,7 +370,9 @@ def _sheet_table(name, rows, total_rows, header=None):
     if total_rows is not None and total_rows > len(rows):
         table["rows"] = total_rows - lead - (1 if header else 0)
         table["rows_sampled"] = MAX_SHEET_ROWS
-    return table, {"name": _cap(name, MAX_NAME), "header": header}
+    # skip_rows: the rows above the header (or the data), so an exported
+    # notebook can read the sheet with pd.read_excel(header=skip_rows).
+    return table, {"name": _cap(name, MAX_NAME), "header": header, "skip_rows": lead}
 
 
 def _fmt_cell(v):

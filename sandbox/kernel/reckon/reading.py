@@ -939,10 +939,17 @@ def read_workbook(path, reading, sheet=None):
     if want is not None and not sheets:
         raise KeyError("There is no sheet %r in %s; its sheets are: %s"
                        % (want, os.path.basename(path), ", ".join(names)))
-    headers = {s.get("name"): s.get("header") for s in reading.get("sheets", ()) if isinstance(s, dict)}
+    recorded = {s.get("name"): s for s in reading.get("sheets", ()) if isinstance(s, dict)}
     frames = {}
     for name, rows, _total, _ws in sheets:
-        df, _h, _head, _lead = frame_from_rows(rows, headers.get(name))
+        sr = recorded.get(name, {})
+        # The rows the profiler found above the table (title rows, empty
+        # rows): with a recorded header, frame_from_rows would not look for
+        # titles again.
+        skip = sr.get("skip_rows")
+        if isinstance(skip, int) and not isinstance(skip, bool) and 0 < skip <= len(rows):
+            rows = rows[skip:]
+        df, _h, _head, _lead = frame_from_rows(rows, sr.get("header"))
         frames[name] = df
     if want is not None or len(frames) == 1:
         return next(iter(frames.values()))

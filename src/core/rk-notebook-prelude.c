@@ -1,0 +1,606 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-notebook-prelude.c — the first cell of an exported notebook: outside
+ * Reckon, a stand-in `reckon` whose load() replays each file's recorded
+ * reading as pandas arguments (sandbox/kernel/reckon/reading.py's replay). */
+#define G_LOG_DOMAIN "rk-transcript"
+#include "config.h"
+
+#include "rk-notebook-prelude.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <json-glib/json-glib.h>
+
+#include "rk-export.h"
+#include "rk-util.h"
+
+#define READINGS_DIR   ".reckon/readings"
+#define MAX_RECORDS    200          /* files described in one prelude */
+#define MAX_RECORD     (1u << 20)   /* bytes of one record beside a file */
+#define MAX_NAMES      16384        /* columns named by a reading */
+#define MAX_SHEETS     64
+#define MAX_DATES      64
+#define MAX_STRING     4096
+
+/* What comes before the readings. */
+static const char prelude_head[] =
+  "# Reckon ran this analysis with its helper module `reckon` (reckon.load, reckon.chart).\n"
+  "# Outside Reckon a stand-in reads each file the way Reckon read it (the pandas\n"
+  "# arguments below, recorded when the file was added) and draws charts with matplotlib.\n"
+  "try:\n"
+  "    import reckon\n"
+  "except ImportError:\n"
+  "    import csv\n"
+  "    import types\n"
+  "    import pandas as pd\n"
+  "\n"
+  "    # How Reckon read each file: for a text table the arguments of pd.read_csv,\n"
+  "    # then the columns it turned into dates (column number: format); for a\n"
+  "    # workbook, per sheet, the arguments of pd.read_excel (`header`: the row of\n"
+  "    # the column names, counted from 0; rows above it were titles or empty).\n";
+
+/* What comes after them. */
+static const char prelude_tail[] =
+  "\n"
+  "    def _reckon_columns(df, args):\n"
+  "        # Reckon's column names: trimmed; blank ones 'column N'; repeats 'name.1'.\n"
+  "        if args.get('header') is None and 'names' not in args:\n"
+  "            df.columns = ['column %d' % (i + 1) for i in range(df.shape[1])]\n"
+  "            return df\n"
+  "        seen, names = {}, []\n"
+  "        for i, n in enumerate(df.columns):\n"
+  "            if isinstance(n, float) and n.is_integer():\n"
+  "                n = '%d' % n\n"
+  "            if 'names' not in args and str(n).startswith('Unnamed: '):\n"
+  "                n = ''\n"
+  "            n = str(n).strip() or 'column %d' % (i + 1)\n"
+  "            base, k = n, seen.get(n, 0)\n"
+  "            while n in seen:\n"
+  "                k += 1\n"
+  "                n = '%s.%d' % (base, k)\n"
+  "            seen[base], seen[n] = k, 0\n"
+  "            names.append(n)\n"
+  "        df.columns = names\n"
+  "        return df\n"
+  "\n"
+  "    def _reckon_load(name, sheet=None):\n"
+  "        how = _reckon_readings.get(name)\n"
+  "        if how is None:\n"
+  "            # No record of this file: a guess.\n"
+  "            if name.lower().endswith(('.xlsx', '.xlsm', '.xls', '.ods')):\n"
+  "                return pd.read_excel(name, sheet_name=sheet if sheet is not None else 0)\n"
+  "            return pd.read_csv(name)\n"
+  "        if 'read_excel' in how:\n"
+  "            wanted = sheet if sheet is not None else how.get('sheet')\n"
+  "            sheets = [wanted] if wanted is not None else pd.ExcelFile(name).sheet_names\n"
+  "            frames = {}\n"
+  "            for s in sheets:\n"
+  "                args = how['read_excel'].get(s, dict(header=0))\n"
+  "                frames[s] = _reckon_columns(pd.read_excel(name, sheet_name=s, **args), args)\n"
+  "            return frames[sheets[0]] if len(frames) == 1 else frames\n"
+  "        if sheet is not None:\n"
+  "            raise ValueError('%s is not a workbook: it has no sheets.' % name)\n"
+  "        args = how['read_csv']\n"
+  "        df = _reckon_columns(pd.read_csv(name, **args), args)\n"
+  "        if how.get('strip'):\n"
+  "            for j in range(df.shape[1]):\n"
+  "                if df.dtypes.iloc[j] == object:\n"
+  "                    df.isetitem(j, df.iloc[:, j].str.strip())\n"
+  "        for j, fmt in how.get('dates', {}).items():\n"
+  "            if j < df.shape[1] and df.dtypes.iloc[j] == object:\n"
+  "                df.isetitem(j, pd.to_datetime(df.iloc[:, j], format=fmt, errors='coerce'))\n"
+  "        return df\n"
+  "\n"
+  "    def _reckon_chart(data, kind='line', x=None, y=None, title=None, **kwargs):\n"
+  "        import matplotlib.pyplot as plt\n"
+  "        kinds = {'histogram': 'hist'}\n"
+  "        pd.DataFrame(data).plot(kind=kinds.get(kind, kind), x=x, y=y, title=title)\n"
+  "        plt.show()\n"
+  "\n"
+  "    reckon = types.SimpleNamespace(load=_reckon_load, chart=_reckon_chart,\n"
+  "                                   show=lambda obj, name=None: display(obj))\n";
+
+/* reading.py's ISO_FORMATS: read_csv parses these itself (parse_dates). */
+static const char * const iso_formats[] = {
+  "%Y-%m-%d", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", NULL
+};
+
+/* ------------------------------------------------------------ Python text */
+
+/* @s as a Python string literal. Only printable text passes as it is:
+ * quotes, backslashes and control characters are escaped, so nothing in a
+ * reading (it comes from the sandbox) can end the literal. */
+static void
+py_string (GString    *out,
+           const char *s)
+{
+  char quote = (strchr (s, '\'') != NULL && strchr (s, '"') == NULL) ? '"' : '\'';
+
+  g_string_append_c (out, quote);
+  for (const char *p = s; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == (gunichar) quote || c == '\\')
+        g_string_append_printf (out, "\\%c", (char) c);
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\x%02x", c);
+      else if ((c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029 || c == 0xfeff)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+  g_string_append_c (out, quote);
+}
+
+/* ------------------------------------------------------- reading the record */
+
+/* A string member that is valid UTF-8 of 1..MAX_STRING bytes, else NULL. */
+static const char *
+get_str (JsonObject *o,
+         const char *member)
+{
+  JsonNode *n = json_object_get_member (o, member);
+  const char *s;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return NULL;
+  s = json_node_get_string (n);
+  if (s == NULL || *s == '\0' || strlen (s) > MAX_STRING || !g_utf8_validate (s, -1, NULL))
+    return NULL;
+  return s;
+}
+
+static gboolean
+get_flag (JsonObject *o,
+          const char *member,
+          gboolean    fallback)
+{
+  JsonNode *n = json_object_get_member (o, member);
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
+    return fallback;
+  return json_node_get_boolean (n);
+}
+
+/* A whole number in 0..@max, or -1. */
+static gint64
+get_count (JsonObject *o,
+           const char *member,
+           gint64      max)
+{
+  JsonNode *n = json_object_get_member (o, member);
+  gint64 v;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return -1;
+  if (json_node_get_value_type (n) == G_TYPE_INT64)
+    v = json_node_get_int (n);
+  else if (json_node_get_value_type (n) == G_TYPE_DOUBLE && json_node_get_double (n) == (gint64) json_node_get_double (n))
+    v = (gint64) json_node_get_double (n);
+  else
+    return -1;
+  return (v >= 0 && v <= max) ? v : -1;
+}
+
+static gboolean
+is_codec_name (const char *s)
+{
+  if (s == NULL || strlen (s) > 40)
+    return FALSE;
+  for (const char *p = s; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+/* One kwarg: ", name=" then the value (the first without the comma). */
+static void
+kwarg (GString    *out,
+       gboolean   *first,
+       const char *name)
+{
+  if (!*first)
+    g_string_append (out, ", ");
+  *first = FALSE;
+  g_string_append_printf (out, "%s=", name);
+}
+
+static void
+kwarg_str (GString    *out,
+           gboolean   *first,
+           const char *name,
+           const char *value)
+{
+  kwarg (out, first, name);
+  py_string (out, value);
+}
+
+/* The entry of a delimited text file: reading.py's csv_options() and
+ * read_csv(), as arguments. FALSE if the reading is not one it can say. */
+static gboolean
+csv_entry (GString    *out,
+           JsonObject *r)
+{
+  static const char * const compressions[] = { "gzip", "bz2", "xz", "zip", NULL };
+  const char *encoding = get_str (r, "encoding");
+  const char *compression = get_str (r, "compression");
+  const char *delimiter = get_str (r, "delimiter");
+  const char *newlines = get_str (r, "newlines");
+  JsonNode *names_node = json_object_get_member (r, "names");
+  JsonArray *names = NULL;
+  JsonNode *dates_node = json_object_get_member (r, "dates");
+  JsonArray *dates = NULL;
+  g_autoptr(GString) iso = g_string_new (NULL);
+  g_autoptr(GString) formats = g_string_new (NULL);
+  gboolean header = get_flag (r, "header", TRUE);
+  gint64 skip = get_count (r, "skip_lines", G_MAXINT32);
+  gboolean first = TRUE;
+  const char *s;
+
+  if (encoding == NULL)
+    encoding = "utf-8";
+  if (!is_codec_name (encoding))
+    return FALSE;
+  if (compression != NULL && !g_strv_contains (compressions, compression))
+    return FALSE;
+  /* Mixed line ends: Reckon reads those through Python's own newline
+   * handling, which no read_csv argument says. */
+  if (g_strcmp0 (newlines, "mixed") == 0)
+    return FALSE;
+  if (skip < 0)
+    skip = 0;
+  if (names_node != NULL)
+    {
+      if (!JSON_NODE_HOLDS_ARRAY (names_node))
+        return FALSE;
+      names = json_node_get_array (names_node);
+      if (json_array_get_length (names) == 0 || json_array_get_length (names) > MAX_NAMES)
+        return FALSE;
+      for (guint i = 0; i < json_array_get_length (names); i++)
+        {
+          JsonNode *n = json_array_get_element (names, i);
+
+          if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING ||
+              !g_utf8_validate (json_node_get_string (n), -1, NULL))
+            return FALSE;
+        }
+    }
+  if (dates_node != NULL && JSON_NODE_HOLDS_ARRAY (dates_node))
+    dates = json_node_get_array (dates_node);
+  for (guint i = 0; dates != NULL && i < json_array_get_length (dates) && i < MAX_DATES; i++)
+    {
+      JsonNode *n = json_array_get_element (dates, i);
+      const char *format;
+      gint64 column;
+
+      if (!JSON_NODE_HOLDS_OBJECT (n))
+        continue;
+      column = get_count (json_node_get_object (n), "column", MAX_NAMES);
+      format = get_str (json_node_get_object (n), "format");
+      if (column < 0 || format == NULL)
+        continue;
+      if (g_strv_contains (iso_formats, format))
+        g_string_append_printf (iso, "%s%" G_GINT64_FORMAT, iso->len ? ", " : "", column);
+      g_string_append_printf (formats, "%s%" G_GINT64_FORMAT ": ", formats->len ? ", " : "", column);
+      py_string (formats, format);
+    }
+
+  g_string_append (out, "            'read_csv': dict(");
+  kwarg_str (out, &first, "encoding", encoding);
+  if (get_flag (r, "whitespace", FALSE))
+    {
+      kwarg (out, &first, "delim_whitespace");
+      g_string_append (out, "True");
+    }
+  else
+    kwarg_str (out, &first, "sep", delimiter ? delimiter : ",");
+  if (names != NULL)
+    {
+      kwarg (out, &first, "header");
+      g_string_append (out, "None");
+      kwarg (out, &first, "names");
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < json_array_get_length (names); i++)
+        {
+          if (i > 0)
+            g_string_append (out, ", ");
+          py_string (out, json_array_get_string_element (names, i));
+        }
+      g_string_append_c (out, ']');
+      kwarg (out, &first, "skiprows");
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, skip + (header ? 1 : 0));
+    }
+  else
+    {
+      kwarg (out, &first, "header");
+      g_string_append (out, header ? "0" : "None");
+      kwarg (out, &first, "skiprows");
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, skip);
+    }
+  if ((s = get_str (r, "decimal")) != NULL && !g_str_equal (s, "."))
+    kwarg_str (out, &first, "decimal", s);
+  if ((s = get_str (r, "thousands")) != NULL)
+    kwarg_str (out, &first, "thousands", s);
+  if ((s = get_str (r, "quotechar")) != NULL && !g_str_equal (s, "\""))
+    kwarg_str (out, &first, "quotechar", s);
+  if (g_strcmp0 (get_str (r, "quoting"), "none") == 0)
+    {
+      kwarg (out, &first, "quoting");
+      g_string_append (out, "csv.QUOTE_NONE");
+    }
+  if (get_flag (r, "skipinitialspace", FALSE))
+    {
+      kwarg (out, &first, "skipinitialspace");
+      g_string_append (out, "True");
+    }
+  if ((s = get_str (r, "comment")) != NULL)
+    kwarg_str (out, &first, "comment", s);
+  /* Compressed or not by content, whatever the name ends with. */
+  kwarg (out, &first, "compression");
+  if (compression != NULL)
+    py_string (out, compression);
+  else
+    g_string_append (out, "None");
+  if (iso->len > 0)
+    {
+      kwarg (out, &first, "parse_dates");
+      g_string_append_printf (out, "[%s]", iso->str);
+    }
+  kwarg (out, &first, "low_memory");
+  g_string_append (out, "False");
+  g_string_append (out, "),\n");
+  if (get_flag (r, "strip", FALSE))
+    g_string_append (out, "            'strip': True,  # spaces around values removed\n");
+  if (formats->len > 0)
+    g_string_append_printf (out, "            'dates': {%s},\n", formats->str);
+  return TRUE;
+}
+
+/* The entry of a workbook: per sheet, where its table starts. FALSE when
+ * the record does not say it (an older one without skip_rows). */
+static gboolean
+workbook_entry (GString    *out,
+                JsonObject *r)
+{
+  JsonNode *sheets_node = json_object_get_member (r, "sheets");
+  JsonArray *sheets;
+  const char *sheet = get_str (r, "sheet");
+
+  if (sheets_node == NULL || !JSON_NODE_HOLDS_ARRAY (sheets_node))
+    return FALSE;
+  sheets = json_node_get_array (sheets_node);
+  if (json_array_get_length (sheets) == 0 || json_array_get_length (sheets) > MAX_SHEETS)
+    return FALSE;
+  for (guint i = 0; i < json_array_get_length (sheets); i++)
+    {
+      JsonNode *n = json_array_get_element (sheets, i);
+
+      if (!JSON_NODE_HOLDS_OBJECT (n) || get_str (json_node_get_object (n), "name") == NULL ||
+          get_count (json_node_get_object (n), "skip_rows", G_MAXINT32) < 0)
+        return FALSE;
+    }
+
+  g_string_append (out, "            'read_excel': {\n");
+  for (guint i = 0; i < json_array_get_length (sheets); i++)
+    {
+      JsonObject *o = json_array_get_object_element (sheets, i);
+      gint64 skip = get_count (o, "skip_rows", G_MAXINT32);
+
+      g_string_append (out, "                ");
+      py_string (out, get_str (o, "name"));
+      if (get_flag (o, "header", TRUE))
+        g_string_append_printf (out, ": dict(header=%" G_GINT64_FORMAT "),\n", skip);
+      else
+        g_string_append_printf (out, ": dict(header=None, skiprows=%" G_GINT64_FORMAT "),\n", skip);
+    }
+  g_string_append (out, "            },\n");
+  if (sheet != NULL)
+    {
+      g_string_append (out, "            'sheet': ");
+      py_string (out, sheet);
+      g_string_append (out, ",\n");
+    }
+  return TRUE;
+}
+
+static void
+file_entry (GString    *out,
+            const char *name,
+            JsonObject *reading)
+{
+  g_autoptr(GString) body = g_string_new (NULL);
+  const char *format = get_str (reading, "format");
+  gboolean ok = FALSE;
+
+  if (g_strcmp0 (format, "csv") == 0)
+    ok = csv_entry (body, reading);
+  else if (g_strcmp0 (format, "xlsx") == 0 || g_strcmp0 (format, "xls") == 0 ||
+           g_strcmp0 (format, "ods") == 0)
+    ok = workbook_entry (body, reading);
+  if (!ok)
+    return;
+  g_string_append (out, "        ");
+  py_string (out, name);
+  g_string_append (out, ": {\n");
+  g_string_append (out, body->str);
+  g_string_append (out, "        },\n");
+}
+
+/* ---------------------------------------------------- where records are */
+
+static JsonNode *
+parse_object (const char *data,
+              gssize      len)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+
+  if (!json_parser_load_from_data (parser, data, len, NULL))
+    return NULL;
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return NULL;
+  return json_node_copy (root);
+}
+
+static char *
+read_beneath (int         ws,
+              const char *rel,
+              gsize       max,
+              gsize      *len)
+{
+  struct stat st;
+  char *buf;
+  gsize got = 0;
+  int fd = rk_export_open_beneath (ws, rel, NULL);
+
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 || st.st_size < 0 || (guint64) st.st_size > max)
+    {
+      close (fd);
+      return NULL;
+    }
+  buf = g_malloc (st.st_size + 1);
+  while (got < (gsize) st.st_size)
+    {
+      ssize_t r = read (fd, buf + got, st.st_size - got);
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        break;
+      got += r;
+    }
+  close (fd);
+  buf[got] = '\0';
+  *len = got;
+  return buf;
+}
+
+/* The records beside the files (.reckon/readings/NAME.json), as
+ * reckon.load finds them: only for a file that has not changed since. */
+static void
+add_saved_readings (GHashTable *readings,
+                    int         ws)
+{
+  int dfd = rk_export_open_dir_beneath (ws, READINGS_DIR, NULL);
+  DIR *dir;
+  struct dirent *d;
+
+  if (dfd < 0)
+    return;
+  dir = fdopendir (dfd);
+  if (dir == NULL)
+    {
+      close (dfd);
+      return;
+    }
+  while ((d = readdir (dir)) != NULL && g_hash_table_size (readings) < MAX_RECORDS)
+    {
+      g_autofree char *rel = NULL;
+      g_autofree char *data = NULL;
+      g_autoptr(JsonNode) doc = NULL;
+      JsonObject *o;
+      JsonNode *reading;
+      const char *name;
+      struct stat st;
+      gsize len = 0;
+      int fd;
+
+      if (d->d_name[0] == '.' || !g_str_has_suffix (d->d_name, ".json"))
+        continue;
+      rel = g_build_filename (READINGS_DIR, d->d_name, NULL);
+      data = read_beneath (ws, rel, MAX_RECORD, &len);
+      if (data == NULL || (doc = parse_object (data, len)) == NULL)
+        continue;
+      o = json_node_get_object (doc);
+      name = get_str (o, "name");
+      reading = json_object_get_member (o, "reading");
+      if (get_count (o, "version", 1) != 1 || name == NULL || strchr (name, '/') != NULL ||
+          !rk_path_is_beneath (name) || reading == NULL || !JSON_NODE_HOLDS_OBJECT (reading))
+        continue;
+      fd = rk_export_open_beneath (ws, name, NULL);
+      if (fd < 0)
+        continue;
+      if (fstat (fd, &st) == 0 && get_count (o, "size", G_MAXINT64) == (gint64) st.st_size &&
+          get_count (o, "mtime_ns", G_MAXINT64) == (gint64) st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec)
+        g_hash_table_replace (readings, g_strdup (name), json_node_copy (reading));
+      close (fd);
+    }
+  closedir (dir);
+}
+
+/* The records the transcript keeps: each attachment entry's profile. */
+static void
+add_attachment_readings (GHashTable   *readings,
+                         RkTranscript *transcript)
+{
+  guint n = rk_transcript_get_n_entries (transcript);
+
+  for (guint i = 0; i < n && g_hash_table_size (readings) < MAX_RECORDS; i++)
+    {
+      RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i);
+      const char *name = rk_transcript_entry_get_name (e);
+      const char *detail = rk_transcript_entry_get_detail (e);
+      g_autoptr(JsonNode) doc = NULL;
+      JsonNode *reading;
+
+      if (rk_transcript_entry_get_kind (e) != RK_ENTRY_ATTACHMENT || name == NULL || detail == NULL ||
+          g_hash_table_contains (readings, name))
+        continue;
+      doc = parse_object (detail, -1);
+      if (doc == NULL)
+        continue;
+      reading = json_object_get_member (json_node_get_object (doc), "reading");
+      if (reading != NULL && JSON_NODE_HOLDS_OBJECT (reading))
+        g_hash_table_replace (readings, g_strdup (name), json_node_copy (reading));
+    }
+}
+
+static int
+compare_names (const void *a,
+               const void *b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+char *
+rk_notebook_prelude (RkTranscript *transcript,
+                     int           workspace_fd)
+{
+  g_autoptr(GHashTable) readings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                          (GDestroyNotify) json_node_unref);
+  g_autofree const char **names = NULL;
+  GString *out = g_string_new (prelude_head);
+  guint n = 0;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (transcript), NULL);
+
+  /* What reckon.load replayed comes first; a conversation whose workspace
+   * is gone still has its attachment entries. */
+  if (workspace_fd >= 0)
+    add_saved_readings (readings, workspace_fd);
+  add_attachment_readings (readings, transcript);
+
+  names = (const char **) g_hash_table_get_keys_as_array (readings, &n);
+  qsort (names, n, sizeof (char *), compare_names);
+  g_string_append (out, "    _reckon_readings = {\n");
+  for (guint i = 0; i < n; i++)
+    file_entry (out, names[i], json_node_get_object (g_hash_table_lookup (readings, names[i])));
+  g_string_append (out, "    }\n");
+  g_string_append (out, prelude_tail);
+  return g_string_free (out, FALSE);
+}

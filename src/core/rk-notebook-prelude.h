@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-notebook-prelude.h — the first cell of an exported notebook: a stand-in
+ * for Reckon's `reckon` module that reads each file as Reckon read it. */
+#pragma once
+
+#include <glib.h>
+
+#include "rk-transcript.h"
+
+G_BEGIN_DECLS
+
+/* Python source: "try: import reckon", else a stand-in whose reckon.load
+ * replays each file's recorded reading (the record beside the file in the
+ * workspace open at @workspace_fd, or, when there is none, the one in the
+ * file's attachment entry) as the pandas arguments Reckon used, and guesses
+ * only for files with no record. @workspace_fd may be -1. */
+char *rk_notebook_prelude (RkTranscript *transcript,
+                           int           workspace_fd);
+
+G_END_DECLS
