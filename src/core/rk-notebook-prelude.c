@@ -243,6 +243,7 @@ csv_entry (GString    *out,
   JsonNode *dates_node = json_object_get_member (r, "dates");
   JsonArray *dates = NULL;
   g_autoptr(GString) iso = g_string_new (NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GString) formats = g_string_new (NULL);
   gboolean header = get_flag (r, "header", TRUE);
   gint64 skip = get_count (r, "skip_lines", G_MAXINT32);
@@ -293,6 +294,8 @@ csv_entry (GString    *out,
         continue;
       if (g_strv_contains (iso_formats, format))
         g_string_append_printf (iso, "%s%" G_GINT64_FORMAT, iso->len ? ", " : "", column);
+      else
+        g_string_append_printf (text, "%s%" G_GINT64_FORMAT ": str", text->len ? ", " : "", column);
       g_string_append_printf (formats, "%s%" G_GINT64_FORMAT ": ", formats->len ? ", " : "", column);
       py_string (formats, format);
     }
@@ -357,6 +360,11 @@ csv_entry (GString    *out,
     {
       kwarg (out, &first, "parse_dates");
       g_string_append_printf (out, "[%s]", iso->str);
+    }
+  if (text->len > 0)
+    {
+      kwarg (out, &first, "dtype");
+      g_string_append_printf (out, "{%s}", text->str);
     }
   kwarg (out, &first, "low_memory");
   g_string_append (out, "False");

@@ -286,6 +286,13 @@ test_awkward_files (void)
         g_assert_null (strstr (text, "Rapport annuel"));
         if (strstr (text, "Monat     datetime64[ns]") != NULL)
           xlsx_seen = TRUE;
+        /* and the CSV's day.month.year dates as dates, not as numbers
+         * with '.' for thousands */
+        if (strstr (text, "Filiale") != NULL)
+          {
+            g_assert_nonnull (strstr (text, "2023-01-03"));
+            g_assert_null (strstr (text, "3012023"));
+          }
       }
     g_assert_true (xlsx_seen);
   }

@@ -722,6 +722,12 @@ def read_csv(path, reading, nrows=None, raw=False):
                if isinstance(d.get("column"), int) and d.get("format") in ISO_FORMATS]
         if iso:
             opts["parse_dates"] = iso
+        # The others are read as text: with thousands="." a date such as
+        # 03.01.2023 would read as the number 3012023 and stay one.
+        text = {d["column"]: str for d in reading.get("dates", ())
+                if isinstance(d.get("column"), int) and d.get("format") not in ISO_FORMATS}
+        if text:
+            opts["dtype"] = text
     src = _csv_source(path, reading)
     if isinstance(src, io.TextIOBase):
         opts.pop("encoding", None)
