@@ -18,6 +18,7 @@ struct _RkAnalysisButton
 
   GtkWidget     *button;
   char          *name;
+  char          *sheet;          /* the first table's sheet or PDF table, when there are several */
   GPtrArray     *columns;        /* column names (strings) of the first table */
   GPtrArray     *numbers;        /* the number columns among them */
   RkTableProfile *table;         /* a copy of what "is useful" needs, or NULL */
@@ -42,7 +43,7 @@ emit_code (RkAnalysisButton *self,
 
   if (self->name == NULL)
     return;
-  code = rk_analysis_build_code (analysis, self->name, NULL, group_by);
+  code = rk_analysis_build_code (analysis, self->name, self->sheet, group_by);
   if (code != NULL)
     g_signal_emit (self, signals[SIGNAL_RUN_CODE], 0, code);
 }
@@ -209,9 +210,14 @@ rk_analysis_button_set_file (RkAnalysisButton    *self,
   g_ptr_array_set_size (self->numbers, 0);
   g_ptr_array_set_size (self->table_columns, 0);
   g_clear_pointer (&self->table, g_free);
+  g_clear_pointer (&self->sheet, g_free);
 
   if (profile != NULL && profile->error == NULL && profile->tables != NULL && profile->tables->len > 0)
     first = g_ptr_array_index (profile->tables, 0);
+  /* With several sheets (or PDF tables) reckon.load gives them all, as a
+   * dict: the analyses work on the first, the one the card shows. */
+  if (first != NULL && first->name != NULL && profile->tables->len > 1)
+    self->sheet = g_strdup (first->name);
   if (first != NULL)
     {
       self->table = g_new0 (RkTableProfile, 1);
@@ -248,6 +254,7 @@ rk_analysis_button_finalize (GObject *object)
   RkAnalysisButton *self = RK_ANALYSIS_BUTTON (object);
 
   g_free (self->name);
+  g_free (self->sheet);
   g_ptr_array_unref (self->columns);
   g_ptr_array_unref (self->numbers);
   g_free (self->table);

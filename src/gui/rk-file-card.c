@@ -270,7 +270,16 @@ rk_file_card_set_profile (RkFileCard          *self,
     {
       const RkTableProfile *t = profile->tables->pdata[0];
       g_autofree char *rows = format_count (t->rows);
+      gboolean pdf_tables = profile->sheets <= 1 && profile->tables->len > 1;
 
+      /* A PDF's tables: how many, then the first (the one analyses use). */
+      if (pdf_tables)
+        {
+          g_string_append (summary, " · ");
+          g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%u table", "%u tables",
+                                                        profile->tables->len),
+                                  profile->tables->len);
+        }
       g_string_append (summary, " · ");
       /* TRANSLATORS: e.g. "1,204 rows × 7 columns"; the first %s is a number */
       g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%s%s rows × %u column", "%s%s rows × %u columns",
@@ -280,6 +289,12 @@ rk_file_card_set_profile (RkFileCard          *self,
         {
           g_autofree char *sheet = rk_text_sanitize_for_terminal (t->name, RK_TEXT_SANITIZE_SINGLE_LINE);
           g_string_append_printf (summary, _(" (first sheet “%s”)"), sheet);
+        }
+      else if (t->name != NULL && pdf_tables)
+        {
+          g_autofree char *where = rk_text_sanitize_for_terminal (t->name, RK_TEXT_SANITIZE_SINGLE_LINE);
+          /* TRANSLATORS: after "4 rows × 2 columns"; %s is where the table is, e.g. "page 2" */
+          g_string_append_printf (summary, _(" (first table, “%s”)"), where);
         }
       show_columns (self, t);
     }
