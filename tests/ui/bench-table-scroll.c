@@ -431,8 +431,8 @@ run_code_cb (GObject      *source,
 {
   Chat *chat = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *out = rk_conversation_run_code_finish (RK_CONVERSATION (source), result, &error);
 
+  g_free (rk_conversation_run_code_finish (RK_CONVERSATION (source), result, &error));
   g_assert_no_error (error);
   chat->finished = TRUE;
 }

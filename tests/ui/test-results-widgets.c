@@ -331,16 +331,17 @@ static void
 test_table_wide (void)
 {
   g_autofree char *path = g_strdup_printf ("%s/wide.rkt", tmpdir);
-  g_autofree char *out = python ("import os, sys\nsys.path.insert(0, os.environ['RECKON_SOURCE_ROOT'] + '/sandbox/kernel')\n"
-                                 "import pandas as pd\nfrom reckon import table\n"
-                                 "df = pd.DataFrame({'c%d' % i: [(r * 7 + i) % 300 for r in range(300)] for i in range(40)})\n"
-                                 "table.write(df, sys.argv[1])\n", path);
   g_autoptr(GError) error = NULL;
-  g_autoptr(RkTable) table = rk_table_open (path, &error);
+  g_autoptr(RkTable) table = NULL;
   GtkWidget *view;
   GtkWidget *window;
   gint64 first = -1;
 
+  g_free (python ("import os, sys\nsys.path.insert(0, os.environ['RECKON_SOURCE_ROOT'] + '/sandbox/kernel')\n"
+                  "import pandas as pd\nfrom reckon import table\n"
+                  "df = pd.DataFrame({'c%d' % i: [(r * 7 + i) % 300 for r in range(300)] for i in range(40)})\n"
+                  "table.write(df, sys.argv[1])\n", path));
+  table = rk_table_open (path, &error);
   g_assert_no_error (error);
   view = rk_table_view_new (table);
   window = show_in_window (view);
