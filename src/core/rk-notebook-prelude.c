@@ -81,12 +81,23 @@ static const char prelude_tail[] =
   "            frames = {}\n"
   "            for s in sheets:\n"
   "                args = how['read_excel'].get(s, dict(header=0))\n"
-  "                frames[s] = _reckon_columns(pd.read_excel(name, sheet_name=s, **args), args)\n"
+  "                df = _reckon_columns(pd.read_excel(name, sheet_name=s, **args), args)\n"
+  "                # Reckon keeps the empty cells of text columns, and wholly empty columns, as None.\n"
+  "                for j in range(df.shape[1]):\n"
+  "                    col = df.iloc[:, j]\n"
+  "                    if col.dtype == object or col.isna().all():\n"
+  "                        df.isetitem(j, col.astype(object).where(col.notna(), None))\n"
+  "                frames[s] = df\n"
   "            return frames[sheets[0]] if len(frames) == 1 else frames\n"
   "        if sheet is not None:\n"
   "            raise ValueError('%s is not a workbook: it has no sheets.' % name)\n"
   "        args = how['read_csv']\n"
-  "        df = _reckon_columns(pd.read_csv(name, **args), args)\n"
+  "        source = name\n"
+  "        if 'zip_member' in how:\n"
+  "            # the one file inside the ZIP archive (pandas refuses one that also holds folders)\n"
+  "            import zipfile\n"
+  "            source = zipfile.ZipFile(name).open(how['zip_member'])\n"
+  "        df = _reckon_columns(pd.read_csv(source, **args), args)\n"
   "        if how.get('strip'):\n"
   "            for j in range(df.shape[1]):\n"
   "                if df.dtypes.iloc[j] == object:\n"
@@ -238,6 +249,7 @@ csv_entry (GString    *out,
   const char *compression = get_str (r, "compression");
   const char *delimiter = get_str (r, "delimiter");
   const char *newlines = get_str (r, "newlines");
+  const char *member = get_str (r, "member");
   JsonNode *names_node = json_object_get_member (r, "names");
   JsonArray *names = NULL;
   JsonNode *dates_node = json_object_get_member (r, "dates");
@@ -350,9 +362,10 @@ csv_entry (GString    *out,
     }
   if ((s = get_str (r, "comment")) != NULL)
     kwarg_str (out, &first, "comment", s);
-  /* Compressed or not by content, whatever the name ends with. */
+  /* Compressed or not by content, whatever the name ends with; a ZIP
+   * member is opened by the stand-in itself. */
   kwarg (out, &first, "compression");
-  if (compression != NULL)
+  if (compression != NULL && !(g_str_equal (compression, "zip") && member != NULL))
     py_string (out, compression);
   else
     g_string_append (out, "None");
@@ -369,6 +382,12 @@ csv_entry (GString    *out,
   kwarg (out, &first, "low_memory");
   g_string_append (out, "False");
   g_string_append (out, "),\n");
+  if (g_strcmp0 (compression, "zip") == 0 && member != NULL)
+    {
+      g_string_append (out, "            'zip_member': ");
+      py_string (out, member);
+      g_string_append (out, ",\n");
+    }
   if (get_flag (r, "strip", FALSE))
     g_string_append (out, "            'strip': True,  # spaces around values removed\n");
   if (formats->len > 0)

@@ -104,6 +104,8 @@ test_hostile (void)
           "{\"reading\": {\"format\": \"xlsx\", \"sheet\": \"S'1\\n\","
           " \"sheets\": [{\"name\": \"S'1\\n\", \"header\": false, \"skip_rows\": 2},"
           "              {\"name\": \"Two\", \"header\": true, \"skip_rows\": 0}]}}");
+  attach (t, "one.zip",
+          "{\"reading\": {\"format\": \"csv\", \"compression\": \"zip\", \"member\": \"folder/in'side.csv\"}}");
   /* left to the guess */
   attach (t, "codec.csv", "{\"reading\": {\"format\": \"csv\", \"encoding\": \"utf-8'); import os; ('\"}}");
   attach (t, "packed.csv", "{\"reading\": {\"format\": \"csv\", \"compression\": \"rm -rf\"}}");
@@ -130,6 +132,9 @@ test_hostile (void)
     "               \"skiprows\": 4, \"quoting\": 3, \"compression\": \"gzip\", \"parse_dates\": [0],"
     "               \"low_memory\": false},"
     "  \"strip\": true, \"dates\": {\"0\": \"%Y-%m-%d\"}},"
+    " \"one.zip\": {\"read_csv\": {\"encoding\": \"utf-8\", \"sep\": \",\", \"header\": 0, \"skiprows\": 0,"
+    "                             \"compression\": null, \"low_memory\": false},"
+    "              \"zip_member\": \"folder/in'side.csv\"},"
     " \"book.xlsx\": {"
     "  \"read_excel\": {\"S'1\\n\": {\"header\": null, \"skiprows\": 2}, \"Two\": {\"header\": 0}},"
     "  \"sheet\": \"S'1\\n\"}}");
