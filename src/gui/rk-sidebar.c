@@ -198,6 +198,9 @@ describe_profile (const RkFileProfile *profile)
       const RkTableProfile *table = g_ptr_array_index (profile->tables, 0);
       g_autofree char *rows = g_strdup_printf ("%" G_GUINT64_FORMAT, table->rows);
 
+      if (profile->sheets > 1)
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u sheet", "%u sheets", profile->sheets),
+                                profile->sheets);
       if (profile->tables->len > 1)
         /* Translators: a file with several sheets or tables. */
         return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u table", "%u tables", profile->tables->len),
