@@ -42,6 +42,7 @@
 #include "terminal.h"
 #include "seccomp-filter-bpf.h"
 #include "utils.h"
+#include "workspace-fs.h"
 #include "workspace-usage.h"
 
 #define SANDBOX_UID 1000
@@ -75,6 +76,9 @@ static struct
   uint64_t tmp_size;
   bool debug;
   bool pty;
+  /* --workspace-fs tmpfs (docs/sandbox.md, "A capped workspace"). */
+  bool workspace_tmpfs;
+  int sync_fd;
   /* --nested (docs/sandbox.md, "Backends"): inside an outer sandbox. */
   bool nested;
   int control_fd;
@@ -95,6 +99,7 @@ static struct
   .max_open_files = 1024,
   .tmp_size = 256ULL << 20,
   .control_fd = -1,
+  .sync_fd = -1,
 };
 
 /* --nested: the monitor's pid, the program's parent. */
@@ -117,6 +122,15 @@ static int workspace_tree_fd = -1;
  * meanwhile. PID-1 writes one byte on forked_fd once the program exists. */
 static int cgroup_sync_fd = -1;
 static int forked_fd = -1;
+/* --workspace-fs tmpfs, in PID-1: the host's workspace (never mounted
+ * inside), the tmpfs at /workspace, and where PID-1 answers the monitor's
+ * save requests (one JSON line each). */
+static int host_workspace_fd = -1;
+static int tmpfs_workspace_fd = -1;
+static int saved_fd = -1;
+/* The monitor asks PID-1 to save the workspace with this signal (sent from
+ * outside, so PID-1 sees it from pid 0: the program's own are ignored). */
+#define SAVE_SIGNAL (SIGRTMIN + 2)
 static uid_t host_uid;
 static gid_t host_gid;
 
@@ -270,6 +284,15 @@ parse_args (int argc, char **argv)
         status_fd = fd_arg (a, v);
       else if (strcmp (a, "--control-fd") == 0)
         opt.control_fd = fd_arg (a, v);
+      else if (strcmp (a, "--sync-fd") == 0)
+        opt.sync_fd = fd_arg (a, v);
+      else if (strcmp (a, "--workspace-fs") == 0)
+        {
+          if (strcmp (v, "tmpfs") == 0)
+            opt.workspace_tmpfs = true;
+          else if (strcmp (v, "bind") != 0)
+            die ("--workspace-fs is bind or tmpfs");
+        }
       else
         die ("unknown option %s", a);
     }
@@ -284,6 +307,12 @@ parse_args (int argc, char **argv)
     die ("--max-open-files must be at least 16");
   if (opt.tmp_size < 4096)
     die ("--tmp-size must be at least 4K");
+  if (opt.workspace_tmpfs && opt.nested)
+    die ("--workspace-fs tmpfs needs a mount namespace of its own: not with --nested");
+  if (opt.workspace_tmpfs && opt.disk < 4096)
+    die ("--disk must be at least 4K with --workspace-fs tmpfs");
+  if (opt.sync_fd >= 0 && !opt.workspace_tmpfs)
+    die ("--sync-fd is only for --workspace-fs tmpfs");
   opt.argv = &argv[i];
 }
 
@@ -529,7 +558,18 @@ setup_newroot (void)
 
   /* /workspace: the only host path that can be written. */
   make_mount_point (NEWROOT "/workspace", true);
-  if (workspace_tree_fd >= 0)
+  if (opt.workspace_tmpfs)
+    {
+      /* The kernel caps it: size= bytes of data, nr_inodes= files and
+       * folders (hard links count too), whatever is open, unlinked or
+       * hidden. The host's folder stays a descriptor of PID-1's. */
+      snprintf (opts, sizeof opts, "mode=0755,size=%llu,nr_inodes=%llu",
+                (unsigned long long) opt.disk, (unsigned long long) opt.max_files + 1);
+      if (mount ("tmpfs", NEWROOT "/workspace", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+        die_with_error ("cannot mount the workspace's tmpfs");
+      host_workspace_fd = workspace_tree_fd >= 0 ? workspace_tree_fd : ws_fd;
+    }
+  else if (workspace_tree_fd >= 0)
     {
       if (move_mount (workspace_tree_fd, "", AT_FDCWD, NEWROOT "/workspace", MOVE_MOUNT_F_EMPTY_PATH) != 0)
         die_with_error ("cannot mount the idmapped workspace");
@@ -898,6 +938,48 @@ run_program (void)
   }
 }
 
+/* --workspace-fs tmpfs: copies the tmpfs out to the host's workspace. In
+ * PID-1, under its filter, with no capabilities: what it writes is the
+ * sandbox user's on the host, as if the program had written it. */
+static bool
+save_workspace (char *error, size_t size)
+{
+  struct workspace_copy wc;
+  struct timespec t0, t1;
+  bool ok;
+
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  ok = workspace_copy_tree (tmpfs_workspace_fd, host_workspace_fd, opt.disk, &wc);
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+  snprintf (error, size, "%s", wc.error);
+  if (opt.debug)
+    debug ("workspace saved: %llu files written (%llu bytes), %llu unchanged, %llu removed, "
+           "%llu not copied (links, FIFOs, sockets, devices) in %.2f ms",
+           (unsigned long long) wc.files, (unsigned long long) wc.bytes, (unsigned long long) wc.kept,
+           (unsigned long long) wc.removed, (unsigned long long) wc.skipped,
+           (double) (t1.tv_sec - t0.tv_sec) * 1e3 + (double) (t1.tv_nsec - t0.tv_nsec) / 1e6);
+  return ok;
+}
+
+/* Closes every fd from 3 up except @keep (sorted, ascending). */
+static void
+close_all_but (const int *keep, size_t n)
+{
+  unsigned int from = 3;
+
+  for (size_t i = 0; i <= n; i++)
+    {
+      unsigned int to = i < n ? (unsigned int) keep[i] : ~0U;
+      if (i < n && keep[i] < 3)
+        continue;
+      if (to > from && syscall (SYS_close_range, from, i < n ? to - 1 : to, 0) != 0)
+        for (unsigned int fd = from; fd < (i < n ? to : 1024U); fd++)
+          close ((int) fd);
+      if (i < n)
+        from = to + 1;
+    }
+}
+
 static void
 noop_handler (int sig)
 {
@@ -955,6 +1037,16 @@ run_pid1 (int sync_fd)
     die_with_error ("cannot set the host name");
   bring_up_loopback ();
   setup_newroot ();
+  if (opt.workspace_tmpfs)
+    {
+      struct workspace_copy wc;
+      tmpfs_workspace_fd = open ("/workspace", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (tmpfs_workspace_fd < 0)
+        die_with_error ("cannot open the workspace's tmpfs");
+      if (!workspace_copy_tree (host_workspace_fd, tmpfs_workspace_fd, opt.disk, &wc))
+        die ("the workspace does not fit in its tmpfs (--disk %llu bytes, --max-files %llu): %s",
+             (unsigned long long) opt.disk, (unsigned long long) opt.max_files, wc.error);
+    }
   if (setsid () < 0)
     die_with_error ("cannot start a new session");
 
@@ -968,6 +1060,11 @@ run_pid1 (int sync_fd)
     {
       sigaddset (&set, forwarded_signals[i]);
       sigaction (forwarded_signals[i], &sa, NULL);
+    }
+  if (opt.workspace_tmpfs)
+    {
+      sigaddset (&set, SAVE_SIGNAL);
+      sigaction (SAVE_SIGNAL, &sa, NULL);
     }
   sigprocmask (SIG_BLOCK, &set, NULL);
 
@@ -990,13 +1087,21 @@ run_pid1 (int sync_fd)
   if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
     die_with_error ("cannot make PID-1 undumpable");
   drop_capabilities ();
-  /* Keep only the report pipe: pipes passed to the program must see EOF
-   * when it ends, and nothing here is of use to an attacker. */
-  for (int fd = 3; fd < report_fd; fd++)
-    close (fd);
-  if (syscall (SYS_close_range, (unsigned int) report_fd + 1, ~0U, 0) != 0)
-    for (int fd = report_fd + 1; fd < 1024; fd++)
-      close (fd);
+  /* Keep only the report pipe (and, with a tmpfs workspace, its two
+   * folders and the save answers): pipes passed to the program must see
+   * EOF when it ends, and nothing else here is of use to an attacker. */
+  {
+    int keep[4] = { report_fd, host_workspace_fd, tmpfs_workspace_fd, saved_fd };
+    size_t n = opt.workspace_tmpfs ? 4 : 1;
+    for (size_t i = 1; i < n; i++)
+      for (size_t j = i; j > 0 && keep[j - 1] > keep[j]; j--)
+        {
+          int t = keep[j];
+          keep[j] = keep[j - 1];
+          keep[j - 1] = t;
+        }
+    close_all_but (keep, n);
+  }
   /* The same filter as the program's: what we still need (waitpid, kill,
    * sigwaitinfo, write, exit) is all allowed. */
   if (!load_filters ())
@@ -1009,6 +1114,22 @@ run_pid1 (int sync_fd)
 
       if (sig < 0)
         continue;
+      if (opt.workspace_tmpfs && sig == SAVE_SIGNAL)
+        {
+          char error[256], line[700], esc[600];
+          /* Only the monitor's (sent from outside our namespace). */
+          if (info.si_pid != 0)
+            continue;
+          if (save_workspace (error, sizeof error))
+            snprintf (line, sizeof line, "{\"saved\": true}\n");
+          else
+            {
+              json_escape (esc, sizeof esc, error);
+              snprintf (line, sizeof line, "{\"saved\": false, \"error\": %s}\n", esc);
+            }
+          write_all (saved_fd, line, strlen (line));
+          continue;
+        }
       if (sig != SIGCHLD)
         {
           kill (child, sig);
@@ -1025,6 +1146,23 @@ run_pid1 (int sync_fd)
               /* The run ends with the program; leaving takes every orphan
                * with us (the kernel kills the namespace). */
               char msg[1 + sizeof status];
+              if (opt.workspace_tmpfs)
+                {
+                  /* Save only once nothing of the run is left to change
+                   * the tmpfs: kill(-1) from PID-1 reaches every other
+                   * process of the namespace. */
+                  char saved[1 + 256] = "W";
+                  kill (-1, SIGKILL);
+                  while (waitpid (-1, NULL, 0) > 0 || errno == EINTR)
+                    ;
+                  if (!save_workspace (saved + 1, sizeof saved - 1))
+                    {
+                      char line[400];
+                      snprintf (line, sizeof line, "reckon-sandbox: the workspace was not saved: %s\n", saved + 1);
+                      write_all (STDERR_FILENO, line, strlen (line));
+                    }
+                  write_all (report_fd, saved, sizeof saved);
+                }
               msg[0] = 'S';
               memcpy (msg + 1, &status, sizeof status);
               write_all (report_fd, msg, sizeof msg);
@@ -1177,10 +1315,13 @@ signal_limit (int sig)
     }
 }
 
+/* Added to the status line: with a tmpfs workspace, whether it was saved. */
+static char status_extra[700];
+
 static int __attribute__((noreturn))
 finish (int status, bool have_status, const char *limit, const char *value)
 {
-  char json[256];
+  char json[800];
 
   terminal_restore ();
   if (limit != NULL)
@@ -1188,7 +1329,7 @@ finish (int status, bool have_status, const char *limit, const char *value)
       char line[256];
       snprintf (line, sizeof line, "reckon-sandbox: stopped: %s limit exceeded (%s)\n", limit, value);
       write_all (STDERR_FILENO, line, strlen (line));
-      snprintf (json, sizeof json, "{\"signal\": %d, \"limit\": \"%s\"}\n", SIGKILL, limit);
+      snprintf (json, sizeof json, "{\"signal\": %d, \"limit\": \"%s\"%s}\n", SIGKILL, limit, status_extra);
       write_status (json);
       exit (strcmp (limit, "timeout") == 0 ? 124 : 128 + SIGKILL);
     }
@@ -1199,7 +1340,7 @@ finish (int status, bool have_status, const char *limit, const char *value)
     }
   if (WIFEXITED (status))
     {
-      snprintf (json, sizeof json, "{\"exit\": %d}\n", WEXITSTATUS (status));
+      snprintf (json, sizeof json, "{\"exit\": %d%s}\n", WEXITSTATUS (status), status_extra);
       write_status (json);
       exit (WEXITSTATUS (status));
     }
@@ -1207,9 +1348,9 @@ finish (int status, bool have_status, const char *limit, const char *value)
     int sig = WTERMSIG (status);
     const char *l = signal_limit (sig);
     if (l != NULL)
-      snprintf (json, sizeof json, "{\"signal\": %d, \"limit\": \"%s\"}\n", sig, l);
+      snprintf (json, sizeof json, "{\"signal\": %d, \"limit\": \"%s\"%s}\n", sig, l, status_extra);
     else
-      snprintf (json, sizeof json, "{\"signal\": %d}\n", sig);
+      snprintf (json, sizeof json, "{\"signal\": %d%s}\n", sig, status_extra);
     write_status (json);
     exit (128 + sig);
   }
@@ -1442,7 +1583,8 @@ int
 main (int argc, char **argv)
 {
   static char report[4096];
-  int sync_pipe[2], report_pipe[2], cgroup_pipe[2], forked_pipe[2];
+  int sync_pipe[2], report_pipe[2], cgroup_pipe[2], forked_pipe[2], saved_pipe[2] = { -1, -1 };
+  bool sync_open;
   sigset_t set;
   pid_t pid1;
   int sfd;
@@ -1507,9 +1649,15 @@ main (int argc, char **argv)
       debug ("seccomp: %d system calls allowed, all others ENOSYS or EPERM", SECCOMP_FILTER_ALLOWED);
       if (opt.nested)
         debug ("memory: no cgroup (nested): per-process RLIMIT_AS only");
+      if (opt.workspace_tmpfs)
+        debug ("workspace: a tmpfs of its own, size=%llu nr_inodes=%llu (the kernel enforces --disk and "
+               "--max-files), copied in at the start, saved when the program ends%s",
+               (unsigned long long) opt.disk, (unsigned long long) opt.max_files + 1,
+               opt.sync_fd >= 0 ? " and at each --sync-fd request" : "");
     }
   if (opt.nested)
     run_nested (walker);
+  sync_open = opt.sync_fd >= 0;
   if (opt.control_fd >= 0)
     die ("--control-fd is only for --nested");
   if (host_uid == 0)
@@ -1529,7 +1677,8 @@ main (int argc, char **argv)
     die_with_error ("cannot create a signalfd");
 
   if (pipe2 (sync_pipe, O_CLOEXEC) != 0 || pipe2 (report_pipe, O_CLOEXEC) != 0
-      || pipe2 (cgroup_pipe, O_CLOEXEC) != 0 || pipe2 (forked_pipe, O_CLOEXEC) != 0)
+      || pipe2 (cgroup_pipe, O_CLOEXEC) != 0 || pipe2 (forked_pipe, O_CLOEXEC) != 0
+      || (opt.workspace_tmpfs && pipe2 (saved_pipe, O_CLOEXEC | O_NONBLOCK) != 0))
     die_with_error ("cannot create pipes");
   terminal_setup (opt.pty);
 
@@ -1547,6 +1696,15 @@ main (int argc, char **argv)
       cgroup_sync_fd = cgroup_pipe[0];
       close (forked_pipe[0]);
       forked_fd = forked_pipe[1];
+      if (saved_pipe[0] >= 0)
+        {
+          close (saved_pipe[0]);
+          /* Blocking: each answer is written whole. */
+          fcntl (saved_pipe[1], F_SETFL, 0);
+          saved_fd = saved_pipe[1];
+        }
+      if (opt.sync_fd >= 0)
+        close (opt.sync_fd);
       close (sfd);
       close (workspace_fd);
       status_fd = -1;
@@ -1558,6 +1716,8 @@ main (int argc, char **argv)
   close (report_pipe[1]);
   close (cgroup_pipe[0]);
   close (forked_pipe[1]);
+  if (saved_pipe[1] >= 0)
+    close (saved_pipe[1]);
   terminal_parent ();
   write_id_maps (pid1, outer_uid, outer_gid);
   if (write (sync_pipe[1], "x", 1) != 1)
@@ -1579,8 +1739,9 @@ main (int argc, char **argv)
     sandbox_cgroup_attach (pids, n_pids, opt.memory, how, sizeof how);
     if (opt.debug)
       debug ("memory: %s", how);
-    if (write (cgroup_pipe[1], "c", 1) != 1)
-      die_with_error ("cannot start the sandbox");
+    /* No reader left: PID-1 or the program failed first (the report
+     * says why). */
+    (void) !write (cgroup_pipe[1], "c", 1);
     close (cgroup_pipe[1]);
     /* forked_pipe[0] stays open: PID-1's byte may come after. */
   }
@@ -1590,8 +1751,10 @@ main (int argc, char **argv)
 
   for (;;)
     {
-      struct pollfd pfd[4] = { { .fd = sfd, .events = POLLIN } };
-      int npfd = 1 + terminal_poll_fds (pfd + 1);
+      struct pollfd pfd[6] = { { .fd = sfd, .events = POLLIN } };
+      int nterm = terminal_poll_fds (pfd + 1);
+      int npfd = 1 + nterm;
+      int sync_at = -1, saved_at = -1;
       uint64_t now = now_ms ();
       int wait_ms;
       int status;
@@ -1628,10 +1791,37 @@ main (int argc, char **argv)
           next_check = schedule_next_check (&interval, &last, &u, spent);
         }
 
+      if (sync_open)
+        {
+          sync_at = npfd++;
+          pfd[sync_at] = (struct pollfd) { .fd = opt.sync_fd, .events = POLLIN };
+        }
+      if (saved_pipe[0] >= 0)
+        {
+          saved_at = npfd++;
+          pfd[saved_at] = (struct pollfd) { .fd = saved_pipe[0], .events = POLLIN };
+        }
       wait_ms = poll_wait_ms (next_check, deadline);
       if (poll (pfd, (nfds_t) npfd, wait_ms) < 0 && errno != EINTR)
         die_with_error ("poll failed");
-      terminal_pump (pfd + 1, npfd - 1);
+      terminal_pump (pfd + 1, nterm);
+      if (sync_at >= 0 && (pfd[sync_at].revents & (POLLIN | POLLHUP | POLLERR)))
+        {
+          /* Each byte asks for one save; end of file, for none more. */
+          unsigned char bytes[64];
+          ssize_t n = read (opt.sync_fd, bytes, sizeof bytes);
+          if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+            sync_open = false;
+          for (ssize_t i = 0; i < n; i++)
+            kill (pid1, SAVE_SIGNAL);
+        }
+      if (saved_at >= 0 && (pfd[saved_at].revents & POLLIN))
+        {
+          char buf[1024];
+          ssize_t n = read (saved_pipe[0], buf, sizeof buf);
+          if (n > 0 && opt.sync_fd >= 0)
+            write_all (opt.sync_fd, buf, (size_t) n);
+        }
       if (pfd[0].revents & POLLIN)
         {
           struct signalfd_siginfo si;
@@ -1652,6 +1842,15 @@ main (int argc, char **argv)
     while (waitpid (pid1, NULL, 0) < 0 && errno == EINTR)
       ;
   terminal_drain ();
+  /* Answers to save requests PID-1 wrote before it left. */
+  if (saved_pipe[0] >= 0)
+    {
+      char buf[1024];
+      ssize_t n;
+      while ((n = read (saved_pipe[0], buf, sizeof buf)) > 0)
+        if (opt.sync_fd >= 0)
+          write_all (opt.sync_fd, buf, (size_t) n);
+    }
   /* Everything inside is dead: no set-id bit and no unreadable mode leaves. */
   workspace_restore (walker);
   oom_killed = sandbox_cgroup_oom_killed ();
@@ -1681,6 +1880,25 @@ main (int argc, char **argv)
       {
         memcpy (&status, report + len - sizeof status, sizeof status);
         have_status = true;
+      }
+    /* With a tmpfs workspace, the save comes just before: 'W' and the
+     * reason it failed, or nothing. Without it (the run was stopped),
+     * nothing was saved. */
+    if (opt.workspace_tmpfs)
+      {
+        size_t at = len - (have_status ? 1 + sizeof status : 0);
+        char esc[600];
+        if (have_status && at >= 257 && report[at - 257] == 'W')
+          {
+            const char *why = report + at - 256;
+            json_escape (esc, sizeof esc, why);
+            if (why[0] == '\0')
+              snprintf (status_extra, sizeof status_extra, ", \"saved\": true");
+            else
+              snprintf (status_extra, sizeof status_extra, ", \"saved\": false, \"save-error\": %s", esc);
+          }
+        else
+          snprintf (status_extra, sizeof status_extra, ", \"saved\": false");
       }
     /* The cgroup's OOM killer took the program (or PID-1). */
     if (limit == NULL && oom_killed

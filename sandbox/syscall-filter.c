@@ -36,7 +36,7 @@ static const char *const allowed[] = {
    * access, readlink, mkdir, rename, link, unlink, rmdir, chmod) */
   "read", "write", "readv", "writev", "pread64", "pwrite64", "lseek", "openat", "close",
   "close_range", "newfstatat", "fstat", "statx", "statfs", "fstatfs", "access", "faccessat2",
-  "readlink", "getdents64", "mkdir", "rmdir", "unlink", "unlinkat", "rename", "renameat2", "link", "linkat",
+  "readlink", "getdents64", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename", "renameat2", "link", "linkat",
   "symlink", "chmod", "fchmod", "fchmodat", "fchmodat2", "truncate", "ftruncate", "fallocate",
   "utimensat", "chdir", "getcwd", "umask", "fsync", "fdatasync", "fadvise64",
   "dup", "dup2", "dup3", "fcntl", "pipe2", "sendfile",

@@ -50,6 +50,7 @@ KNOWN = [
     ('never gets the caller\'s terminal', 'limit: --nested does not replace a terminal on fds 0-2 yet (the portal passes the caller\'s fds through)'),
     ('--pty: a fresh terminal', 'limit: --nested has no --pty yet'),
     ('hard-linked into the workspace from outside', ROOT + ': the file outside is the sub-sandbox uid\'s own'),
+    ('capped workspace:', 'limit: --workspace-fs tmpfs needs a mount namespace of its own, which --nested does not make (the walker bounds the workspace there)'),
 ]
 
 

@@ -1950,6 +1950,228 @@ def _():
 
 
 # ---------------------------------------------------------------------------
+# The capped workspace (--workspace-fs tmpfs, issue 10 finding 3): a tmpfs
+# with size= and nr_inodes= in the sandbox's own mount namespace, so the
+# kernel itself refuses what the walker above has to catch afterwards.
+
+TMPFS = ['--workspace-fs', 'tmpfs', '--disk', '16M', '--max-files', '300']
+
+
+def tmpfs_fill(code, opts=TMPFS, ws=None):
+    """Runs @code, which prints one JSON list [errno name, MiB written];
+    returns it after checking that the run ended by itself and was saved."""
+    res = run(code, ws=ws, opts=list(opts), timeout=60)
+    equal(res.status, {'exit': 0, 'saved': True}, f'status ({res!r}, stdout {res.out[-200:]!r})')
+    return res.json()
+
+
+FILL = '''
+def fill(fd):
+    chunk = os.urandom(1 << 20)
+    n = 0
+    try:
+        while True:
+            os.write(fd, chunk)
+            n += 1
+    except OSError as e:
+        return [errno.errorcode[e.errno], n]
+'''
+
+
+@case('audit', 'capped workspace: an O_TMPFILE file stops at --disk (ENOSPC from the kernel)')
+def _():
+    got = tmpfs_fill(FILL + textwrap.dedent('''
+        fd = os.open("/workspace", os.O_TMPFILE | os.O_RDWR, 0o600)
+        print(json.dumps(fill(fd)))
+    '''))
+    check(got[0] == 'ENOSPC' and got[1] <= 16, f'O_TMPFILE wrote {got[1]} MiB before {got[0]} (cap 16)')
+
+
+@case('audit', 'capped workspace: a file held open after unlink stops at --disk')
+def _():
+    got = tmpfs_fill(FILL + textwrap.dedent('''
+        fd = os.open("big", os.O_CREAT | os.O_RDWR, 0o600)
+        os.unlink("big")
+        if os.fork() == 0:   # held by a setsid child too
+            os.setsid()
+            import time; time.sleep(30)
+            os._exit(0)
+        print(json.dumps(fill(fd)))
+    '''))
+    check(got[0] == 'ENOSPC' and got[1] <= 16, f'unlinked file took {got[1]} MiB before {got[0]} (cap 16)')
+
+
+@case('audit', 'capped workspace: a folder readable but not searchable, or the workspace at 000, hides nothing from --disk')
+def _():
+    ws = new_workspace()
+    got = tmpfs_fill(FILL + textwrap.dedent('''
+        os.mkdir("hide")
+        fd = os.open("hide/big", os.O_CREAT | os.O_RDWR, 0o600)
+        os.write(fd, os.urandom(1 << 20) * 6)
+        os.chmod("hide", 0o444)
+        os.chmod("/workspace", 0)
+        print(json.dumps(fill(fd)))
+    '''), ws=ws)
+    check(got[0] == 'ENOSPC' and got[1] + 6 <= 16, f'{got[1] + 6} MiB written before {got[0]} (cap 16)')
+    # Saved, with modes the owner can use (the run was not stopped: ENOSPC).
+    check(os.stat(ws).st_mode & 0o700 == 0o700, f'workspace mode {oct(os.stat(ws).st_mode)}')
+    size = os.path.getsize(os.path.join(ws, 'hide', 'big'))
+    check(size <= 16 << 20, f'hide/big saved with {size} bytes')
+
+
+@case('audit', 'capped workspace: files and hard links stop at --max-files (ENOSPC)')
+def _():
+    got = tmpfs_fill('''
+        n = 0
+        try:
+            for i in range(10 ** 6):
+                open(f"f{i}", "w").close()
+                n += 1
+        except OSError as e:
+            made = [errno.errorcode[e.errno], n]
+        for i in range(n):
+            os.unlink(f"f{i}")
+        open("one", "w").close()
+        links = 0
+        try:
+            for i in range(10 ** 6):
+                os.link("one", f"l{i}")
+                links += 1
+        except OSError as e:
+            made += [errno.errorcode[e.errno], links]
+        for i in range(links):
+            os.unlink(f"l{i}")
+        print(json.dumps(made))
+    ''')
+    check(got[0] == 'ENOSPC' and got[1] <= 300, f'{got[1]} files before {got[0]} (cap 300)')
+    check(got[2] == 'ENOSPC' and got[3] <= 300, f'{got[3]} hard links before {got[2]} (cap 300)')
+
+
+@case('audit', 'capped workspace: saved on the host beneath fds: no set-id bits, no links, right owner')
+def _():
+    ws = new_workspace()
+    open(os.path.join(ws, 'input.csv'), 'w').write('a\n1\n')
+    open(os.path.join(ws, 'old.txt'), 'w').write('old')
+    os.mkdir(os.path.join(ws, 'gone'))
+    open(os.path.join(ws, 'gone', 'x'), 'w').write('x')
+    res = run('''
+        import shutil
+        print(open("input.csv").read().strip(), file=sys.stderr)
+        os.unlink("old.txt")
+        shutil.rmtree("gone")
+        os.mkdir("out")
+        open("out/result.txt", "w").write("result")
+        shutil.copy("/usr/bin/id", "suid")
+        os.chmod("suid", 0o6755)
+        os.mkdir("sgid")
+        os.chmod("sgid", 0o2777)
+        os.symlink("/etc/passwd", "link")
+        os.symlink("/", "out/root")
+        import socket
+        socket.socket(socket.AF_UNIX).bind("sock")
+        with open("sparse", "wb") as f:
+            f.truncate(1 << 30)
+            f.write(b"head")
+        os.chmod("out", 0)
+        print("ok")
+    ''', ws=ws, opts=TMPFS)
+    equal(res.status, {'exit': 0, 'saved': True}, f'status ({res!r})')
+    names = sorted(os.listdir(ws))
+    equal(names, ['input.csv', 'out', 'sgid', 'sparse', 'suid'], 'saved names')
+    equal(open(os.path.join(ws, 'input.csv')).read(), 'a\n1\n', 'input')
+    equal(sorted(os.listdir(os.path.join(ws, 'out'))), ['result.txt'], 'out/')
+    equal(open(os.path.join(ws, 'out', 'result.txt')).read(), 'result', 'out/result.txt')
+    equal(setid_or_root_entries(ws), [], 'set-id or root-owned entries after the save')
+    st = os.stat(os.path.join(ws, 'sparse'))
+    check(st.st_size == 1 << 30 and st.st_blocks * 512 < 1 << 20,
+          f'sparse: size {st.st_size}, {st.st_blocks * 512} bytes on disk (holes must stay holes)')
+    owner = os.stat(ws).st_uid
+    for root, dirs, files in os.walk(ws):
+        for n in dirs + files:
+            st = os.lstat(os.path.join(root, n))
+            equal(st.st_uid, owner, f'owner of {n}')
+
+
+@case('audit', 'capped workspace: hard links cannot make the save write more than --disk')
+def _():
+    ws = new_workspace()
+    open(os.path.join(ws, 'keep.txt'), 'w').write('keep')
+    res = run('''
+        with open("big", "wb") as f:
+            f.write(os.urandom(1 << 20) * 10)
+        for i in range(4):
+            os.link("big", f"big{i}")
+    ''', ws=ws, opts=TMPFS)
+    equal(res.status.get('saved'), False, f'status ({res!r})')
+    check(b'the workspace was not saved' in res.err, f'stderr {res.err[-300:]!r}')
+    total = sum(os.path.getsize(os.path.join(ws, n)) for n in os.listdir(ws))
+    check(total <= 16 << 20, f'{total} bytes written to the host (cap 16 MiB)')
+
+
+@case('audit', 'capped workspace: a save asked on --sync-fd lands mid-run; the program cannot ask for one')
+def _():
+    ws = new_workspace()
+    a, b = socket.socketpair()
+    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--sync-fd', str(b.fileno()), '--',
+           PY, '-c', PRELUDE + textwrap.dedent('''
+        import signal, time
+        open("mid.txt", "w").write("mid")
+        os.kill(1, signal.SIGRTMIN + 2)        # PID-1's save signal, from inside
+        os.kill(1, signal.SIGRTMIN)
+        print("ready", flush=True)
+        sys.stdin.readline()
+        open("end.txt", "w").write("end")
+    ''')]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         pass_fds=(b.fileno(),))
+    b.close()
+    try:
+        wait_line(p)
+        time.sleep(0.5)
+        equal(os.listdir(ws), [], 'the host workspace before any save was asked')
+        a.sendall(b'x')
+        a.settimeout(20)
+        equal(json.loads(a.makefile().readline()), {'saved': True}, 'answer')
+        equal(os.listdir(ws), ['mid.txt'], 'the host workspace after the save')
+        p.stdin.write(b'\n')
+        p.stdin.close()
+        equal(p.wait(timeout=30), 0, f'exit status ({p.stderr.read()!r})')
+    finally:
+        p.kill()
+        p.wait()
+        a.close()
+    equal(sorted(os.listdir(ws)), ['end.txt', 'mid.txt'], 'the host workspace after the run')
+
+
+@case('audit', 'capped workspace: a run stopped by --timeout saves nothing and says so')
+def _():
+    ws = new_workspace()
+    open(os.path.join(ws, 'input.csv'), 'w').write('x\n')
+    res = run('''
+        import time
+        os.unlink("input.csv")
+        open("half.txt", "w").write("half")
+        time.sleep(60)
+    ''', ws=ws, opts=[*TMPFS, '--timeout', '2'])
+    equal(res.status, {'signal': 9, 'limit': 'timeout', 'saved': False}, 'status')
+    equal(os.listdir(ws), ['input.csv'], 'the host workspace is as it was')
+
+
+@case('audit', 'capped workspace: a workspace bigger than --disk does not start')
+def _():
+    ws = new_workspace()
+    with open(os.path.join(ws, 'big'), 'wb') as f:
+        f.write(b'x' * (20 << 20))
+    res = run('print("started")', ws=ws, opts=TMPFS)
+    check(b'started' not in res.out, 'the program ran')
+    # Whichever sees it first: the monitor's walk of the host folder (the
+    # disk limit, as without a tmpfs), or PID-1's copy into the tmpfs.
+    check(res.status == {'signal': 9, 'limit': 'disk', 'saved': False}
+          or (res.rc == 125 and 'does not fit' in (res.status or {}).get('error', '')), f'{res!r}')
+    equal(os.path.getsize(os.path.join(ws, 'big')), 20 << 20, 'the host file')
+
+
+# ---------------------------------------------------------------------------
 
 def run_as_user(user, argv):
     """Re-runs this suite as @user (root only); prints TAP either way."""

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* workspace-fs.c — the capped workspace (--workspace-fs tmpfs): copies a
+ * tree into it and back out, beneath descriptors, never following a link. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "workspace-fs.h"
+
+/* One open folder per level on each side: deeper trees are not copied. */
+#define MAX_DEPTH 256
+
+struct copy
+{
+  uint64_t budget;
+  struct workspace_copy *out;
+};
+
+static void
+fail (struct copy *c, const char *what, const char *name, int err)
+{
+  char line[1024];
+
+  if (c->out->error[0] != '\0')
+    return;
+  /* Cut to fit: a long name is still recognisable from its start. */
+  snprintf (line, sizeof line, "%s %s: %s", what, name, strerror (err));
+  memcpy (c->out->error, line, sizeof c->out->error - 1);
+  c->out->error[sizeof c->out->error - 1] = '\0';
+}
+
+/* Gives the owner @need bits back on the folder or regular file @name,
+ * through an O_PATH descriptor, so that a link is never followed. */
+static void
+give_owner_bits (int dirfd, const char *name, mode_t need)
+{
+  int fd = openat (dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st;
+
+  if (fd < 0)
+    return;
+  if (fstat (fd, &st) == 0 && (S_ISDIR (st.st_mode) || S_ISREG (st.st_mode))
+      && (st.st_mode & need) != need)
+    {
+      char path[64];
+      snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
+      (void) chmod (path, (st.st_mode & 07777) | need);
+    }
+  close (fd);
+}
+
+static int
+open_dir (int dirfd, const char *name)
+{
+  int fd = openat (dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+  struct stat st;
+
+  if (fd < 0 && errno == EACCES)
+    {
+      give_owner_bits (dirfd, name, S_IRWXU);
+      fd = openat (dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    }
+  /* Readable but not searchable: listing it needs search too. */
+  if (fd >= 0 && fstat (fd, &st) == 0 && (st.st_mode & S_IRWXU) != S_IRWXU)
+    (void) fchmod (fd, (st.st_mode & 07777) | S_IRWXU);
+  return fd;
+}
+
+/* A listing of @dirfd that does not move @dirfd's own offset. */
+static DIR *
+list_dir (int dirfd)
+{
+  int fd = openat (dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d;
+
+  if (fd < 0)
+    return NULL;
+  d = fdopendir (fd);
+  if (d == NULL)
+    close (fd);
+  return d;
+}
+
+static bool
+is_dot (const char *name)
+{
+  return strcmp (name, ".") == 0 || strcmp (name, "..") == 0;
+}
+
+static void
+remove_entry (struct copy *c, int dirfd, const char *name, int depth)
+{
+  int fd;
+  DIR *d;
+  struct dirent *e;
+
+  if (unlinkat (dirfd, name, 0) == 0)
+    {
+      c->out->removed++;
+      return;
+    }
+  if (errno != EISDIR && errno != EPERM)
+    {
+      if (errno != ENOENT)
+        fail (c, "cannot remove", name, errno);
+      return;
+    }
+  if (depth >= MAX_DEPTH || (fd = open_dir (dirfd, name)) < 0)
+    {
+      fail (c, "cannot remove the folder", name, depth >= MAX_DEPTH ? ELOOP : errno);
+      return;
+    }
+  d = list_dir (fd);
+  while (d != NULL && (e = readdir (d)) != NULL)
+    if (!is_dot (e->d_name))
+      remove_entry (c, fd, e->d_name, depth + 1);
+  if (d != NULL)
+    closedir (d);
+  close (fd);
+  if (unlinkat (dirfd, name, AT_REMOVEDIR) == 0)
+    c->out->removed++;
+  else
+    fail (c, "cannot remove the folder", name, errno);
+}
+
+/* Data extents only: a sparse file stays sparse (and costs no budget for
+ * its holes). */
+static bool
+copy_data (struct copy *c, int s, int d, off_t size, const char *name)
+{
+  off_t off = 0;
+
+  while (off < size)
+    {
+      off_t data = lseek (s, off, SEEK_DATA), hole, in;
+
+      if (data < 0 && errno == ENXIO)
+        break;
+      if (data < 0)
+        data = off;  /* no SEEK_DATA here: all of it */
+      hole = lseek (s, data, SEEK_HOLE);
+      if (hole < 0 || hole > size)
+        hole = size;
+      if (data >= hole)
+        break;
+      if ((uint64_t) (hole - data) > c->budget)
+        {
+          if (c->out->error[0] == '\0')
+            snprintf (c->out->error, sizeof c->out->error,
+                      "the files come to more than the disk limit (a file with several names counts once per name)");
+          return false;
+        }
+      in = data;
+      if (lseek (d, data, SEEK_SET) != data)
+        {
+          fail (c, "cannot copy", name, errno);
+          return false;
+        }
+      while (in < hole)
+        {
+          size_t chunk = hole - in > (1 << 30) ? (1 << 30) : (size_t) (hole - in);
+          ssize_t n = sendfile (d, s, &in, chunk);
+          if (n < 0 && errno == EINTR)
+            continue;
+          if (n < 0)
+            {
+              fail (c, "cannot copy", name, errno);
+              return false;
+            }
+          if (n == 0)
+            break;  /* it shrank meanwhile */
+          c->budget -= (uint64_t) n;
+          c->out->bytes += (uint64_t) n;
+        }
+      off = hole;
+    }
+  return true;
+}
+
+static void
+copy_file (struct copy *c, int sdir, int ddir, const char *name, const struct stat *seen)
+{
+  struct stat st, dst;
+  mode_t mode;
+  int s, d;
+
+  s = openat (sdir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (s < 0 && errno == EACCES)
+    {
+      give_owner_bits (sdir, name, S_IRUSR);
+      s = openat (sdir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    }
+  if (s < 0)
+    {
+      if (errno == ENOENT || errno == ELOOP)
+        c->out->skipped++;  /* gone, or now a link */
+      else
+        fail (c, "cannot read", name, errno);
+      return;
+    }
+  if (fstat (s, &st) != 0 || !S_ISREG (st.st_mode) || st.st_ino != seen->st_ino)
+    {
+      close (s);
+      c->out->skipped++;
+      return;
+    }
+  mode = (st.st_mode & 0777) | S_IRUSR | S_IWUSR;
+  if (fstatat (ddir, name, &dst, AT_SYMLINK_NOFOLLOW) == 0)
+    {
+      if (S_ISREG (dst.st_mode) && dst.st_size == st.st_size
+          && dst.st_mtim.tv_sec == st.st_mtim.tv_sec && dst.st_mtim.tv_nsec == st.st_mtim.tv_nsec)
+        {
+          if ((dst.st_mode & 07777) != mode)
+            {
+              int p = openat (ddir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+              char path[64];
+              snprintf (path, sizeof path, "/proc/self/fd/%d", p);
+              if (p >= 0)
+                {
+                  (void) chmod (path, mode);
+                  close (p);
+                }
+            }
+          c->out->kept++;
+          close (s);
+          return;
+        }
+      if (!S_ISREG (dst.st_mode))
+        remove_entry (c, ddir, name, 0);
+      else if ((dst.st_mode & S_IWUSR) == 0)
+        give_owner_bits (ddir, name, S_IRUSR | S_IWUSR);
+    }
+  d = openat (ddir, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600);
+  if (d < 0)
+    {
+      fail (c, "cannot write", name, errno);
+      close (s);
+      return;
+    }
+  if (copy_data (c, s, d, st.st_size, name))
+    {
+      struct timespec times[2] = { st.st_atim, st.st_mtim };
+      if (ftruncate (d, st.st_size) != 0)
+        fail (c, "cannot write", name, errno);
+      /* After the data: the mode keeps no set-id bit, whatever the source. */
+      if (fchmod (d, mode) != 0)
+        fail (c, "cannot set the mode of", name, errno);
+      (void) futimens (d, times);
+      c->out->files++;
+    }
+  close (d);
+  close (s);
+}
+
+static void copy_dir (struct copy *c, int sdir, int ddir, int depth);
+
+static void
+copy_subdir (struct copy *c, int sdir, int ddir, const char *name, const struct stat *seen, int depth)
+{
+  struct stat st, dst;
+  int s, d;
+
+  if (depth + 1 >= MAX_DEPTH)
+    {
+      fail (c, "not copied (more than 256 folders deep):", name, ELOOP);
+      return;
+    }
+  s = open_dir (sdir, name);
+  if (s < 0)
+    {
+      if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR)
+        c->out->skipped++;
+      else
+        fail (c, "cannot read the folder", name, errno);
+      return;
+    }
+  if (fstat (s, &st) != 0 || st.st_ino != seen->st_ino)
+    {
+      close (s);
+      c->out->skipped++;
+      return;
+    }
+  if (fstatat (ddir, name, &dst, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR (dst.st_mode))
+    remove_entry (c, ddir, name, depth);
+  if (mkdirat (ddir, name, 0700) != 0 && errno != EEXIST)
+    {
+      fail (c, "cannot create the folder", name, errno);
+      close (s);
+      return;
+    }
+  d = open_dir (ddir, name);
+  if (d < 0)
+    {
+      fail (c, "cannot open the folder", name, errno);
+      close (s);
+      return;
+    }
+  copy_dir (c, s, d, depth + 1);
+  if (fchmod (d, (st.st_mode & 0777) | S_IRWXU) != 0)
+    fail (c, "cannot set the mode of", name, errno);
+  close (d);
+  close (s);
+}
+
+static void
+copy_dir (struct copy *c, int sdir, int ddir, int depth)
+{
+  DIR *d = list_dir (sdir);
+  struct dirent *e;
+
+  if (d == NULL)
+    {
+      fail (c, "cannot list", "a folder", errno);
+      return;
+    }
+  while ((e = readdir (d)) != NULL)
+    {
+      struct stat st;
+
+      if (is_dot (e->d_name) || fstatat (sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        continue;
+      if (S_ISREG (st.st_mode))
+        copy_file (c, sdir, ddir, e->d_name, &st);
+      else if (S_ISDIR (st.st_mode))
+        copy_subdir (c, sdir, ddir, e->d_name, &st, depth);
+      else
+        c->out->skipped++;
+    }
+  closedir (d);
+
+  /* What the source does not have (or has as something never copied). */
+  d = list_dir (ddir);
+  while (d != NULL && (e = readdir (d)) != NULL)
+    {
+      struct stat st;
+
+      if (is_dot (e->d_name))
+        continue;
+      if (fstatat (sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
+          && (S_ISREG (st.st_mode) || S_ISDIR (st.st_mode)))
+        continue;
+      remove_entry (c, ddir, e->d_name, depth);
+    }
+  if (d != NULL)
+    closedir (d);
+}
+
+bool
+workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget, struct workspace_copy *out)
+{
+  struct copy c = { .budget = budget, .out = out };
+  struct stat st;
+
+  memset (out, 0, sizeof *out);
+  /* The top folder too may have lost its owner bits (chmod 000). */
+  if (fstat (src_dirfd, &st) == 0 && (st.st_mode & S_IRWXU) != S_IRWXU)
+    (void) fchmod (src_dirfd, (st.st_mode & 07777) | S_IRWXU);
+  copy_dir (&c, src_dirfd, dst_dirfd, 0);
+  return out->error[0] == '\0';
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* workspace-fs.h — the capped workspace (--workspace-fs tmpfs): copies a
+ * tree into it and back out beneath descriptors (docs/sandbox.md). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct workspace_copy
+{
+  uint64_t files;    /* regular files written */
+  uint64_t bytes;    /* data bytes written (holes are not) */
+  uint64_t kept;     /* files already the same (size and time), not rewritten */
+  uint64_t skipped;  /* links, FIFOs, sockets, devices: never copied */
+  uint64_t removed;  /* entries of @dst that @src no longer has */
+  char error[256];   /* the first error, or "" */
+};
+
+/* Makes the tree beneath @dst_dirfd the same as the one beneath
+ * @src_dirfd: folders and regular files only, data and holes, modes
+ * without set-id or sticky bits (owner read/write, and search on folders,
+ * always kept), modification times. Files of @dst with the size and time
+ * of their source are left as they are; entries @src does not have (or
+ * that are links, FIFOs, sockets or devices there) are removed from @dst.
+ * Every name is opened beneath its folder's descriptor with O_NOFOLLOW; a
+ * source entry that changes type while it is copied is skipped. At most
+ * @budget data bytes are written, and folders at most 256 deep. Owner
+ * bits a source folder or file lacks are given back to it first (as the
+ * monitor does for the workspace after each run). Returns false and fills
+ * @out->error on the first failure (the copy goes on for the rest). */
+bool workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget,
+                          struct workspace_copy *out);
