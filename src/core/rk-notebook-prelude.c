@@ -198,8 +198,15 @@ get_count (JsonObject *o,
     return -1;
   if (json_node_get_value_type (n) == G_TYPE_INT64)
     v = json_node_get_int (n);
-  else if (json_node_get_value_type (n) == G_TYPE_DOUBLE && json_node_get_double (n) == (gint64) json_node_get_double (n))
-    v = (gint64) json_node_get_double (n);
+  else if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
+    {
+      double d = json_node_get_double (n);
+
+      /* in range before the conversion, which is undefined outside it */
+      if (!(d >= 0 && d < 9.0e18) || d != (double) (gint64) d)
+        return -1;
+      v = (gint64) d;
+    }
   else
     return -1;
   return (v >= 0 && v <= max) ? v : -1;
