@@ -33,8 +33,22 @@ rk_number_format_float (const char *c_text,
     *rounded = FALSE;
   if (c_text == NULL)
     return NULL;
-  if (!isfinite (value) || strpbrk (c_text, "eE") != NULL)
+  if (!isfinite (value))
     return with_locale_point (c_text);
+  if (strpbrk (c_text, "eE") != NULL)
+    {
+      /* 1.2345678901e-05 keeps six significant digits: 1.23457e-05 */
+      const char *point = strchr (c_text, '.');
+      int mantissa = point != NULL ? (int) strspn (point + 1, "0123456789") : 0;
+      g_autofree char *text = NULL;
+
+      if (mantissa <= RK_NUMBER_DISPLAY_DIGITS - 1)
+        return with_locale_point (c_text);
+      if (rounded != NULL)
+        *rounded = TRUE;
+      text = g_strdup_printf ("%.*e", RK_NUMBER_DISPLAY_DIGITS - 1, value);
+      return with_locale_point (text);
+    }
 
   dot = strchr (c_text, '.');
   if (dot != NULL)

@@ -16,8 +16,9 @@ G_BEGIN_DECLS
  * number. Returns the text to show: at most RK_NUMBER_DISPLAY_DIGITS
  * decimals (or significant digits, below 1), never more decimals than
  * @c_text has, never fewer integer digits; the locale's decimal point, and
- * its thousands separator when @group. Exponent forms, infinities and NaN
- * keep their C text, with the locale's decimal point. Sets *@rounded (if
+ * its thousands separator when @group. Exponent forms keep six significant
+ * digits; infinities and NaN their C text, with the locale's decimal
+ * point. Sets *@rounded (if
  * not NULL) when the text shows less than @c_text says. */
 char *rk_number_format_float (const char *c_text,
                               double      value,

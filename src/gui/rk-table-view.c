@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "rk-table-view.h"
+#include "rk-number.h"
 #include "rk-text.h"
 
 #include <adwaita.h>
@@ -121,7 +122,8 @@ column_type_label (RkTableColumnType type)
 }
 
 /* The C-locale text of a float cell re-written with the locale's decimal
- * point and, when @group, its thousands separator; the precision is kept. */
+ * point and, when @group, its thousands separator; the precision is kept
+ * (what a copy gives; the cells show rk_number_format_float's rounding). */
 static char *
 localize_float (const char *c_text,
                 double      value,
@@ -147,12 +149,14 @@ localize_float (const char *c_text,
                : g_strdup_printf ("%.*f", decimals, value);
 }
 
-/* Display text for a cell, or NULL for a null cell. */
+/* Display text for a cell, or NULL for a null cell: floats rounded as
+ * people read them, or @exact (a copy). */
 static char *
 format_cell (RkTable *table,
              guint    row,
              guint    column,
-             gboolean group)
+             gboolean group,
+             gboolean exact)
 {
   RkTableColumnType type;
 
@@ -174,7 +178,7 @@ format_cell (RkTable *table,
       double v = NAN;
 
       rk_table_get_double (table, row, column, &v);
-      return localize_float (text, v, group);
+      return exact ? localize_float (text, v, group) : rk_number_format_float (text, v, group, NULL);
     }
   return rk_table_get_cell_text (table, row, column);
 }
@@ -258,7 +262,7 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
 
   if (row == NULL)
     return;
-  text = format_cell (self->table, rk_table_row_get_index (row), column, TRUE);
+  text = format_cell (self->table, rk_table_row_get_index (row), column, TRUE, FALSE);
   /* A null is shown, dimmed and in italics, so it never looks like "". */
   set_null_look (label, text == NULL);
   gtk_label_set_text (label, text != NULL ? text : C_("table cell", "null"));
@@ -461,7 +465,7 @@ filter_match_cb (gpointer item,
     return TRUE;
   for (guint c = 0; c < n_columns; c++)
     {
-      g_autofree char *text = format_cell (self->table, index, c, FALSE);
+      g_autofree char *text = format_cell (self->table, index, c, FALSE, FALSE);
       g_autofree char *folded = NULL;
 
       if (text == NULL)
@@ -561,7 +565,7 @@ selection_tsv (RkTableView *self,
 
           if (only_column >= 0 && c != (guint) only_column)
             continue;
-          text = format_cell (self->table, rk_table_row_get_index (row), c, FALSE);
+          text = format_cell (self->table, rk_table_row_get_index (row), c, FALSE, TRUE);
           if (c > 0 && only_column < 0)
             g_string_append_c (out, '\t');
           if (text != NULL)

@@ -445,6 +445,56 @@ test_table_copy_block (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Floats show rounded (six decimals; six significant digits in exponent
+ * form), and a copy gives them exactly. */
+static void
+test_table_float_display (void)
+{
+  g_autofree char *path = g_strdup_printf ("%s/floats.rkt", tmpdir);
+  g_autofree char *out = python (
+    "import os, sys\nsys.path.insert(0, os.environ['RECKON_SOURCE_ROOT'] + '/sandbox/kernel')\n"
+    "import pandas as pd\nfrom reckon import table\n"
+    "table.write(pd.DataFrame({'x': [15.491933384829668, 0.000012345678901, 2.5]}), sys.argv[1])\n", path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RkTable) table = rk_table_open (path, &error);
+  GtkWidget *view, *window, *cv;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  gboolean rounded = FALSE, small = FALSE, plain = FALSE;
+  ClipRead r = { 0 };
+
+  g_assert_no_error (error);
+  view = rk_table_view_new (table);
+  window = show_in_window (view);
+  spin (200);
+  collect (view, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const char *text = gtk_label_get_text (labels->pdata[i]);
+
+      rounded |= g_str_equal (text, "15.491933");
+      small |= g_str_equal (text, "1.23457e-05");
+      plain |= g_str_equal (text, "2.5");
+    }
+  g_assert_true (rounded && small && plain);
+
+  cv = find_first (view, GTK_TYPE_COLUMN_VIEW);
+  gtk_selection_model_select_range (gtk_column_view_get_model (GTK_COLUMN_VIEW (cv)), 0, 2, TRUE);
+  g_assert_true (gtk_widget_activate_action (view, "table.copy", NULL));
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (view), NULL, clip_read_cb, &r);
+  wait_for (clip_done, &r, 10);
+  {
+    /* exactly the table's own text of each value */
+    g_autofree char *a = rk_table_get_cell_text (table, 0, 0);
+    g_autofree char *b = rk_table_get_cell_text (table, 1, 0);
+    g_autofree char *want = g_strdup_printf ("%s\n%s\n", a, b);
+
+    g_assert_cmpuint (strlen (a), >, strlen ("15.491933"));
+    g_assert_cmpstr (r.text, ==, want);
+  }
+  g_free (r.text);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 saved_cb (RkTableView *view,
           GFile       *file,
@@ -682,6 +732,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/rk/results/table/sort-million", test_table_sort_million);
   g_test_add_func ("/rk/results/table/copy-block", test_table_copy_block);
+  g_test_add_func ("/rk/results/table/float-display", test_table_float_display);
   g_test_add_func ("/rk/results/table/first-page", test_table_first_page);
   g_test_add_func ("/rk/results/table/wide", test_table_wide);
   g_test_add_func ("/rk/results/table/save-menu", test_table_save_menu);

@@ -36,6 +36,8 @@ test_c_locale (void)
   check ("-0.000012345678901", FALSE, "-0.0000123457", TRUE);
   check ("0.0", FALSE, "0.0", FALSE);
   check ("1e-07", FALSE, "1e-07", FALSE);
+  check ("1.2345678901e-05", FALSE, "1.23457e-05", TRUE);
+  check ("-9.87654321e+25", FALSE, "-9.87654e+25", TRUE);
   check ("1.5e+20", FALSE, "1.5e+20", FALSE);
   check ("inf", FALSE, "inf", FALSE);
   check ("nan", FALSE, "nan", FALSE);
@@ -55,6 +57,7 @@ test_locales (void)
   check ("1234567.891234", TRUE, "1.234.567,891234", FALSE);
   check ("15.491933384829668", TRUE, "15,491933", TRUE);
   check ("1.5e+20", TRUE, "1,5e+20", FALSE);
+  check ("1.2345678901e-05", TRUE, "1,23457e-05", TRUE);
   setlocale (LC_ALL, "C");
 }
 
