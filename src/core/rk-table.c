@@ -1307,6 +1307,40 @@ rk_table_get_cell_text (RkTable *self,
   return g_string_free (out, FALSE);
 }
 
+/* The cells of the rows (@rows[first..first+n), or first..first+n itself
+ * when @rows is NULL), read and dropped: their pages are then in memory. */
+static void
+prefetch (RkTable       *self,
+          const guint32 *rows,
+          guint          first,
+          guint          n)
+{
+  g_autoptr(GString) scratch = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint row = rows != NULL ? rows[first + i] : first + i;
+
+      for (guint c = 0; c < self->n_columns; c++)
+        {
+          g_string_truncate (scratch, 0);
+          _rk_table_append_cell (self, scratch, row, c, FALSE);
+        }
+    }
+}
+
+void
+rk_table_prefetch_rows (RkTable *self,
+                        guint    first_row,
+                        guint    n_rows)
+{
+  g_return_if_fail (RK_IS_TABLE (self));
+
+  if (first_row >= self->n_rows)
+    return;
+  prefetch (self, NULL, first_row, MIN (n_rows, self->n_rows - first_row));
+}
+
 /* ------------------------------------------------------------- sort */
 
 typedef struct
@@ -1535,6 +1569,9 @@ rk_table_sort (RkTable   *self,
   return TRUE;
 }
 
+/* Rows of the new order read in the sort's thread (a screenful and more). */
+#define SORT_PREFETCH_ROWS 64
+
 typedef struct
 {
   int      column;
@@ -1560,9 +1597,15 @@ sort_thread (GTask        *task,
           g_task_return_error (task, error);
           return;
         }
+      /* the rows a view shows first in the new order, read here rather
+       * than by the GUI thread when it binds them */
+      prefetch (self, g_bytes_get_data (perm, NULL), 0, MIN (self->n_rows, SORT_PREFETCH_ROWS));
     }
   else
-    perm = g_bytes_new (NULL, 0);   /* marks "file order" */
+    {
+      perm = g_bytes_new (NULL, 0);   /* marks "file order" */
+      prefetch (self, NULL, 0, MIN (self->n_rows, SORT_PREFETCH_ROWS));
+    }
   g_task_return_pointer (task, perm, (GDestroyNotify) g_bytes_unref);
 }
 

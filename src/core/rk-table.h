@@ -115,6 +115,13 @@ const char         *rk_table_peek_string          (RkTable       *self,
                                                    guint          row,
                                                    guint          column,
                                                    gsize         *length);
+/* Reads every cell of @n_rows physical rows from @first_row, so that the
+ * pages of the file they are on are in memory: call it off the GUI thread
+ * (the table is mapped, and a view reading a page not yet read would wait
+ * for the disk). Any thread. */
+void                rk_table_prefetch_rows        (RkTable       *self,
+                                                   guint          first_row,
+                                                   guint          n_rows);
 
 /* Sorting: a stable permutation with nulls (and NaN) last in both directions;
  * the data is not copied. @column -1 restores the file order. The list model

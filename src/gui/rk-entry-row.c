@@ -314,7 +314,12 @@ load_thread (GTask        *task,
   GObject *object = NULL;
 
   if (data->kind == RK_ENTRY_TABLE)
-    object = G_OBJECT (rk_table_open_beneath (data->workspace, data->path, &error));
+    {
+      object = G_OBJECT (rk_table_open_beneath (data->workspace, data->path, &error));
+      /* the rows shown first are read here, not by the GUI thread */
+      if (object != NULL)
+        rk_table_prefetch_rows (RK_TABLE (object), 0, RK_TABLE_VIEW_COMPACT_ROWS);
+    }
   else
     {
       int fd = open (data->workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
