@@ -42,7 +42,8 @@ static const char prelude_head[] =
   "    # How Reckon read each file: for a text table the arguments of pd.read_csv,\n"
   "    # then the columns it turned into dates (column number: format); for a\n"
   "    # workbook, per sheet, the arguments of pd.read_excel (`header`: the row of\n"
-  "    # the column names, counted from 0; rows above it were titles or empty).\n";
+  "    # the column names, counted from 0; rows above it were titles or empty);\n"
+  "    # for JSON, where its records are (pd.json_normalize makes the table).\n";
 
 /* What comes after them. */
 static const char prelude_tail[] =
@@ -91,13 +92,22 @@ static const char prelude_tail[] =
   "            return frames[sheets[0]] if len(frames) == 1 else frames\n"
   "        if sheet is not None:\n"
   "            raise ValueError('%s is not a workbook: it has no sheets.' % name)\n"
-  "        args = how['read_csv']\n"
-  "        source = name\n"
-  "        if 'zip_member' in how:\n"
-  "            # the one file inside the ZIP archive (pandas refuses one that also holds folders)\n"
-  "            import zipfile\n"
-  "            source = zipfile.ZipFile(name).open(how['zip_member'])\n"
-  "        df = _reckon_columns(pd.read_csv(source, **args), args)\n"
+  "        if 'json' in how:\n"
+  "            import json\n"
+  "            args = how['json']\n"
+  "            with open(name, encoding=args['encoding']) as f:\n"
+  "                data = [json.loads(line) for line in f if line.strip()] if args['lines'] else json.load(f)\n"
+  "            if args['records'] is not None and isinstance(data, dict):\n"
+  "                data = data.get(args['records'])\n"
+  "            df = pd.json_normalize(data, max_level=1)\n"
+  "        else:\n"
+  "            args = how['read_csv']\n"
+  "            source = name\n"
+  "            if 'zip_member' in how:\n"
+  "                # the one file inside the ZIP archive (pandas refuses one that also holds folders)\n"
+  "                import zipfile\n"
+  "                source = zipfile.ZipFile(name).open(how['zip_member'])\n"
+  "            df = _reckon_columns(pd.read_csv(source, **args), args)\n"
   "        if how.get('strip'):\n"
   "            for j in range(df.shape[1]):\n"
   "                if df.dtypes.iloc[j] == object:\n"
@@ -245,6 +255,45 @@ kwarg_str (GString    *out,
   py_string (out, value);
 }
 
+/* The reading's date columns: @formats gets "column: 'format', ..."; @iso
+ * the columns read_csv parses itself, @text those it reads as text first
+ * (either may be NULL). */
+static void
+date_formats (JsonObject *r,
+              GString    *iso,
+              GString    *text,
+              GString    *formats)
+{
+  JsonNode *node = json_object_get_member (r, "dates");
+  JsonArray *dates;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return;
+  dates = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (dates) && i < MAX_DATES; i++)
+    {
+      JsonNode *n = json_array_get_element (dates, i);
+      const char *format;
+      gint64 column;
+
+      if (!JSON_NODE_HOLDS_OBJECT (n))
+        continue;
+      column = get_count (json_node_get_object (n), "column", MAX_NAMES);
+      format = get_str (json_node_get_object (n), "format");
+      if (column < 0 || format == NULL)
+        continue;
+      if (g_strv_contains (iso_formats, format))
+        {
+          if (iso != NULL)
+            g_string_append_printf (iso, "%s%" G_GINT64_FORMAT, iso->len ? ", " : "", column);
+        }
+      else if (text != NULL)
+        g_string_append_printf (text, "%s%" G_GINT64_FORMAT ": str", text->len ? ", " : "", column);
+      g_string_append_printf (formats, "%s%" G_GINT64_FORMAT ": ", formats->len ? ", " : "", column);
+      py_string (formats, format);
+    }
+}
+
 /* The entry of a delimited text file: reading.py's csv_options() and
  * read_csv(), as arguments. FALSE if the reading is not one it can say. */
 static gboolean
@@ -259,8 +308,6 @@ csv_entry (GString    *out,
   const char *member = get_str (r, "member");
   JsonNode *names_node = json_object_get_member (r, "names");
   JsonArray *names = NULL;
-  JsonNode *dates_node = json_object_get_member (r, "dates");
-  JsonArray *dates = NULL;
   g_autoptr(GString) iso = g_string_new (NULL);
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GString) formats = g_string_new (NULL);
@@ -297,27 +344,7 @@ csv_entry (GString    *out,
             return FALSE;
         }
     }
-  if (dates_node != NULL && JSON_NODE_HOLDS_ARRAY (dates_node))
-    dates = json_node_get_array (dates_node);
-  for (guint i = 0; dates != NULL && i < json_array_get_length (dates) && i < MAX_DATES; i++)
-    {
-      JsonNode *n = json_array_get_element (dates, i);
-      const char *format;
-      gint64 column;
-
-      if (!JSON_NODE_HOLDS_OBJECT (n))
-        continue;
-      column = get_count (json_node_get_object (n), "column", MAX_NAMES);
-      format = get_str (json_node_get_object (n), "format");
-      if (column < 0 || format == NULL)
-        continue;
-      if (g_strv_contains (iso_formats, format))
-        g_string_append_printf (iso, "%s%" G_GINT64_FORMAT, iso->len ? ", " : "", column);
-      else
-        g_string_append_printf (text, "%s%" G_GINT64_FORMAT ": str", text->len ? ", " : "", column);
-      g_string_append_printf (formats, "%s%" G_GINT64_FORMAT ": ", formats->len ? ", " : "", column);
-      py_string (formats, format);
-    }
+  date_formats (r, iso, text, formats);
 
   g_string_append (out, "            'read_csv': dict(");
   kwarg_str (out, &first, "encoding", encoding);
@@ -449,6 +476,34 @@ workbook_entry (GString    *out,
   return TRUE;
 }
 
+/* The entry of a JSON file of records: reading.py's read_json_records().
+ * A packed one is left to the guess. */
+static gboolean
+json_entry (GString    *out,
+            JsonObject *r)
+{
+  const char *encoding = get_str (r, "encoding");
+  const char *key = get_str (r, "records_key");
+  g_autoptr(GString) formats = g_string_new (NULL);
+
+  if (encoding == NULL)
+    encoding = "utf-8";
+  if (!is_codec_name (encoding) || json_object_has_member (r, "compression"))
+    return FALSE;
+  date_formats (r, NULL, NULL, formats);
+  g_string_append (out, "            'json': dict(encoding=");
+  py_string (out, encoding);
+  g_string_append_printf (out, ", lines=%s, records=", get_flag (r, "json_lines", FALSE) ? "True" : "False");
+  if (key != NULL)
+    py_string (out, key);
+  else
+    g_string_append (out, "None");
+  g_string_append (out, "),\n");
+  if (formats->len > 0)
+    g_string_append_printf (out, "            'dates': {%s},\n", formats->str);
+  return TRUE;
+}
+
 static void
 file_entry (GString    *out,
             const char *name,
@@ -460,6 +515,8 @@ file_entry (GString    *out,
 
   if (g_strcmp0 (format, "csv") == 0)
     ok = csv_entry (body, reading);
+  else if (g_strcmp0 (format, "json") == 0)
+    ok = json_entry (body, reading);
   else if (g_strcmp0 (format, "xlsx") == 0 || g_strcmp0 (format, "xls") == 0 ||
            g_strcmp0 (format, "ods") == 0)
     ok = workbook_entry (body, reading);

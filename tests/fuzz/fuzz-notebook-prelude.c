@@ -25,7 +25,7 @@ static const char * const words[] = {
   "dict", "True", "False", "None", "str", "csv", "QUOTE_NONE",
   "encoding", "sep", "delim_whitespace", "header", "names", "skiprows", "decimal", "thousands",
   "quotechar", "quoting", "skipinitialspace", "comment", "compression", "parse_dates", "dtype",
-  "low_memory", NULL
+  "low_memory", "lines", "records", NULL
 };
 
 /* Scans the block between "_reckon_readings = {" and its closing line as

@@ -106,7 +106,12 @@ test_hostile (void)
           "              {\"name\": \"Two\", \"header\": true, \"skip_rows\": 0}]}}");
   attach (t, "one.zip",
           "{\"reading\": {\"format\": \"csv\", \"compression\": \"zip\", \"member\": \"folder/in'side.csv\"}}");
+  attach (t, "records.json",
+          "{\"reading\": {\"format\": \"json\", \"encoding\": \"utf-8-sig\", \"json_lines\": true,"
+          " \"records_key\": \"it's\\n\", \"dates\": [{\"column\": 1, \"format\": \"%d/%m/%Y\"}]}}");
+  attach (t, "plain.json", "{\"reading\": {\"format\": \"json\"}}");
   /* left to the guess */
+  attach (t, "packed.json.gz", "{\"reading\": {\"format\": \"json\", \"compression\": \"gzip\"}}");
   attach (t, "codec.csv", "{\"reading\": {\"format\": \"csv\", \"encoding\": \"utf-8'); import os; ('\"}}");
   attach (t, "packed.csv", "{\"reading\": {\"format\": \"csv\", \"compression\": \"rm -rf\"}}");
   attach (t, "old.xlsx", "{\"reading\": {\"format\": \"xlsx\", \"sheets\": [{\"name\": \"A\", \"header\": true}]}}");
@@ -135,6 +140,9 @@ test_hostile (void)
     " \"one.zip\": {\"read_csv\": {\"encoding\": \"utf-8\", \"sep\": \",\", \"header\": 0, \"skiprows\": 0,"
     "                             \"compression\": null, \"low_memory\": false},"
     "              \"zip_member\": \"folder/in'side.csv\"},"
+    " \"records.json\": {\"json\": {\"encoding\": \"utf-8-sig\", \"lines\": true, \"records\": \"it's\\n\"},"
+    "                   \"dates\": {\"1\": \"%d/%m/%Y\"}},"
+    " \"plain.json\": {\"json\": {\"encoding\": \"utf-8\", \"lines\": false, \"records\": null}},"
     " \"book.xlsx\": {"
     "  \"read_excel\": {\"S'1\\n\": {\"header\": null, \"skiprows\": 2}, \"Two\": {\"header\": 0}},"
     "  \"sheet\": \"S'1\\n\"}}");
