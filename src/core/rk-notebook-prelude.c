@@ -483,8 +483,14 @@ json_entry (GString    *out,
             JsonObject *r)
 {
   const char *encoding = get_str (r, "encoding");
+  JsonNode *key_node = json_object_get_member (r, "records_key");
   const char *key = get_str (r, "records_key");
   g_autoptr(GString) formats = g_string_new (NULL);
+
+  /* an empty key is a key too ({"": [...]}) */
+  if (key == NULL && key_node != NULL && JSON_NODE_HOLDS_VALUE (key_node) &&
+      json_node_get_value_type (key_node) == G_TYPE_STRING && g_strcmp0 (json_node_get_string (key_node), "") == 0)
+    key = "";
 
   if (encoding == NULL)
     encoding = "utf-8";

@@ -110,6 +110,7 @@ test_hostile (void)
           "{\"reading\": {\"format\": \"json\", \"encoding\": \"utf-8-sig\", \"json_lines\": true,"
           " \"records_key\": \"it's\\n\", \"dates\": [{\"column\": 1, \"format\": \"%d/%m/%Y\"}]}}");
   attach (t, "plain.json", "{\"reading\": {\"format\": \"json\"}}");
+  attach (t, "blank-key.json", "{\"reading\": {\"format\": \"json\", \"records_key\": \"\"}}");
   /* left to the guess */
   attach (t, "packed.json.gz", "{\"reading\": {\"format\": \"json\", \"compression\": \"gzip\"}}");
   attach (t, "codec.csv", "{\"reading\": {\"format\": \"csv\", \"encoding\": \"utf-8'); import os; ('\"}}");
@@ -143,6 +144,7 @@ test_hostile (void)
     " \"records.json\": {\"json\": {\"encoding\": \"utf-8-sig\", \"lines\": true, \"records\": \"it's\\n\"},"
     "                   \"dates\": {\"1\": \"%d/%m/%Y\"}},"
     " \"plain.json\": {\"json\": {\"encoding\": \"utf-8\", \"lines\": false, \"records\": null}},"
+    " \"blank-key.json\": {\"json\": {\"encoding\": \"utf-8\", \"lines\": false, \"records\": \"\"}},"
     " \"book.xlsx\": {"
     "  \"read_excel\": {\"S'1\\n\": {\"header\": null, \"skiprows\": 2}, \"Two\": {\"header\": 0}},"
     "  \"sheet\": \"S'1\\n\"}}");
