@@ -462,6 +462,7 @@ test_table_float_display (void)
   gboolean rounded = FALSE, small = FALSE, plain = FALSE;
   ClipRead r = { 0 };
 
+  g_assert_nonnull (out);   /* the table was written before it was opened */
   g_assert_no_error (error);
   view = rk_table_view_new (table);
   window = show_in_window (view);
