@@ -119,8 +119,9 @@ v1_sweep (const char *group)
  * switching to its writer mode: two timer ticks, 8 ms at HZ=250); the
  * helper's move starts that wait while the monitor and PID-1 set up the
  * namespaces, and the move of PID-1 and the program a moment later finds
- * it over (or joins it). Tells the monitor over @fd "+" when the groups
- * are ready, or why not; then sweeps the groups of dead monitors. */
+ * it over (or joins it). Sweeps the groups of dead monitors meanwhile
+ * (also in the grace period's shadow), then tells the monitor over @fd "+"
+ * when the groups are ready, or why not. */
 static void __attribute__((noreturn))
 v1_helper (int fd, uint64_t memory, uint64_t max_tasks)
 {
@@ -145,13 +146,12 @@ v1_helper (int fd, uint64_t memory, uint64_t max_tasks)
       else if (!write_text (v1_pids, "pids.max", num))
         snprintf (why, sizeof why, "cannot set the task limit of the cgroup: %s", strerror (errno));
     }
-  if (why[0] == '\0')
-    strcpy (why, "+");
-  (void) !write (fd, why, strlen (why));
-  close (fd);
   v1_sweep (v1_memory);
   if (v1_pids[0] != '\0')
     v1_sweep (v1_pids);
+  if (why[0] == '\0')
+    strcpy (why, "+");
+  (void) !write (fd, why, strlen (why));
   _exit (0);
 }
 
@@ -185,6 +185,14 @@ sandbox_cgroup_prepare (uint64_t memory, uint64_t max_tasks)
   v1_helper_fd = fds[0];
 }
 
+static void
+reap_helper (void)
+{
+  while (v1_helper_pid > 0 && waitpid (v1_helper_pid, NULL, 0) < 0 && errno == EINTR)
+    ;
+  v1_helper_pid = 0;
+}
+
 bool
 sandbox_cgroup_pending (void)
 {
@@ -203,6 +211,8 @@ attach_v1 (const pid_t *pids, size_t n_pids, uint64_t memory, char *describe, si
     ;
   close (v1_helper_fd);
   v1_helper_fd = -1;
+  /* It exits once it has answered (it leaves the memory group so). */
+  reap_helper ();
   /* Root running unbounded by mistake is worse than not running. */
   if (n < 0)
     die_with_error ("cannot read from the cgroup helper");
@@ -303,20 +313,13 @@ sandbox_cgroup_oom_killed (void)
 }
 
 void
-sandbox_cgroup_reap_helper (bool wait)
-{
-  if (v1_helper_pid > 0 && waitpid (v1_helper_pid, NULL, wait ? 0 : WNOHANG) == v1_helper_pid)
-    v1_helper_pid = 0;
-}
-
-void
 sandbox_cgroup_remove (void)
 {
   char *dirs[] = { v1_memory, v1_pids };
 
-  /* It stays in the memory group until it exits (it may still be
-   * sweeping): reap it before the group is removed. */
-  sandbox_cgroup_reap_helper (true);
+  /* Reaped already, unless the run failed before (it stays in the memory
+   * group until it exits). */
+  reap_helper ();
 
   for (size_t i = 0; i < 2; i++)
     {

@@ -25,9 +25,6 @@ bool sandbox_cgroup_pending (void);
  * only the per-process rlimits do). */
 bool sandbox_cgroup_attach (const pid_t *pids, size_t n_pids, uint64_t memory,
                             char *describe, size_t size);
-/* Reaps the helper of sandbox_cgroup_prepare() once it has exited (@wait:
- * waits for that). */
-void sandbox_cgroup_reap_helper (bool wait);
 /* True if the kernel's OOM killer acted in our group during the run. */
 bool sandbox_cgroup_oom_killed (void);
 /* Removes the groups we made (every process in them is gone). */

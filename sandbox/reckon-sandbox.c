@@ -119,9 +119,12 @@ static int workspace_tree_fd = -1;
  * a task into a v1 group waits for an RCU grace period (two timer ticks):
  * a helper starts that wait when we start, and PID-1 builds the root and
  * the program sets itself up (capabilities, rlimits, Landlock, filter)
- * meanwhile. PID-1 writes one byte on forked_fd once the program exists. */
+ * meanwhile. The program writes one byte on forked_fd as soon as it
+ * exists, and closes ready_fd when it is set up: PID-1 waits for that
+ * before its own last steps, so the two do not take turns on the CPU. */
 static int cgroup_sync_fd = -1;
 static int forked_fd = -1;
+static int ready_fd = -1;
 /* --workspace-fs tmpfs, in PID-1: the host's workspace (never mounted
  * inside), the tmpfs at /workspace, and where PID-1 answers the monitor's
  * save requests (one JSON line each). */
@@ -878,6 +881,13 @@ run_program (void)
     die_with_error ("cannot set the parent-death signal");
   if (getppid () != (opt.nested ? nested_monitor : 1))
     _exit (EXIT_SETUP_FAILED);
+  /* The monitor now moves PID-1 and us into the cgroup. */
+  if (forked_fd >= 0)
+    {
+      if (write (forked_fd, "F", 1) != 1)
+        die_with_error ("cannot reach the monitor");
+      close (forked_fd);
+    }
 
   drop_capabilities ();
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
@@ -904,6 +914,8 @@ run_program (void)
   if (!load_filters ())
     die_with_error ("cannot load the seccomp filter");
   /* Nothing of the program runs before it is in its cgroup. */
+  if (ready_fd >= 0)
+    close (ready_fd);
   if (cgroup_sync_fd >= 0)
     {
       char c;
@@ -1068,24 +1080,31 @@ run_pid1 (int sync_fd)
     }
   sigprocmask (SIG_BLOCK, &set, NULL);
 
-  child = fork ();
-  if (child < 0)
-    die_with_error ("cannot start the program");
-  if (child == 0)
-    {
-      close (forked_fd);
-      run_program ();
-    }
-  close (cgroup_sync_fd);
-  /* The monitor now moves us and the program into the cgroup. */
-  if (write (forked_fd, "F", 1) != 1)
-    die_with_error ("cannot reach the monitor");
-  close (forked_fd);
-
-  /* The program runs as our uid: without this it could open /proc/1/mem
-   * and run code in us, outside its seccomp filter. */
-  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
-    die_with_error ("cannot make PID-1 undumpable");
+  {
+    int ready[2];
+    if (pipe2 (ready, O_CLOEXEC) != 0)
+      die_with_error ("cannot create a pipe");
+    child = fork ();
+    if (child < 0)
+      die_with_error ("cannot start the program");
+    if (child == 0)
+      {
+        close (ready[0]);
+        ready_fd = ready[1];
+        run_program ();
+      }
+    close (ready[1]);
+    close (cgroup_sync_fd);
+    close (forked_fd);
+    /* The program runs as our uid: without this it could open /proc/1/mem
+     * and run code in us, outside its seccomp filter. */
+    if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+      die_with_error ("cannot make PID-1 undumpable");
+    /* Until the program is set up (or gone): it is the one that counts. */
+    while (read (ready[0], &c, 1) < 0 && errno == EINTR)
+      ;
+    close (ready[0]);
+  }
   drop_capabilities ();
   /* Keep only the report pipe (and, with a tmpfs workspace, its two
    * folders and the save answers): pipes passed to the program must see
@@ -1829,7 +1848,6 @@ main (int argc, char **argv)
             if (si.ssi_signo != SIGCHLD)
               kill (pid1, (int) si.ssi_signo);
         }
-      sandbox_cgroup_reap_helper (false);
       p = waitpid (pid1, &status, WNOHANG);
       if (p == pid1)
         {
