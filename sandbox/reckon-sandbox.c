@@ -1701,6 +1701,16 @@ main (int argc, char **argv)
     die_with_error ("cannot create pipes");
   terminal_setup (opt.pty);
 
+  /* PID-1 inherits it blocked: a save asked for before PID-1 waits for
+   * it stays queued (PID-1 ignores an unblocked one it has no handler
+   * for, and no answer would come). */
+  if (opt.workspace_tmpfs)
+    {
+      sigset_t save;
+      sigemptyset (&save);
+      sigaddset (&save, SAVE_SIGNAL);
+      sigprocmask (SIG_BLOCK, &save, NULL);
+    }
   pid1 = (pid_t) syscall (SYS_clone, CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET
                           | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP | SIGCHLD,
                           NULL, NULL, NULL, NULL);

@@ -2143,6 +2143,26 @@ def _():
     equal(sorted(os.listdir(ws)), ['end.txt', 'mid.txt'], 'the host workspace after the run')
 
 
+@case('audit', 'capped workspace: saves asked on --sync-fd before the run starts are each answered')
+def _():
+    ws = new_workspace()
+    a, b = socket.socketpair()
+    a.sendall(b'xx')
+    p = subprocess.Popen([SANDBOX, '--workspace', ws, *TMPFS, '--sync-fd', str(b.fileno()), '--',
+                          PY, '-c', 'import time; time.sleep(1)'],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(b.fileno(),))
+    b.close()
+    try:
+        a.settimeout(20)
+        f = a.makefile()
+        equal([json.loads(f.readline()), json.loads(f.readline())], [{'saved': True}] * 2, 'answers')
+        equal(p.wait(timeout=30), 0, 'exit status')
+    finally:
+        p.kill()
+        p.wait()
+        a.close()
+
+
 @case('audit', 'capped workspace: a run stopped by --timeout saves nothing and says so')
 def _():
     ws = new_workspace()
