@@ -29,6 +29,7 @@ typedef struct
   GCancellable  *cancellable;
   RkFileProfile *profile;     /* NULL while busy */
   gboolean       busy;
+  double         progress;    /* 0..1 read by the profiler, -1: not known */
 } FileState;
 
 struct _RkConversation
@@ -89,6 +90,7 @@ static GParamSpec *properties[N_PROPS];
 enum
 {
   SIGNAL_PROFILE_CHANGED,
+  SIGNAL_PROFILE_PROGRESS,
   N_SIGNALS
 };
 
@@ -544,6 +546,22 @@ file_op_free (FileOp *op)
 
 static void start_waiting (RkConversation *self);
 
+/* The profiler read @done of @total bytes of @name (in the GUI thread, a
+ * few times a second; never after profiled_cb). */
+static void
+profile_progress_cb (const char *name,
+                     guint64     done,
+                     guint64     total,
+                     gpointer    user_data)
+{
+  FileOp *op = user_data;
+
+  if (!op->fs->busy || total == 0 || g_strcmp0 (name, op->fs->name) != 0)
+    return;
+  op->fs->progress = CLAMP ((double) done / (double) total, 0.0, 1.0);
+  g_signal_emit (op->self, signals[SIGNAL_PROFILE_PROGRESS], 0, name, op->fs->progress);
+}
+
 static void
 profiled_cb (GObject      *source,
              GAsyncResult *result,
@@ -555,6 +573,7 @@ profiled_cb (GObject      *source,
   g_autoptr(GPtrArray) profiles = rk_profile_files_finish (result, &error);
 
   self->n_profiling--;
+  op->fs->progress = -1;
   if (profiles == NULL)
     file_failed (self, op->fs, error);
   else if (profiles->len == 0)
@@ -575,8 +594,9 @@ start_profile (RkConversation *self,
   op->self = g_object_ref (self);
   op->fs = fs;
   self->n_profiling++;
-  rk_profile_files_async (rk_session_get_workspace (self->session), names, fs->cancellable,
-                          profiled_cb, op);
+  fs->progress = -1;
+  rk_profile_files_with_progress_async (rk_session_get_workspace (self->session), names, NULL,
+                                        profile_progress_cb, op, fs->cancellable, profiled_cb, op);
 }
 
 /* Starts waiting files while there is a free slot. */
@@ -680,6 +700,7 @@ rk_conversation_add_files (RkConversation  *self,
       fs->name = predict_name (self, basename);
       fs->original = g_strdup (path);
       fs->busy = TRUE;
+      fs->progress = -1;
       fs->cancellable = g_cancellable_new ();
       g_ptr_array_add (self->files, fs);
       fs->entry_id = rk_transcript_add_attachment (self->transcript, fs->name, display);
@@ -723,6 +744,18 @@ rk_conversation_is_profiling (RkConversation *self,
 
   fs = find_file (self, name);
   return fs != NULL && fs->busy;
+}
+
+double
+rk_conversation_get_progress (RkConversation *self,
+                              const char     *name)
+{
+  FileState *fs;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), -1);
+
+  fs = find_file (self, name);
+  return fs != NULL && fs->busy ? fs->progress : -1;
 }
 
 void
@@ -1306,6 +1339,7 @@ _rk_conversation_new_restored (RkModelClient        *client,
           continue;
         }
       fs = g_new0 (FileState, 1);
+      fs->progress = -1;
       fs->name = g_strdup (rk_transcript_entry_get_name (e));
       fs->entry_id = rk_transcript_entry_get_id (e);
       g_ptr_array_add (self->files, fs);
@@ -1520,6 +1554,9 @@ rk_conversation_class_init (RkConversationClass *klass)
   signals[SIGNAL_PROFILE_CHANGED] =
     g_signal_new ("profile-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_PROFILE_PROGRESS] =
+    g_signal_new ("profile-progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
 }
 
 static void

@@ -70,6 +70,10 @@ RkFileProfile  *rk_conversation_get_profile    (RkConversation *self,
 /* TRUE while @name is being copied or profiled. */
 gboolean        rk_conversation_is_profiling   (RkConversation *self,
                                                 const char     *name);
+/* How much of @name the profiler has read (0 to 1), or -1 when not known
+ * (not being profiled, or nothing reported yet). */
+double          rk_conversation_get_progress   (RkConversation *self,
+                                                const char     *name);
 /* Stops copying or profiling @name; its profile becomes an error sentence. */
 void            rk_conversation_cancel_profile (RkConversation *self,
                                                 const char     *name);
@@ -157,6 +161,8 @@ void            rk_conversation_close          (RkConversation *self);
  * Signals:
  *   "profile-changed" (const char *name)  a file's profile (or error) is known,
  *                     or its workspace name changed
+ *   "profile-progress" (const char *name, double fraction)  how much of the
+ *                     file the profiler has read, 0 to 1, a few times a second
  */
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "rk-json.h"
+#include "rk-profile-progress.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 
@@ -1176,7 +1177,93 @@ typedef struct
   char  *workspace;
   GStrv  names;
   GStrv  option_args;          /* the user's choices, as profiler arguments */
+  RkProfileProgressFunc progress;
+  gpointer              progress_data;
 } ProfileData;
+
+/* Where the worker thread sends progress: to the task's main context, at
+ * most every PROGRESS_INTERVAL, never after the task completed. */
+#define PROGRESS_INTERVAL (100 * 1000)
+
+typedef struct
+{
+  GTask                 *task;
+  RkProfileProgressFunc  func;
+  gpointer               data;
+  gint64                 last_post;
+} ProgressSink;
+
+typedef struct
+{
+  GTask   *task;
+  char    *name;
+  guint64  done, total;
+} ProgressMessage;
+
+static void
+progress_message_free (gpointer data)
+{
+  ProgressMessage *m = data;
+
+  g_object_unref (m->task);
+  g_free (m->name);
+  g_free (m);
+}
+
+static gboolean
+progress_message_cb (gpointer data)
+{
+  ProgressMessage *m = data;
+  ProfileData *d = g_task_get_task_data (m->task);
+
+  if (!g_task_get_completed (m->task) && !g_cancellable_is_cancelled (g_task_get_cancellable (m->task)) &&
+      d->progress != NULL)
+    d->progress (m->name, m->done, m->total, d->progress_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+progress_post (ProgressSink *sink,
+               const char   *name,
+               guint64       done,
+               guint64       total)
+{
+  gint64 now = g_get_monotonic_time ();
+  ProgressMessage *m;
+  g_autoptr(GSource) source = NULL;
+
+  if (sink == NULL || sink->func == NULL || (sink->last_post != 0 && now - sink->last_post < PROGRESS_INTERVAL))
+    return;
+  sink->last_post = now;
+  m = g_new0 (ProgressMessage, 1);
+  m->task = g_object_ref (sink->task);
+  m->name = g_strdup (name);
+  m->done = done;
+  m->total = total;
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, progress_message_cb, m, progress_message_free);
+  g_source_set_static_name (source, "[reckon] profile progress");
+  g_source_attach (source, g_task_get_context (sink->task));
+}
+
+/* A progress line of one run: its index names one of the run's files. */
+typedef struct
+{
+  ProgressSink       *sink;
+  const char * const *names;
+} RunProgress;
+
+static void
+run_progress_cb (guint    index,
+                 guint64  done,
+                 guint64  total,
+                 gpointer user_data)
+{
+  RunProgress *rp = user_data;
+
+  progress_post (rp->sink, rp->names[index], done, total);
+}
 
 static void
 profile_data_free (gpointer data)
@@ -1253,12 +1340,12 @@ options_to_args (const RkProfileOptions  *options,
  * child), keeping at most @out_cap and MAX_STDERR bytes. Returns FALSE when
  * cancelled or when stdout went over its cap (the child is then killed). */
 static gboolean
-drain (GSubprocess  *proc,
-       GByteArray   *out,
-       gsize         out_cap,
-       GByteArray   *err,
-       GCancellable *cancellable,
-       gboolean     *too_large)
+drain (GSubprocess             *proc,
+       GByteArray              *out,
+       gsize                    out_cap,
+       RkProfileProgressReader *err,
+       GCancellable            *cancellable,
+       gboolean                *too_large)
 {
   int fds[2] = {
     g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (g_subprocess_get_stdout_pipe (proc))),
@@ -1332,11 +1419,13 @@ drain (GSubprocess  *proc,
                 }
               g_byte_array_append (out, buf, r);
             }
-          else if (err->len < MAX_STDERR)
-            g_byte_array_append (err, buf, MIN ((gsize) r, MAX_STDERR - err->len));
+          else
+            /* Progress lines are taken out; the rest is kept, capped. */
+            rk_profile_progress_reader_feed (err, buf, r);
         }
     }
 done:
+  rk_profile_progress_reader_finish (err);
   if (have_cancel)
     g_cancellable_release_fd (cancellable);
   return ok;
@@ -1350,11 +1439,14 @@ run_profiler (const char         *workspace,
               const char * const *option_args,
               const char * const *names,
               guint               n_names,
+              ProgressSink       *sink,
               GCancellable       *cancellable,
               char              **failure,
               GError            **error)
 {
   g_autoptr(RkSandboxChild) child = NULL;
+  RunProgress run_progress = { sink, names };
+  RkProfileProgressReader err_reader;
   GSubprocess *proc;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GByteArray) out = g_byte_array_new ();
@@ -1400,7 +1492,8 @@ run_profiler (const char         *workspace,
     }
   proc = rk_sandbox_child_get_process (child);
 
-  if (!drain (proc, out, RK_PROFILE_MAX_JSON, err, cancellable, &too_large))
+  rk_profile_progress_reader_init (&err_reader, n_names, err, MAX_STDERR, run_progress_cb, &run_progress);
+  if (!drain (proc, out, RK_PROFILE_MAX_JSON, &err_reader, cancellable, &too_large))
     {
       g_subprocess_wait (proc, NULL, NULL);
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -1483,6 +1576,7 @@ static GPtrArray *
 profile_files_args (const char          *workspace,
                     const char * const  *names,
                     const char * const  *option_args,
+                    ProgressSink        *sink,
                     GCancellable        *cancellable,
                     GError             **error)
 {
@@ -1505,7 +1599,7 @@ profile_files_args (const char          *workspace,
   if (valid->len > 1)
     {
       batch = run_profiler (workspace, option_args, (const char * const *) valid->pdata, valid->len,
-                            cancellable, &failure, error);
+                            sink, cancellable, &failure, error);
       g_clear_pointer (&failure, g_free);
       if (batch == NULL && g_cancellable_is_cancelled (cancellable))
         return NULL;
@@ -1535,7 +1629,7 @@ profile_files_args (const char          *workspace,
               continue;
             }
         }
-      one = run_profiler (workspace, option_args, &names[i], 1, cancellable, &failure, error);
+      one = run_profiler (workspace, option_args, &names[i], 1, sink, cancellable, &failure, error);
       if (one == NULL && g_cancellable_is_cancelled (cancellable))
         return NULL;
       if (one != NULL)
@@ -1561,7 +1655,7 @@ rk_profile_files_with_options (const char              *workspace,
   option_args = options_to_args (options, error);
   if (option_args == NULL)
     return NULL;
-  return profile_files_args (workspace, names, (const char * const *) option_args, cancellable, error);
+  return profile_files_args (workspace, names, (const char * const *) option_args, NULL, cancellable, error);
 }
 
 static void
@@ -1572,8 +1666,9 @@ profile_thread (GTask        *task,
 {
   ProfileData *d = task_data;
   GError *error = NULL;
+  ProgressSink sink = { task, d->progress, d->progress_data, 0 };
   GPtrArray *out = profile_files_args (d->workspace, (const char * const *) d->names,
-                                      (const char * const *) d->option_args, cancellable, &error);
+                                      (const char * const *) d->option_args, &sink, cancellable, &error);
 
   if (out == NULL)
     g_task_return_error (task, error);
@@ -1599,6 +1694,19 @@ rk_profile_files_with_options_async (const char              *workspace,
                                      GAsyncReadyCallback      callback,
                                      gpointer                 user_data)
 {
+  rk_profile_files_with_progress_async (workspace, names, options, NULL, NULL, cancellable, callback, user_data);
+}
+
+void
+rk_profile_files_with_progress_async (const char              *workspace,
+                                      const char * const      *names,
+                                      const RkProfileOptions  *options,
+                                      RkProfileProgressFunc    progress,
+                                      gpointer                 progress_data,
+                                      GCancellable            *cancellable,
+                                      GAsyncReadyCallback      callback,
+                                      gpointer                 user_data)
+{
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   g_autoptr(GError) error = NULL;
   ProfileData *d;
@@ -1614,6 +1722,8 @@ rk_profile_files_with_options_async (const char              *workspace,
   d->workspace = g_strdup (workspace);
   d->names = g_strdupv ((GStrv) names);
   d->option_args = option_args;
+  d->progress = progress;
+  d->progress_data = progress_data;
   g_task_set_task_data (task, d, profile_data_free);
   g_task_run_in_thread (task, profile_thread);
 }

@@ -208,6 +208,26 @@ void            rk_profile_files_with_options_async (const char              *wo
                                                      gpointer                 user_data);
 /* (finish with rk_profile_files_finish) */
 
+/* How far the profiler has read a file: @done of @total bytes of the
+ * workspace file @name (a compressed file: of its packed bytes). */
+typedef void (*RkProfileProgressFunc) (const char *name,
+                                       guint64     done,
+                                       guint64     total,
+                                       gpointer    user_data);
+
+/* rk_profile_files_with_options_async() that also reports progress, a few
+ * times a second at most, through @progress called in the thread-default
+ * main context of the caller, never after @callback has run; @progress_data
+ * must stay valid until then. (Finish with rk_profile_files_finish.) */
+void            rk_profile_files_with_progress_async (const char              *workspace,
+                                                      const char * const      *names,
+                                                      const RkProfileOptions  *options,
+                                                      RkProfileProgressFunc    progress,
+                                                      gpointer                 progress_data,
+                                                      GCancellable            *cancellable,
+                                                      GAsyncReadyCallback      callback,
+                                                      gpointer                 user_data);
+
 /* How the file was read, in plain words for the card and the model
  * ("comma-separated, first row is the header, 1 comment line skipped,
  * dates in Date written 19-Sep-03"), or NULL when there is no reading. */

@@ -759,12 +759,17 @@ def _parse_option(arg, options):
 def main(argv):
     import gc
 
+    from .progress import Progress
+
     files = []
     options = {}
+    progress = Progress()  # "reckon-progress" lines on stderr, for the file's card
     for p in argv:
         if p.startswith("--") and _parse_option(p, options):
             continue
-        files.append(profile_file(p, dict(options)))
+        with progress.watch(len(files), p):
+            files.append(profile_file(p, dict(options)))
         gc.collect()  # give back what a big file took before the next one
+    progress.close()
     doc = {"version": 1, "defused": DEFUSED, "files": files}
     return json.dumps(doc, ensure_ascii=False, allow_nan=False, default=str)
