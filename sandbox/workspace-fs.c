@@ -335,18 +335,39 @@ copy_dir (struct copy *c, int sdir, int ddir, int depth)
         c->out->skipped++;
     }
   closedir (d);
+}
 
-  /* What the source does not have (or has as something never copied). */
-  d = list_dir (ddir);
+/* Removes from @ddir, all the way down, what @sdir does not have, or has
+ * as something else (a folder for a file, a link, ...): first, so that the
+ * destination never holds the old and the new together (the monitor's
+ * walk of a bound folder would count both against --disk). */
+static void
+prune_dir (struct copy *c, int sdir, int ddir, int depth)
+{
+  DIR *d = list_dir (ddir);
+  struct dirent *e;
+
   while (d != NULL && (e = readdir (d)) != NULL)
     {
-      struct stat st;
+      struct stat st, dst;
 
-      if (is_dot (e->d_name))
+      if (is_dot (e->d_name) || fstatat (ddir, e->d_name, &dst, AT_SYMLINK_NOFOLLOW) != 0)
         continue;
       if (fstatat (sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
-          && (S_ISREG (st.st_mode) || S_ISDIR (st.st_mode)))
-        continue;
+          && ((S_ISREG (st.st_mode) && S_ISREG (dst.st_mode)) || (S_ISDIR (st.st_mode) && S_ISDIR (dst.st_mode))))
+        {
+          if (S_ISDIR (st.st_mode) && depth + 1 < MAX_DEPTH)
+            {
+              int s2 = open_dir (sdir, e->d_name), d2 = open_dir (ddir, e->d_name);
+              if (s2 >= 0 && d2 >= 0)
+                prune_dir (c, s2, d2, depth + 1);
+              if (s2 >= 0)
+                close (s2);
+              if (d2 >= 0)
+                close (d2);
+            }
+          continue;
+        }
       remove_entry (c, ddir, e->d_name, depth);
     }
   if (d != NULL)
@@ -363,6 +384,7 @@ workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget, struct works
   /* The top folder too may have lost its owner bits (chmod 000). */
   if (fstat (src_dirfd, &st) == 0 && (st.st_mode & S_IRWXU) != S_IRWXU)
     (void) fchmod (src_dirfd, (st.st_mode & 07777) | S_IRWXU);
+  prune_dir (&c, src_dirfd, dst_dirfd, 0);
   copy_dir (&c, src_dirfd, dst_dirfd, 0);
   return out->error[0] == '\0';
 }

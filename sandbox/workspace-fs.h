@@ -22,7 +22,8 @@ struct workspace_copy
  * without set-id or sticky bits (owner read/write, and search on folders,
  * always kept), modification times. Files of @dst with the size and time
  * of their source are left as they are; entries @src does not have (or
- * that are links, FIFOs, sockets or devices there) are removed from @dst.
+ * that are links, FIFOs, sockets or devices there) are removed from @dst
+ * first, so @dst never holds the old and the new together.
  * Every name is opened beneath its folder's descriptor with O_NOFOLLOW; a
  * source entry that changes type while it is copied is skipped. At most
  * @budget data bytes are written, and folders at most 256 deep. Owner
