@@ -744,6 +744,25 @@ profile_changed_cb (RkChatView *self,
 }
 
 static void
+profile_progress_cb (RkChatView *self,
+                     const char *name,
+                     double      fraction)
+{
+  GHashTableIter iter;
+  gpointer row;
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    {
+      RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
+
+      if (entry != NULL && g_strcmp0 (rk_transcript_entry_get_name (entry), name) == 0 &&
+          rk_transcript_entry_get_kind (entry) == RK_ENTRY_ATTACHMENT)
+        rk_entry_row_set_progress (row, fraction);
+    }
+}
+
+static void
 session_workspace_cb (RkChatView *self)
 {
   /* A restarted session has a new workspace: rows bind to it from now on. */
@@ -807,6 +826,7 @@ rk_chat_view_set_conversation (RkChatView     *self,
       g_signal_connect_swapped (conversation, "notify::running-cell", G_CALLBACK (conversation_state_cb), self);
       g_signal_connect_swapped (conversation, "notify::cell-started", G_CALLBACK (conversation_state_cb), self);
       g_signal_connect_swapped (conversation, "profile-changed", G_CALLBACK (profile_changed_cb), self);
+      g_signal_connect_swapped (conversation, "profile-progress", G_CALLBACK (profile_progress_cb), self);
       if (session != NULL)
         g_signal_connect_swapped (session, "restarted", G_CALLBACK (session_workspace_cb), self);
       conversation_state_cb (self);

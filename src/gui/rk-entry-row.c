@@ -779,6 +779,15 @@ rk_entry_row_set_profile (RkEntryRow          *self,
     rk_file_card_set_profile (self->card, profile);
 }
 
+void
+rk_entry_row_set_progress (RkEntryRow *self,
+                           double      fraction)
+{
+  g_return_if_fail (RK_IS_ENTRY_ROW (self));
+  if (self->card != NULL)
+    rk_file_card_set_progress (self->card, fraction);
+}
+
 GtkWidget *
 rk_entry_row_get_content (RkEntryRow *self)
 {

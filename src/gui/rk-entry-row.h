@@ -31,6 +31,9 @@ void               rk_entry_row_set_state       (RkEntryRow        *self,
 /* Attachment rows: the file's profile, NULL while it is profiled. */
 void               rk_entry_row_set_profile     (RkEntryRow          *self,
                                                  const RkFileProfile *profile);
+/* How much of an attachment's file was read (0 to 1, -1: not known). */
+void               rk_entry_row_set_progress    (RkEntryRow          *self,
+                                                 double               fraction);
 /* Prose rows: mark the numbers of the prose against the outputs before
  * the answer entry @answer_id (the row's own entry, or the ANSWER entry
  * repeating it), computed off the GUI thread. */

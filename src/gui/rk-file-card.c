@@ -21,6 +21,7 @@ struct _RkFileCard
   GtkLabel   *summary;
   GtkSpinner *spinner;
   GtkButton  *cancel_button;
+  GtkProgressBar *progress_bar;
   GtkWidget  *details;
   GtkLabel   *columns_label;
   GtkLabel   *notes_label;
@@ -31,6 +32,7 @@ struct _RkFileCard
   gint64      started;
   guint       timer_id;
   guint64     size;
+  double      progress;        /* 0..1 read so far, -1: not known */
 };
 
 G_DEFINE_FINAL_TYPE (RkFileCard, rk_file_card, GTK_TYPE_WIDGET)
@@ -163,13 +165,24 @@ tick_cb (gpointer user_data)
   gint64 secs = MAX (0, (g_get_real_time () - self->started) / G_USEC_PER_SEC);
   g_autofree char *what = NULL;
   g_autofree char *text = NULL;
+  int percent = self->progress >= 0 ? (int) (self->progress * 100.0) : -1;
 
-  if (self->size > 0)
+  if (self->size > 0 && percent >= 0)
+    {
+      g_autofree char *size = g_format_size (self->size);
+      /* TRANSLATORS: %s is the size of the file being read, e.g. "182.3 MB";
+       * %d %% how much of it was read so far, e.g. "45 %" */
+      what = g_strdup_printf (_("Reading the file (%s)… %d %%"), size, percent);
+    }
+  else if (self->size > 0)
     {
       g_autofree char *size = g_format_size (self->size);
       /* TRANSLATORS: %s is the size of the file being read, e.g. "182.3 MB" */
       what = g_strdup_printf (_("Reading the file (%s)…"), size);
     }
+  else if (percent >= 0)
+    /* TRANSLATORS: how much of the file was read so far, e.g. "45 %" */
+    what = g_strdup_printf (_("Reading the file… %d %%"), percent);
   else
     what = g_strdup (_("Reading the file…"));
   /* Not at all, or a day on (a clock that jumped): no count. */
@@ -196,6 +209,27 @@ rk_file_card_set_size (RkFileCard *self,
 }
 
 void
+rk_file_card_set_progress (RkFileCard *self,
+                           double      fraction)
+{
+  g_return_if_fail (RK_IS_FILE_CARD (self));
+
+  self->progress = fraction >= 0 ? MIN (fraction, 1.0) : -1;
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), self->profiling && self->progress >= 0);
+  if (self->progress >= 0)
+    gtk_progress_bar_set_fraction (self->progress_bar, self->progress);
+  if (self->profiling)
+    tick_cb (self);
+}
+
+double
+rk_file_card_get_progress (RkFileCard *self)
+{
+  g_return_val_if_fail (RK_IS_FILE_CARD (self), -1);
+  return self->profiling ? self->progress : -1;
+}
+
+void
 rk_file_card_set_started (RkFileCard *self,
                           gint64      real_time_us)
 {
@@ -219,6 +253,9 @@ rk_file_card_set_profile (RkFileCard          *self,
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), self->profiling);
   gtk_spinner_set_spinning (self->spinner, self->profiling);
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), self->profiling);
+  /* A new reading starts from nothing known. */
+  self->progress = -1;
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
   gtk_widget_remove_css_class (GTK_WIDGET (self), "rk-file-error");
 
   /* One-click analyses, for a file that was read. */
@@ -394,6 +431,7 @@ rk_file_card_class_init (RkFileCardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, summary);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, spinner);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, details);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, columns_label);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, notes_label);

@@ -28,6 +28,11 @@ void        rk_file_card_set_started  (RkFileCard          *self,
 /* The file's size, shown while it is read (0: unknown). */
 void        rk_file_card_set_size     (RkFileCard          *self,
                                        guint64              size);
+/* How much of the file the profiler has read, 0 to 1 (-1: not known): the
+ * bar and the percentage while it is read. */
+void        rk_file_card_set_progress (RkFileCard          *self,
+                                       double               fraction);
+double      rk_file_card_get_progress (RkFileCard          *self);
 /* NULL: still being profiled (spinner, elapsed time and Cancel). */
 void        rk_file_card_set_profile  (RkFileCard          *self,
                                        const RkFileProfile *profile);

@@ -5,6 +5,8 @@
  * read beneath the workspace, file cards from profiles, the chat view. */
 #include "config.h"
 
+#include <math.h>
+
 #include <string.h>
 #include <unistd.h>
 #include <cairo.h>
@@ -726,6 +728,35 @@ test_file_card (void)
   g_signal_connect (card, "cancel", G_CALLBACK (set_flag_cb), &cancelled);
   g_signal_emit_by_name (cancel, "clicked");
   g_assert_true (cancelled);
+
+  /* The profiler's progress: a bar and the percentage; the time and Cancel
+   * stay. Out-of-range fractions are clamped, a negative one (or NaN) is
+   * "not known". */
+  {
+    RkFileCard *c = RK_FILE_CARD (card);
+    GtkWidget *bar = rk_ui_test_find_type (card, GTK_TYPE_PROGRESS_BAR);
+
+    g_assert_nonnull (bar);
+    g_assert_false (gtk_widget_get_visible (bar));
+    g_assert_cmpfloat (rk_file_card_get_progress (c), ==, -1);
+    rk_file_card_set_progress (c, 0.456);
+    g_assert_true (gtk_widget_get_visible (bar));
+    g_assert_cmpfloat_with_epsilon (gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (bar)), 0.456, 1e-9);
+    g_assert_cmpstr (rk_file_card_get_summary (c), ==, "Reading the file… 45 % 1:15");
+    rk_file_card_set_size (c, 200000000);
+    g_assert_cmpstr (rk_file_card_get_summary (c), ==, "Reading the file (200.0\xc2\xa0MB)… 45 % 1:15");
+    g_assert_true (gtk_widget_get_visible (cancel));
+    rk_file_card_set_progress (c, 7.0);
+    g_assert_cmpstr (rk_file_card_get_summary (c), ==, "Reading the file (200.0\xc2\xa0MB)… 100 % 1:15");
+    rk_file_card_set_progress (c, NAN);
+    g_assert_false (gtk_widget_get_visible (bar));
+    g_assert_cmpstr (rk_file_card_get_summary (c), ==, "Reading the file (200.0\xc2\xa0MB)… 1:15");
+    rk_file_card_set_progress (c, 0.5);
+    /* Read: no bar, no progress. */
+    rk_file_card_set_profile (c, profiles->pdata[0]);
+    g_assert_false (gtk_widget_get_visible (bar));
+    g_assert_cmpfloat (rk_file_card_get_progress (c), ==, -1);
+  }
 
   rk_file_card_set_profile (RK_FILE_CARD (card), profiles->pdata[0]);
   g_assert_false (rk_file_card_get_profiling (RK_FILE_CARD (card)));
