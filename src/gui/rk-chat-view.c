@@ -649,6 +649,9 @@ bind_cb (GtkSignalListItemFactory *factory,
 
           if (profile != NULL)
             rk_entry_row_set_profile (row, profile);
+          else if (rk_conversation_is_profiling (self->conversation, name))
+            /* A row bound again while the file is read shows how far it got. */
+            rk_entry_row_set_progress (row, rk_conversation_get_progress (self->conversation, name));
           else if (!rk_conversation_is_profiling (self->conversation, name) &&
                    rk_transcript_entry_get_detail (entry) == NULL)
             {
