@@ -48,6 +48,7 @@ struct _RkEntryRow
   gboolean           is_running;
   /* Attachment rows. */
   RkFileCard        *card;
+  gboolean           size_after_copy;  /* size looked up again once profiling began */
   /* Reasoning rows. */
   GtkLabel          *reasoning;
   /* Prose rows: the answer entry their numbers are traced for. */
@@ -550,6 +551,24 @@ attachment_size_cb (GObject      *source,
   g_object_unref (self);
 }
 
+/* While a big file is read, its size says why it takes a while (only the
+ * size is looked up, without following a link; nothing is read). */
+static void
+query_attachment_size (RkEntryRow *self)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  if (self->workspace == NULL || rk_transcript_entry_get_name (self->entry) == NULL ||
+      !rk_path_is_beneath (rk_transcript_entry_get_name (self->entry)))
+    return;
+  path = g_build_filename (self->workspace, rk_transcript_entry_get_name (self->entry), NULL);
+  file = g_file_new_for_path (path);
+  g_file_query_info_async (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                           G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, G_PRIORITY_DEFAULT, self->cancellable,
+                           attachment_size_cb, g_object_ref (self));
+}
+
 static GtkWidget *
 build_attachment (RkEntryRow *self)
 {
@@ -565,18 +584,9 @@ build_attachment (RkEntryRow *self)
   g_signal_connect_swapped (card, "run-code", G_CALLBACK (card_run_code_cb), self);
   g_signal_connect_swapped (self->entry, "notify::detail", G_CALLBACK (entry_detail_cb), self);
   self->card = RK_FILE_CARD (card);
-  /* While a big file is read, its size says why it takes a while (only the
-   * size is looked up, without following a link; nothing is read). */
-  if (profile == NULL && self->workspace != NULL && rk_transcript_entry_get_name (self->entry) != NULL &&
-      rk_path_is_beneath (rk_transcript_entry_get_name (self->entry)))
-    {
-      g_autofree char *path = g_build_filename (self->workspace, rk_transcript_entry_get_name (self->entry), NULL);
-      g_autoptr(GFile) file = g_file_new_for_path (path);
-
-      g_file_query_info_async (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                               G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, G_PRIORITY_DEFAULT, self->cancellable,
-                               attachment_size_cb, g_object_ref (self));
-    }
+  self->size_after_copy = FALSE;
+  if (profile == NULL)
+    query_attachment_size (self);
   return card;
 }
 
@@ -784,8 +794,17 @@ rk_entry_row_set_progress (RkEntryRow *self,
                            double      fraction)
 {
   g_return_if_fail (RK_IS_ENTRY_ROW (self));
-  if (self->card != NULL)
-    rk_file_card_set_progress (self->card, fraction);
+  if (self->card == NULL)
+    return;
+  rk_file_card_set_progress (self->card, fraction);
+  /* The card was built while the file was still being copied into the
+   * workspace (no size, or part of it): now that the profiler reads it,
+   * the copy is whole. */
+  if (fraction >= 0 && !self->size_after_copy && rk_file_card_get_profiling (self->card))
+    {
+      self->size_after_copy = TRUE;
+      query_attachment_size (self);
+    }
 }
 
 GtkWidget *
