@@ -950,6 +950,14 @@ run_program (void)
   }
 }
 
+/* Names a copy of the workspace may look at: both trees (the host's may
+ * hold more than --max-files before a run), several times over. */
+static uint64_t
+copy_entries (void)
+{
+  return 8 * (opt.max_files + 1) + 1024;
+}
+
 /* --workspace-fs tmpfs: copies the tmpfs out to the host's workspace. In
  * PID-1, under its filter, with no capabilities: what it writes is the
  * sandbox user's on the host, as if the program had written it. */
@@ -961,7 +969,7 @@ save_workspace (char *error, size_t size)
   bool ok;
 
   clock_gettime (CLOCK_MONOTONIC, &t0);
-  ok = workspace_copy_tree (tmpfs_workspace_fd, host_workspace_fd, opt.disk, &wc);
+  ok = workspace_copy_tree (tmpfs_workspace_fd, host_workspace_fd, opt.disk, copy_entries (), &wc);
   clock_gettime (CLOCK_MONOTONIC, &t1);
   snprintf (error, size, "%s", wc.error);
   if (opt.debug)
@@ -1055,7 +1063,7 @@ run_pid1 (int sync_fd)
       tmpfs_workspace_fd = open ("/workspace", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (tmpfs_workspace_fd < 0)
         die_with_error ("cannot open the workspace's tmpfs");
-      if (!workspace_copy_tree (host_workspace_fd, tmpfs_workspace_fd, opt.disk, &wc))
+      if (!workspace_copy_tree (host_workspace_fd, tmpfs_workspace_fd, opt.disk, copy_entries (), &wc))
         die ("the workspace does not fit in its tmpfs (--disk %llu bytes, --max-files %llu): %s",
              (unsigned long long) opt.disk, (unsigned long long) opt.max_files, wc.error);
     }

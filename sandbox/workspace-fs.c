@@ -20,8 +20,25 @@
 struct copy
 {
   uint64_t budget;
+  uint64_t entries;  /* names that may still be looked at */
   struct workspace_copy *out;
 };
+
+/* False once a copy has looked at more names than the tree can hold many
+ * times over: a program that keeps making and removing files while it is
+ * saved cannot keep the save going for ever. */
+static bool
+next_entry (struct copy *c)
+{
+  if (c->entries == 0)
+    {
+      if (c->out->error[0] == '\0')
+        snprintf (c->out->error, sizeof c->out->error, "the workspace kept changing while it was copied");
+      return false;
+    }
+  c->entries--;
+  return true;
+}
 
 static void
 fail (struct copy *c, const char *what, const char *name, int err)
@@ -119,7 +136,7 @@ remove_entry (struct copy *c, int dirfd, const char *name, int depth)
       return;
     }
   d = list_dir (fd);
-  while (d != NULL && (e = readdir (d)) != NULL)
+  while (d != NULL && (e = readdir (d)) != NULL && next_entry (c))
     if (!is_dot (e->d_name))
       remove_entry (c, fd, e->d_name, depth + 1);
   if (d != NULL)
@@ -321,7 +338,7 @@ copy_dir (struct copy *c, int sdir, int ddir, int depth)
       fail (c, "cannot list", "a folder", errno);
       return;
     }
-  while ((e = readdir (d)) != NULL)
+  while ((e = readdir (d)) != NULL && next_entry (c))
     {
       struct stat st;
 
@@ -347,7 +364,7 @@ prune_dir (struct copy *c, int sdir, int ddir, int depth)
   DIR *d = list_dir (ddir);
   struct dirent *e;
 
-  while (d != NULL && (e = readdir (d)) != NULL)
+  while (d != NULL && (e = readdir (d)) != NULL && next_entry (c))
     {
       struct stat st, dst;
 
@@ -375,9 +392,10 @@ prune_dir (struct copy *c, int sdir, int ddir, int depth)
 }
 
 bool
-workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget, struct workspace_copy *out)
+workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget, uint64_t max_entries,
+                     struct workspace_copy *out)
 {
-  struct copy c = { .budget = budget, .out = out };
+  struct copy c = { .budget = budget, .entries = max_entries, .out = out };
   struct stat st;
 
   memset (out, 0, sizeof *out);

@@ -26,9 +26,11 @@ struct workspace_copy
  * first, so @dst never holds the old and the new together.
  * Every name is opened beneath its folder's descriptor with O_NOFOLLOW; a
  * source entry that changes type while it is copied is skipped. At most
- * @budget data bytes are written, and folders at most 256 deep. Owner
+ * @budget data bytes are written, at most @max_entries names looked at
+ * (a tree that keeps changing ends the copy), and folders at most 256
+ * deep. Owner
  * bits a source folder or file lacks are given back to it first (as the
  * monitor does for the workspace after each run). Returns false and fills
  * @out->error on the first failure (the copy goes on for the rest). */
 bool workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget,
-                          struct workspace_copy *out);
+                          uint64_t max_entries, struct workspace_copy *out);

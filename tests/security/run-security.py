@@ -2163,6 +2163,42 @@ def _():
         a.close()
 
 
+@case('audit', 'capped workspace: a save during endless file churn still answers, and the run goes on')
+def _():
+    ws = new_workspace()
+    a, b = socket.socketpair()
+    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--sync-fd', str(b.fileno()), '--',
+           PY, '-c', PRELUDE + textwrap.dedent('''
+        import threading
+        def churn():
+            i = 0
+            while True:
+                open(f"c{i}", "w").close()
+                if i >= 100:
+                    os.unlink(f"c{i - 100}")
+                i += 1
+        threading.Thread(target=churn, daemon=True).start()
+        print("ready", flush=True)
+        sys.stdin.readline()
+    ''')]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         pass_fds=(b.fileno(),))
+    b.close()
+    try:
+        wait_line(p)
+        a.sendall(b'x')
+        a.settimeout(30)
+        answer = json.loads(a.makefile().readline())
+        check(answer.get('saved') is True or 'kept changing' in answer.get('error', ''), f'answer {answer}')
+        p.stdin.write(b'\n')
+        p.stdin.close()
+        equal(p.wait(timeout=60), 0, 'exit status')
+    finally:
+        p.kill()
+        p.wait()
+        a.close()
+
+
 @case('audit', 'capped workspace: a run stopped by --timeout saves nothing and says so')
 def _():
     ws = new_workspace()
