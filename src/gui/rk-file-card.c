@@ -318,10 +318,16 @@ rk_file_card_set_profile (RkFileCard          *self,
                                   profile->tables->len);
         }
       g_string_append (summary, " · ");
-      /* TRANSLATORS: e.g. "1,204 rows × 7 columns"; the first %s is a number */
-      g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%s%s rows × %u column", "%s%s rows × %u columns",
-                                                    t->n_columns),
-                              t->rows_approximate ? "~" : "", rows, t->n_columns);
+      if (t->rows == 1 && !t->rows_approximate)
+        /* TRANSLATORS: a table of one row: "1 row × 7 columns" */
+        g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "1 row × %u column", "1 row × %u columns",
+                                                      t->n_columns),
+                                t->n_columns);
+      else
+        /* TRANSLATORS: e.g. "1,204 rows × 7 columns"; the first %s is a number */
+        g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%s%s rows × %u column", "%s%s rows × %u columns",
+                                                      t->n_columns),
+                                t->rows_approximate ? "~" : "", rows, t->n_columns);
       if (t->name != NULL && profile->sheets > 1)
         {
           g_autofree char *sheet = rk_text_sanitize_for_terminal (t->name, RK_TEXT_SANITIZE_SINGLE_LINE);

@@ -205,6 +205,11 @@ describe_profile (const RkFileProfile *profile)
         /* Translators: a file with several sheets or tables. */
         return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u table", "%u tables", profile->tables->len),
                                 profile->tables->len);
+      if (table->rows == 1)
+        /* TRANSLATORS: a table of one row: "1 row × 7 columns" */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "1 row × %u column", "1 row × %u columns",
+                                             table->n_columns),
+                                table->n_columns);
       /* Translators: "%s rows × %u columns" of a table. */
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s rows × %u column", "%s rows × %u columns",
                                            table->n_columns),

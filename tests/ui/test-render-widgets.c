@@ -763,6 +763,18 @@ test_file_card (void)
   g_assert_false (gtk_widget_get_visible (cancel));
   g_assert_nonnull (strstr (rk_file_card_get_summary (RK_FILE_CARD (card)), "CSV"));
   g_assert_nonnull (strstr (rk_file_card_get_summary (RK_FILE_CARD (card)), "rows × 2 columns"));
+  /* one row is "1 row", not "1 rows" */
+  {
+    RkFileProfile *one = rk_file_profile_copy (profiles->pdata[0]);
+    RkTableProfile *table = one->tables->pdata[0];
+
+    table->rows = 1;
+    table->rows_approximate = FALSE;
+    rk_file_card_set_profile (RK_FILE_CARD (card), one);
+    g_assert_nonnull (strstr (rk_file_card_get_summary (RK_FILE_CARD (card)), " · 1 row × 2 columns"));
+    rk_file_profile_free (one);
+    rk_file_card_set_profile (RK_FILE_CARD (card), profiles->pdata[0]);
+  }
 
   /* The Analyse menu shows for a file that was read; its code goes up. */
   {
