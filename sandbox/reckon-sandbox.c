@@ -1129,10 +1129,17 @@ run_pid1 (int sync_fd)
         }
     close_all_but (keep, n);
   }
-  /* The same filter as the program's: what we still need (waitpid, kill,
-   * sigwaitinfo, write, exit) is all allowed. */
-  if (!load_filters ())
-    die_with_error ("cannot load the seccomp filter in PID-1");
+  /* Our own filter, far shorter than the program's: what we still need
+   * (sigwaitinfo, waitpid, kill, write, exit, and the calls of a capped
+   * workspace's save), nothing else. */
+  {
+    struct sock_fprog pid1_filter = {
+      .len = sizeof seccomp_pid1_insns / sizeof seccomp_pid1_insns[0],
+      .filter = (struct sock_filter *) seccomp_pid1_insns,
+    };
+    if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &pid1_filter, 0, 0) != 0)
+      die_with_error ("cannot load the seccomp filter in PID-1");
+  }
 
   for (;;)
     {

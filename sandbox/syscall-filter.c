@@ -392,6 +392,38 @@ build_ioctl_filter (void)
   return prog;
 }
 
+/* PID-1's own filter, once the program runs: wait, pass signals on,
+ * report, and save a capped workspace (workspace-fs.c), nothing else.
+ * Native calls only: any other architecture is killed. */
+static const char *const pid1_allowed[] = {
+  "rt_sigtimedwait", "rt_sigreturn", "restart_syscall", "wait4", "kill", "write", "close",
+  "exit", "exit_group", "clock_gettime",
+  /* the save */
+  "openat", "fstat", "newfstatat", "getdents64", "fcntl", "lseek", "sendfile", "ftruncate",
+  "fchmod", "chmod", "utimensat", "mkdirat", "unlinkat",
+  /* malloc, for the folder listings */
+  "brk", "mmap", "munmap", "mremap", "madvise",
+};
+
+struct sock_fprog *
+build_pid1_filter (void)
+{
+  scmp_filter_ctx ctx = new_context (DEFAULT_ACTION, false);
+  struct sock_fprog *prog;
+
+  for (size_t i = 0; i < sizeof pid1_allowed / sizeof pid1_allowed[0]; i++)
+    add_action (ctx, SCMP_ACT_ALLOW, pid1_allowed[i], 0, NULL);
+  prog = export_filter (ctx);
+  seccomp_release (ctx);
+  return prog;
+}
+
+int
+seccomp_pid1_allowed_count (void)
+{
+  return (int) (sizeof pid1_allowed / sizeof pid1_allowed[0]);
+}
+
 struct sock_fprog *
 build_seccomp_filter (void)
 {

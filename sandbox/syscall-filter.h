@@ -11,6 +11,9 @@
 struct sock_fprog *build_seccomp_filter (void);
 /* The second, stacked filter: refuses the TIOCSTI and TIOCLINUX ioctls. */
 struct sock_fprog *build_ioctl_filter (void);
+/* PID-1's own, much shorter allowlist, for once the program runs. */
+struct sock_fprog *build_pid1_filter (void);
+int seccomp_pid1_allowed_count (void);
 /* How many system calls build_seccomp_filter() allowed (some only with
  * certain arguments). */
 int seccomp_filter_allowed_count (void);

@@ -944,7 +944,7 @@ AUDIT_ARCH_AARCH64 = 0xC00000B7
 RET_ALLOW = 0x7FFF0000
 RET_KILL_PROCESS = 0x80000000
 
-_filter_cache = []
+_filter_cache = {}
 
 
 def children(pid):
@@ -955,18 +955,20 @@ def children(pid):
         return []
 
 
-def installed_filter():
+def installed_filter(whose='program'):
+    """The seccomp filters of the program (or of PID-1), newest first, read
+    back through ptrace."""
     if os.geteuid() != 0:
         raise Skip('reading a seccomp filter back needs CAP_SYS_ADMIN (root)')
-    if _filter_cache:
-        return _filter_cache[0]
+    if whose in _filter_cache:
+        return _filter_cache[whose]
     p = start('import time\nprint("ready", flush=True)\ntime.sleep(30)')
     try:
         wait_line(p)
         pid1 = children(p.pid)
         prog = children(pid1[0]) if pid1 else []
         check(len(prog) == 1, f'cannot find the program under {p.pid}')
-        pid = prog[0]
+        pid = prog[0] if whose == 'program' else pid1[0]
         libc = ctypes.CDLL(None, use_errno=True)
         libc.ptrace.restype = ctypes.c_long
         libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
@@ -990,7 +992,7 @@ def installed_filter():
     finally:
         p.kill()
         p.wait()
-    _filter_cache.append(progs)
+    _filter_cache[whose] = progs
     return progs
 
 
@@ -1068,6 +1070,20 @@ def verdict(ret):
     if ret & 0xFFFF0000 == 0x00050000:
         return errno.errorcode.get(ret & 0xFFFF, str(ret & 0xFFFF))
     return hex(ret)
+
+
+@case('kernel', 'installed filter: PID-1 has its own, only what it needs once the program runs')
+def _():
+    progs = installed_filter('pid1')
+    equal(len(progs), 1, 'filters on PID-1')
+    X86_64 = 0xC000003E
+    got = {name: verdict(stacked_eval(progs, arch, nr)) for name, arch, nr in [
+        ('wait4', X86_64, 61), ('kill', X86_64, 62), ('rt_sigtimedwait', X86_64, 128),
+        ('execve', X86_64, 59), ('clone', X86_64, 56), ('socket', X86_64, 41),
+        ('ptrace', X86_64, 101), ('setns', X86_64, 308), ('i386 getpid', AUDIT_ARCH_I386, 20)]}
+    equal(got, {'wait4': 'allow', 'kill': 'allow', 'rt_sigtimedwait': 'allow', 'execve': 'ENOSYS',
+                'clone': 'ENOSYS', 'socket': 'ENOSYS', 'ptrace': 'ENOSYS', 'setns': 'ENOSYS',
+                'i386 getpid': 'kill'}, 'verdicts of PID-1\'s filter')
 
 
 FILTER_CASES = [
