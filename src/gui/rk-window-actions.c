@@ -430,6 +430,29 @@ focus_composer_action (GtkWidget  *widget,
   rk_composer_focus (RK_WINDOW (widget)->composer);
 }
 
+/* Ctrl+?: the keyboard shortcuts, built the first time they are asked for
+ * (GTK would build its help overlay with every window, at start-up). */
+static void
+show_shortcuts_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (widget);
+  GtkShortcutsWindow *shortcuts = gtk_application_window_get_help_overlay (window);
+
+  if (shortcuts == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/io/github/reckon/Reckon/rk-shortcuts-window.ui");
+
+      /* GTK makes it modal, transient and hidden on close, and shows the
+       * application's accelerators in it. */
+      shortcuts = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      gtk_application_window_set_help_overlay (window, shortcuts);
+    }
+  gtk_window_present (GTK_WINDOW (shortcuts));
+}
+
 /* F6 and Shift+F6: the sidebar (when shown), the chat, the composer. The
  * chat list is hard to enter with Tab in GTK 4.8; this always gets there. */
 static void
@@ -496,6 +519,7 @@ _rk_window_class_actions_init (RkWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.focus-composer", NULL, focus_composer_action);
   gtk_widget_class_install_action (widget_class, "win.check-connection", NULL, check_connection_action);
+  gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL, show_shortcuts_action);
   gtk_widget_class_install_action (widget_class, "win.next-pane", NULL, cycle_pane_action);
   gtk_widget_class_install_action (widget_class, "win.previous-pane", NULL, cycle_pane_action);
 }
