@@ -24,7 +24,8 @@ tap = []
 def ok(cond, name, detail=''):
     tap.append((bool(cond), name, detail))
     if detail:
-        print('# %s: %s' % (name, detail))
+        # every line a TAP comment: details are often several lines of output
+        print('\n'.join('# ' + line for line in ('%s: %s' % (name, detail)).splitlines()))
 
 
 def alive(token):
