@@ -646,8 +646,12 @@ class Kernel:
         except Exception as e:
             print("Reckon could not save a figure: %s" % e, file=sys.stderr)
             return
-        self.send({"type": "figure", "id": self.cell_id, "path": rel, "format": "png",
-                   "width": width, "height": height})
+        message = {"type": "figure", "id": self.cell_id, "path": rel, "format": "png",
+                   "width": width, "height": height}
+        title = self._figure_title(fig)
+        if title:
+            message["title"] = title
+        self.send(message)
         if close:
             plt = sys.modules.get("matplotlib.pyplot")
             if plt is not None:
@@ -657,6 +661,23 @@ class Kernel:
         plt = sys.modules.get("matplotlib.pyplot")
         if plt is not None:
             plt.close("all")
+
+    @staticmethod
+    def _figure_title(fig):
+        """What the figure calls itself, for the list of results: its
+        suptitle, else the first axes' title; one line, at most 200 chars."""
+        try:
+            sup = getattr(fig, "_suptitle", None)
+            texts = [sup.get_text()] if sup is not None else []
+            for ax in fig.get_axes():
+                texts += [ax.get_title(loc) for loc in ("center", "left", "right")]
+        except Exception:
+            return None
+        for text in texts:
+            text = " ".join(str(text).split())
+            if text:
+                return text[:200]
+        return None
 
     @staticmethod
     def _png_size(path):

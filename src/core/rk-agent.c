@@ -295,6 +295,7 @@ record_artifact (RkAgent       *self,
       break;
     case RK_KERNEL_EVENT_FIGURE:
       artifact.mime_type = g_strcmp0 (event->format, "svg") == 0 ? "image/svg+xml" : "image/png";
+      artifact.title = event->title;
       break;
     case RK_KERNEL_EVENT_CHART:
       artifact.mime_type = "application/x-reckon-chart+json";

@@ -170,7 +170,8 @@ parse_fields (RkKernelEvent *ev,
         return FALSE;
       ev->format = g_strdup (format_words[word]);
       return rk_json_get_int (obj, "width", 0, 1000000, RK_JSON_REQUIRED, &ev->width, error) &&
-             rk_json_get_int (obj, "height", 0, 1000000, RK_JSON_REQUIRED, &ev->height, error);
+             rk_json_get_int (obj, "height", 0, 1000000, RK_JSON_REQUIRED, &ev->height, error) &&
+             rk_json_dup_string (obj, "title", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &ev->title, error);
 
     case RK_KERNEL_EVENT_CHART:
       return get_path (obj, "path", &ev->path, error) &&

@@ -83,7 +83,7 @@ typedef struct
   char              *format;          /* FIGURE: "png" or "svg" */
   gint64             width;           /* FIGURE, pixels */
   gint64             height;
-  char              *title;           /* CHART, may be NULL */
+  char              *title;           /* CHART, FIGURE; may be NULL */
   gint64             size;            /* FILE, bytes */
   RkKernelFileChange change;          /* FILE */
 

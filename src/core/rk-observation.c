@@ -343,8 +343,9 @@ rk_observation_format (RkObservation *self,
           append_table (out, self->workspace, e);
           break;
         case RK_KERNEL_EVENT_FIGURE:
-          g_string_append_printf (out, "Figure %u created (%" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "), shown to the user.\n",
-                                  ++figures, e->width, e->height);
+          g_string_append_printf (out, "Figure %u%s%s%s created (%" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "), shown to the user.\n",
+                                  ++figures, e->title ? " “" : "", e->title ? e->title : "", e->title ? "”" : "",
+                                  e->width, e->height);
           break;
         case RK_KERNEL_EVENT_CHART:
           g_string_append_printf (out, "Chart created%s%s%s, shown to the user.\n",

@@ -282,6 +282,7 @@ test_artifacts (Fixture       *f,
     "import pandas as pd, matplotlib.pyplot as plt\n"
     "df = pd.DataFrame({'a': [1, 2, 3], 'b': ['x', 'y', 'z']})\n"
     "plt.plot(df['a'])\n"
+    "plt.title('  Growth\\nof a  ')\n"
     "df.to_csv('new.csv', index=False)\n"
     "df")->status, ==, RK_KERNEL_STATUS_OK);
 
@@ -289,6 +290,8 @@ test_artifacts (Fixture       *f,
   g_assert_nonnull (figure);
   g_assert_true (rk_path_is_beneath (figure->path));
   g_assert_cmpint (figure->width, ==, 640);
+  /* the axes title, on one line, names the figure */
+  g_assert_cmpstr (figure->title, ==, "Growth of a");
   figure_path = g_build_filename (f->k.workspace, figure->path, NULL);
   g_assert_true (g_file_test (figure_path, G_FILE_TEST_IS_REGULAR));
 

@@ -63,6 +63,12 @@ test_valid_events (void)
 
   g_assert_cmpstr (figure->format, ==, "png");
   g_assert_cmpint (figure->width, ==, 800);
+  g_assert_null (figure->title);
+  {
+    g_autoptr(RkKernelEvent) titled = parse_ok ("{\"type\":\"figure\",\"id\":\"c7\",\"path\":\"f.png\",\"format\":\"png\",\"width\":1,\"height\":1,\"title\":\"Correlation\"}");
+
+    g_assert_cmpstr (titled->title, ==, "Correlation");
+  }
 
   g_assert_cmpint (file->change, ==, RK_KERNEL_FILE_MODIFIED);
   g_assert_cmpint (file->size, ==, 1234);
@@ -115,6 +121,8 @@ test_wrong_types (void)
     "{\"type\":\"stream\",\"id\":\"c\",\"name\":\"stdout\",\"text\":null}",
     "{\"type\":\"figure\",\"id\":\"c\",\"path\":\"f.png\",\"format\":\"gif\",\"width\":1,\"height\":1}",
     "{\"type\":\"figure\",\"id\":\"c\",\"path\":\"f.png\",\"format\":\"png\",\"width\":99999999,\"height\":1}",
+    "{\"type\":\"figure\",\"id\":\"c\",\"path\":\"f.png\",\"format\":\"png\",\"width\":1,\"height\":1,\"title\":5}",
+    "{\"type\":\"figure\",\"id\":\"c\",\"path\":\"f.png\",\"format\":\"png\",\"width\":1,\"height\":1,\"title\":[\"a\"]}",
     "{\"type\":\"table\",\"id\":\"c\",\"path\":\"t.rkt\",\"rows\":1,\"columns\":1,\"name\":3}",
     "{\"type\":\"ready\",\"protocol\":\"1\"}",
     "{\"type\":7}",
