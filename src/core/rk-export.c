@@ -120,6 +120,42 @@ open_beneath_flags (int         dirfd,
   return fd;
 }
 
+GBytes *
+rk_export_read_beneath (int          dirfd,
+                        const char  *rel_path,
+                        gsize        max,
+                        GError     **error)
+{
+  struct stat st;
+  char *buf;
+  gsize got = 0;
+  int fd = rk_export_open_beneath (dirfd, rel_path, error);
+
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 || st.st_size < 0 || (guint64) st.st_size > max)
+    {
+      close (fd);
+      g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE,
+                   _("“%s” is too large to read."), rel_path);
+      return NULL;
+    }
+  buf = g_malloc (st.st_size + 1);
+  while (got < (gsize) st.st_size)
+    {
+      ssize_t r = read (fd, buf + got, st.st_size - got);
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        break;
+      got += r;
+    }
+  close (fd);
+  buf[got] = '\0';
+  return g_bytes_new_take (buf, got);
+}
+
 int
 rk_export_open_dir_beneath (int          dirfd,
                             const char  *rel_path,

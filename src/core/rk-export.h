@@ -45,6 +45,13 @@ int       rk_export_open_beneath  (int             dirfd,
                                    const char     *rel_path,
                                    GError        **error);
 
+/* The whole of a regular file beneath @dirfd (opened as above), if it is
+ * at most @max bytes; else NULL. */
+GBytes   *rk_export_read_beneath  (int             dirfd,
+                                   const char     *rel_path,
+                                   gsize           max,
+                                   GError        **error);
+
 /* The same for a folder (O_DIRECTORY): for host code that lists or writes a
  * workspace folder by fd instead of by path. Returns the fd or -1. */
 int       rk_export_open_dir_beneath (int          dirfd,

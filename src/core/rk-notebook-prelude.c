@@ -17,6 +17,7 @@
 #include <json-glib/json-glib.h>
 
 #include "rk-export.h"
+#include "rk-json.h"
 #include "rk-util.h"
 
 #define READINGS_DIR   ".reckon/readings"
@@ -167,18 +168,17 @@ py_string (GString    *out,
 
 /* ------------------------------------------------------- reading the record */
 
-/* A string member that is valid UTF-8 of 1..MAX_STRING bytes, else NULL. */
+/* Thin forms of rk-json's getters for a record that is read as far as it
+ * makes sense: a member that is absent or not as expected is left out. */
+
+/* A string member of 1..MAX_STRING bytes, else NULL. */
 static const char *
 get_str (JsonObject *o,
          const char *member)
 {
-  JsonNode *n = json_object_get_member (o, member);
-  const char *s;
+  const char *s = NULL;
 
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return NULL;
-  s = json_node_get_string (n);
-  if (s == NULL || *s == '\0' || strlen (s) > MAX_STRING || !g_utf8_validate (s, -1, NULL))
+  if (!rk_json_get_string (o, member, MAX_STRING, RK_JSON_OPTIONAL, &s, NULL) || s == NULL || *s == '\0')
     return NULL;
   return s;
 }
@@ -188,11 +188,9 @@ get_flag (JsonObject *o,
           const char *member,
           gboolean    fallback)
 {
-  JsonNode *n = json_object_get_member (o, member);
+  gboolean v = fallback;
 
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
-    return fallback;
-  return json_node_get_boolean (n);
+  return rk_json_get_bool (o, member, RK_JSON_OPTIONAL, &v, NULL) ? v : fallback;
 }
 
 /* A whole number in 0..@max, or -1. */
@@ -201,25 +199,9 @@ get_count (JsonObject *o,
            const char *member,
            gint64      max)
 {
-  JsonNode *n = json_object_get_member (o, member);
-  gint64 v;
+  gint64 v = -1;
 
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return -1;
-  if (json_node_get_value_type (n) == G_TYPE_INT64)
-    v = json_node_get_int (n);
-  else if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
-    {
-      double d = json_node_get_double (n);
-
-      /* in range before the conversion, which is undefined outside it */
-      if (!(d >= 0 && d < 9.0e18) || d != (double) (gint64) d)
-        return -1;
-      v = (gint64) d;
-    }
-  else
-    return -1;
-  return (v >= 0 && v <= max) ? v : -1;
+  return rk_json_get_int (o, member, 0, max, RK_JSON_OPTIONAL, &v, NULL) ? v : -1;
 }
 
 static gboolean
@@ -552,41 +534,6 @@ parse_object (const char *data,
   return json_node_copy (root);
 }
 
-static char *
-read_beneath (int         ws,
-              const char *rel,
-              gsize       max,
-              gsize      *len)
-{
-  struct stat st;
-  char *buf;
-  gsize got = 0;
-  int fd = rk_export_open_beneath (ws, rel, NULL);
-
-  if (fd < 0)
-    return NULL;
-  if (fstat (fd, &st) != 0 || st.st_size < 0 || (guint64) st.st_size > max)
-    {
-      close (fd);
-      return NULL;
-    }
-  buf = g_malloc (st.st_size + 1);
-  while (got < (gsize) st.st_size)
-    {
-      ssize_t r = read (fd, buf + got, st.st_size - got);
-
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        break;
-      got += r;
-    }
-  close (fd);
-  buf[got] = '\0';
-  *len = got;
-  return buf;
-}
-
 /* The records beside the files (.reckon/readings/NAME.json), as
  * reckon.load finds them: only for a file that has not changed since. */
 static void
@@ -608,8 +555,9 @@ add_saved_readings (GHashTable *readings,
   while ((d = readdir (dir)) != NULL && g_hash_table_size (readings) < MAX_RECORDS)
     {
       g_autofree char *rel = NULL;
-      g_autofree char *data = NULL;
+      g_autoptr(GBytes) data = NULL;
       g_autoptr(JsonNode) doc = NULL;
+      const char *text;
       JsonObject *o;
       JsonNode *reading;
       const char *name;
@@ -620,8 +568,11 @@ add_saved_readings (GHashTable *readings,
       if (d->d_name[0] == '.' || !g_str_has_suffix (d->d_name, ".json"))
         continue;
       rel = g_build_filename (READINGS_DIR, d->d_name, NULL);
-      data = read_beneath (ws, rel, MAX_RECORD, &len);
-      if (data == NULL || (doc = parse_object (data, len)) == NULL)
+      data = rk_export_read_beneath (ws, rel, MAX_RECORD, NULL);
+      if (data == NULL)
+        continue;
+      text = g_bytes_get_data (data, &len);
+      if ((doc = parse_object (text, (gssize) len)) == NULL)
         continue;
       o = json_node_get_object (doc);
       name = get_str (o, "name");

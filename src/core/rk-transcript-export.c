@@ -52,40 +52,15 @@ open_workspace (const char *workspace)
   return open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
-/* @rel beneath the folder open at @ws (no symlink followed, regular files
- * only), if it is at most @max bytes. */
+/* @rel beneath the folder open at @ws, if it is at most @max bytes. */
 static GBytes *
 read_workspace_file (int         ws,
                      const char *rel,
                      gsize       max)
 {
-  struct stat st;
-  char *buf;
-  gsize got = 0;
-  int fd;
-
   if (ws < 0 || rel == NULL || !rk_path_is_beneath (rel))
     return NULL;
-  fd = rk_export_open_beneath (ws, rel, NULL);
-  if (fd < 0)
-    return NULL;
-  if (fstat (fd, &st) != 0 || st.st_size < 0 || (guint64) st.st_size > max)
-    {
-      close (fd);
-      return NULL;
-    }
-  buf = g_malloc (st.st_size + 1);
-  while (got < (gsize) st.st_size)
-    {
-      ssize_t r = read (fd, buf + got, st.st_size - got);
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        break;
-      got += r;
-    }
-  close (fd);
-  return g_bytes_new_take (buf, got);
+  return rk_export_read_beneath (ws, rel, max, NULL);
 }
 
 static RkTable *
