@@ -215,6 +215,35 @@ class App:
         do_action(node)
         return node
 
+    def press(self, label, root=None, timeout=30):
+        """Activates the node named label (under root), or the first child of
+        it that acts (a GtkMenuButton's toggle button carries the action)."""
+        node = self.find(label, None, timeout=timeout, root=root)
+        queue = [(node, 0)]
+        while queue:
+            candidate, depth = queue.pop(0)
+            try:
+                if candidate.queryAction().nActions > 0:
+                    do_action(candidate)
+                    return
+            except Exception:   # no Action interface, or none to do
+                pass
+            if depth < 3:
+                queue += [(candidate.getChildAtIndex(i), depth + 1) for i in range(candidate.childCount)]
+        raise TimeoutError(f"{label!r} cannot be activated")
+
+    def numbers_in(self, nodes):
+        """Every number shown in nodes (names and texts; thousands
+        separators and the minus sign undone)."""
+        out = []
+        for n in nodes:
+            for text in [n.name or ""] + self.texts(n):
+                try:
+                    out.append(float(text.replace(",", "").replace("\u2212", "-")))
+                except ValueError:
+                    pass
+        return out
+
     def set_text(self, node, text):
         et = node.queryEditableText()
         et.setTextContents(text)

@@ -7,7 +7,6 @@ gives such a file as a dict of tables, so the analysis must name the table
 the card shows (its first): "Summary statistics" then gives pandas'
 describe() of that table, and the card says which table that is. Each step
 saves a screenshot, checked to be non-blank."""
-import json
 import os
 import subprocess
 import sys
@@ -15,7 +14,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pyatspi  # noqa: E402
-from reckonui import App, TapSuite, RECKON_APP, do_action, wait_for  # noqa: E402
+from reckonui import App, TapSuite, RECKON_APP, wait_for  # noqa: E402
 
 t = TapSuite()
 work = tempfile.mkdtemp(prefix="rk-ui-analyses-")
@@ -63,35 +62,6 @@ def shot(name):
     t.ok(colors > 16, f"screenshot {name} is not blank ({colors} colours)", path)
 
 
-def press(label, root=None, timeout=30):
-    """Activates the node named label, or the first child of it that acts
-    (a GtkMenuButton's toggle button carries the action)."""
-    node = app.find(label, None, timeout=timeout, root=root)
-    queue = [(node, 0)]
-    while queue:
-        candidate, depth = queue.pop(0)
-        try:
-            if candidate.queryAction().nActions > 0:
-                do_action(candidate)
-                return
-        except Exception:
-            pass
-        if depth < 3:
-            queue += [(candidate.getChildAtIndex(i), depth + 1) for i in range(candidate.childCount)]
-    raise TimeoutError(f"{label!r} cannot be activated")
-
-
-def numbers_in(nodes):
-    out = []
-    for n in nodes:
-        for s in [n.name or ""] + app.texts(n):
-            try:
-                out.append(float(s.replace(",", "").replace("\u2212", "-")))
-            except ValueError:
-                pass
-    return out
-
-
 def summary_of(path, card_text):
     name = os.path.basename(path)
     subprocess.run([RECKON_APP, path], env=app.env, timeout=60, check=False)
@@ -105,10 +75,10 @@ def summary_of(path, card_text):
         buttons = [n for n in app.find_all(pyatspi.ROLE_TOGGLE_BUTTON) if n.name == "Analyse"] or \
                   [n for n in app.find_all(pyatspi.ROLE_PUSH_BUTTON) if n.name == "Analyse"]
         if buttons:
-            press("Analyse", root=buttons[-1].parent)
+            app.press("Analyse", root=buttons[-1].parent)
         else:
-            press("Analyse")
-        press("Summary statistics")
+            app.press("Analyse")
+        app.press("Summary statistics")
         try:
             app.click("Run", timeout=30)
         except TimeoutError:
@@ -116,7 +86,7 @@ def summary_of(path, card_text):
         want = EXPECTED[name]
 
         def missing_values():
-            shown = numbers_in(app.find_all(pyatspi.ROLE_TABLE_CELL))
+            shown = app.numbers_in(app.find_all(pyatspi.ROLE_TABLE_CELL))
             return [(c, v) for c, values in want.items() for v in values
                     if not any(abs(s - v) <= 0.001 * max(1.0, abs(v)) for s in shown)]
         try:

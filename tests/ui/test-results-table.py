@@ -188,9 +188,9 @@ def close_window(frame, xid):
 def save_through_chooser(frame, menu_button, item, dest):
     """Save menu → item → the file chooser (GTK's own dialog: no portal under
     the test) → the whole path typed into its name field → Return."""
-    press(frame, menu_button)
+    app.press(menu_button, root=frame, timeout=20)
     before = x_windows()
-    press(app.root, item)
+    app.press(item, timeout=20)
     chooser = wait_for(lambda: x_windows() - before, 20, "the file chooser")
     subprocess.run(["xdotool", "windowfocus", "--sync", sorted(chooser)[-1]], check=True, timeout=10)
     time.sleep(0.8)
@@ -202,24 +202,6 @@ def save_through_chooser(frame, menu_button, item, dest):
     wait_for(lambda: not (x_windows() & chooser), 20, "the file chooser to close")
     time.sleep(0.5)
     wait_for(lambda: os.path.exists(dest) and os.path.getsize(dest) > 0, 30, f"{os.path.basename(dest)} written")
-
-
-def press(root, label, timeout=20):
-    """Activates the node named @label under @root, or the first child of it
-    that acts (a GtkMenuButton's toggle button carries the action)."""
-    node = wait_for(lambda: find_node(root, label), timeout, f"{label!r}")
-    queue = [(node, 0)]
-    while queue:
-        candidate, depth = queue.pop(0)
-        try:
-            if candidate.queryAction().nActions > 0:
-                do_action(candidate)
-                return
-        except NotImplementedError:
-            pass
-        if depth < 3:
-            queue += [(candidate.getChildAtIndex(i), depth + 1) for i in range(candidate.childCount)]
-    raise TimeoutError(f"{label!r} cannot be activated")
 
 
 def svg_bars(path):
@@ -308,7 +290,7 @@ try:
         click_at(shown[0][0].getChildAtIndex(1))
         click_at(shown[2][0].getChildAtIndex(1), modifier="shift")
         time.sleep(0.5)
-        press(big, "Copy")
+        app.press("Copy", root=big, timeout=20)
         time.sleep(0.5)
         env = dict(app.env, NO_AT_BRIDGE="1", GTK_A11Y="none")
         got = subprocess.run(["/usr/bin/python3", "-c", CLIPBOARD_READER], env=env,

@@ -18,7 +18,7 @@ import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pyatspi  # noqa: E402
-from reckonui import App, TapSuite, RECKON_APP, do_action, key, wait_for, walk  # noqa: E402
+from reckonui import App, TapSuite, RECKON_APP, key, wait_for, walk  # noqa: E402
 
 t = TapSuite()
 work = tempfile.mkdtemp(prefix="rk-ui-results-")
@@ -45,37 +45,8 @@ def shot(name):
     t.ok(colors > 16, f"screenshot {name} is not blank ({colors} colours)", path)
 
 
-def numbers_in(nodes):
-    out = []
-    for n in nodes:
-        for s in [n.name or ""] + app.texts(n):
-            try:
-                out.append(float(s.replace(",", "").replace("\u2212", "-")))
-            except ValueError:
-                pass
-    return out
-
-
-def press(label, timeout=30):
-    """Activates the node named label, or the first child of it that acts
-    (a GtkMenuButton's toggle button carries the action)."""
-    node = app.find(label, None, timeout=timeout)
-    queue = [(node, 0)]
-    while queue:
-        candidate, depth = queue.pop(0)
-        try:
-            if candidate.queryAction().nActions > 0:
-                do_action(candidate)
-                return
-        except Exception:   # no Action interface, or none to do
-            pass
-        if depth < 3:
-            queue += [(candidate.getChildAtIndex(i), depth + 1) for i in range(candidate.childCount)]
-    raise TimeoutError(f"{label!r} cannot be activated")
-
-
 def pick_menu_item(label):
-    press(label, timeout=20)
+    app.press(label, timeout=20)
 
 
 try:
@@ -92,15 +63,15 @@ try:
 
     # -- Summary statistics, one click, no model --
     try:
-        press("Analyse")
+        app.press("Analyse")
         pick_menu_item("Summary statistics")
         try:
             app.click("Run", timeout=30)       # the usual approval path
         except TimeoutError:
             pass                               # "run without asking" is on
         cells = wait_for(lambda: [c for c in app.find_all(pyatspi.ROLE_TABLE_CELL)], 90, "table cells")
-        wait_for(lambda: len(numbers_in(app.find_all(pyatspi.ROLE_TABLE_CELL))) >= 16, 30, "the statistics")
-        shown = numbers_in(app.find_all(pyatspi.ROLE_TABLE_CELL))
+        wait_for(lambda: len(app.numbers_in(app.find_all(pyatspi.ROLE_TABLE_CELL))) >= 16, 30, "the statistics")
+        shown = app.numbers_in(app.find_all(pyatspi.ROLE_TABLE_CELL))
         missing = []
         for column, values in expected.items():
             for v in values:
@@ -113,7 +84,7 @@ try:
 
     # -- a chart, read with the keyboard --
     try:
-        press("Analyse")
+        app.press("Analyse")
         pick_menu_item("Distribution of each number column")
         try:
             app.click("Run", timeout=30)
@@ -149,7 +120,7 @@ try:
         wait_for(lambda: app.exists("Save all"), 20, "Save all")
         t.ok(any(s.strip() == "summary" for s in app.texts()) and any("Table" in s for s in app.texts()),
              "the artifact shelf lists the table under its name, summary")
-        press("Save all")
+        app.press("Save all")
         pick_menu_item("Save All as Zip…")
         dest = os.path.join(work, "results.zip")
         # the chooser opens with its name field focused: type the whole path
