@@ -5,12 +5,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -113,56 +113,42 @@ v1_sweep (const char *group)
     closedir (d);
 }
 
-/* cgroup v1, the helper process: makes the groups and joins the memory
- * group itself at once, then sets the limits. The first move of a task in
- * a v1 hierarchy waits for an RCU grace period (the threadgroup lock
- * switching to its writer mode: two timer ticks, 8 ms at HZ=250); the
- * helper's move starts that wait while the monitor and PID-1 set up the
- * namespaces, and the move of PID-1 and the program a moment later finds
- * it over (or joins it). Sweeps the groups of dead monitors meanwhile
- * (also in the grace period's shadow), then tells the monitor over @fd "+"
- * when the groups are ready, or why not. */
-static void __attribute__((noreturn))
-v1_helper (int fd, uint64_t memory, uint64_t max_tasks)
-{
-  char num[32], self[32], why[300] = "";
+/* The run's groups, opened by the monitor (root) for PID-1 to join:
+ * cgroup v1 checks a write to `tasks` against the credentials the file was
+ * opened with, so PID-1 may write there from inside its user namespace. */
+static int join_fds[2] = { -1, -1 };
 
-  snprintf (num, sizeof num, "%llu", (unsigned long long) memory);
-  snprintf (self, sizeof self, "%d", (int) getpid ());
-  if (!v1_make (v1_memory))
-    snprintf (why, sizeof why, "cannot create the cgroup %s: %s", v1_memory, strerror (errno));
-  else if (!write_text (v1_memory, "cgroup.procs", self))
-    snprintf (why, sizeof why, "cannot move the sandbox into its memory cgroup: %s", strerror (errno));
-  else if (!write_text (v1_memory, "memory.limit_in_bytes", num))
-    snprintf (why, sizeof why, "cannot set the memory limit of the cgroup: %s", strerror (errno));
-  else
-    /* With swap accounting, swap may not take what RAM may not. */
-    (void) write_text (v1_memory, "memory.memsw.limit_in_bytes", num);
-  if (why[0] == '\0' && v1_pids[0] != '\0')
-    {
-      snprintf (num, sizeof num, "%llu", (unsigned long long) max_tasks);
-      if (!v1_make (v1_pids))
-        snprintf (why, sizeof why, "cannot create the cgroup %s: %s", v1_pids, strerror (errno));
-      else if (!write_text (v1_pids, "pids.max", num))
-        snprintf (why, sizeof why, "cannot set the task limit of the cgroup: %s", strerror (errno));
-    }
-  v1_sweep (v1_memory);
-  if (v1_pids[0] != '\0')
-    v1_sweep (v1_pids);
-  if (why[0] == '\0')
-    strcpy (why, "+");
-  (void) !write (fd, why, strlen (why));
-  _exit (0);
+static int
+open_tasks (const char *group)
+{
+  char path[192];
+
+  snprintf (path, sizeof path, "%s/tasks", group);
+  return open (path, O_WRONLY | O_CLOEXEC);
 }
 
-static pid_t v1_helper_pid;
-static int v1_helper_fd = -1;
+/* Makes one group with its limit (@file = @value) and opens its `tasks`
+ * file into @fd; dies if it cannot: root running unbounded by mistake is
+ * worse than not running. */
+static void
+v1_make_group (const char *group, const char *file, uint64_t value, int *fd)
+{
+  char num[32];
+
+  snprintf (num, sizeof num, "%llu", (unsigned long long) value);
+  if (!v1_make (group))
+    die_with_error ("cannot create the cgroup %s", group);
+  if (!write_text (group, file, num))
+    die_with_error ("cannot set %s of the cgroup %s", file, group);
+  *fd = open_tasks (group);
+  if (*fd < 0)
+    die_with_error ("cannot open the tasks of the cgroup %s", group);
+}
 
 void
 sandbox_cgroup_prepare (uint64_t memory, uint64_t max_tasks)
 {
   struct stat st;
-  int fds[2];
 
   if (geteuid () != 0 || access (V1_ROOT "/cgroup.controllers", F_OK) == 0
       || stat (V1_ROOT "/memory/memory.limit_in_bytes", &st) != 0)
@@ -171,65 +157,44 @@ sandbox_cgroup_prepare (uint64_t memory, uint64_t max_tasks)
   if (!v1_name ("memory", v1_memory, sizeof v1_memory))
     return;
   (void) v1_name ("pids", v1_pids, sizeof v1_pids);
-  if (pipe2 (fds, O_CLOEXEC) != 0)
-    die_with_error ("cannot create a pipe");
-  v1_helper_pid = fork ();
-  if (v1_helper_pid < 0)
-    die_with_error ("cannot start the cgroup helper");
-  if (v1_helper_pid == 0)
-    {
-      close (fds[0]);
-      v1_helper (fds[1], memory, max_tasks);
-    }
-  close (fds[1]);
-  v1_helper_fd = fds[0];
+  v1_make_group (v1_memory, "memory.limit_in_bytes", memory, &join_fds[0]);
+  /* With swap accounting, swap may not take what RAM may not. */
+  {
+    char num[32];
+    snprintf (num, sizeof num, "%llu", (unsigned long long) memory);
+    (void) write_text (v1_memory, "memory.memsw.limit_in_bytes", num);
+  }
+  if (v1_pids[0] != '\0')
+    v1_make_group (v1_pids, "pids.max", max_tasks, &join_fds[1]);
 }
 
-static void
-reap_helper (void)
-{
-  while (v1_helper_pid > 0 && waitpid (v1_helper_pid, NULL, 0) < 0 && errno == EINTR)
-    ;
-  v1_helper_pid = 0;
-}
-
+/* A process that moves only itself, one thread, through `tasks` skips the
+ * threadgroup lock: 0.1 ms. Moving a process by its PID through
+ * `cgroup.procs` takes that lock in writer mode, which waits for an RCU
+ * grace period (two timer ticks, about 7 ms here). */
 bool
-sandbox_cgroup_pending (void)
+sandbox_cgroup_join (void)
 {
-  return v1_helper_fd >= 0;
+  if (join_fds[0] < 0)
+    return true;
+  for (size_t i = 0; i < 2; i++)
+    if (join_fds[i] >= 0 && !write_all (join_fds[i], "0", 1))
+      return false;
+  sandbox_cgroup_close ();
+  /* Our groups become the root of the run's view, which would otherwise
+   * start at the caller's (and show ours as "/../../reckon-sandbox/..."). */
+  return unshare (CLONE_NEWCGROUP) == 0;
 }
 
-static bool
-attach_v1 (const pid_t *pids, size_t n_pids, uint64_t memory, char *describe, size_t size)
+void
+sandbox_cgroup_close (void)
 {
-  char why[300], pidtext[32];
-  ssize_t n;
-
-  if (v1_helper_fd < 0)
-    return false;
-  while ((n = read (v1_helper_fd, why, sizeof why - 1)) < 0 && errno == EINTR)
-    ;
-  close (v1_helper_fd);
-  v1_helper_fd = -1;
-  /* It exits once it has answered (it leaves the memory group so). */
-  reap_helper ();
-  /* Root running unbounded by mistake is worse than not running. */
-  if (n < 0)
-    die_with_error ("cannot read from the cgroup helper");
-  why[n] = '\0';
-  if (strcmp (why, "+") != 0)
-    die ("%s", why[0] ? why : "the cgroup helper failed");
-  for (size_t i = 0; i < n_pids; i++)
-    {
-      snprintf (pidtext, sizeof pidtext, "%d", (int) pids[i]);
-      if (!write_text (v1_memory, "cgroup.procs", pidtext))
-        die_with_error ("cannot move the sandbox into its memory cgroup");
-      if (v1_pids[0] != '\0' && !write_text (v1_pids, "cgroup.procs", pidtext))
-        die_with_error ("cannot move the sandbox into its pids cgroup");
-    }
-  snprintf (describe, size, "cgroup v1 of its own: memory.limit_in_bytes %llu (memory, tmpfs, memfd, SysV shm together), %s",
-            (unsigned long long) memory, v1_pids[0] ? "pids.max set" : "no pids controller");
-  return true;
+  for (size_t i = 0; i < 2; i++)
+    if (join_fds[i] >= 0)
+      {
+        close (join_fds[i]);
+        join_fds[i] = -1;
+      }
 }
 
 /* cgroup v2: we do not make groups (a desktop delegates them to the user's
@@ -282,11 +247,16 @@ detect_v2 (char *describe, size_t size)
 }
 
 bool
-sandbox_cgroup_attach (const pid_t *pids, size_t n_pids, uint64_t memory, char *describe, size_t size)
+sandbox_cgroup_describe (uint64_t memory, char *describe, size_t size)
 {
+  if (v1_memory[0] != '\0')
+    {
+      snprintf (describe, size,
+                "cgroup v1 of its own: memory.limit_in_bytes %llu (memory, tmpfs, memfd, SysV shm together), %s",
+                (unsigned long long) memory, v1_pids[0] ? "pids.max set" : "no pids controller");
+      return true;
+    }
   snprintf (describe, size, "no cgroup: per-process RLIMIT_AS only");
-  if (attach_v1 (pids, n_pids, memory, describe, size))
-    return true;
   return detect_v2 (describe, size);
 }
 
@@ -317,10 +287,7 @@ sandbox_cgroup_remove (void)
 {
   char *dirs[] = { v1_memory, v1_pids };
 
-  /* Reaped already, unless the run failed before (it stays in the memory
-   * group until it exits). */
-  reap_helper ();
-
+  sandbox_cgroup_close ();
   for (size_t i = 0; i < 2; i++)
     {
       if (dirs[i][0] == '\0')
@@ -331,5 +298,6 @@ sandbox_cgroup_remove (void)
           struct timespec ts = { 0, 10 * 1000 * 1000 };
           nanosleep (&ts, NULL);
         }
+      v1_sweep (dirs[i]);
     }
 }

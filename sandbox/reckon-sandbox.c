@@ -114,16 +114,8 @@ static int workspace_fd = -1;
 /* Root only: the workspace, idmapped so that the unprivileged sandbox user
  * can write the root-owned folder (see prepare_root_workspace). */
 static int workspace_tree_fd = -1;
-/* The program reads one byte here as the last thing before execve: the
- * monitor has put it and PID-1 in their cgroup by then. The first move of
- * a task into a v1 group waits for an RCU grace period (two timer ticks):
- * a helper starts that wait when we start, and PID-1 builds the root and
- * the program sets itself up (capabilities, rlimits, Landlock, filter)
- * meanwhile. The program writes one byte on forked_fd as soon as it
- * exists, and closes ready_fd when it is set up: PID-1 waits for that
+/* The program closes ready_fd when it is set up: PID-1 waits for that
  * before its own last steps, so the two do not take turns on the CPU. */
-static int cgroup_sync_fd = -1;
-static int forked_fd = -1;
 static int ready_fd = -1;
 /* --workspace-fs tmpfs, in PID-1: the host's workspace (never mounted
  * inside), the tmpfs at /workspace, and where PID-1 answers the monitor's
@@ -881,13 +873,6 @@ run_program (void)
     die_with_error ("cannot set the parent-death signal");
   if (getppid () != (opt.nested ? nested_monitor : 1))
     _exit (EXIT_SETUP_FAILED);
-  /* The monitor now moves PID-1 and us into the cgroup. */
-  if (forked_fd >= 0)
-    {
-      if (write (forked_fd, "F", 1) != 1)
-        die_with_error ("cannot reach the monitor");
-      close (forked_fd);
-    }
 
   drop_capabilities ();
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
@@ -913,16 +898,8 @@ run_program (void)
    * the program's (126/127), not the sandbox's. */
   if (!load_filters ())
     die_with_error ("cannot load the seccomp filter");
-  /* Nothing of the program runs before it is in its cgroup. */
   if (ready_fd >= 0)
     close (ready_fd);
-  if (cgroup_sync_fd >= 0)
-    {
-      char c;
-      if (read (cgroup_sync_fd, &c, 1) != 1)
-        _exit (EXIT_SETUP_FAILED);
-      close (cgroup_sync_fd);
-    }
 
   if (strchr (prog, '/') != NULL)
     execve (prog, opt.argv, env);
@@ -1018,6 +995,9 @@ run_pid1 (int sync_fd)
   /* If the monitor dies, we die, and the namespace with us. */
   if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
     die_with_error ("cannot set the parent-death signal");
+  /* Before anything else: all the run starts is inside its cgroup. */
+  if (!sandbox_cgroup_join ())
+    die_with_error ("cannot join the run's cgroup");
   if (read (sync_fd, &c, 1) != 1)
     _exit (EXIT_SETUP_FAILED);
 
@@ -1102,8 +1082,6 @@ run_pid1 (int sync_fd)
         run_program ();
       }
     close (ready[1]);
-    close (cgroup_sync_fd);
-    close (forked_fd);
     /* The program runs as our uid: without this it could open /proc/1/mem
      * and run code in us, outside its seccomp filter. */
     if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
@@ -1266,32 +1244,6 @@ prepare_root_workspace (struct workspace_usage_walker *walker, uid_t *outer_uid,
     die_with_error ("cannot clone the workspace mount");
   if (mount_setattr (workspace_tree_fd, "", AT_EMPTY_PATH, &attr, sizeof attr) != 0)
     die_with_error ("cannot make the workspace nosuid");
-}
-
-/* The program: PID-1's one child (it starts nothing before the monitor
- * lets it exec). */
-static pid_t
-only_child (pid_t pid1)
-{
-  char path[64], text[64];
-  int fd;
-  ssize_t n;
-  char *end;
-  long pid;
-
-  snprintf (path, sizeof path, "/proc/%d/task/%d/children", (int) pid1, (int) pid1);
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    die_with_error ("cannot open %s", path);
-  n = read (fd, text, sizeof text - 1);
-  close (fd);
-  if (n <= 0)
-    die ("the program of the sandbox is gone before it started");
-  text[n] = '\0';
-  pid = strtol (text, &end, 10);
-  if (pid <= 0 || strspn (end, " \n") != strlen (end))
-    die ("PID-1 of the sandbox has other children than the program: %s", text);
-  return (pid_t) pid;
 }
 
 static uint64_t
@@ -1617,7 +1569,7 @@ int
 main (int argc, char **argv)
 {
   static char report[4096];
-  int sync_pipe[2], report_pipe[2], cgroup_pipe[2], forked_pipe[2], saved_pipe[2] = { -1, -1 };
+  int sync_pipe[2], report_pipe[2], saved_pipe[2] = { -1, -1 };
   bool sync_open;
   sigset_t set;
   pid_t pid1;
@@ -1647,8 +1599,7 @@ main (int argc, char **argv)
   signal (SIGPIPE, SIG_IGN);
 
   parse_args (argc, argv);
-  /* First: the cgroup's set-up (root, v1) runs alongside ours. PID-1
-   * counts too. */
+  /* PID-1 counts too. */
   if (!opt.nested)
     sandbox_cgroup_prepare (opt.memory, opt.max_procs + 1);
 
@@ -1711,7 +1662,6 @@ main (int argc, char **argv)
     die_with_error ("cannot create a signalfd");
 
   if (pipe2 (sync_pipe, O_CLOEXEC) != 0 || pipe2 (report_pipe, O_CLOEXEC) != 0
-      || pipe2 (cgroup_pipe, O_CLOEXEC) != 0 || pipe2 (forked_pipe, O_CLOEXEC) != 0
       || (opt.workspace_tmpfs && pipe2 (saved_pipe, O_CLOEXEC | O_NONBLOCK) != 0))
     die_with_error ("cannot create pipes");
   terminal_setup (opt.pty);
@@ -1736,10 +1686,6 @@ main (int argc, char **argv)
       terminal_child ();
       close (sync_pipe[1]);
       close (report_pipe[0]);
-      close (cgroup_pipe[1]);
-      cgroup_sync_fd = cgroup_pipe[0];
-      close (forked_pipe[0]);
-      forked_fd = forked_pipe[1];
       if (saved_pipe[0] >= 0)
         {
           close (saved_pipe[0]);
@@ -1758,8 +1704,7 @@ main (int argc, char **argv)
 
   close (sync_pipe[0]);
   close (report_pipe[1]);
-  close (cgroup_pipe[0]);
-  close (forked_pipe[1]);
+  sandbox_cgroup_close ();
   if (saved_pipe[1] >= 0)
     close (saved_pipe[1]);
   terminal_parent ();
@@ -1769,26 +1714,12 @@ main (int argc, char **argv)
   /* sync_pipe[1] stays open: PID-1 checks it to see that we are alive. */
   if (workspace_tree_fd >= 0)
     close (workspace_tree_fd);
-  {
-    char how[256], f;
-    pid_t pids[2];
-    size_t n_pids = 0;
-    /* Before the program runs: all it starts is inside. PID-1 counts too.
-     * No byte: PID-1 failed (its report says why). */
-    if (sandbox_cgroup_pending () && read (forked_pipe[0], &f, 1) == 1)
-      {
-        pids[n_pids++] = pid1;
-        pids[n_pids++] = only_child (pid1);
-      }
-    sandbox_cgroup_attach (pids, n_pids, opt.memory, how, sizeof how);
-    if (opt.debug)
+  if (opt.debug)
+    {
+      char how[256];
+      sandbox_cgroup_describe (opt.memory, how, sizeof how);
       debug ("memory: %s", how);
-    /* No reader left: PID-1 or the program failed first (the report
-     * says why). */
-    (void) !write (cgroup_pipe[1], "c", 1);
-    close (cgroup_pipe[1]);
-    /* forked_pipe[0] stays open: PID-1's byte may come after. */
-  }
+    }
 
   if (opt.timeout > 0)
     deadline = now_ms () + opt.timeout * 1000;

@@ -1737,6 +1737,21 @@ def _():
     check(held * 64 < 256, f'{held} processes held 64 MiB each at the same time')
 
 
+@case('audit', 'the program starts inside its cgroup, which is the root of its view (finding 4)')
+def _():
+    how = memory_bound()
+    if not how.startswith('cgroup v1 of its own'):
+        raise Skip(f'the sandbox makes no group of its own here ({how})')
+    # The first thing the program runs: nothing of it ever ran outside.
+    res = run('''
+        print(open('/proc/self/cgroup').read())
+    ''')
+    check(res.rc == 0, f'program failed: {res!r}')
+    lines = dict(l.split(':', 2)[1:] for l in res.out.decode().splitlines() if l.count(':') >= 2)
+    for controller in ('memory', 'pids'):
+        equal(lines.get(controller), '/', f'{controller} group as the program sees it (the host path stays hidden)')
+
+
 @case('audit', 'the OOM kill of the program is reported as the memory limit')
 def _():
     how = memory_bound()
