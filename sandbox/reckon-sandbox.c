@@ -82,6 +82,8 @@ static struct
   /* --nested (docs/sandbox.md, "Backends"): inside an outer sandbox. */
   bool nested;
   int control_fd;
+  /* --start-fd: one byte here before anything is set up. */
+  int start_fd;
   struct ro_bind ro_binds[MAX_RO_BINDS];
   size_t n_ro_binds;
   int pass_fds[MAX_PASS_FDS];
@@ -100,6 +102,7 @@ static struct
   .tmp_size = 256ULL << 20,
   .control_fd = -1,
   .sync_fd = -1,
+  .start_fd = -1,
 };
 
 /* --nested: the monitor's pid, the program's parent. */
@@ -123,6 +126,8 @@ static int ready_fd = -1;
 static int host_workspace_fd = -1;
 static int tmpfs_workspace_fd = -1;
 static int saved_fd = -1;
+/* False once the caller closed --sync-fd: it wants no save at the end. */
+static bool save_at_end = true;
 /* The monitor asks PID-1 to save the workspace with this signal (sent from
  * outside, so PID-1 sees it from pid 0: the program's own are ignored). */
 #define SAVE_SIGNAL (SIGRTMIN + 2)
@@ -281,6 +286,8 @@ parse_args (int argc, char **argv)
         opt.control_fd = fd_arg (a, v);
       else if (strcmp (a, "--sync-fd") == 0)
         opt.sync_fd = fd_arg (a, v);
+      else if (strcmp (a, "--start-fd") == 0)
+        opt.start_fd = fd_arg (a, v);
       else if (strcmp (a, "--workspace-fs") == 0)
         {
           if (strcmp (v, "tmpfs") == 0)
@@ -958,6 +965,22 @@ save_workspace (char *error, size_t size)
   return ok;
 }
 
+/* --workspace-fs tmpfs: moves the files the caller added into the host's
+ * WORKSPACE_INCOMING folder into the workspace, on both sides. */
+static bool
+load_workspace (char *error, size_t size)
+{
+  struct workspace_copy wc;
+  bool ok;
+
+  ok = workspace_take_incoming (host_workspace_fd, tmpfs_workspace_fd, opt.disk, &wc);
+  snprintf (error, size, "%s", wc.error);
+  if (opt.debug)
+    debug ("workspace loaded: %llu files added (%llu bytes)", (unsigned long long) wc.files,
+           (unsigned long long) wc.bytes);
+  return ok;
+}
+
 /* Closes every fd from 3 up except @keep (sorted, ascending). */
 static void
 close_all_but (const int *keep, size_t n)
@@ -1132,12 +1155,19 @@ run_pid1 (int sync_fd)
           /* Only the monitor's (sent from outside our namespace). */
           if (info.si_pid != 0)
             continue;
-          if (save_workspace (error, sizeof error))
-            snprintf (line, sizeof line, "{\"saved\": true}\n");
+          bool load = info.si_code == SI_QUEUE && info.si_value.sival_int == 'l';
+          if (info.si_code == SI_QUEUE && info.si_value.sival_int == 'n')
+            {
+              save_at_end = false;
+              continue;
+            }
+          const char *key = load ? "loaded" : "saved";
+          if (load ? load_workspace (error, sizeof error) : save_workspace (error, sizeof error))
+            snprintf (line, sizeof line, "{\"%s\": true}\n", key);
           else
             {
               json_escape (esc, sizeof esc, error);
-              snprintf (line, sizeof line, "{\"saved\": false, \"error\": %s}\n", esc);
+              snprintf (line, sizeof line, "{\"%s\": false, \"error\": %s}\n", key, esc);
             }
           write_all (saved_fd, line, strlen (line));
           continue;
@@ -1167,7 +1197,9 @@ run_pid1 (int sync_fd)
                   kill (-1, SIGKILL);
                   while (waitpid (-1, NULL, 0) > 0 || errno == EINTR)
                     ;
-                  if (!save_workspace (saved + 1, sizeof saved - 1))
+                  if (!save_at_end)
+                    snprintf (saved + 1, sizeof saved - 1, "the caller closed --sync-fd: no save at the end");
+                  else if (!save_workspace (saved + 1, sizeof saved - 1))
                     {
                       char line[400];
                       snprintf (line, sizeof line, "reckon-sandbox: the workspace was not saved: %s\n", saved + 1);
@@ -1599,6 +1631,19 @@ main (int argc, char **argv)
   signal (SIGPIPE, SIG_IGN);
 
   parse_args (argc, argv);
+  /* The caller puts us into a cgroup (a systemd scope on cgroup v2) while
+   * we wait here, before anything of the run exists. */
+  if (opt.start_fd >= 0)
+    {
+      char go;
+      ssize_t n;
+
+      while ((n = read (opt.start_fd, &go, 1)) < 0 && errno == EINTR)
+        ;
+      close (opt.start_fd);
+      if (n != 1)
+        die ("the caller is gone: --start-fd closed before the start byte");
+    }
   /* PID-1 counts too. */
   if (!opt.nested)
     sandbox_cgroup_prepare (opt.memory, opt.max_procs + 1);
@@ -1786,9 +1831,21 @@ main (int argc, char **argv)
           unsigned char bytes[64];
           ssize_t n = read (opt.sync_fd, bytes, sizeof bytes);
           if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-            sync_open = false;
+            {
+              /* The caller wants no more saves, the last one included: it
+               * has what it needs, or is about to delete the folder. */
+              union sigval none = { .sival_int = 'n' };
+              sync_open = false;
+              sigqueue (pid1, SAVE_SIGNAL, none);
+            }
+          /* One signal number for both, so they are answered in the
+           * order they were asked (real-time signals of one number queue
+           * in order; of two, the lower goes first). */
           for (ssize_t i = 0; i < n; i++)
-            kill (pid1, SAVE_SIGNAL);
+            {
+              union sigval what = { .sival_int = bytes[i] == 'l' ? 'l' : 's' };
+              sigqueue (pid1, SAVE_SIGNAL, what);
+            }
         }
       if (saved_at >= 0 && (pfd[saved_at].revents & POLLIN))
         {

@@ -342,7 +342,8 @@ copy_dir (struct copy *c, int sdir, int ddir, int depth)
     {
       struct stat st;
 
-      if (is_dot (e->d_name) || fstatat (sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+      if (is_dot (e->d_name) || (depth == 0 && strcmp (e->d_name, WORKSPACE_INCOMING) == 0)
+          || fstatat (sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         continue;
       if (S_ISREG (st.st_mode))
         copy_file (c, sdir, ddir, e->d_name, &st);
@@ -368,7 +369,8 @@ prune_dir (struct copy *c, int sdir, int ddir, int depth)
     {
       struct stat st, dst;
 
-      if (is_dot (e->d_name) || fstatat (ddir, e->d_name, &dst, AT_SYMLINK_NOFOLLOW) != 0)
+      if (is_dot (e->d_name) || (depth == 0 && strcmp (e->d_name, WORKSPACE_INCOMING) == 0)
+          || fstatat (ddir, e->d_name, &dst, AT_SYMLINK_NOFOLLOW) != 0)
         continue;
       if (fstatat (sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
           && ((S_ISREG (st.st_mode) && S_ISREG (dst.st_mode)) || (S_ISDIR (st.st_mode) && S_ISDIR (dst.st_mode))))
@@ -404,5 +406,50 @@ workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget, uint64_t max
     (void) fchmod (src_dirfd, (st.st_mode & 07777) | S_IRWXU);
   prune_dir (&c, src_dirfd, dst_dirfd, 0);
   copy_dir (&c, src_dirfd, dst_dirfd, 0);
+  return out->error[0] == '\0';
+}
+
+bool
+workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget, struct workspace_copy *out)
+{
+  struct copy c = { .budget = budget, .entries = 4096, .out = out };
+  int in = openat (host_dirfd, WORKSPACE_INCOMING, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  DIR *d;
+  struct dirent *e;
+
+  memset (out, 0, sizeof *out);
+  if (in < 0)
+    return errno == ENOENT;
+  d = list_dir (in);
+  while (d != NULL && (e = readdir (d)) != NULL && next_entry (&c))
+    {
+      struct stat st, there;
+      uint64_t files = out->files;
+
+      if (is_dot (e->d_name) || fstatat (in, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0
+          || !S_ISREG (st.st_mode))
+        continue;
+      if (fstatat (tmpfs_dirfd, e->d_name, &there, AT_SYMLINK_NOFOLLOW) == 0)
+        {
+          fail (&c, "not added, the workspace already has", e->d_name, EEXIST);
+          continue;
+        }
+      copy_file (&c, in, tmpfs_dirfd, e->d_name, &st);
+      if (out->files == files)
+        {
+          /* Not copied, or cut short (ENOSPC at the cap): none of it stays. */
+          (void) unlinkat (tmpfs_dirfd, e->d_name, 0);
+          fail (&c, "not added", e->d_name, ENOSPC);
+          continue;
+        }
+      if (renameat2 (in, e->d_name, host_dirfd, e->d_name, RENAME_NOREPLACE) != 0)
+        {
+          fail (&c, "not added", e->d_name, errno);
+          (void) unlinkat (tmpfs_dirfd, e->d_name, 0);
+        }
+    }
+  if (d != NULL)
+    closedir (d);
+  close (in);
   return out->error[0] == '\0';
 }

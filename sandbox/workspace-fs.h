@@ -24,6 +24,7 @@ struct workspace_copy
  * of their source are left as they are; entries @src does not have (or
  * that are links, FIFOs, sockets or devices there) are removed from @dst
  * first, so @dst never holds the old and the new together.
+ * WORKSPACE_INCOMING at the top is left out on both sides.
  * Every name is opened beneath its folder's descriptor with O_NOFOLLOW; a
  * source entry that changes type while it is copied is skipped. At most
  * @budget data bytes are written, at most @max_entries names looked at
@@ -34,3 +35,16 @@ struct workspace_copy
  * @out->error on the first failure (the copy goes on for the rest). */
 bool workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget,
                           uint64_t max_entries, struct workspace_copy *out);
+/* The folder, at the top of the host's workspace, where the caller puts a
+ * file it adds while the program runs: never copied in or saved, never
+ * pruned; workspace_take_incoming() moves what is in it. */
+#define WORKSPACE_INCOMING ".reckon-incoming"
+
+/* Moves each regular file of the host's WORKSPACE_INCOMING folder into
+ * the workspace: copies it to the top of @tmpfs_dirfd, then renames it to
+ * the top of @host_dirfd (never replacing anything). A name the tmpfs has
+ * already (the program made it since the last save), or a file that does
+ * not fit (at most @budget bytes in all; the tmpfs's own cap), stays where
+ * it is and is named in @out->error; the rest are moved. */
+bool workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget,
+                              struct workspace_copy *out);

@@ -10,6 +10,7 @@ still treats every byte from here as hostile.
 import ast
 import builtins
 import codecs
+import errno
 import fcntl
 import importlib
 import io
@@ -67,6 +68,14 @@ def _make_stamp():
     return set_nonce, stamp
 
 
+def _size_text(size):
+    for unit, step in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= step:
+            value = size / step
+            return ("%d %s" % (value, unit)) if value == int(value) else ("%.1f %s" % (value, unit))
+    return "%d bytes" % size
+
+
 def _memory_limit_text():
     try:
         soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
@@ -74,11 +83,22 @@ def _memory_limit_text():
         return None
     if soft == resource.RLIM_INFINITY or soft <= 0:
         return None
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if soft >= size:
-            value = soft / size
-            return ("%d %s" % (value, unit)) if value == int(value) else ("%.1f %s" % (value, unit))
-    return "%d bytes" % soft
+    return _size_text(soft)
+
+
+def _workspace_limit(workspace):
+    """After ENOSPC: which cap of a capped workspace (a tmpfs sized by the
+    disk and file limits) is reached, with its size in words, or None when
+    the workspace still has room (the error came from /tmp or elsewhere)."""
+    try:
+        st = os.statvfs(workspace)
+    except OSError:
+        return None
+    if st.f_favail == 0:
+        return "files", "%d files" % max(st.f_files - 1, 0)
+    if st.f_bavail * st.f_frsize < (1 << 20):
+        return "disk", _size_text(st.f_blocks * st.f_frsize)
+    return None
 
 
 REQUEST_FD = 3
@@ -706,7 +726,7 @@ class Kernel:
                     seen += 1
                     if seen > SCAN_MAX_ENTRIES:
                         return files
-                    if not rel_dir and entry.name == ".reckon":
+                    if not rel_dir and entry.name in (".reckon", ".reckon-incoming"):
                         continue
                     rel = rel_dir + "/" + entry.name if rel_dir else entry.name
                     try:
@@ -764,6 +784,14 @@ class Kernel:
                                if size else "the cell needed more memory than the sandbox's memory limit allows")
         elif isinstance(error, CPUTimeLimitExceeded):
             event["limit"] = "cpu"
+        elif isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT):
+            # A capped workspace's tmpfs refuses what does not fit at once.
+            which = _workspace_limit(self.workspace)
+            if which is not None:
+                event["limit"] = which[0]
+                event["evalue"] = ("the cell wrote more than the workspace's disk limit (%s) allows" % which[1]
+                                   if which[0] == "disk" else
+                                   "the cell made more files than the workspace's limit (%s) allows" % which[1])
         self.send(event)
 
 

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "rk-import.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
@@ -200,27 +201,44 @@ rename_noreplace (int         fromfd,
   return 0;
 }
 
-/* The folder for the half-copied file: the workspace's hidden .reckon/
- * (the kernel never reports files there as results), opened without
- * following a symlink the sandboxed code may have put in its place; the
- * workspace itself when that fails. */
+/* The folder for the half-copied file: RK_IMPORT_INCOMING at the top of
+ * the workspace, which the kernel never reports as results and a capped
+ * workspace's saves leave alone, opened without following a symlink the
+ * sandboxed code may have put in its place. */
 static int
 open_staging_dir (int dir)
 {
-  int fd = openat (dir, ".reckon", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = openat (dir, RK_IMPORT_INCOMING, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
-  if (fd < 0 && errno == ENOENT && mkdirat (dir, ".reckon", 0700) == 0)
-    fd = openat (dir, ".reckon", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0)
-    fd = fcntl (dir, F_DUPFD_CLOEXEC, 0);
+  /* Sandboxed code may have put a link or a file there: it goes. */
+  if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
+    (void) unlinkat (dir, RK_IMPORT_INCOMING, 0);
+  if (fd < 0 && mkdirat (dir, RK_IMPORT_INCOMING, 0700) == 0)
+    fd = openat (dir, RK_IMPORT_INCOMING, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   return fd;
 }
 
-char *
-rk_import_file (const char   *workspace,
-                const char   *source,
-                GCancellable *cancellable,
-                GError      **error)
+/* As root, a capped workspace's sandbox user (the workspace's owner) has to
+ * read a staged file and move it out of the staging folder. */
+static void
+give_to_workspace_owner (int dir,
+                         int stage,
+                         int file)
+{
+  struct stat st;
+
+  if (geteuid () != 0 || fstat (dir, &st) != 0 || st.st_uid == 0)
+    return;
+  (void) !fchown (stage, st.st_uid, st.st_gid);
+  (void) !fchown (file, st.st_uid, st.st_gid);
+}
+
+static char *
+import_file (const char   *workspace,
+             const char   *source,
+             gboolean      staged,
+             GCancellable *cancellable,
+             GError      **error)
 {
   g_autofree char *display = NULL;
   g_autofree char *safe = NULL;
@@ -323,6 +341,8 @@ rk_import_file (const char   *workspace,
           goto fail_unlink;
         }
     }
+  if (staged)
+    give_to_workspace_owner (dir, stage, out);
   if (close (out) != 0)
     {
       out = -1;
@@ -341,7 +361,12 @@ rk_import_file (const char   *workspace,
       g_autofree char *candidate = n == 1 ? g_strdup (safe)
                                           : rk_import_numbered_name (safe, n, RK_IMPORT_NAME_MAX);
 
-      if (rename_noreplace (stage, tmp_name, dir, candidate) == 0)
+      struct stat taken;
+
+      /* Staged, the name must be free in the workspace too. */
+      if (staged && fstatat (dir, candidate, &taken, AT_SYMLINK_NOFOLLOW) == 0)
+        continue;
+      if (rename_noreplace (stage, tmp_name, staged ? stage : dir, candidate) == 0)
         {
           result = g_steal_pointer (&candidate);
           goto out;
@@ -369,11 +394,74 @@ out:
   return result;
 }
 
+char *
+rk_import_file (const char   *workspace,
+                const char   *source,
+                GCancellable *cancellable,
+                GError      **error)
+{
+  return import_file (workspace, source, FALSE, cancellable, error);
+}
+
+gboolean
+rk_import_place_staged (const char  *workspace,
+                        GError     **error)
+{
+  int dir = open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int stage = dir >= 0 ? openat (dir, RK_IMPORT_INCOMING, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+  int listing = stage >= 0 ? openat (stage, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  DIR *d = listing >= 0 ? fdopendir (listing) : NULL;
+  struct dirent *e;
+  gboolean ok = TRUE;
+
+  if (d == NULL && listing >= 0)
+    close (listing);
+  while (ok && d != NULL && (e = readdir (d)) != NULL)
+    {
+      g_autofree char *display = NULL;
+      struct stat st;
+
+      /* Half-copied files keep their hidden temporary names. */
+      if (e->d_name[0] == '.' || fstatat (stage, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0
+          || !S_ISREG (st.st_mode))
+        continue;
+      if (rename_noreplace (stage, e->d_name, dir, e->d_name) == 0)
+        continue;
+      display = g_filename_display_name (e->d_name);
+      set_errno_error (error, errno, _("copy"), display);
+      ok = FALSE;
+    }
+  if (d != NULL)
+    closedir (d);
+  if (stage >= 0)
+    close (stage);
+  if (dir >= 0)
+    close (dir);
+  return ok;
+}
+
+void
+rk_import_drop_staged (const char *workspace,
+                       const char *name)
+{
+  int dir = open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int stage = dir >= 0 ? openat (dir, RK_IMPORT_INCOMING, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+
+  if (stage >= 0 && strchr (name, '/') == NULL)
+    unlinkat (stage, name, 0);
+  if (stage >= 0)
+    close (stage);
+  if (dir >= 0)
+    close (dir);
+}
+
 typedef struct
 {
-  char *workspace;
-  char *source;
+  char     *workspace;
+  char     *source;
+  gboolean  staged;
 } ImportData;
+
 
 static void
 import_data_free (gpointer data)
@@ -393,7 +481,7 @@ import_thread (GTask        *task,
 {
   ImportData *d = task_data;
   GError *error = NULL;
-  char *name = rk_import_file (d->workspace, d->source, cancellable, &error);
+  char *name = import_file (d->workspace, d->source, d->staged, cancellable, &error);
 
   if (name == NULL)
     g_task_return_error (task, error);
@@ -404,6 +492,7 @@ import_thread (GTask        *task,
 void
 rk_import_file_async (const char          *workspace,
                       const char          *source,
+                      gboolean             staged,
                       GCancellable        *cancellable,
                       GAsyncReadyCallback  callback,
                       gpointer             user_data)
@@ -413,6 +502,7 @@ rk_import_file_async (const char          *workspace,
 
   d->workspace = g_strdup (workspace);
   d->source = g_strdup (source);
+  d->staged = staged;
   g_task_set_source_tag (task, rk_import_file_async);
   g_task_set_task_data (task, d, import_data_free);
   g_task_run_in_thread (task, import_thread);

@@ -36,6 +36,11 @@ char    *rk_import_numbered_name  (const char *name,
                                    guint       n,
                                    gsize       max_bytes);
 
+/* The folder at the top of a workspace where a file is copied before it
+ * takes its place: a capped workspace's saves never copy, prune or count
+ * it (reckon-sandbox's WORKSPACE_INCOMING; docs/sandbox.md). */
+#define RK_IMPORT_INCOMING ".reckon-incoming"
+
 /* Copies @source (a host path; a symlink is refused) into the folder
  * @workspace under a sanitised name (" (2)" etc. on collision), through a
  * temporary name and a rename, so a half-copied file is never seen.
@@ -45,12 +50,27 @@ char    *rk_import_file           (const char   *workspace,
                                    GCancellable *cancellable,
                                    GError      **error);
 
+/* With @staged, the file is left in @workspace's RK_IMPORT_INCOMING folder
+ * under the name it will have (free both there and in @workspace), for a
+ * running kernel with a capped workspace to move in (rk_kernel_take_incoming_async)
+ * or for rk_import_place_staged(). */
 void     rk_import_file_async     (const char          *workspace,
                                    const char          *source,
+                                   gboolean             staged,
                                    GCancellable        *cancellable,
                                    GAsyncReadyCallback  callback,
                                    gpointer             user_data);
 char    *rk_import_file_finish    (GAsyncResult        *result,
                                    GError             **error);
+
+/* Moves every file staged in @workspace's RK_IMPORT_INCOMING folder to
+ * @workspace itself, never replacing a file; for when no kernel with a
+ * capped workspace runs. FALSE with @error at the first that cannot move. */
+gboolean rk_import_place_staged   (const char   *workspace,
+                                   GError      **error);
+/* Removes the file @name staged in @workspace's RK_IMPORT_INCOMING folder
+ * (one that could not be moved in). */
+void     rk_import_drop_staged    (const char   *workspace,
+                                   const char   *name);
 
 G_END_DECLS

@@ -191,8 +191,10 @@ parse_fields (RkKernelEvent *ev,
           !rk_json_dup_string (obj, "traceback", RK_KERNEL_MAX_LINE, RK_JSON_REQUIRED, &ev->traceback, error) ||
           !rk_json_dup_string (obj, "limit", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &ev->limit, error))
         return FALSE;
-      /* Only the limits the kernel itself can see; anything else is dropped. */
-      if (ev->limit != NULL && g_strcmp0 (ev->limit, "memory") != 0 && g_strcmp0 (ev->limit, "cpu") != 0)
+      /* Only the limits the kernel itself can see (a capped workspace's
+       * tmpfs says "disk" or "files" by ENOSPC); anything else is dropped. */
+      if (ev->limit != NULL && !g_strv_contains ((const char * const[]) { "memory", "cpu", "disk", "files", NULL },
+                                                 ev->limit))
         g_clear_pointer (&ev->limit, g_free);
       return TRUE;
 

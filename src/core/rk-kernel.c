@@ -17,10 +17,13 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "rk-export.h"
+#include "rk-import.h"
+#include "rk-json.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 
@@ -30,6 +33,7 @@
 #define CHILD_REQUEST_FD    3
 #define CHILD_EVENT_FD      4
 #define CHILD_STATUS_FD     5
+#define CHILD_SYNC_FD       6
 #define READ_CHUNK          (64 * 1024)
 #define TAIL_MAX            4096
 #define START_TIMEOUT_S     90
@@ -70,7 +74,26 @@ typedef struct
   gboolean              err_eof;
   gboolean              status_eof;
   gboolean              handled;
+  /* A capped workspace (docs/sandbox.md): the sandbox's --sync-fd socket
+   * (-1 without), the requests it has not answered yet, in order ('s' a
+   * save, 'l' taking staged files in), the events held until a save has
+   * put the files they name on the host (Held*), and the
+   * rk_kernel_take_incoming_async() tasks waiting for their answer. */
+  int                   sync_fd;
+  GInputStream         *sync_in;
+  RkKernelLineSplitter *sync_splitter;
+  GQueue                asked;
+  guint64               saves_asked;
+  guint64               saves_answered;
+  GQueue                held;
+  GQueue                takes;
 } Instance;
+
+typedef struct
+{
+  RkKernelEvent *ev;
+  guint64        needs;   /* the save, by number, that must have answered */
+} Held;
 
 typedef struct
 {
@@ -161,6 +184,23 @@ instance_unref (Instance *inst)
   g_string_free (inst->err_tail, TRUE);
   g_string_free (inst->status_text, TRUE);
   g_free (inst->host_reason);
+  g_clear_object (&inst->sync_in);
+  if (inst->sync_fd >= 0)
+    close (inst->sync_fd);
+  g_clear_pointer (&inst->sync_splitter, rk_kernel_line_splitter_free);
+  g_queue_clear (&inst->asked);
+  while (!g_queue_is_empty (&inst->held))
+    {
+      Held *h = g_queue_pop_head (&inst->held);
+      rk_kernel_event_unref (h->ev);
+      g_free (h);
+    }
+  while (!g_queue_is_empty (&inst->takes))
+    {
+      g_autoptr(GTask) task = g_queue_pop_head (&inst->takes);
+      g_task_return_new_error (task, RK_KERNEL_ERROR, RK_KERNEL_ERROR_DIED, "%s",
+                               _("The Python kernel stopped before the file reached it; add the file again."));
+    }
   g_free (inst);
 }
 
@@ -500,6 +540,171 @@ handle_event (RkKernel      *self,
   emit_event (self, ev);
 }
 
+/* -- a capped workspace ------------------------------------------------- */
+
+/* With a capped workspace the kernel's files are in the sandbox's tmpfs
+ * until PID-1 saves them to the host's folder. Every event that names
+ * files (or comes after one that does) is held until a save asked for when
+ * it arrived has answered: the host then reads the files the event names,
+ * and events still come in their order. */
+static gboolean
+names_files (const RkKernelEvent *ev)
+{
+  switch (ev->type)
+    {
+    case RK_KERNEL_EVENT_READY:   /* the font cache */
+    case RK_KERNEL_EVENT_TABLE:
+    case RK_KERNEL_EVENT_FIGURE:
+    case RK_KERNEL_EVENT_CHART:
+    case RK_KERNEL_EVENT_FILE:
+    case RK_KERNEL_EVENT_DONE:    /* all the cell wrote */
+      return TRUE;
+    case RK_KERNEL_EVENT_STARTED:
+    case RK_KERNEL_EVENT_STREAM:
+    case RK_KERNEL_EVENT_RESULT:
+    case RK_KERNEL_EVENT_ERROR:
+    default:
+      return FALSE;
+    }
+}
+
+/* Asks the sandbox for a save ('s') or to take the staged files in ('l'). */
+static gboolean
+sync_ask (Instance *inst,
+          char      what)
+{
+  ssize_t n;
+
+  do
+    n = write (inst->sync_fd, &what, 1);
+  while (n < 0 && errno == EINTR);
+  if (n != 1)
+    return FALSE;
+  g_queue_push_tail (&inst->asked, GINT_TO_POINTER ((int) what));
+  if (what == 's')
+    inst->saves_asked++;
+  return TRUE;
+}
+
+static void
+release_held (Instance *inst)
+{
+  Held *h;
+
+  instance_ref (inst);
+  while (inst->kernel != NULL && inst->kernel->inst == inst
+         && (h = g_queue_peek_head (&inst->held)) != NULL && h->needs <= inst->saves_answered)
+    {
+      g_autoptr(RkKernelEvent) ev = h->ev;
+
+      g_queue_pop_head (&inst->held);
+      g_free (h);
+      handle_event (inst->kernel, inst, ev);
+    }
+  instance_unref (inst);
+}
+
+static void
+hold_event (Instance      *inst,
+            RkKernelEvent *ev)
+{
+  Held *h = g_new0 (Held, 1);
+
+  h->ev = ev;
+  /* No save to wait for if it cannot be asked: the sandbox is going, and
+   * its last save comes with its end. */
+  if (names_files (ev) && sync_ask (inst, 's'))
+    h->needs = inst->saves_asked;
+  g_queue_push_tail (&inst->held, h);
+  release_held (inst);
+}
+
+/* One answer of the sandbox, for the oldest request not answered yet. */
+static void
+sync_line_cb (const char   *line,
+              gsize         len,
+              const GError *error,
+              gpointer      user_data)
+{
+  Instance *inst = user_data;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root = NULL;
+  const char *reason = NULL;
+  gboolean ok = FALSE;
+  int what;
+
+  if (g_queue_is_empty (&inst->asked))
+    {
+      g_debug ("the sandbox answered a request that was not asked");
+      return;
+    }
+  what = GPOINTER_TO_INT (g_queue_pop_head (&inst->asked));
+  if (error == NULL && json_parser_load_from_data (parser, line, (gssize) len, &local_error))
+    root = json_parser_get_root (parser);
+  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+    {
+      JsonObject *obj = json_node_get_object (root);
+
+      if (rk_json_get_bool (obj, what == 'l' ? "loaded" : "saved", RK_JSON_REQUIRED, &ok, &local_error))
+        (void) rk_json_get_string (obj, "error", 512, RK_JSON_OPTIONAL, &reason, NULL);
+    }
+  if (reason == NULL)
+    reason = local_error != NULL ? local_error->message : (error != NULL ? error->message : "");
+
+  if (what == 'l')
+    {
+      g_autoptr(GTask) task = g_queue_pop_head (&inst->takes);
+
+      if (task == NULL)
+        return;
+      if (ok)
+        g_task_return_boolean (task, TRUE);
+      else
+        g_task_return_new_error (task, RK_KERNEL_ERROR, RK_KERNEL_ERROR_LIMIT,
+                                 _("The file could not be added to the running Python session: %s"), reason);
+      return;
+    }
+  inst->saves_answered++;
+  if (!ok && inst->kernel != NULL)
+    {
+      g_autoptr(GError) save_error = g_error_new (RK_KERNEL_ERROR, RK_KERNEL_ERROR_LIMIT,
+                                                  "the workspace was not saved: %s", reason);
+      protocol_error (inst->kernel, save_error);
+    }
+  release_held (inst);
+}
+
+static void
+sync_read_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Instance *inst = user_data;
+  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, NULL);
+
+  if (inst->kernel != NULL && bytes != NULL && g_bytes_get_size (bytes) > 0)
+    {
+      gsize size;
+      const guint8 *data = g_bytes_get_data (bytes, &size);
+
+      rk_kernel_line_splitter_feed (inst->sync_splitter, data, size, sync_line_cb, inst);
+      if (inst->kernel != NULL)
+        {
+          g_input_stream_read_bytes_async (inst->sync_in, 4096, G_PRIORITY_DEFAULT,
+                                           inst->cancellable, sync_read_cb, inst);
+          return;   /* the reference goes on to the next read */
+        }
+    }
+  else if (inst->kernel != NULL)
+    {
+      /* The sandbox is gone, after its last save: nothing more to wait for. */
+      inst->saves_answered = G_MAXUINT64;
+      release_held (inst);
+    }
+  instance_unref (inst);
+}
+
 static void
 line_cb (const char   *line,
          gsize         len,
@@ -528,7 +733,10 @@ line_cb (const char   *line,
       protocol_error (self, parse_error);
       return;
     }
-  handle_event (self, inst, ev);
+  if (inst->sync_fd >= 0 && (names_files (ev) || !g_queue_is_empty (&inst->held)))
+    hold_event (inst, g_steal_pointer (&ev));
+  else
+    handle_event (self, inst, ev);
 }
 
 static gboolean
@@ -716,6 +924,11 @@ handle_exit (Instance *inst)
   inst->handled = TRUE;
   g_clear_handle_id (&inst->settle_id, g_source_remove);
 
+  if (inst->kernel == NULL || inst->kernel->inst != inst)
+    return;
+  /* Its last save is done: what it said before it ended counts. */
+  inst->saves_answered = G_MAXUINT64;
+  release_held (inst);
   if (inst->kernel == NULL || inst->kernel->inst != inst)
     return;
   self = g_object_ref (inst->kernel);
@@ -997,12 +1210,12 @@ seed_font_cache (RkKernel *self)
 
 /* A close-on-exec pipe with both ends above the numbers the child uses, so
  * that handing them to the launcher never has a source equal to a target. */
+/* Moves both ends of @fds to 10 or above (close-on-exec), clear of the
+ * numbers the program gets them at; closes both on failure. */
 static gboolean
-make_pipe (int      fds[2],
+move_high (int      fds[2],
            GError **error)
 {
-  if (!g_unix_open_pipe (fds, FD_CLOEXEC, error))
-    return FALSE;
   for (guint i = 0; i < 2; i++)
     {
       int high = fcntl (fds[i], F_DUPFD_CLOEXEC, 10);
@@ -1023,6 +1236,27 @@ make_pipe (int      fds[2],
   return TRUE;
 }
 
+static gboolean
+make_pipe (int      fds[2],
+           GError **error)
+{
+  return g_unix_open_pipe (fds, FD_CLOEXEC, error) && move_high (fds, error);
+}
+
+/* A capped workspace's save requests and answers go both ways. */
+static gboolean
+make_socket_pair (int      fds[2],
+                  GError **error)
+{
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
+      return FALSE;
+    }
+  return move_high (fds, error);
+}
+
 static Instance *
 launch (RkKernel  *self,
         GError   **error)
@@ -1033,10 +1267,12 @@ launch (RkKernel  *self,
   const char *argv[] = { rk_python_path (), "-I", "-B", script, NULL };
   RkSandboxSpec spec = { 0, };
   RkSandboxChild *child;
-  int req[2] = { -1, -1 }, ev[2] = { -1, -1 }, st[2] = { -1, -1 };
+  int req[2] = { -1, -1 }, ev[2] = { -1, -1 }, st[2] = { -1, -1 }, sync[2] = { -1, -1 };
+  gboolean capped = rk_sandbox_launcher_has_capped_workspace ();
   Instance *inst;
 
-  if (!make_pipe (req, error) || !make_pipe (ev, error) || !make_pipe (st, error))
+  if (!make_pipe (req, error) || !make_pipe (ev, error) || !make_pipe (st, error)
+      || (capped && !make_socket_pair (sync, error)))
     goto fail;
   seed_font_cache (self);
 
@@ -1063,10 +1299,20 @@ launch (RkKernel  *self,
   spec.child_fds[2] = CHILD_STATUS_FD;
   spec.n_fds = 3;
   spec.status_fd = CHILD_STATUS_FD;
+  /* The disk and file limits held by the kernel itself (a tmpfs of the
+   * sandbox's own), where the backend can. */
+  if (capped)
+    {
+      spec.capped_workspace = TRUE;
+      spec.host_fds[3] = sync[1];
+      spec.child_fds[3] = CHILD_SYNC_FD;
+      spec.sync_fd = CHILD_SYNC_FD;
+      spec.n_fds = 4;
+    }
   spec.flags = G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE;
   spec.argv = argv;
   /* The launcher takes (and closes) the child's ends. */
-  req[0] = ev[1] = st[1] = -1;
+  req[0] = ev[1] = st[1] = sync[1] = -1;
   child = rk_sandbox_launcher_spawn (&spec, error);
   if (child == NULL)
     goto fail;
@@ -1086,6 +1332,12 @@ launch (RkKernel  *self,
   inst->splitter = rk_kernel_line_splitter_new (RK_KERNEL_MAX_LINE);
   inst->err_tail = g_string_new (NULL);
   inst->status_text = g_string_new (NULL);
+  inst->sync_fd = sync[0];
+  if (capped)
+    {
+      inst->sync_in = g_unix_input_stream_new (sync[0], FALSE);
+      inst->sync_splitter = rk_kernel_line_splitter_new (4096);
+    }
   return inst;
 
 fail:
@@ -1094,6 +1346,7 @@ fail:
       if (req[i] >= 0) close (req[i]);
       if (ev[i] >= 0) close (ev[i]);
       if (st[i] >= 0) close (st[i]);
+      if (sync[i] >= 0) close (sync[i]);
     }
   return NULL;
 }
@@ -1132,6 +1385,9 @@ spawn_instance (RkKernel *self)
   g_input_stream_read_bytes_async (inst->status, READ_CHUNK, G_PRIORITY_DEFAULT,
                                    inst->cancellable, tail_read_cb, instance_ref (inst));
   g_subprocess_wait_async (inst->process, NULL, wait_cb, instance_ref (inst));
+  if (inst->sync_in != NULL)
+    g_input_stream_read_bytes_async (inst->sync_in, 4096, G_PRIORITY_DEFAULT,
+                                     inst->cancellable, sync_read_cb, instance_ref (inst));
 }
 
 /* -- running cells ------------------------------------------------------ */
@@ -1446,6 +1702,10 @@ rk_kernel_shutdown (RkKernel *self)
 
       inst->kernel = NULL;
       g_cancellable_cancel (inst->cancellable);
+      /* No save at the end: every cell's files were saved when it ended,
+       * and the workspace may be deleted the moment we return. */
+      if (inst->sync_fd >= 0)
+        shutdown (inst->sync_fd, SHUT_WR);
       /* Best effort, never blocking: the kill below settles it anyway. */
       if (g_pollable_output_stream_write_nonblocking (G_POLLABLE_OUTPUT_STREAM (inst->requests),
                                                       request, sizeof request - 1, NULL, NULL) > 0)
@@ -1468,6 +1728,45 @@ rk_kernel_shutdown (RkKernel *self)
 }
 
 /* -- object ------------------------------------------------------------- */
+
+void
+rk_kernel_take_incoming_async (RkKernel            *self,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (RK_IS_KERNEL (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_kernel_take_incoming_async);
+  if (self->inst != NULL && self->inst->sync_fd >= 0)
+    {
+      if (sync_ask (self->inst, 'l'))
+        g_queue_push_tail (&self->inst->takes, g_steal_pointer (&task));
+      else
+        g_task_return_new_error (task, RK_KERNEL_ERROR, RK_KERNEL_ERROR_DIED, "%s",
+                                 _("The Python kernel stopped before the file reached it; add the file again."));
+      return;
+    }
+  /* No sandbox holds a copy of the workspace. */
+  if (rk_import_place_staged (self->workspace, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
+}
+
+gboolean
+rk_kernel_take_incoming_finish (RkKernel      *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
 
 const char *
 rk_kernel_get_workspace (RkKernel *self)

@@ -111,6 +111,20 @@ gboolean        rk_kernel_restart_finish   (RkKernel            *self,
                                             GAsyncResult        *result,
                                             GError             **error);
 
+/* Moves the files rk_import_file_async() staged (in the workspace's
+ * RK_IMPORT_INCOMING folder) into the workspace, where the kernel sees
+ * them. With a capped workspace the running sandbox copies them into its
+ * tmpfs, after the saves asked before, so a save never removes them;
+ * otherwise they are moved at once. Fails with a sentence for the user
+ * (the files not moved stay staged). */
+void            rk_kernel_take_incoming_async  (RkKernel            *self,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
+gboolean        rk_kernel_take_incoming_finish (RkKernel            *self,
+                                                GAsyncResult        *result,
+                                                GError             **error);
+
 /* Asks the kernel to exit and kills the sandbox if it has not after a
  * short grace period. Never blocks. Pending cells fail with CANCELLED. */
 void            rk_kernel_shutdown         (RkKernel            *self);

@@ -14,16 +14,21 @@
 #include <linux/sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rk-user-scope.h"
 #include "rk-util.h"
 
 /* Where the userns backend mounts the kernel folder inside. */
 #define KERNEL_MOUNT   "/opt/reckon/kernel"
 /* The number the control pipe gets inside (flatpak backend). */
 #define CONTROL_FD     9
+/* The number the start socket gets (userns backend on cgroup v2): the
+ * sandbox waits for one byte there while we put it into a user scope. */
+#define START_FD       10
 /* Tests only (tests/flatpak-harness): a file that stands for /.flatpak-info.
  * Users never set it; it only ever selects the flatpak backend, which is
  * as strict as the other. */
@@ -31,15 +36,31 @@
 
 G_DEFINE_QUARK (rk-sandbox-launcher-error-quark, rk_sandbox_launcher_error)
 
+/* Our end of the start socket, shared by the child and the thread that
+ * asks for the scope: whichever comes first, the scope's answer (the byte:
+ * go) or the end of the child (closed: the sandbox exits), wins. */
+typedef struct
+{
+  GMutex        lock;
+  int           fd;
+  GCancellable *cancellable;
+  GPid          pid;
+  guint64       memory_max;
+  guint64       tasks_max;
+} StartGate;
+
 struct _RkSandboxChild
 {
   RkSandboxBackend  backend;
   GSubprocess      *process;
   int               control;     /* flatpak: our end of the control pipe, or -1 */
+  StartGate        *gate;        /* userns on cgroup v2: until the scope is asked for, or NULL */
 };
 
 static gsize            detected;
 static RkSandboxBackend backend;
+static gsize            scope_checked;
+static gboolean         scope_possible;
 static char            *unavailable_reason;
 static char            *flatpak_spawn;
 
@@ -120,6 +141,14 @@ rk_sandbox_launcher_get_backend_name (void)
     }
 }
 
+gboolean
+rk_sandbox_launcher_has_capped_workspace (void)
+{
+  /* --workspace-fs tmpfs needs a mount namespace of reckon-sandbox's own,
+   * which --nested does not make. */
+  return rk_sandbox_launcher_get_backend () == RK_SANDBOX_BACKEND_USERNS;
+}
+
 const char *
 rk_sandbox_launcher_get_unavailable_reason (void)
 {
@@ -133,6 +162,131 @@ _rk_sandbox_launcher_reset_for_tests (void)
   g_clear_pointer (&unavailable_reason, g_free);
   g_clear_pointer (&flatpak_spawn, g_free);
   detected = 0;
+  scope_checked = 0;
+}
+
+/* -- a user scope per run (cgroup v2, not root) -------------------------- */
+
+/* Checked once (no bus traffic): where it is FALSE, as on cgroup v1, a
+ * spawn is exactly as before, with no start socket and no thread. */
+static gboolean
+user_scope_possible (void)
+{
+  if (g_once_init_enter (&scope_checked))
+    {
+      g_autoptr(GError) error = NULL;
+
+      scope_possible = rk_user_scope_supported (&error);
+      if (!scope_possible)
+        g_debug ("no user scope for sandbox runs: %s", error->message);
+      g_once_init_leave (&scope_checked, 1);
+    }
+  return scope_possible;
+}
+
+static void
+gate_free (StartGate *gate)
+{
+  g_mutex_clear (&gate->lock);
+  g_object_unref (gate->cancellable);
+}
+
+/* Writes the byte (go) unless the child was freed first; then closes. */
+static void
+gate_open (StartGate *gate)
+{
+  g_mutex_lock (&gate->lock);
+  if (gate->fd >= 0)
+    {
+      /* MSG_NOSIGNAL: a sandbox already gone is no SIGPIPE for us. */
+      while (send (gate->fd, "g", 1, MSG_NOSIGNAL) < 0 && errno == EINTR)
+        ;
+      close (gate->fd);
+      gate->fd = -1;
+    }
+  g_mutex_unlock (&gate->lock);
+}
+
+/* The child is gone or killed: end of file, so a sandbox still waiting
+ * exits (status 125) instead of starting. */
+static void
+gate_close (StartGate *gate)
+{
+  g_mutex_lock (&gate->lock);
+  if (gate->fd >= 0)
+    {
+      close (gate->fd);
+      gate->fd = -1;
+    }
+  g_mutex_unlock (&gate->lock);
+  g_cancellable_cancel (gate->cancellable);
+}
+
+/* Its own thread, not the caller's main context: callers spawn from worker
+ * threads and wait synchronously, and the sandbox must never wait on a
+ * main loop that is not running. */
+static gpointer
+gate_thread (gpointer data)
+{
+  StartGate *gate = data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *unit = rk_user_scope_start_sync (gate->pid, gate->memory_max, gate->tasks_max,
+                                                    gate->cancellable, &error);
+
+  if (unit != NULL)
+    g_debug ("sandbox %d runs in the user scope %s: MemoryMax %" G_GUINT64_FORMAT ", TasksMax %" G_GUINT64_FORMAT,
+             (int) gate->pid, unit, gate->memory_max, gate->tasks_max);
+  else
+    g_debug ("sandbox %d runs without a user scope (%s): its memory is bounded per process (RLIMIT_AS) only",
+             (int) gate->pid, error->message);
+  gate_open (gate);
+  g_atomic_rc_box_release_full (gate, (GDestroyNotify) gate_free);
+  return NULL;
+}
+
+/* Asks for the scope of the sandbox @pid; the gate opens when that is
+ * done or failed (at most RK_USER_SCOPE_TIMEOUT_MS). */
+static StartGate *
+gate_start (int                  fd,
+            GPid                 pid,
+            const RkSandboxSpec *spec)
+{
+  StartGate *gate = g_atomic_rc_box_new0 (StartGate);
+  g_autoptr(GError) error = NULL;
+  GThread *thread;
+
+  g_mutex_init (&gate->lock);
+  gate->fd = fd;
+  gate->cancellable = g_cancellable_new ();
+  gate->pid = pid;
+  /* /tmp and /dev/shm (one tmpfs of --tmp-size) are charged to the scope
+   * too: the total is what --memory and --tmp-size allow together. The
+   * defaults are reckon-sandbox's. */
+  gate->memory_max = (spec->memory_bytes ? spec->memory_bytes : G_GUINT64_CONSTANT (2) << 30) +
+                     (spec->tmp_size ? spec->tmp_size : G_GUINT64_CONSTANT (256) << 20);
+  /* The program's processes, PID-1 and the monitor. */
+  gate->tasks_max = (spec->max_procs ? spec->max_procs : 64) + 2;
+  thread = g_thread_try_new ("rk-user-scope", gate_thread, g_atomic_rc_box_acquire (gate), &error);
+  if (thread == NULL)
+    {
+      g_debug ("sandbox %d runs without a user scope (%s): its memory is bounded per process (RLIMIT_AS) only",
+               (int) pid, error->message);
+      gate_open (gate);
+      g_atomic_rc_box_release_full (gate, (GDestroyNotify) gate_free);
+    }
+  else
+    g_thread_unref (thread);
+  return gate;
+}
+
+static void
+gate_drop (StartGate **gate)
+{
+  if (*gate == NULL)
+    return;
+  gate_close (*gate);
+  g_atomic_rc_box_release_full (*gate, (GDestroyNotify) gate_free);
+  *gate = NULL;
 }
 
 /* -- paths inside -------------------------------------------------------- */
@@ -181,9 +335,15 @@ add_limit (GPtrArray  *argv,
 static void
 add_sandbox_options (GPtrArray           *argv,
                      const RkSandboxSpec *spec,
-                     gboolean             nested)
+                     gboolean             nested,
+                     gboolean             start_fd)
 {
   add (argv, rk_sandbox_path ());
+  if (start_fd)
+    {
+      add (argv, "--start-fd");
+      g_ptr_array_add (argv, g_strdup_printf ("%d", START_FD));
+    }
   if (nested)
     {
       add (argv, "--nested");
@@ -200,10 +360,18 @@ add_sandbox_options (GPtrArray           *argv,
     }
   for (guint i = 0; i < spec->n_fds; i++)
     {
-      if (spec->child_fds[i] == spec->status_fd)
+      if (spec->child_fds[i] == spec->status_fd
+          || (spec->capped_workspace && spec->child_fds[i] == spec->sync_fd))
         continue;
       add (argv, "--pass-fd");
       g_ptr_array_add (argv, g_strdup_printf ("%d", spec->child_fds[i]));
+    }
+  if (spec->capped_workspace && !nested)
+    {
+      add (argv, "--workspace-fs");
+      add (argv, "tmpfs");
+      add (argv, "--sync-fd");
+      g_ptr_array_add (argv, g_strdup_printf ("%d", spec->sync_fd));
     }
   if (spec->status_fd >= 0)
     {
@@ -275,6 +443,7 @@ rk_sandbox_launcher_spawn (const RkSandboxSpec  *spec,
   g_autoptr(GError) local_error = NULL;
   RkSandboxBackend which = rk_sandbox_launcher_get_backend ();
   int control[2] = { -1, -1 };
+  int start[2] = { -1, -1 };
   RkSandboxChild *child;
 
   g_return_val_if_fail (spec != NULL && spec->workspace != NULL && spec->argv != NULL, NULL);
@@ -299,7 +468,17 @@ rk_sandbox_launcher_spawn (const RkSandboxSpec  *spec,
         }
       add_flatpak_spawn (argv, spec);
     }
-  add_sandbox_options (argv, spec, which == RK_SANDBOX_BACKEND_FLATPAK);
+  /* Never in the flatpak backend: no cgroup of ours there. */
+  else if (user_scope_possible () && socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, start) != 0)
+    {
+      int saved = errno;
+
+      close_spec_fds (spec);
+      g_set_error (error, RK_SANDBOX_LAUNCHER_ERROR, RK_SANDBOX_LAUNCHER_ERROR_SPAWN,
+                   "cannot create the start socket: %s", g_strerror (saved));
+      return NULL;
+    }
+  add_sandbox_options (argv, spec, which == RK_SANDBOX_BACKEND_FLATPAK, start[0] >= 0);
   g_ptr_array_add (argv, NULL);
 
   launcher = g_subprocess_launcher_new (spec->flags);
@@ -307,6 +486,8 @@ rk_sandbox_launcher_spawn (const RkSandboxSpec  *spec,
     g_subprocess_launcher_take_fd (launcher, spec->host_fds[i], spec->child_fds[i]);
   if (control[0] >= 0)
     g_subprocess_launcher_take_fd (launcher, control[0], CONTROL_FD);
+  if (start[0] >= 0)
+    g_subprocess_launcher_take_fd (launcher, start[0], START_FD);
 
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &local_error);
   /* The launcher holds the child's ends until it is finalized. */
@@ -315,6 +496,8 @@ rk_sandbox_launcher_spawn (const RkSandboxSpec  *spec,
     {
       if (control[1] >= 0)
         close (control[1]);
+      if (start[1] >= 0)
+        close (start[1]);
       g_set_error (error, RK_SANDBOX_LAUNCHER_ERROR, RK_SANDBOX_LAUNCHER_ERROR_SPAWN,
                    "%s", local_error->message);
       return NULL;
@@ -324,6 +507,8 @@ rk_sandbox_launcher_spawn (const RkSandboxSpec  *spec,
   child->backend = which;
   child->process = g_steal_pointer (&process);
   child->control = control[1];
+  if (start[1] >= 0)
+    child->gate = gate_start (start[1], (GPid) atoi (g_subprocess_get_identifier (child->process)), spec);
   return child;
 }
 
@@ -365,6 +550,7 @@ rk_sandbox_child_kill (RkSandboxChild *self)
       close (self->control);
       self->control = -1;
     }
+  gate_drop (&self->gate);
   g_subprocess_force_exit (self->process);
 }
 
@@ -375,6 +561,7 @@ rk_sandbox_child_free (RkSandboxChild *self)
     return;
   if (self->control >= 0)
     close (self->control);
+  gate_drop (&self->gate);
   g_clear_object (&self->process);
   g_free (self);
 }

@@ -32,6 +32,11 @@ const char       *rk_sandbox_launcher_get_backend_name   (void);
 /* With no backend: one sentence saying why code cannot run; else NULL. */
 const char       *rk_sandbox_launcher_get_unavailable_reason (void);
 
+/* Whether the backend can give a run a capped workspace: a tmpfs of its
+ * own, sized by the disk and file limits, which the kernel enforces
+ * (docs/sandbox.md, "A capped workspace"). Not inside a Flatpak. */
+gboolean          rk_sandbox_launcher_has_capped_workspace (void);
+
 /* Paths as the program inside sees them: a file of the kernel folder
  * (sandbox/kernel), and a name in the workspace. */
 char             *rk_sandbox_launcher_kernel_path        (const char *name);
@@ -59,6 +64,11 @@ typedef struct
   int                  child_fds[8];
   guint                n_fds;
   int                  status_fd;
+  /* A capped workspace (reckon-sandbox --workspace-fs tmpfs): @sync_fd is
+   * the number (one of @child_fds) of its --sync-fd socket. Only where
+   * rk_sandbox_launcher_has_capped_workspace() says so. */
+  gboolean             capped_workspace;
+  int                  sync_fd;
   GSubprocessFlags     flags;         /* stdin/stdout/stderr handling */
   const char * const  *argv;          /* the program inside, and its arguments */
 } RkSandboxSpec;

@@ -364,18 +364,20 @@ rk_session_expire (RkSession *self)
 /* -- files and artifacts -------------------------------------------------- */
 
 static void
-add_file_done_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+file_taken_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   RkSession *self = g_task_get_source_object (task);
+  g_autofree char *name = g_object_steal_data (G_OBJECT (task), "name");
   GError *error = NULL;
-  char *name = rk_import_file_finish (result, &error);
   RkSessionFile *f;
 
-  if (name == NULL)
+  if (!(source != NULL ? rk_kernel_take_incoming_finish (RK_KERNEL (source), result, &error)
+                       : g_task_propagate_boolean (G_TASK (result), &error)))
     {
+      rk_import_drop_staged (self->workspace, name);
       g_task_return_error (task, error);
       return;
     }
@@ -385,7 +387,41 @@ add_file_done_cb (GObject      *source,
   g_ptr_array_add (self->files, f);
   rk_session_keep_alive (self);
   g_signal_emit (self, signals[SIGNAL_FILES_CHANGED], 0);
-  g_task_return_pointer (task, name, g_free);
+  g_task_return_pointer (task, g_steal_pointer (&name), g_free);
+}
+
+/* The copy is staged: the kernel moves it in (a running sandbox with a
+ * capped workspace copies it into its tmpfs), or with no kernel it takes
+ * its place at once. */
+static void
+add_file_done_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  RkSession *self = g_task_get_source_object (task);
+  GError *error = NULL;
+  char *name = rk_import_file_finish (result, &error);
+
+  if (name == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_object_set_data_full (G_OBJECT (task), "name", name, g_free);
+  if (self->kernel != NULL)
+    {
+      rk_kernel_take_incoming_async (self->kernel, NULL, file_taken_cb, g_steal_pointer (&task));
+      return;
+    }
+  {
+    g_autoptr(GTask) placed = g_task_new (NULL, NULL, file_taken_cb, g_steal_pointer (&task));
+
+    if (rk_import_place_staged (self->workspace, &error))
+      g_task_return_boolean (placed, TRUE);
+    else
+      g_task_return_error (placed, error);
+  }
 }
 
 void
@@ -410,7 +446,7 @@ rk_session_add_file_async (RkSession           *self,
       return;
     }
   rk_session_keep_alive (self);
-  rk_import_file_async (self->workspace, g_task_get_task_data (task), cancellable,
+  rk_import_file_async (self->workspace, g_task_get_task_data (task), TRUE, cancellable,
                         add_file_done_cb, g_object_ref (task));
 }
 

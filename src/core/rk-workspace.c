@@ -123,11 +123,23 @@ rk_workspace_delete (const char  *path,
       goto fail;
     }
   fchmod (fd, 0700);
-  if (delete_contents (fd, 0) != 0 || rmdir (path) != 0)
+  /* A sandbox being stopped may still write for a moment (a capped
+   * workspace's save in flight): what it added goes on the next pass. */
+  for (guint pass = 0;; pass++)
     {
+      int again = fcntl (fd, F_DUPFD_CLOEXEC, 0);
+
+      if (again >= 0 && delete_contents (again, 0) == 0 && rmdir (path) == 0)
+        break;
       errsv = errno;
-      goto fail;
+      if (errsv != ENOTEMPTY || pass >= 20)
+        {
+          close (fd);
+          goto fail;
+        }
+      g_usleep (5000);
     }
+  close (fd);
   return TRUE;
 
 fail:

@@ -272,7 +272,7 @@ test_import_collisions (void)
   g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
   a = rk_import_file (ws, src, NULL, NULL);
   b = rk_import_file (ws, dotted, NULL, NULL);
-  rk_import_file_async (ws, src, NULL, import_done_cb, &c);
+  rk_import_file_async (ws, src, FALSE, NULL, import_done_cb, &c);
   while (c == NULL)
     g_main_context_iteration (NULL, TRUE);
 
@@ -286,6 +286,54 @@ test_import_collisions (void)
   g_assert_cmpmem (orig, orig_len, copy, copy_len);
 }
 
+/* Staged for a running kernel: the copy waits in RK_IMPORT_INCOMING under
+ * a name free in the workspace as well, until it is placed. */
+static void
+test_import_staged (void)
+{
+  g_autofree char *ws = g_build_filename (fx.root, "staged-ws", NULL);
+  g_autofree char *src = g_build_filename (fx.fixtures, "quoted.csv", NULL);
+  g_autofree char *a = NULL, *b = NULL, *c = NULL;
+  g_autofree char *staged_b = NULL, *placed_b = NULL, *placed_c = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
+  a = rk_import_file (ws, src, NULL, NULL);
+  rk_import_file_async (ws, src, TRUE, NULL, import_done_cb, &b);
+  while (b == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  rk_import_file_async (ws, src, TRUE, NULL, import_done_cb, &c);
+  while (c == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (a, ==, "quoted.csv");
+  g_assert_cmpstr (b, ==, "quoted (2).csv");
+  g_assert_cmpstr (c, ==, "quoted (3).csv");
+
+  staged_b = g_build_filename (ws, RK_IMPORT_INCOMING, b, NULL);
+  placed_b = g_build_filename (ws, b, NULL);
+  placed_c = g_build_filename (ws, c, NULL);
+  g_assert_true (g_file_test (staged_b, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (placed_b, G_FILE_TEST_EXISTS));
+
+  /* One that cannot be placed (the name was taken meanwhile) is named,
+   * stays staged, and can be dropped. */
+  g_assert_true (g_file_set_contents (placed_c, "taken", -1, NULL));
+  g_assert_false (rk_import_place_staged (ws, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "quoted (3).csv"));
+  g_clear_error (&error);
+  rk_import_drop_staged (ws, c);
+  g_assert_true (rk_import_place_staged (ws, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (placed_b, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (staged_b, G_FILE_TEST_EXISTS));
+  {
+    g_autofree char *text = NULL;
+    g_assert_true (g_file_get_contents (placed_c, &text, NULL, NULL));
+    g_assert_cmpstr (text, ==, "taken");
+  }
+}
+
 static void
 test_import_cancelled (void)
 {
@@ -295,7 +343,7 @@ test_import_cancelled (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
 
-  g_autofree char *staging = g_build_filename (ws, ".reckon", NULL);
+  g_autofree char *staging = g_build_filename (ws, RK_IMPORT_INCOMING, NULL);
 
   g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
   g_cancellable_cancel (cancellable);
@@ -306,7 +354,7 @@ test_import_cancelled (void)
     g_autoptr(GDir) d = g_dir_open (ws, 0, NULL);
     const char *entry = g_dir_read_name (d);
 
-    g_assert_true (entry == NULL || g_str_equal (entry, ".reckon"));
+    g_assert_true (entry == NULL || g_str_equal (entry, RK_IMPORT_INCOMING));
     g_assert_null (g_dir_read_name (d));
   }
   {
@@ -319,10 +367,10 @@ test_import_cancelled (void)
 static void
 test_import_staging_symlink (void)
 {
-  /* Hostile code replaced .reckon with a link out of the workspace: the
-   * half-copied file must not land at the link's target. */
+  /* Hostile code replaced the staging folder with a link out of the
+   * workspace: the half-copied file must not land at the link's target. */
   g_autofree char *ws = g_build_filename (fx.root, "staging-ws", NULL);
-  g_autofree char *link = g_build_filename (ws, ".reckon", NULL);
+  g_autofree char *link = g_build_filename (ws, RK_IMPORT_INCOMING, NULL);
   g_autofree char *src = g_build_filename (fx.fixtures, "quoted.csv", NULL);
   g_autofree char *name = NULL;
   g_autoptr(GError) error = NULL;
@@ -988,6 +1036,7 @@ main (int    argc,
   g_test_add_func ("/rk/import/sanitize-length", test_sanitize_length);
   g_test_add_func ("/rk/import/refusals", test_import_refusals);
   g_test_add_func ("/rk/import/collisions", test_import_collisions);
+  g_test_add_func ("/rk/import/staged", test_import_staged);
   g_test_add_func ("/rk/import/cancelled", test_import_cancelled);
   g_test_add_func ("/rk/import/staging-symlink", test_import_staging_symlink);
   g_test_add_func ("/rk/profile/csv-shapes", test_profile_csv_shapes);

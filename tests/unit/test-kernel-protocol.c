@@ -171,6 +171,14 @@ test_nonce_and_limit (void)
 
   mem = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"MemoryError\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"memory\"}");
   g_assert_cmpstr (mem->limit, ==, "memory");
+  {
+    g_autoptr(RkKernelEvent) disk = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"OSError\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"disk\"}");
+    g_autoptr(RkKernelEvent) files = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"OSError\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"files\"}");
+    g_autoptr(RkKernelEvent) other = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"E\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"time\"}");
+    g_assert_cmpstr (disk->limit, ==, "disk");
+    g_assert_cmpstr (files->limit, ==, "files");
+    g_assert_null (other->limit);
+  }
   evil = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"E\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"disk\\u001b[2J\"}");
   g_assert_null (evil->limit);
   parse_fails ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"E\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":1}",
