@@ -145,11 +145,14 @@ v1_make_group (const char *group, const char *file, uint64_t value, int *fd)
     die_with_error ("cannot open the tasks of the cgroup %s", group);
 }
 
+static void v2_prepare (void);
+
 void
 sandbox_cgroup_prepare (uint64_t memory, uint64_t max_tasks)
 {
   struct stat st;
 
+  v2_prepare ();
   if (geteuid () != 0 || access (V1_ROOT "/cgroup.controllers", F_OK) == 0
       || stat (V1_ROOT "/memory/memory.limit_in_bytes", &st) != 0)
     return;
@@ -198,12 +201,15 @@ sandbox_cgroup_close (void)
 }
 
 /* cgroup v2: we do not make groups (a desktop delegates them to the user's
- * systemd; the caller runs us in a transient scope with MemoryMax and
- * TasksMax), but we say whether the group we run in has limits. */
+ * systemd: Reckon's launcher puts us in a transient scope with MemoryMax
+ * and TasksMax before we start, through --start-fd), but we say whether
+ * the group we run in has limits, and read its OOM kills. */
+
+/* Our own v2 group ("0::" of /proc/self/cgroup, a path under V1_ROOT), or
+ * false if /sys/fs/cgroup is not cgroup v2. */
 static bool
-detect_v2 (char *describe, size_t size)
+v2_own_group (char *line, size_t size)
 {
-  char line[512], path[700], mem[64] = "", pids[64] = "";
   FILE *f;
   bool found = false;
 
@@ -212,7 +218,7 @@ detect_v2 (char *describe, size_t size)
   f = fopen ("/proc/self/cgroup", "re");
   if (f == NULL)
     return false;
-  while (fgets (line, sizeof line, f) != NULL)
+  while (fgets (line, (int) size, f) != NULL)
     if (strncmp (line, "0::", 3) == 0)
       {
         line[strcspn (line, "\n")] = '\0';
@@ -220,8 +226,54 @@ detect_v2 (char *describe, size_t size)
         break;
       }
   fclose (f);
-  if (!found)
+  return found && line[3] == '/';
+}
+
+/* The `oom_kill` count of our v2 group's memory.events (its processes and
+ * those below), or -1 if there is none (no memory controller). */
+static long long
+v2_oom_kills (void)
+{
+  char line[512], path[700], buf[512];
+  char *p;
+  int fd;
+  ssize_t n;
+
+  if (!v2_own_group (line, sizeof line))
+    return -1;
+  snprintf (path, sizeof path, V1_ROOT "%s/memory.events", line + 3);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return -1;
+  buf[n] = '\0';
+  for (p = buf; (p = strstr (p, "oom_kill ")) != NULL; p++)
+    if (p == buf || p[-1] == '\n')
+      return strtoll (p + strlen ("oom_kill "), NULL, 10);
+  return -1;
+}
+
+/* The count before the run: a group that is not the run's own (no scope,
+ * the caller's) may have had kills before. */
+static long long v2_oom_before = -1;
+
+static void
+v2_prepare (void)
+{
+  v2_oom_before = v2_oom_kills ();
+}
+
+static bool
+detect_v2 (char *describe, size_t size)
+{
+  char line[512], own[512], path[700], mem[64] = "", pids[64] = "";
+
+  if (!v2_own_group (line, sizeof line))
     return false;
+  snprintf (own, sizeof own, "%s", line + 3);
   /* The nearest limit up the tree is the one in force. */
   for (char *p = line + 3; ; )
     {
@@ -239,10 +291,12 @@ detect_v2 (char *describe, size_t size)
     }
   if (mem[0] == '\0')
     {
-      snprintf (describe, size, "cgroup v2 without a memory.max above us: per-process RLIMIT_AS only");
+      snprintf (describe, size, "cgroup v2 %s without a memory.max there or above: per-process RLIMIT_AS only",
+                own);
       return false;
     }
-  snprintf (describe, size, "cgroup v2 of the caller: memory.max %s, pids.max %s", mem, pids[0] ? pids : "max");
+  snprintf (describe, size, "cgroup v2 %s: memory.max %s (memory, tmpfs pages together), pids.max %s", own, mem,
+            pids[0] ? pids : "max");
   return true;
 }
 
@@ -267,7 +321,10 @@ sandbox_cgroup_oom_killed (void)
   char *p;
 
   if (v1_memory[0] == '\0')
-    return false;
+    {
+      long long after = v2_oom_before >= 0 ? v2_oom_kills () : -1;
+      return after > v2_oom_before;
+    }
   snprintf (path, sizeof path, "%s/memory.oom_control", v1_memory);
   {
     int fd = open (path, O_RDONLY | O_CLOEXEC);

@@ -1752,6 +1752,53 @@ def _():
         equal(lines.get(controller), '/', f'{controller} group as the program sees it (the host path stays hidden)')
 
 
+@case('audit', '--start-fd: nothing of the run exists before the byte; after it the program runs (finding 4)')
+def _():
+    ws = new_workspace()
+    tok = token()
+    a, b = socket.socketpair()
+    os.dup2(a.fileno(), 77)
+    a.close()
+    sr, sw = os.pipe()
+    p = subprocess.Popen([SANDBOX, '--workspace', ws, '--status-fd', str(sw), '--start-fd', '77', '--',
+                          PY, '-c', 'import os, sys; open("/workspace/ran", "w").write(" ".join(sorted('
+                          'os.listdir("/proc/self/fd")))); print(sys.argv[1])', tok],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(77, sw))
+    os.close(77)
+    os.close(sw)
+    try:
+        time.sleep(0.5)
+        # Only the waiting sandbox: no PID-1 (its clone, same command line), no program.
+        equal(len(alive(tok)), 1, 'processes of the run before the start byte')
+        check(not os.path.exists(os.path.join(ws, 'ran')), 'the program ran before the start byte')
+        b.send(b'g')
+        out, err = p.communicate(timeout=60)
+    finally:
+        b.close()
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    status = json.loads(os.read(sr, 4096).decode() or 'null')
+    os.close(sr)
+    equal((p.returncode, status), (0, {'exit': 0}), f'exit and status (stderr {err[-300:]!r})')
+    equal(out.decode().strip(), tok, 'program output')
+    with open(os.path.join(ws, 'ran')) as f:
+        check('77' not in f.read().split(), 'the start descriptor reached the program')
+
+
+@case('audit', '--start-fd: the caller gone before the byte is a setup failure, nothing runs')
+def _():
+    r, w = os.pipe()
+    os.close(w)
+    ws = new_workspace()
+    res = run('open("/workspace/ran", "w")', ws=ws, opts=['--start-fd', str(r)], pass_fds=(r,))
+    os.close(r)
+    sentence = 'the caller is gone: --start-fd closed before the start byte'
+    equal((res.rc, res.status), (125, {'error': sentence}), f'exit and status ({res!r})')
+    check(f'reckon-sandbox: {sentence}\n'.encode() in res.err, f'stderr {res.err!r}')
+    check(not os.path.exists(os.path.join(ws, 'ran')), 'the program ran')
+
+
 @case('audit', 'the OOM kill of the program is reported as the memory limit')
 def _():
     how = memory_bound()
