@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include "rk-sandbox-launcher.h"
 #include "rk-session.h"
 #include "rk-table.h"
 #include "rk-workspace.h"
@@ -458,6 +459,124 @@ test_restart_replay (Fixture       *f,
 }
 
 static void
+last_error_cb (RkKernel      *kernel,
+               RkKernelEvent *ev,
+               char         **limit)
+{
+  g_free (*limit);
+  *limit = g_strdup_printf ("%s %s", ev->ename, ev->limit ? ev->limit : "(none)");
+}
+
+/* A capped workspace (the sandbox's tmpfs, the disk and file limits held
+ * by the kernel): what a cell writes is on the host when the cell's events
+ * arrive, a file added while a cell runs reaches that cell and stays, what
+ * a cell removes goes, and neither O_TMPFILE nor an unlinked open file
+ * gets past the disk limit (issue 10, finding 3, in a session). */
+static void
+test_capped_workspace (Fixture       *f,
+                       gconstpointer  data)
+{
+  const char *sandbox = g_getenv ("RECKON_SANDBOX");
+  const char *ws = rk_session_get_workspace (f->session);
+  g_autofree char *src = g_build_filename (f->root, "late.csv", NULL);
+  g_autofree char *made = g_build_filename (ws, "made.txt", NULL);
+  g_autofree char *late = g_build_filename (ws, "late.csv", NULL);
+  g_autofree char *staged = g_build_filename (ws, ".reckon-incoming", "late.csv", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *last_error = NULL;
+  g_autoptr(GError) error = NULL;
+  RkKernelLimits limits = { 0 };
+  RkKernel *kernel;
+  Wait w = { 0, };
+
+  if (sandbox == NULL || !g_file_test (sandbox, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("reckon-sandbox is not built (RECKON_SANDBOX), so RkKernel cannot run");
+      return;
+    }
+  if (!rk_sandbox_launcher_has_capped_workspace ())
+    {
+      g_test_skip ("this sandbox backend (inside a Flatpak) has no capped workspace: the walker holds the limits");
+      return;
+    }
+  limits.disk_bytes = 16 * 1024 * 1024;
+  rk_session_set_kernel_limits (f->session, &limits);
+  kernel = rk_session_get_kernel (f->session);
+  g_signal_connect (kernel, "event::error", G_CALLBACK (last_error_cb), &last_error);
+
+  /* A cell's file and table are on the host by the time they are reported. */
+  rk_kernel_execute_async (kernel,
+                           "import pandas as pd\n"
+                           "open('made.txt', 'w').write('x' * 1000)\n"
+                           "pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\n", NULL, execute_cb, &w);
+  wait_for (&w);
+  g_assert_no_error (w.error);
+  g_assert_cmpint (w.event->status, ==, RK_KERNEL_STATUS_OK);
+  g_clear_pointer (&w.event, rk_kernel_event_unref);
+  g_assert_true (g_file_test (made, G_FILE_TEST_IS_REGULAR));
+  text = table_text (f->session);
+  g_assert_cmpstr (text, ==, "a|b\n1|x\n2|y\n");
+
+  /* Added while a cell runs: the cell sees it; it stays on the host. */
+  g_assert_true (g_file_set_contents (src, "v\n42\n", -1, NULL));
+  memset (&w, 0, sizeof w);
+  rk_kernel_execute_async (kernel,
+                           "import os, time\n"
+                           "for _ in range(400):\n"
+                           "    if os.path.exists('late.csv'):\n"
+                           "        break\n"
+                           "    time.sleep(0.05)\n"
+                           "print(open('late.csv').read().split()[1])\n", NULL, execute_cb, &w);
+  name = add_file (f->session, src, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (name, ==, "late.csv");
+  wait_for (&w);
+  g_assert_no_error (w.error);
+  g_assert_cmpint (w.event->status, ==, RK_KERNEL_STATUS_OK);
+  g_clear_pointer (&w.event, rk_kernel_event_unref);
+  g_assert_true (g_file_test (late, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (staged, G_FILE_TEST_EXISTS));
+
+  /* Removed by a cell: gone from the host too, the added file kept. */
+  memset (&w, 0, sizeof w);
+  rk_kernel_execute_async (kernel, "import os\nos.remove('made.txt')\n", NULL, execute_cb, &w);
+  wait_for (&w);
+  g_assert_no_error (w.error);
+  g_clear_pointer (&w.event, rk_kernel_event_unref);
+  g_assert_false (g_file_test (made, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (late, G_FILE_TEST_IS_REGULAR));
+
+  /* Bytes no walker sees (O_TMPFILE, an unlinked open file) still count:
+   * 32 MiB of them fail at the 16 MiB cap, and the session goes on. */
+  memset (&w, 0, sizeof w);
+  rk_kernel_execute_async (kernel,
+                           "import os\n"
+                           "held = [os.open('.', os.O_TMPFILE | os.O_WRONLY), open('gone.bin', 'wb')]\n"
+                           "os.remove('gone.bin')\n"
+                           "written = 0\n"
+                           "try:\n"
+                           "    for i in range(32):\n"
+                           "        os.write(held[0], b'x' * (512 * 1024))\n"
+                           "        held[1].write(b'y' * (512 * 1024)); held[1].flush()\n"
+                           "        written += 1 << 20\n"
+                           "finally:\n"
+                           "    print('written', written)\n", NULL, execute_cb, &w);
+  wait_for (&w);
+  g_assert_no_error (w.error);
+  g_assert_cmpint (w.event->status, ==, RK_KERNEL_STATUS_ERROR);
+  g_clear_pointer (&w.event, rk_kernel_event_unref);
+  g_assert_cmpstr (last_error, ==, "OSError disk");
+  memset (&w, 0, sizeof w);
+  rk_kernel_execute_async (kernel, "del held\nprint(open('late.csv').read().split()[1])\n", NULL, execute_cb, &w);
+  wait_for (&w);
+  g_assert_no_error (w.error);
+  g_assert_cmpint (w.event->status, ==, RK_KERNEL_STATUS_OK);
+  g_clear_pointer (&w.event, rk_kernel_event_unref);
+  g_signal_handlers_disconnect_by_data (kernel, &last_error);
+}
+
+static void
 test_restart_missing_original (Fixture       *f,
                                gconstpointer  data)
 {
@@ -536,6 +655,7 @@ main (int    argc,
   ADD ("/rk/session/artifacts-export", test_artifacts_export);
   ADD ("/rk/session/restart-replay", test_restart_replay);
   ADD ("/rk/session/restart-missing-original", test_restart_missing_original);
+  ADD ("/rk/session/capped-workspace", test_capped_workspace);
   ADD ("/rk/session/clean-stale", test_clean_stale);
 #undef ADD
 
