@@ -508,7 +508,16 @@ rk_sandbox_launcher_spawn (const RkSandboxSpec  *spec,
   child->process = g_steal_pointer (&process);
   child->control = control[1];
   if (start[1] >= 0)
-    child->gate = gate_start (start[1], (GPid) atoi (g_subprocess_get_identifier (child->process)), spec);
+    {
+      /* No identifier: the sandbox already ended (it refused its options
+       * before waiting); there is nothing to put into a scope. */
+      const char *id = g_subprocess_get_identifier (child->process);
+
+      if (id != NULL)
+        child->gate = gate_start (start[1], (GPid) atoi (id), spec);
+      else
+        close (start[1]);
+    }
   return child;
 }
 
