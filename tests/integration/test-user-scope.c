@@ -446,6 +446,62 @@ test_hung_bus (void)
   }
 }
 
+/* Freeing the run while its scope is still being asked for (a bus that
+ * never answers holds the request for 3 s) closes the start socket: the
+ * sandbox exits as a setup failure and the program never runs. */
+static void
+test_freed_before_answer (void)
+{
+  if (!scope_ready ())
+    return;
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDOUT);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  {
+    const char *argv[] = { "/bin/sh", "-c", "echo ran", NULL };
+    g_autoptr(GError) error = NULL;
+    g_autofree char *dir = g_dir_make_tmp ("rk-user-scope-XXXXXX", NULL);
+    g_autofree char *sock_path = g_build_filename (dir, "bus", NULL);
+    g_autofree char *address = g_strdup_printf ("unix:path=%s", sock_path);
+    g_autofree char *ws = g_dir_make_tmp ("rk-user-scope-ws-XXXXXX", NULL);
+    g_autoptr(GSocket) listener = g_socket_new (G_SOCKET_FAMILY_UNIX, G_SOCKET_TYPE_STREAM,
+                                                G_SOCKET_PROTOCOL_DEFAULT, NULL);
+    g_autoptr(GSocketAddress) addr = g_unix_socket_address_new (sock_path);
+    g_autoptr(GSubprocess) proc = NULL;
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    RkSandboxChild *child;
+    RkSandboxSpec spec = { 0, };
+    gint64 t0;
+
+    g_assert_true (g_socket_bind (listener, addr, TRUE, &error));
+    g_assert_true (g_socket_listen (listener, &error));
+    g_setenv ("DBUS_SESSION_BUS_ADDRESS", address, TRUE);
+    _rk_sandbox_launcher_reset_for_tests ();
+
+    spec.workspace = ws;
+    spec.status_fd = -1;
+    spec.flags = G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE;
+    spec.argv = argv;
+    t0 = g_get_monotonic_time ();
+    child = rk_sandbox_launcher_spawn (&spec, &error);
+    g_assert_no_error (error);
+    proc = g_object_ref (rk_sandbox_child_get_process (child));
+    rk_sandbox_child_free (child);
+    g_assert_true (g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error));
+    g_assert_no_error (error);
+    g_print ("# freed at once, the sandbox exited %d after %.1f ms: %s", rk_sandbox_launcher_exit_status (proc),
+             (g_get_monotonic_time () - t0) / 1000.0, err);
+    g_assert_cmpint (rk_sandbox_launcher_exit_status (proc), ==, 125);
+    g_assert_cmpstr (err, ==, "reckon-sandbox: the caller is gone: --start-fd closed before the start byte\n");
+    g_assert_cmpstr (out, ==, "");
+    g_rmdir (ws);
+  }
+}
+
 /* What the scope adds to a whole run (/bin/true through the launcher),
  * against reckon-sandbox started directly in the same place. Printed, never
  * asserted. */
@@ -503,6 +559,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/user-scope/refused", test_scope_refused);
   g_test_add_func ("/rk/user-scope/launcher", test_launcher);
   g_test_add_func ("/rk/user-scope/hung-bus", test_hung_bus);
+  g_test_add_func ("/rk/user-scope/freed-before-answer", test_freed_before_answer);
   g_test_add_func ("/rk/user-scope/spawn-cost", test_spawn_cost);
   return g_test_run ();
 }
