@@ -446,6 +446,37 @@ test_hung_bus (void)
   }
 }
 
+/* A session bus without a user manager on it (a private dbus-daemon, which
+ * starts nothing): NOT_SUPPORTED, at once. In a subprocess: the bus
+ * connection is the process's one. */
+static void
+test_no_manager (void)
+{
+  if (!scope_ready ())
+    return;
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDOUT);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  {
+    g_autoptr(GTestDBus) bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+    g_autoptr(GError) error = NULL;
+    g_autofree char *unit = NULL;
+    gint64 t0;
+
+    g_test_dbus_up (bus);
+    t0 = g_get_monotonic_time ();
+    unit = rk_user_scope_start_sync (getpid (), G_GUINT64_CONSTANT (1) << 30, 10, NULL, &error);
+    g_print ("# with no user manager on the bus: %.2f ms: %s\n", (g_get_monotonic_time () - t0) / 1000.0,
+             error ? error->message : "(no error)");
+    g_assert_null (unit);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+    g_test_dbus_down (bus);
+  }
+}
+
 /* Freeing the run while its scope is still being asked for (a bus that
  * never answers holds the request for 3 s) closes the start socket: the
  * sandbox exits as a setup failure and the program never runs. */
@@ -558,6 +589,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/user-scope/scope", test_scope);
   g_test_add_func ("/rk/user-scope/refused", test_scope_refused);
   g_test_add_func ("/rk/user-scope/launcher", test_launcher);
+  g_test_add_func ("/rk/user-scope/no-manager", test_no_manager);
   g_test_add_func ("/rk/user-scope/hung-bus", test_hung_bus);
   g_test_add_func ("/rk/user-scope/freed-before-answer", test_freed_before_answer);
   g_test_add_func ("/rk/user-scope/spawn-cost", test_spawn_cost);
