@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "workspace-fs.h"
@@ -409,6 +410,65 @@ workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget, uint64_t max
   return out->error[0] == '\0';
 }
 
+/* The app's own files staged under WORKSPACE_INCOMING/.reckon/ (the
+ * profiler's readings): each replaces its namesake in the tmpfs and on the
+ * host; folders are made as needed. */
+static void take_own_files (struct copy *c, int in, int tmpfs_dir, int host_dir, int depth);
+
+/* The folder @name of @in, made on both sides where missing, taken in. */
+static void
+take_own_folder (struct copy *c, int in, int tmpfs_dir, int host_dir, const char *name, int depth)
+{
+  int sub_in, sub_tmpfs, sub_host;
+
+  (void) mkdirat (tmpfs_dir, name, 0700);
+  (void) mkdirat (host_dir, name, 0700);
+  sub_in = open_dir (in, name);
+  sub_tmpfs = open_dir (tmpfs_dir, name);
+  sub_host = open_dir (host_dir, name);
+  if (sub_in >= 0 && sub_tmpfs >= 0 && sub_host >= 0)
+    take_own_files (c, sub_in, sub_tmpfs, sub_host, depth);
+  else
+    fail (c, "cannot open the folder", name, errno);
+  if (sub_in >= 0)
+    close (sub_in);
+  if (sub_tmpfs >= 0)
+    close (sub_tmpfs);
+  if (sub_host >= 0)
+    close (sub_host);
+}
+
+static void
+take_own_files (struct copy *c, int in, int tmpfs_dir, int host_dir, int depth)
+{
+  DIR *d = list_dir (in);
+  struct dirent *e;
+
+  while (d != NULL && (e = readdir (d)) != NULL && next_entry (c))
+    {
+      struct stat st;
+
+      if (is_dot (e->d_name) || fstatat (in, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        continue;
+      if (S_ISDIR (st.st_mode) && depth < 8)
+        take_own_folder (c, in, tmpfs_dir, host_dir, e->d_name, depth + 1);
+      else if (S_ISREG (st.st_mode))
+        {
+          uint64_t files = c->out->files, kept = c->out->kept;
+
+          /* The rename by its system call: glibc turns renameat2 (..., 0)
+           * into renameat, which PID-1's filter refuses. */
+          copy_file (c, in, tmpfs_dir, e->d_name, &st);
+          if (c->out->files == files && c->out->kept == kept)
+            fail (c, "not added", e->d_name, ENOSPC);
+          else if (syscall (SYS_renameat2, in, e->d_name, host_dir, e->d_name, 0) != 0)
+            fail (c, "not added", e->d_name, errno);
+        }
+    }
+  if (d != NULL)
+    closedir (d);
+}
+
 bool
 workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget, struct workspace_copy *out)
 {
@@ -426,8 +486,14 @@ workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget, struc
       struct stat st, there;
       uint64_t files = out->files;
 
-      if (is_dot (e->d_name) || fstatat (in, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0
-          || !S_ISREG (st.st_mode))
+      if (is_dot (e->d_name) || fstatat (in, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        continue;
+      if (S_ISDIR (st.st_mode) && strcmp (e->d_name, ".reckon") == 0)
+        {
+          take_own_folder (&c, in, tmpfs_dirfd, host_dirfd, e->d_name, 0);
+          continue;
+        }
+      if (!S_ISREG (st.st_mode))
         continue;
       if (fstatat (tmpfs_dirfd, e->d_name, &there, AT_SYMLINK_NOFOLLOW) == 0)
         {

@@ -45,6 +45,8 @@ bool workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget,
  * the top of @host_dirfd (never replacing anything). A name the tmpfs has
  * already (the program made it since the last save), or a file that does
  * not fit (at most @budget bytes in all; the tmpfs's own cap), stays where
- * it is and is named in @out->error; the rest are moved. */
+ * it is and is named in @out->error; the rest are moved. Files under
+ * WORKSPACE_INCOMING/.reckon/ (the app's own, such as the profiler's
+ * readings) go to the same place under .reckon/, replacing what is there. */
 bool workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget,
                               struct workspace_copy *out);

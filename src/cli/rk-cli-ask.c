@@ -535,6 +535,19 @@ profile_cb (GObject      *source,
     *out = g_ptr_array_new ();
 }
 
+static void
+staged_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  gboolean *done = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!rk_session_take_staged_finish (RK_SESSION (source), result, &error))
+    g_debug ("a reading was not kept for reckon.load: %s", error->message);
+  *done = TRUE;
+}
+
 /* A failed start is reported by the first run, which starts it again. */
 static void
 start_cb (GObject      *source,
@@ -892,9 +905,17 @@ open_session (const AskOptions  *o,
   names = rk_session_dup_file_names (session);
   if (names != NULL && names[0] != NULL)
     {
-      rk_profile_files_async (rk_session_get_workspace (session), (const char * const *) names,
-                              NULL, profile_cb, &profiles);
+      /* The kernel starts meanwhile: the readings go in through it. */
+      RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
+      gboolean staged = FALSE;
+
+      options.stage_readings = TRUE;
+      rk_profile_files_with_options_async (rk_session_get_workspace (session), (const char * const *) names,
+                                           &options, NULL, profile_cb, &profiles);
       while (profiles == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      rk_session_take_staged_async (session, staged_cb, &staged);
+      while (!staged)
         g_main_context_iteration (NULL, TRUE);
     }
   *session_out = g_steal_pointer (&session);

@@ -562,6 +562,19 @@ profile_progress_cb (const char *name,
   g_signal_emit (op->self, signals[SIGNAL_PROFILE_PROGRESS], 0, name, op->fs->progress);
 }
 
+/* The profiler's readings reached the workspace (or not: reckon.load then
+ * detects the reading again, as the profiler did). */
+static void
+readings_taken_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!rk_session_take_staged_finish (RK_SESSION (source), result, &error))
+    g_debug ("a reading was not kept for reckon.load: %s", error->message);
+}
+
 static void
 profiled_cb (GObject      *source,
              GAsyncResult *result,
@@ -572,6 +585,8 @@ profiled_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) profiles = rk_profile_files_finish (result, &error);
 
+  /* Staged beside a kernel whose capped workspace would not see them. */
+  rk_session_take_staged_async (self->session, readings_taken_cb, NULL);
   self->n_profiling--;
   op->fs->progress = -1;
   if (profiles == NULL)
@@ -589,13 +604,15 @@ start_profile (RkConversation *self,
                FileState      *fs)
 {
   const char *names[] = { fs->name, NULL };
+  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
   FileOp *op = g_new0 (FileOp, 1);
 
   op->self = g_object_ref (self);
   op->fs = fs;
   self->n_profiling++;
   fs->progress = -1;
-  rk_profile_files_with_progress_async (rk_session_get_workspace (self->session), names, NULL,
+  options.stage_readings = TRUE;
+  rk_profile_files_with_progress_async (rk_session_get_workspace (self->session), names, &options,
                                         profile_progress_cb, op, fs->cancellable, profiled_cb, op);
 }
 

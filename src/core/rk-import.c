@@ -403,6 +403,55 @@ rk_import_file (const char   *workspace,
   return import_file (workspace, source, FALSE, cancellable, error);
 }
 
+/* The app's own files staged under RK_IMPORT_INCOMING/.reckon/ (the
+ * profiler's readings) replace their namesakes under .reckon/. */
+static gboolean
+place_own_files (int      from,
+                 int      to,
+                 guint    depth,
+                 GError **error)
+{
+  int listing = openat (from, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = listing >= 0 ? fdopendir (listing) : NULL;
+  struct dirent *e;
+  gboolean ok = TRUE;
+
+  if (d == NULL && listing >= 0)
+    close (listing);
+  while (ok && d != NULL && (e = readdir (d)) != NULL)
+    {
+      struct stat st;
+
+      if (strcmp (e->d_name, ".") == 0 || strcmp (e->d_name, "..") == 0
+          || fstatat (from, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        continue;
+      if (S_ISDIR (st.st_mode) && depth < 8)
+        {
+          int sub_from = openat (from, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+          int sub_to;
+
+          (void) mkdirat (to, e->d_name, 0700);
+          sub_to = openat (to, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+          if (sub_from >= 0 && sub_to >= 0)
+            ok = place_own_files (sub_from, sub_to, depth + 1, error);
+          if (sub_from >= 0)
+            close (sub_from);
+          if (sub_to >= 0)
+            close (sub_to);
+        }
+      else if (S_ISREG (st.st_mode) && renameat (from, e->d_name, to, e->d_name) != 0)
+        {
+          g_autofree char *display = g_filename_display_name (e->d_name);
+
+          set_errno_error (error, errno, _("copy"), display);
+          ok = FALSE;
+        }
+    }
+  if (d != NULL)
+    closedir (d);
+  return ok;
+}
+
 gboolean
 rk_import_place_staged (const char  *workspace,
                         GError     **error)
@@ -421,6 +470,22 @@ rk_import_place_staged (const char  *workspace,
       g_autofree char *display = NULL;
       struct stat st;
 
+      if (strcmp (e->d_name, ".reckon") == 0
+          && fstatat (stage, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR (st.st_mode))
+        {
+          int from = openat (stage, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+          int to;
+
+          (void) mkdirat (dir, e->d_name, 0700);
+          to = openat (dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+          if (from >= 0 && to >= 0)
+            ok = place_own_files (from, to, 0, error);
+          if (from >= 0)
+            close (from);
+          if (to >= 0)
+            close (to);
+          continue;
+        }
       /* Half-copied files keep their hidden temporary names. */
       if (e->d_name[0] == '.' || fstatat (stage, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0
           || !S_ISREG (st.st_mode))

@@ -64,8 +64,10 @@ char    *rk_import_file_finish    (GAsyncResult        *result,
                                    GError             **error);
 
 /* Moves every file staged in @workspace's RK_IMPORT_INCOMING folder to
- * @workspace itself, never replacing a file; for when no kernel with a
- * capped workspace runs. FALSE with @error at the first that cannot move. */
+ * @workspace itself, never replacing a file, and those staged under its
+ * .reckon/ (the profiler's readings) to .reckon/, replacing; for when no
+ * kernel with a capped workspace runs. FALSE with @error at the first that
+ * cannot move. */
 gboolean rk_import_place_staged   (const char   *workspace,
                                    GError      **error);
 /* Removes the file @name staged in @workspace's RK_IMPORT_INCOMING folder

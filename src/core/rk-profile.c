@@ -1288,6 +1288,8 @@ options_to_args (const RkProfileOptions  *options,
 
   if (options == NULL)
     return g_strv_builder_end (b);
+  if (options->stage_readings)
+    g_strv_builder_add (b, "--stage-readings");
   if (options->header == RK_PROFILE_HEADER_YES)
     g_strv_builder_add (b, "--header=yes");
   else if (options->header == RK_PROFILE_HEADER_NO)

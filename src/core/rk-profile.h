@@ -143,9 +143,14 @@ typedef struct
   const char      *delimiter;  /* NULL: detect; one character, or comma, semicolon, tab, pipe, space */
   const char      *sheet;      /* NULL: every sheet; else the sheet reckon.load returns */
   int              skip_lines; /* -1: detect; else lines before the table */
+  /* How each file was read is kept for reckon.load in the workspace's
+   * .reckon/readings/; with this, in RK_IMPORT_INCOMING/.reckon/readings/
+   * instead, for a running kernel to take in (rk_kernel_take_incoming_async)
+   * or rk_import_place_staged(). */
+  gboolean         stage_readings;
 } RkProfileOptions;
 
-#define RK_PROFILE_OPTIONS_INIT { RK_PROFILE_HEADER_AUTO, NULL, NULL, -1 }
+#define RK_PROFILE_OPTIONS_INIT { RK_PROFILE_HEADER_AUTO, NULL, NULL, -1, FALSE }
 
 GType           rk_file_profile_get_type   (void) G_GNUC_CONST;
 #define RK_TYPE_FILE_PROFILE (rk_file_profile_get_type ())

@@ -364,6 +364,53 @@ rk_session_expire (RkSession *self)
 /* -- files and artifacts -------------------------------------------------- */
 
 static void
+staged_placed_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (rk_kernel_take_incoming_finish (RK_KERNEL (source), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+rk_session_take_staged_async (RkSession           *self,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  GError *error = NULL;
+
+  g_return_if_fail (RK_IS_SESSION (self));
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, rk_session_take_staged_async);
+  if (self->kernel != NULL)
+    {
+      rk_kernel_take_incoming_async (self->kernel, NULL, staged_placed_cb, g_steal_pointer (&task));
+      return;
+    }
+  if (rk_import_place_staged (self->workspace, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+gboolean
+rk_session_take_staged_finish (RkSession     *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
 file_taken_cb (GObject      *source,
                GAsyncResult *result,
                gpointer      user_data)
@@ -374,8 +421,7 @@ file_taken_cb (GObject      *source,
   GError *error = NULL;
   RkSessionFile *f;
 
-  if (!(source != NULL ? rk_kernel_take_incoming_finish (RK_KERNEL (source), result, &error)
-                       : g_task_propagate_boolean (G_TASK (result), &error)))
+  if (!rk_session_take_staged_finish (self, result, &error))
     {
       rk_import_drop_staged (self->workspace, name);
       g_task_return_error (task, error);
@@ -409,19 +455,7 @@ add_file_done_cb (GObject      *source,
       return;
     }
   g_object_set_data_full (G_OBJECT (task), "name", name, g_free);
-  if (self->kernel != NULL)
-    {
-      rk_kernel_take_incoming_async (self->kernel, NULL, file_taken_cb, g_steal_pointer (&task));
-      return;
-    }
-  {
-    g_autoptr(GTask) placed = g_task_new (NULL, NULL, file_taken_cb, g_steal_pointer (&task));
-
-    if (rk_import_place_staged (self->workspace, &error))
-      g_task_return_boolean (placed, TRUE);
-    else
-      g_task_return_error (placed, error);
-  }
+  rk_session_take_staged_async (self, file_taken_cb, g_steal_pointer (&task));
 }
 
 void

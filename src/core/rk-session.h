@@ -99,6 +99,17 @@ void            rk_session_add_file_async     (RkSession           *self,
 char           *rk_session_add_file_finish    (RkSession           *self,
                                                GAsyncResult        *result,
                                                GError             **error);
+
+/* Moves what is staged in the workspace's RK_IMPORT_INCOMING folder (an
+ * added file, the profiler's readings with stage_readings) into the
+ * workspace: through the running kernel where there is one (its capped
+ * workspace takes it in, in turn with its saves), else at once. */
+void            rk_session_take_staged_async  (RkSession           *self,
+                                               GAsyncReadyCallback  callback,
+                                               gpointer             user_data);
+gboolean        rk_session_take_staged_finish (RkSession           *self,
+                                               GAsyncResult        *result,
+                                               GError             **error);
 /* RkSessionFile, in the order they were added. */
 GPtrArray      *rk_session_get_files          (RkSession      *self);
 /* The names of the files, NULL-terminated (for rk_profile_files_async). */

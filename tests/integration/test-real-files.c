@@ -465,6 +465,31 @@ run_code (const char *code)
   return g_string_free (out, FALSE);
 }
 
+static void
+taken_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  gboolean *done = user_data;
+  g_autoptr(GError) error = NULL;
+
+  rk_kernel_take_incoming_finish (RK_KERNEL (source), result, &error);
+  g_assert_no_error (error);
+  *done = TRUE;
+}
+
+/* The readings a profile staged (as the window's profiles do, a kernel
+ * running beside them) go into the workspace through that kernel. */
+static void
+take_staged (void)
+{
+  gboolean done = FALSE;
+
+  rk_kernel_take_incoming_async (kt.kernel, NULL, taken_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* The user's choices (from the card or reckon-cli profile) reach the
  * profile and reckon.load alike. */
 static void
@@ -495,6 +520,7 @@ test_choices (void)
   /* The metadata line of iris.csv, kept as the card offers. */
   g_assert_true (rk_file_profile_get_alternative (iris->profile, &options, &label));
   g_assert_cmpstr (label, ==, "Keep line 1 as part of the table");
+  options.stage_readings = TRUE;
   {
     const char *names[] = { iris->name, NULL };
 
@@ -509,6 +535,7 @@ test_choices (void)
   /* Blocks.txt with its first row as the header. */
   options = (RkProfileOptions) RK_PROFILE_OPTIONS_INIT;
   options.header = RK_PROFILE_HEADER_YES;
+  options.stage_readings = TRUE;
   {
     const char *names[] = { blocks->name, NULL };
 
@@ -522,6 +549,7 @@ test_choices (void)
   /* One sheet of the workbook. */
   options = (RkProfileOptions) RK_PROFILE_OPTIONS_INIT;
   options.sheet = "Sheet3";
+  options.stage_readings = TRUE;
   {
     const char *names[] = { xls->name, NULL };
 
@@ -530,6 +558,7 @@ test_choices (void)
   g_assert_no_error (error);
   p = g_ptr_array_index (profiles, 0);
   g_assert_cmpstr (p->reading->sheet, ==, "Sheet3");
+  take_staged ();
 
   code = g_strdup_printf ("a = reckon.load('%s'); b = reckon.load('%s'); c = reckon.load('%s')\n"
                           "print('CHOICES', a.shape, b.shape, list(b.columns[:1]), type(c).__name__, c.shape)\n",

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "rk-kernel.h"
+#include "rk-sandbox-launcher.h"
 #include "rk-table.h"
 #include "rk-test-kernel.h"
 #include "rk-util.h"
@@ -151,7 +152,11 @@ test_tampered (RkTestKernel  *f,
   run (f, code);
   table = open_in_workspace (f, path, &error);
   g_assert_null (table);
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TOO_MANY_LINKS);
+  /* A capped workspace never saves a link to the host: the table is gone. */
+  if (rk_sandbox_launcher_has_capped_workspace ())
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  else
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TOO_MANY_LINKS);
 }
 
 int

@@ -2277,6 +2277,98 @@ def _():
         a.close()
 
 
+def give_to_workspace_owner(ws, *paths):
+    """As root the host stages files as the workspace's owner (rk-import)."""
+    if os.geteuid() == 0:
+        st = os.stat(ws)
+        for p in paths:
+            os.chown(p, st.st_uid, st.st_gid)
+
+
+@case('audit', 'capped workspace: files added mid-run come in through .reckon-incoming in turn with saves; '
+               'the program\'s own .reckon-incoming never reaches the host')
+def _():
+    ws = new_workspace()
+    a, b = socket.socketpair()
+    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--sync-fd', str(b.fileno()), '--',
+           PY, '-c', PRELUDE + textwrap.dedent('''
+        open("made.txt", "w").write("sandbox")
+        os.makedirs(".reckon-incoming/.reckon/readings")
+        os.symlink("/etc/passwd", ".reckon-incoming/added.csv")
+        open(".reckon-incoming/.reckon/readings/r.json", "w").write("forged")
+        print("ready", flush=True)
+        sys.stdin.readline()
+        print(open("added.csv").read(), open(".reckon/readings/r.json").read(), open("made.txt").read())
+    ''')]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         pass_fds=(b.fileno(),))
+    b.close()
+    try:
+        wait_line(p)
+        f = a.makefile()
+        a.settimeout(20)
+        a.sendall(b's')
+        equal(json.loads(f.readline()), {'saved': True}, 'save answer')
+        equal(sorted(os.listdir(ws)), ['made.txt'], 'the host after the save (no .reckon-incoming of the program)')
+        inc = os.path.join(ws, '.reckon-incoming')
+        os.makedirs(os.path.join(inc, '.reckon', 'readings'))
+        open(os.path.join(inc, 'added.csv'), 'w').write('host-data')
+        open(os.path.join(inc, 'made.txt'), 'w').write('clash')
+        open(os.path.join(inc, '.reckon', 'readings', 'r.json'), 'w').write('host-reading')
+        give_to_workspace_owner(ws, inc, os.path.join(inc, '.reckon'), os.path.join(inc, '.reckon', 'readings'),
+                                os.path.join(inc, 'added.csv'), os.path.join(inc, 'made.txt'),
+                                os.path.join(inc, '.reckon', 'readings', 'r.json'))
+        a.sendall(b'ls')
+        answer = json.loads(f.readline())
+        equal(answer.get('loaded'), False, f'load answer {answer}')
+        check('made.txt' in answer.get('error', ''), f'the clash is named: {answer}')
+        equal(json.loads(f.readline()), {'saved': True}, 'the save after the load')
+        equal(open(os.path.join(ws, 'added.csv')).read(), 'host-data', 'the added file, on the host')
+        equal(open(os.path.join(ws, '.reckon', 'readings', 'r.json')).read(), 'host-reading', 'the reading replaced')
+        equal(open(os.path.join(ws, 'made.txt')).read(), 'sandbox', 'the clash did not replace the program\'s file')
+        equal(sorted(os.listdir(inc)), ['.reckon', 'made.txt'], 'what stays staged')
+        p.stdin.write(b'\n')
+        p.stdin.close()
+        equal(p.wait(timeout=30), 0, f'exit status ({p.stderr.read()!r})')
+        equal(p.stdout.read().decode().split(), ['host-data', 'host-reading', 'sandbox'], 'what the program read')
+    finally:
+        p.kill()
+        p.wait()
+        a.close()
+
+
+@case('audit', 'capped workspace: closing --sync-fd means no save at the end')
+def _():
+    ws = new_workspace()
+    a, b = socket.socketpair()
+    r, w = os.pipe()
+    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--sync-fd', str(b.fileno()), '--status-fd', str(w), '--',
+           PY, '-c', PRELUDE + textwrap.dedent('''
+        print("ready", flush=True)
+        sys.stdin.readline()
+        open("late.txt", "w").write("late")
+    ''')]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         pass_fds=(b.fileno(), w))
+    b.close()
+    os.close(w)
+    try:
+        wait_line(p)
+        a.close()
+        time.sleep(0.3)
+        p.stdin.write(b'\n')
+        p.stdin.close()
+        equal(p.wait(timeout=30), 0, 'exit status')
+        status = json.loads(os.read(r, 4096).decode())
+        equal(status.get('saved'), False, f'status {status}')
+        check('closed --sync-fd' in status.get('save-error', ''), f'status says why: {status}')
+        equal(os.listdir(ws), [], 'the host workspace')
+    finally:
+        p.kill()
+        p.wait()
+        os.close(r)
+
+
 @case('audit', 'capped workspace: a run stopped by --timeout saves nothing and says so')
 def _():
     ws = new_workspace()

@@ -741,7 +741,8 @@ def profile_file(path, options=None):
 def _parse_option(arg, options):
     """--header=yes|no|auto, --delimiter=comma|semicolon|tab|pipe|space|C,
     --sheet=NAME (empty: none), --skip=N (lines before the table). They
-    apply to the files named after them."""
+    apply to the files named after them. --stage-readings: readings are kept
+    in .reckon-incoming/.reckon/readings/ for the host to move in."""
     key, _, value = arg[2:].partition("=")
     if key == "header":
         options["header"] = {"yes": True, "no": False}.get(value)
@@ -751,6 +752,8 @@ def _parse_option(arg, options):
         options["sheet"] = value or None
     elif key == "skip":
         options["skip"] = int(value) if value.isdigit() else None
+    elif key == "stage-readings":
+        rd.STAGE_READINGS = True
     else:
         return False
     return True

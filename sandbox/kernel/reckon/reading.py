@@ -1139,6 +1139,13 @@ def workspace_root():
     return os.environ.get("RECKON_WORKSPACE") or "/workspace"
 
 
+# Set by the profiler's --stage-readings: a kernel with a capped workspace
+# runs beside it, so readings go to the staging folder, which the host then
+# moves in (never straight into a folder that kernel's saves mirror).
+STAGE_READINGS = False
+INCOMING_DIR = ".reckon-incoming"
+
+
 def save_reading(path, reading):
     """Keeps @reading beside the workspace file (in .reckon/readings/), so
     reckon.load replays it. Only for files at the top of the workspace.
@@ -1149,6 +1156,8 @@ def save_reading(path, reading):
     try:
         st = os.stat(path)
         target = sidecar_path(path)
+        if STAGE_READINGS:
+            target = os.path.join(workspace_root(), INCOMING_DIR, READINGS_DIR, os.path.basename(target))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         doc = {"version": READING_VERSION, "name": os.path.basename(path), "size": st.st_size,
                "mtime_ns": st.st_mtime_ns, "reading": reading}
