@@ -1,17 +1,18 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-# run-user-scope-systemd.py — runs test-user-scope against a real `systemd --user`
-# on cgroup v2, as a desktop has it, on a machine booted with cgroup v1.
+# run-user-scope-systemd.py — runs test-user-scope (or another TAP test: the
+# kernel tests, the escape suite) against a real `systemd --user` on cgroup
+# v2, as a desktop has it, on a machine booted with cgroup v1.
 #
-#   run-user-scope-systemd.py TEST-USER-SCOPE
+#   run-user-scope-systemd.py PROGRAM [ARG]...
 #
 # As root: in a private mount namespace, mounts the machine's one cgroup v2
 # hierarchy at /sys/fs/cgroup (where the v1 controllers were), makes a group
 # for the unprivileged account reckon-test and delegates it (chown), marks the
 # namespace as booted with systemd (/run/systemd/system), then starts the
 # real user manager (`systemd --user`) as that account with its own runtime
-# folder; its own dbus.socket starts the session bus. TEST-USER-SCOPE runs as
-# that account on that bus, and its TAP output is this test's. Everything
+# folder; its own dbus.socket starts the session bus. PROGRAM runs as that
+# account on that bus, and its TAP output is this test's. Everything
 # goes with the namespace; the group is removed at the end.
 #
 # What this does not give: controllers. Every controller of these machines
@@ -46,7 +47,7 @@ def v2_root():
     return None
 
 
-def inner(test, group, user):
+def inner(argv, group, user):
     """In the private mount namespace, as root."""
     pw = pwd.getpwnam(user)
     subprocess.run(['mount', '-t', 'cgroup2', 'none', '/sys/fs/cgroup'], check=True)
@@ -94,7 +95,7 @@ def inner(test, group, user):
                 tail = f.read()[-600:].replace('\n', ' | ')
             skip(f'systemd --user did not come up on cgroup v2 here: {tail}')
         env['RECKON_TEST_USER_SCOPE_REQUIRED'] = '1'
-        rc = subprocess.run(as_user + [test, '--tap'], env=env).returncode
+        rc = subprocess.run(as_user + argv, env=env).returncode
     finally:
         subprocess.run(as_user + ['systemctl', '--user', 'exit'], env=env, capture_output=True)
         try:
@@ -120,13 +121,13 @@ def remove_group(path):
 
 
 def main():
-    test = os.path.abspath(sys.argv[1])
-    if len(sys.argv) > 3 and sys.argv[2] == '--inner':
-        inner(test, sys.argv[3], sys.argv[4])
+    if len(sys.argv) > 4 and sys.argv[1] == '--inner':
+        inner(sys.argv[4:], sys.argv[2], sys.argv[3])
         return
+    argv = sys.argv[1:]
     if os.path.exists('/sys/fs/cgroup/cgroup.controllers') and os.geteuid() != 0:
         # A desktop: the machine's own user manager, if there is one.
-        sys.exit(subprocess.run([test, '--tap']).returncode)
+        sys.exit(subprocess.run(argv).returncode)
     if os.geteuid() != 0:
         skip('no cgroup v2 at /sys/fs/cgroup, and setting one up for a user manager needs root '
              '(a cgroup2 mount in a private mount namespace, a delegated group)')
@@ -153,7 +154,7 @@ def main():
                 os.chown(os.path.join(dirpath, f), pw.pw_uid, pw.pw_gid)
     try:
         rc = subprocess.run(['unshare', '--mount', '--propagation', 'private', '--',
-                             sys.executable, os.path.abspath(__file__), test, '--inner', group, USER]).returncode
+                             sys.executable, os.path.abspath(__file__), '--inner', group, USER, *argv]).returncode
     finally:
         remove_group(f'{root}/{name}')
     sys.exit(rc)
