@@ -448,7 +448,8 @@ take_own_files (struct copy *c, int in, int tmpfs_dir, int host_dir, int depth)
     {
       struct stat st;
 
-      if (is_dot (e->d_name) || fstatat (in, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+      /* Half-written files keep hidden names until they are whole. */
+      if (e->d_name[0] == '.' || fstatat (in, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         continue;
       if (S_ISDIR (st.st_mode) && depth < 8)
         take_own_folder (c, in, tmpfs_dir, host_dir, e->d_name, depth + 1);
@@ -493,7 +494,8 @@ workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget, struc
           take_own_folder (&c, in, tmpfs_dirfd, host_dirfd, e->d_name, 0);
           continue;
         }
-      if (!S_ISREG (st.st_mode))
+      /* Half-written files (an import still copying) keep hidden names. */
+      if (!S_ISREG (st.st_mode) || e->d_name[0] == '.')
         continue;
       if (fstatat (tmpfs_dirfd, e->d_name, &there, AT_SYMLINK_NOFOLLOW) == 0)
         {

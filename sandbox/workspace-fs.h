@@ -47,6 +47,7 @@ bool workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget,
  * not fit (at most @budget bytes in all; the tmpfs's own cap), stays where
  * it is and is named in @out->error; the rest are moved. Files under
  * WORKSPACE_INCOMING/.reckon/ (the app's own, such as the profiler's
- * readings) go to the same place under .reckon/, replacing what is there. */
+ * readings) go to the same place under .reckon/, replacing what is there.
+ * Names that begin with a dot are left alone: files still being written. */
 bool workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget,
                               struct workspace_copy *out);

@@ -422,8 +422,8 @@ place_own_files (int      from,
     {
       struct stat st;
 
-      if (strcmp (e->d_name, ".") == 0 || strcmp (e->d_name, "..") == 0
-          || fstatat (from, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+      /* Half-written files keep hidden names until they are whole. */
+      if (e->d_name[0] == '.' || fstatat (from, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         continue;
       if (S_ISDIR (st.st_mode) && depth < 8)
         {

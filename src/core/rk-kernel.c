@@ -1702,12 +1702,17 @@ rk_kernel_shutdown (RkKernel *self)
 
       inst->kernel = NULL;
       g_cancellable_cancel (inst->cancellable);
-      /* No save at the end: every cell's files were saved when it ended,
-       * and the workspace may be deleted the moment we return. */
+      /* A capped workspace is ended at once: every cell's files were saved
+       * when it ended, a kernel that exited would save once more (PID-1
+       * may see the exit before it sees the closed socket), and the
+       * workspace may be deleted the moment we return. */
       if (inst->sync_fd >= 0)
-        shutdown (inst->sync_fd, SHUT_WR);
+        {
+          shutdown (inst->sync_fd, SHUT_WR);
+          rk_sandbox_child_kill (inst->child);
+        }
       /* Best effort, never blocking: the kill below settles it anyway. */
-      if (g_pollable_output_stream_write_nonblocking (G_POLLABLE_OUTPUT_STREAM (inst->requests),
+      else if (g_pollable_output_stream_write_nonblocking (G_POLLABLE_OUTPUT_STREAM (inst->requests),
                                                       request, sizeof request - 1, NULL, NULL) > 0)
         g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, SHUTDOWN_GRACE_S, kill_later_cb,
                                     g_steal_pointer (&inst->child), (GDestroyNotify) rk_sandbox_child_free);

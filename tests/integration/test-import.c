@@ -315,6 +315,13 @@ test_import_staged (void)
   g_assert_true (g_file_test (staged_b, G_FILE_TEST_IS_REGULAR));
   g_assert_false (g_file_test (placed_b, G_FILE_TEST_EXISTS));
 
+  /* A hidden name is a file still being copied: it stays. */
+  {
+    g_autofree char *half = g_build_filename (ws, RK_IMPORT_INCOMING, ".import-half", NULL);
+
+    g_assert_true (g_file_set_contents (half, "half", -1, NULL));
+  }
+
   /* One that cannot be placed (the name was taken meanwhile) is named,
    * stays staged, and can be dropped. */
   g_assert_true (g_file_set_contents (placed_c, "taken", -1, NULL));
@@ -327,6 +334,13 @@ test_import_staged (void)
   g_assert_no_error (error);
   g_assert_true (g_file_test (placed_b, G_FILE_TEST_IS_REGULAR));
   g_assert_false (g_file_test (staged_b, G_FILE_TEST_EXISTS));
+  {
+    g_autofree char *half = g_build_filename (ws, RK_IMPORT_INCOMING, ".import-half", NULL);
+    g_autofree char *placed_half = g_build_filename (ws, ".import-half", NULL);
+
+    g_assert_true (g_file_test (half, G_FILE_TEST_IS_REGULAR));
+    g_assert_false (g_file_test (placed_half, G_FILE_TEST_EXISTS));
+  }
   {
     g_autofree char *text = NULL;
     g_assert_true (g_file_get_contents (placed_c, &text, NULL, NULL));

@@ -2314,9 +2314,11 @@ def _():
         os.makedirs(os.path.join(inc, '.reckon', 'readings'))
         open(os.path.join(inc, 'added.csv'), 'w').write('host-data')
         open(os.path.join(inc, 'made.txt'), 'w').write('clash')
+        open(os.path.join(inc, '.half.csv'), 'w').write('still being copied')
         open(os.path.join(inc, '.reckon', 'readings', 'r.json'), 'w').write('host-reading')
         give_to_workspace_owner(ws, inc, os.path.join(inc, '.reckon'), os.path.join(inc, '.reckon', 'readings'),
                                 os.path.join(inc, 'added.csv'), os.path.join(inc, 'made.txt'),
+                                os.path.join(inc, '.half.csv'),
                                 os.path.join(inc, '.reckon', 'readings', 'r.json'))
         a.sendall(b'ls')
         answer = json.loads(f.readline())
@@ -2326,7 +2328,8 @@ def _():
         equal(open(os.path.join(ws, 'added.csv')).read(), 'host-data', 'the added file, on the host')
         equal(open(os.path.join(ws, '.reckon', 'readings', 'r.json')).read(), 'host-reading', 'the reading replaced')
         equal(open(os.path.join(ws, 'made.txt')).read(), 'sandbox', 'the clash did not replace the program\'s file')
-        equal(sorted(os.listdir(inc)), ['.reckon', 'made.txt'], 'what stays staged')
+        equal(sorted(os.listdir(inc)), ['.half.csv', '.reckon', 'made.txt'],
+              'what stays staged (a hidden name is a file still being written)')
         p.stdin.write(b'\n')
         p.stdin.close()
         equal(p.wait(timeout=30), 0, f'exit status ({p.stderr.read()!r})')

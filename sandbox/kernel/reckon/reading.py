@@ -1161,7 +1161,8 @@ def save_reading(path, reading):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         doc = {"version": READING_VERSION, "name": os.path.basename(path), "size": st.st_size,
                "mtime_ns": st.st_mtime_ns, "reading": reading}
-        tmp = target + ".tmp"
+        # Hidden while half-written: staged, the host moves only whole files.
+        tmp = os.path.join(os.path.dirname(target), "." + os.path.basename(target) + ".tmp")
         with open(tmp, "w", encoding="utf-8") as f:
             json.dump(doc, f, ensure_ascii=False)
         os.replace(tmp, target)
