@@ -213,7 +213,8 @@ open_staging_dir (int dir)
   /* Sandboxed code may have put a link or a file there: it goes. */
   if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
     (void) unlinkat (dir, RK_IMPORT_INCOMING, 0);
-  if (fd < 0 && mkdirat (dir, RK_IMPORT_INCOMING, 0700) == 0)
+  /* Another import may make it at the same moment: EEXIST is fine. */
+  if (fd < 0 && (mkdirat (dir, RK_IMPORT_INCOMING, 0700) == 0 || errno == EEXIST))
     fd = openat (dir, RK_IMPORT_INCOMING, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   return fd;
 }

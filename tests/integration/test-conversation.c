@@ -348,6 +348,8 @@ test_many_files (Fixture       *f,
         g_assert_nonnull (p->error);
       else
         {
+          if (p->error != NULL)
+            g_test_message ("%s: %s", name, p->error);
           g_assert_null (p->error);
           g_assert_cmpuint (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->rows, ==, 2);
         }

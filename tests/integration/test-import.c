@@ -286,6 +286,41 @@ test_import_collisions (void)
   g_assert_cmpmem (orig, orig_len, copy, copy_len);
 }
 
+static void
+import_count_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  guint *left = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = rk_import_file_finish (result, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (name);
+  (*left)--;
+}
+
+/* Many files added at once into a fresh workspace: the imports make the
+ * staging folder at the same moment, and none of them fails for it. */
+static void
+test_import_staged_at_once (void)
+{
+  g_autofree char *src = g_build_filename (fx.fixtures, "quoted.csv", NULL);
+
+  for (guint round = 0; round < 20; round++)
+    {
+      g_autofree char *base = g_strdup_printf ("at-once-%u-ws", round);
+      g_autofree char *dir = g_build_filename (fx.root, base, NULL);
+      guint left = 8;
+
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+      for (guint i = 0; i < 8; i++)
+        rk_import_file_async (dir, src, TRUE, NULL, import_count_cb, &left);
+      while (left > 0)
+        g_main_context_iteration (NULL, TRUE);
+    }
+}
+
 /* Staged for a running kernel: the copy waits in RK_IMPORT_INCOMING under
  * a name free in the workspace as well, until it is placed. */
 static void
@@ -1051,6 +1086,7 @@ main (int    argc,
   g_test_add_func ("/rk/import/refusals", test_import_refusals);
   g_test_add_func ("/rk/import/collisions", test_import_collisions);
   g_test_add_func ("/rk/import/staged", test_import_staged);
+  g_test_add_func ("/rk/import/staged-at-once", test_import_staged_at_once);
   g_test_add_func ("/rk/import/cancelled", test_import_cancelled);
   g_test_add_func ("/rk/import/staging-symlink", test_import_staging_symlink);
   g_test_add_func ("/rk/profile/csv-shapes", test_profile_csv_shapes);
