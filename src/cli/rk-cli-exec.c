@@ -67,6 +67,14 @@ event_cb (RkKernel      *kernel,
       rk_cli_print_untrusted (stderr, ev->traceback != NULL && ev->traceback[0] != '\0' ? ev->traceback : ev->evalue);
       if (ev->traceback == NULL || ev->traceback[0] == '\0')
         fputc ('\n', stderr);
+      /* A sandbox limit (memory, cpu, disk, files) in words, after the
+       * bare exception the traceback ends with. */
+      if (ev->limit != NULL && ev->evalue != NULL)
+        {
+          fprintf (stderr, _("reckon: the cell reached the sandbox's “%s” limit: "), ev->limit);
+          rk_cli_print_untrusted (stderr, ev->evalue);
+          fputc ('\n', stderr);
+        }
       fflush (stderr);
       break;
 

@@ -146,6 +146,13 @@ test_statuses (Fixture       *f,
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
+  /* A sandbox limit is named in words after the bare exception. */
+  g_assert_cmpint (exec_code (f, "b = bytearray(3 << 30)\n", NULL, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "MemoryError"));
+  g_assert_nonnull (strstr (err, "reckon: the cell reached the sandbox's “memory” limit: the cell needed more memory"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
   g_assert_cmpint (exec_code (f, "import os\nos._exit(3)\n", NULL, &out, &err), ==, 11);
   g_assert_nonnull (strstr (err, "status 3"));
   g_clear_pointer (&out, g_free);
