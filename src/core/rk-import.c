@@ -404,10 +404,13 @@ rk_import_file (const char   *workspace,
   return import_file (workspace, source, FALSE, cancellable, error);
 }
 
-/* The app's own files staged under RK_IMPORT_INCOMING/.reckon/ (the
- * profiler's readings) replace their namesakes under .reckon/. */
+/* Moves the whole files of the staging folder @from into @to. At the top
+ * (@depth 0) an added file never replaces one, and of the folders only
+ * .reckon/ is gone into; beneath it, the app's own files (the profiler's
+ * readings) replace their namesakes. Hidden names are files still being
+ * written. */
 static gboolean
-place_own_files (int      from,
+place_staged_in (int      from,
                  int      to,
                  guint    depth,
                  GError **error)
@@ -421,12 +424,12 @@ place_own_files (int      from,
     close (listing);
   while (ok && d != NULL && (e = readdir (d)) != NULL)
     {
+      gboolean own = depth == 0 && strcmp (e->d_name, ".reckon") == 0;
       struct stat st;
 
-      /* Half-written files keep hidden names until they are whole. */
-      if (e->d_name[0] == '.' || fstatat (from, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+      if ((e->d_name[0] == '.' && !own) || fstatat (from, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         continue;
-      if (S_ISDIR (st.st_mode) && depth < 8)
+      if (S_ISDIR (st.st_mode) && (own || (depth > 0 && depth < 8)))
         {
           int sub_from = openat (from, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
           int sub_to;
@@ -434,13 +437,15 @@ place_own_files (int      from,
           (void) mkdirat (to, e->d_name, 0700);
           sub_to = openat (to, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
           if (sub_from >= 0 && sub_to >= 0)
-            ok = place_own_files (sub_from, sub_to, depth + 1, error);
+            ok = place_staged_in (sub_from, sub_to, depth + 1, error);
           if (sub_from >= 0)
             close (sub_from);
           if (sub_to >= 0)
             close (sub_to);
         }
-      else if (S_ISREG (st.st_mode) && renameat (from, e->d_name, to, e->d_name) != 0)
+      else if (S_ISREG (st.st_mode)
+               && (depth == 0 ? rename_noreplace (from, e->d_name, to, e->d_name)
+                              : renameat (from, e->d_name, to, e->d_name)) != 0)
         {
           g_autofree char *display = g_filename_display_name (e->d_name);
 
@@ -459,46 +464,8 @@ rk_import_place_staged (const char  *workspace,
 {
   int dir = open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   int stage = dir >= 0 ? openat (dir, RK_IMPORT_INCOMING, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
-  int listing = stage >= 0 ? openat (stage, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-  DIR *d = listing >= 0 ? fdopendir (listing) : NULL;
-  struct dirent *e;
-  gboolean ok = TRUE;
+  gboolean ok = stage < 0 || place_staged_in (stage, dir, 0, error);
 
-  if (d == NULL && listing >= 0)
-    close (listing);
-  while (ok && d != NULL && (e = readdir (d)) != NULL)
-    {
-      g_autofree char *display = NULL;
-      struct stat st;
-
-      if (strcmp (e->d_name, ".reckon") == 0
-          && fstatat (stage, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR (st.st_mode))
-        {
-          int from = openat (stage, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-          int to;
-
-          (void) mkdirat (dir, e->d_name, 0700);
-          to = openat (dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-          if (from >= 0 && to >= 0)
-            ok = place_own_files (from, to, 0, error);
-          if (from >= 0)
-            close (from);
-          if (to >= 0)
-            close (to);
-          continue;
-        }
-      /* Half-copied files keep their hidden temporary names. */
-      if (e->d_name[0] == '.' || fstatat (stage, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0
-          || !S_ISREG (st.st_mode))
-        continue;
-      if (rename_noreplace (stage, e->d_name, dir, e->d_name) == 0)
-        continue;
-      display = g_filename_display_name (e->d_name);
-      set_errno_error (error, errno, _("copy"), display);
-      ok = FALSE;
-    }
-  if (d != NULL)
-    closedir (d);
   if (stage >= 0)
     close (stage);
   if (dir >= 0)

@@ -23,7 +23,6 @@
 
 #include "rk-export.h"
 #include "rk-import.h"
-#include "rk-json.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 
@@ -627,10 +626,9 @@ sync_line_cb (const char   *line,
               gpointer      user_data)
 {
   Instance *inst = user_data;
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local_error = NULL;
-  JsonNode *root = NULL;
-  const char *reason = NULL;
+  g_autofree char *given = NULL;
+  const char *reason;
   gboolean ok = FALSE;
   int what;
 
@@ -640,17 +638,9 @@ sync_line_cb (const char   *line,
       return;
     }
   what = GPOINTER_TO_INT (g_queue_pop_head (&inst->asked));
-  if (error == NULL && json_parser_load_from_data (parser, line, (gssize) len, &local_error))
-    root = json_parser_get_root (parser);
-  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
-    {
-      JsonObject *obj = json_node_get_object (root);
-
-      if (rk_json_get_bool (obj, what == 'l' ? "loaded" : "saved", RK_JSON_REQUIRED, &ok, &local_error))
-        (void) rk_json_get_string (obj, "error", 512, RK_JSON_OPTIONAL, &reason, NULL);
-    }
-  if (reason == NULL)
-    reason = local_error != NULL ? local_error->message : (error != NULL ? error->message : "");
+  if (error == NULL)
+    rk_sandbox_launcher_parse_answer (line, len, what == 'l' ? "loaded" : "saved", &ok, &given, &local_error);
+  reason = given != NULL ? given : local_error != NULL ? local_error->message : error != NULL ? error->message : "";
 
   if (what == 'l')
     {
@@ -1732,8 +1722,6 @@ rk_kernel_shutdown (RkKernel *self)
   g_object_unref (self);
 }
 
-/* -- object ------------------------------------------------------------- */
-
 void
 rk_kernel_take_incoming_async (RkKernel            *self,
                                GCancellable        *cancellable,
@@ -1772,6 +1760,8 @@ rk_kernel_take_incoming_finish (RkKernel      *self,
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }
+
+/* -- object ------------------------------------------------------------- */
 
 const char *
 rk_kernel_get_workspace (RkKernel *self)

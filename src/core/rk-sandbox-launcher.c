@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rk-json.h"
 #include "rk-user-scope.h"
 #include "rk-util.h"
 
@@ -585,6 +586,37 @@ rk_sandbox_launcher_exit_status (GSubprocess *process)
   if (g_subprocess_get_if_signaled (process))
     return 128 + g_subprocess_get_term_sig (process);
   return -1;
+}
+
+gboolean
+rk_sandbox_launcher_parse_answer (const char  *line,
+                                  gsize        len,
+                                  const char  *key,
+                                  gboolean    *ok_out,
+                                  char       **reason_out,
+                                  GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+
+  *ok_out = FALSE;
+  *reason_out = NULL;
+  if (len > 4096 || !g_utf8_validate (line, (gssize) len, NULL)
+      || !json_parser_load_from_data (parser, line, (gssize) len, NULL)
+      || (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "the sandbox's answer is not a JSON object");
+      return FALSE;
+    }
+  if (!rk_json_get_bool (json_node_get_object (root), key, RK_JSON_REQUIRED, ok_out, error)
+      || !rk_json_dup_string (json_node_get_object (root), "error", 512, RK_JSON_OPTIONAL, reason_out, error))
+    {
+      *ok_out = FALSE;
+      g_clear_pointer (reason_out, g_free);
+      g_prefix_error (error, "the sandbox's answer: ");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 char *

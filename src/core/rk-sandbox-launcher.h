@@ -103,6 +103,17 @@ char             *rk_sandbox_launcher_find_limit         (const char *status,
                                                           const char *err_tail,
                                                           gint64     *exit_out,
                                                           gint64     *signal_out);
+/* One answer on a capped workspace's --sync-fd (@line, @len bytes, no
+ * newline), to a request whose answer has the member @key ("saved" or
+ * "loaded"): TRUE with *@ok_out, and the sandbox's reason for a FALSE (valid
+ * UTF-8, at most 512 bytes; NULL if none) in *@reason_out. FALSE with
+ * RK_PARSE_ERROR for anything else. */
+gboolean          rk_sandbox_launcher_parse_answer       (const char  *line,
+                                                          gsize        len,
+                                                          const char  *key,
+                                                          gboolean    *ok_out,
+                                                          char       **reason_out,
+                                                          GError     **error);
 /* The sandbox's own one-line reason for failing to set up (after its last
  * "reckon-sandbox: " prefix), valid UTF-8 and at most 200 characters, or
  * NULL. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-sandbox-launcher.c — rk-sandbox-launcher: the backend chosen once,
  * paths inside per backend, no code run without a backend, and the readers
- * of the sandbox's status line and stderr against hostile bytes. */
+ * of the sandbox's status line, stderr and --sync-fd answers against
+ * hostile bytes. */
 #include "config.h"
 
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "rk-sandbox-launcher.h"
+#include "rk-util.h"
 
 static void
 test_find_limit (void)
@@ -53,6 +55,51 @@ test_find_limit (void)
   g_assert_null (f);
   g = rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped: \xff limit exceeded\n", NULL, NULL);
   g_assert_null (g);
+}
+
+static void
+test_parse_answer (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reason = NULL;
+  g_autofree char *long_error = g_strdup_printf ("{\"saved\": false, \"error\": \"%0*d\"}", 513, 0);
+  static const char bad_utf8[] = "{\"saved\": false, \"error\": \"no \xff\"}";
+  const char *hostile[] = {
+    "", "{", "[true]", "{\"saved\": 1}", "{\"loaded\": true}", "{\"saved\": true, \"error\": 7}", NULL,
+  };
+  gboolean ok = TRUE;
+
+#define PARSE(text, key) \
+  rk_sandbox_launcher_parse_answer (text, strlen (text), key, &ok, &reason, &error)
+
+  g_assert_true (PARSE ("{\"saved\": true}", "saved"));
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_assert_null (reason);
+
+  g_assert_true (PARSE ("{\"loaded\": false, \"error\": \"not added a.csv: File exists\"}", "loaded"));
+  g_assert_false (ok);
+  g_assert_cmpstr (reason, ==, "not added a.csv: File exists");
+  g_clear_pointer (&reason, g_free);
+
+  /* Hostile: not an object, the wrong member or type, a reason too long or
+   * not UTF-8. Each is refused, with nothing returned. */
+  for (guint i = 0; hostile[i] != NULL; i++)
+    {
+      g_assert_false (PARSE (hostile[i], "saved"));
+      g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
+      g_assert_false (ok);
+      g_assert_null (reason);
+      g_clear_error (&error);
+    }
+  g_assert_false (PARSE (long_error, "saved"));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE);
+  g_assert_null (reason);
+  g_clear_error (&error);
+  g_assert_false (rk_sandbox_launcher_parse_answer (bad_utf8, sizeof bad_utf8 - 1, "saved", &ok, &reason, &error));
+  g_assert_null (reason);
+  g_clear_error (&error);
+#undef PARSE
 }
 
 static void
@@ -178,6 +225,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/rk/sandbox-launcher/find-limit", test_find_limit);
   g_test_add_func ("/rk/sandbox-launcher/setup-reason", test_setup_reason);
+  g_test_add_func ("/rk/sandbox-launcher/parse-answer", test_parse_answer);
   g_test_add_func ("/rk/sandbox-launcher/backend/flatpak", test_backend_flatpak);
   g_test_add_func ("/rk/sandbox-launcher/backend/plain", test_backend_plain);
 
