@@ -288,6 +288,12 @@ parse_args (int argc, char **argv)
         opt.sync_fd = fd_arg (a, v);
       else if (strcmp (a, "--start-fd") == 0)
         opt.start_fd = fd_arg (a, v);
+      else if (strcmp (a, "--input") == 0)
+        {
+          if (!workspace_add_input (v))
+            die ("--input is the name of a file at the top of the workspace (at most %d): %s",
+                 WORKSPACE_MAX_INPUTS, v);
+        }
       else if (strcmp (a, "--workspace-fs") == 0)
         {
           if (strcmp (v, "tmpfs") == 0)
@@ -514,6 +520,56 @@ static const char *const etc_files[] = {
   "/etc/mime.types", "/etc/python3", "/etc/python3.11",
 };
 
+/* Inputs (--input): read-only, so nothing inside writes, grows, renames
+ * or replaces them. In a capped workspace, the host's folder itself is
+ * shown read-only at WORKSPACE_INPUTS (the tmpfs links to it, see
+ * workspace-fs.h); a bound one has each input bound over itself. */
+static void
+mount_inputs (void)
+{
+  char buf[64];
+
+  if (opt.workspace_tmpfs)
+    {
+      make_mount_point (NEWROOT WORKSPACE_INPUTS, true);
+      if (workspace_tree_fd >= 0)
+        {
+          /* As root the idmapped tree is detached, and a detached tree
+           * cannot be cloned: attach it at a scratch point, keep PID-1's
+           * descriptor (for the saves) on it there, bind it read-only, and
+           * detach the scratch point again. */
+          make_mount_point (NEWROOT "/.host", true);
+          if (move_mount (workspace_tree_fd, "", AT_FDCWD, NEWROOT "/.host", MOVE_MOUNT_F_EMPTY_PATH) != 0)
+            die_with_error ("cannot mount the idmapped workspace");
+          close (workspace_tree_fd);
+          workspace_tree_fd = -1;
+          host_workspace_fd = open (NEWROOT "/.host", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+          if (host_workspace_fd < 0)
+            die_with_error ("cannot open the idmapped workspace");
+          bind_mount (NEWROOT "/.host", NEWROOT WORKSPACE_INPUTS, MS_RDONLY);
+          if (umount2 (NEWROOT "/.host", MNT_DETACH) != 0 || rmdir (NEWROOT "/.host") != 0)
+            die_with_error ("cannot detach the scratch mount");
+        }
+      else
+        bind_mount (fd_path (host_workspace_fd, buf), NEWROOT WORKSPACE_INPUTS, MS_RDONLY);
+      return;
+    }
+  for (size_t i = 0; i < workspace_n_inputs (); i++)
+    {
+      char path[PATH_MAX];
+      struct stat st;
+      int fd;
+
+      snprintf (path, sizeof path, NEWROOT "/workspace/%s", workspace_input (i));
+      fd = open (path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0)
+        continue;  /* gone since the caller named it */
+      if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+        bind_mount (fd_path (fd, buf), path, MS_RDONLY);
+      close (fd);
+    }
+}
+
 static void
 setup_newroot (void)
 {
@@ -582,6 +638,7 @@ setup_newroot (void)
       bind_mount (fd_path (ws_fd, buf), NEWROOT "/workspace", 0);
       close (ws_fd);
     }
+  mount_inputs ();
 
   for (size_t i = 0; i < opt.n_ro_binds; i++)
     {
@@ -895,10 +952,13 @@ run_program (void)
    * paths are the caller's): Landlock only over a root we built. */
   if (!opt.nested)
     {
-      const char *ro[MAX_RO_BINDS];
+      const char *ro[MAX_RO_BINDS + 1];
+      size_t n_ro = opt.n_ro_binds;
       for (size_t i = 0; i < opt.n_ro_binds; i++)
         ro[i] = opt.ro_binds[i].dest;
-      sandbox_landlock_apply ("/workspace", ro, opt.n_ro_binds);
+      if (opt.workspace_tmpfs)
+        ro[n_ro++] = WORKSPACE_INPUTS;
+      sandbox_landlock_apply ("/workspace", ro, n_ro);
     }
 
   /* Last thing before exec, as bubblewrap does. From here on a failure is
@@ -1066,7 +1126,7 @@ run_pid1 (int sync_fd)
       tmpfs_workspace_fd = open ("/workspace", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (tmpfs_workspace_fd < 0)
         die_with_error ("cannot open the workspace's tmpfs");
-      if (!workspace_copy_tree (host_workspace_fd, tmpfs_workspace_fd, opt.disk, copy_entries (), &wc))
+      if (!workspace_copy_in (host_workspace_fd, tmpfs_workspace_fd, opt.disk, copy_entries (), &wc))
         die ("the workspace does not fit in its tmpfs (--disk %llu bytes, --max-files %llu): %s",
              (unsigned long long) opt.disk, (unsigned long long) opt.max_files, wc.error);
     }
@@ -1670,6 +1730,7 @@ main (int argc, char **argv)
   if (workspace_fd < 0)
     die_with_error ("cannot open the workspace %s", opt.workspace);
   walker = workspace_usage_walker_new (workspace_fd, opt.max_files);
+  workspace_usage_set_inputs (walker, opt.workspace_tmpfs);
   workspace_usage_set_max_procs (walker, opt.max_procs);
   if (opt.debug)
     {

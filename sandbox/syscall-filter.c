@@ -401,8 +401,8 @@ static const char *const pid1_allowed[] = {
   /* the save */
   "openat", "fstat", "newfstatat", "getdents64", "fcntl", "lseek", "sendfile", "ftruncate",
   "fchmod", "chmod", "utimensat", "mkdirat", "unlinkat",
-  /* moving an added file in */
-  "renameat2",
+  /* moving an added file in, and linking an input */
+  "renameat2", "symlinkat",
   /* malloc, for the folder listings */
   "brk", "mmap", "munmap", "mremap", "madvise",
 };

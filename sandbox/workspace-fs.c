@@ -22,8 +22,61 @@ struct copy
 {
   uint64_t budget;
   uint64_t entries;  /* names that may still be looked at */
+  bool link_inputs;  /* into the tmpfs: inputs become links */
   struct workspace_copy *out;
 };
+
+/* The inputs: names fixed by the command line, then added files. PID-1
+ * keeps them in static storage (its filter has no use for more). */
+static char inputs[WORKSPACE_MAX_INPUTS][256];
+static size_t n_inputs;
+
+bool
+workspace_add_input (const char *name)
+{
+  size_t len = strlen (name);
+
+  if (len == 0 || len >= sizeof inputs[0] || name[0] == '.' || strchr (name, '/') != NULL)
+    return false;
+  if (workspace_is_input (name))
+    return true;
+  if (n_inputs == WORKSPACE_MAX_INPUTS)
+    return false;
+  memcpy (inputs[n_inputs++], name, len + 1);
+  return true;
+}
+
+bool
+workspace_is_input (const char *name)
+{
+  for (size_t i = 0; i < n_inputs; i++)
+    if (strcmp (inputs[i], name) == 0)
+      return true;
+  return false;
+}
+
+size_t
+workspace_n_inputs (void)
+{
+  return n_inputs;
+}
+
+const char *
+workspace_input (size_t i)
+{
+  return i < n_inputs ? inputs[i] : NULL;
+}
+
+/* In the tmpfs, @name stands for the input of that name: a link into the
+ * read-only view of the host's folder. */
+static bool
+link_input (int ddir, const char *name)
+{
+  char target[sizeof WORKSPACE_INPUTS + sizeof inputs[0]];
+
+  snprintf (target, sizeof target, "%s/%s", WORKSPACE_INPUTS, name);
+  return symlinkat (target, ddir, name) == 0;
+}
 
 /* False once a copy has looked at more names than the tree can hold many
  * times over: a program that keeps making and removing files while it is
@@ -346,6 +399,13 @@ copy_dir (struct copy *c, int sdir, int ddir, int depth)
       if (is_dot (e->d_name) || (depth == 0 && strcmp (e->d_name, WORKSPACE_INCOMING) == 0)
           || fstatat (sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         continue;
+      if (depth == 0 && workspace_is_input (e->d_name))
+        {
+          /* Never copied, either way: linked in, left alone going out. */
+          if (c->link_inputs && S_ISREG (st.st_mode) && !link_input (ddir, e->d_name))
+            fail (c, "cannot link the input", e->d_name, errno);
+          continue;
+        }
       if (S_ISREG (st.st_mode))
         copy_file (c, sdir, ddir, e->d_name, &st);
       else if (S_ISDIR (st.st_mode))
@@ -370,7 +430,8 @@ prune_dir (struct copy *c, int sdir, int ddir, int depth)
     {
       struct stat st, dst;
 
-      if (is_dot (e->d_name) || (depth == 0 && strcmp (e->d_name, WORKSPACE_INCOMING) == 0)
+      if (is_dot (e->d_name)
+          || (depth == 0 && (strcmp (e->d_name, WORKSPACE_INCOMING) == 0 || workspace_is_input (e->d_name)))
           || fstatat (ddir, e->d_name, &dst, AT_SYMLINK_NOFOLLOW) != 0)
         continue;
       if (fstatat (sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
@@ -407,6 +468,17 @@ workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget, uint64_t max
     (void) fchmod (src_dirfd, (st.st_mode & 07777) | S_IRWXU);
   prune_dir (&c, src_dirfd, dst_dirfd, 0);
   copy_dir (&c, src_dirfd, dst_dirfd, 0);
+  return out->error[0] == '\0';
+}
+
+bool
+workspace_copy_in (int host_dirfd, int tmpfs_dirfd, uint64_t budget, uint64_t max_entries,
+                   struct workspace_copy *out)
+{
+  struct copy c = { .budget = budget, .entries = max_entries, .link_inputs = true, .out = out };
+
+  memset (out, 0, sizeof *out);
+  copy_dir (&c, host_dirfd, tmpfs_dirfd, 0);
   return out->error[0] == '\0';
 }
 
@@ -485,7 +557,6 @@ workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget, struc
   while (d != NULL && (e = readdir (d)) != NULL && next_entry (&c))
     {
       struct stat st, there;
-      uint64_t files = out->files;
 
       if (is_dot (e->d_name) || fstatat (in, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         continue;
@@ -502,19 +573,15 @@ workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget, struc
           fail (&c, "not added, the workspace already has", e->d_name, EEXIST);
           continue;
         }
-      copy_file (&c, in, tmpfs_dirfd, e->d_name, &st);
-      if (out->files == files)
-        {
-          /* Not copied, or cut short (ENOSPC at the cap): none of it stays. */
-          (void) unlinkat (tmpfs_dirfd, e->d_name, 0);
-          fail (&c, "not added", e->d_name, ENOSPC);
-          continue;
-        }
-      if (renameat2 (in, e->d_name, host_dirfd, e->d_name, RENAME_NOREPLACE) != 0)
-        {
-          fail (&c, "not added", e->d_name, errno);
-          (void) unlinkat (tmpfs_dirfd, e->d_name, 0);
-        }
+      /* An input: on the host under its name, in the tmpfs a link to it. */
+      if (n_inputs == WORKSPACE_MAX_INPUTS || strlen (e->d_name) >= sizeof inputs[0])
+        fail (&c, "not added (too many files added)", e->d_name, ENOSPC);
+      else if (renameat2 (in, e->d_name, host_dirfd, e->d_name, RENAME_NOREPLACE) != 0)
+        fail (&c, "not added", e->d_name, errno);
+      else if (!workspace_add_input (e->d_name) || !link_input (tmpfs_dirfd, e->d_name))
+        fail (&c, "not added", e->d_name, errno);
+      else
+        out->files++;
     }
   if (d != NULL)
     closedir (d);

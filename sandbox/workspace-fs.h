@@ -35,10 +35,30 @@ struct workspace_copy
  * @out->error on the first failure (the copy goes on for the rest). */
 bool workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget,
                           uint64_t max_entries, struct workspace_copy *out);
+/* The first copy into the tmpfs: as workspace_copy_tree(), but each input
+ * at the top becomes a link to WORKSPACE_INPUTS instead of a copy. */
+bool workspace_copy_in (int host_dirfd, int tmpfs_dirfd, uint64_t budget,
+                        uint64_t max_entries, struct workspace_copy *out);
 /* The folder, at the top of the host's workspace, where the caller puts a
  * file it adds while the program runs: never copied in or saved, never
  * pruned; workspace_take_incoming() moves what is in it. */
 #define WORKSPACE_INCOMING ".reckon-incoming"
+
+/* Inputs (--input NAME): files the user added, at the top of the host's
+ * workspace. They never enter the capped workspace: the host's folder is
+ * bound read-only at WORKSPACE_INPUTS inside, and the tmpfs holds a link
+ * NAME -> WORKSPACE_INPUTS/NAME, so an input costs neither the disk cap
+ * nor memory, and nothing inside can write, grow, rename or replace it on
+ * the host: copies out never write, prune or link over an input's name. */
+#define WORKSPACE_INPUTS "/inputs"
+#define WORKSPACE_MAX_INPUTS 1024
+
+/* Adds @name (one path component, not hidden) to the inputs; false when
+ * it is not such a name or there are too many. */
+bool workspace_add_input (const char *name);
+bool workspace_is_input (const char *name);
+size_t workspace_n_inputs (void);
+const char *workspace_input (size_t i);
 
 /* Moves each regular file of the host's WORKSPACE_INCOMING folder into
  * the workspace: copies it to the top of @tmpfs_dirfd, then renames it to
@@ -48,6 +68,8 @@ bool workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget,
  * it is and is named in @out->error; the rest are moved. Files under
  * WORKSPACE_INCOMING/.reckon/ (the app's own, such as the profiler's
  * readings) go to the same place under .reckon/, replacing what is there.
- * Names that begin with a dot are left alone: files still being written. */
+ * Names that begin with a dot are left alone: files still being written.
+ * Each added file is an input: renamed on the host, linked in the tmpfs
+ * (no copy, no budget), and added to the inputs. */
 bool workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget,
                               struct workspace_copy *out);

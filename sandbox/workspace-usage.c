@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "utils.h"
+#include "workspace-fs.h"
 #include "workspace-usage.h"
 
 /* One open folder per level: deeper trees are reported, not walked. */
@@ -40,6 +41,10 @@ struct workspace_usage_walker
   uid_t uid;
   gid_t gid;
   size_t max_procs;
+  /* Inputs (--input) as they were when the run began: only what they
+   * grew by counts (they are read-only wherever the backend can). */
+  struct { ino_t ino; uint64_t bytes; } inputs[WORKSPACE_MAX_INPUTS];
+  bool capped;
 };
 
 struct workspace_usage_walker *
@@ -57,6 +62,49 @@ workspace_usage_walker_new (int dirfd, uint64_t max_entries)
   self->dev = st.st_dev;
   self->max_procs = MAX_PROCS;
   return self;
+}
+
+void
+workspace_usage_set_inputs (struct workspace_usage_walker *self, bool capped)
+{
+  self->capped = capped;
+  for (size_t i = 0; i < workspace_n_inputs (); i++)
+    {
+      struct stat st;
+      if (fstatat (self->dirfd, workspace_input (i), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st.st_mode))
+        {
+          self->inputs[i].ino = st.st_ino;
+          self->inputs[i].bytes = (uint64_t) st.st_blocks * 512;
+        }
+    }
+}
+
+static bool
+is_input_inode (struct workspace_usage_walker *self, const struct stat *st)
+{
+  for (size_t i = 0; i < workspace_n_inputs (); i++)
+    if (self->inputs[i].ino == st->st_ino && st->st_dev == self->dev)
+      return true;
+  return false;
+}
+
+/* The bytes a file at the top of the workspace counts for. */
+static uint64_t
+top_file_bytes (struct workspace_usage_walker *self, const char *name, const struct stat *st)
+{
+  uint64_t bytes = (uint64_t) st->st_blocks * 512;
+
+  for (size_t i = 0; i < workspace_n_inputs (); i++)
+    if (self->inputs[i].ino == st->st_ino && strcmp (workspace_input (i), name) == 0)
+      return bytes > self->inputs[i].bytes ? bytes - self->inputs[i].bytes : 0;
+  /* A capped workspace's host folder: the saves write each file afresh
+   * (one name) and give it its owner's write bit, so a file with none, or
+   * with another name, was added by the caller while the program ran (an
+   * input too, linked in by PID-1: a copy made read-only, or a hard link
+   * to the user's own file). */
+  if (self->capped && ((st->st_mode & 0222) == 0 || st->st_nlink > 1))
+    return 0;
+  return bytes;
 }
 
 void
@@ -118,6 +166,10 @@ visit (struct workspace_usage_walker *self, int dirfd, const char *name, const s
    * outside the workspace, put there by someone who could write the
    * folder (the sandbox cannot make root's files): never touch it. */
   if (S_ISREG (st->st_mode) && st->st_nlink > 1 && st->st_uid == 0)
+    return;
+  /* Nor an input: the caller's (it may be a hard link to the user's own
+   * file), read-only inside, its mode and owner not ours to change. */
+  if (S_ISREG (st->st_mode) && is_input_inode (self, st))
     return;
   if (self->mode == WALK_HAND_OVER && (st->st_uid == 0 || st->st_gid == 0))
     {
@@ -181,7 +233,8 @@ walk (struct workspace_usage_walker *self, int fd, int depth, struct workspace_u
         }
     found:
       u->entries++;
-      u->bytes += (uint64_t) st.st_blocks * 512;
+      u->bytes += depth == 0 && S_ISREG (st.st_mode) ? top_file_bytes (self, e->d_name, &st)
+                                                    : (uint64_t) st.st_blocks * 512;
       visit (self, dirfd (dir), e->d_name, &st);
       if (S_ISDIR (st.st_mode))
         {

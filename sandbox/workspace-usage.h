@@ -24,6 +24,11 @@ struct workspace_usage_walker;
  * unreadable to its owner gets its owner's bits back so it can be counted;
  * what still cannot be read sets `blind`. Every walk also clears set-id bits. */
 struct workspace_usage_walker *workspace_usage_walker_new (int dirfd, uint64_t max_entries);
+/* Takes the inputs named so far (workspace_add_input()) as they are now:
+ * from then on each counts only for what it grows by. With @capped (the
+ * host's folder of a capped workspace) a file at the top with no write bit
+ * counts for nothing: an input added while the program runs. */
+void workspace_usage_set_inputs (struct workspace_usage_walker *self, bool capped);
 /* More processes than @max_procs (and a few of the sandbox's own) under
  * PID-1 make a walk report `blind` at once. */
 void workspace_usage_set_max_procs (struct workspace_usage_walker *self, uint64_t max_procs);

@@ -604,6 +604,7 @@ start_profile (RkConversation *self,
                FileState      *fs)
 {
   const char *names[] = { fs->name, NULL };
+  g_auto(GStrv) inputs = rk_session_dup_file_names (self->session);
   RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
   FileOp *op = g_new0 (FileOp, 1);
 
@@ -612,6 +613,7 @@ start_profile (RkConversation *self,
   self->n_profiling++;
   fs->progress = -1;
   options.stage_readings = TRUE;
+  options.inputs = (const char * const *) inputs;
   rk_profile_files_with_progress_async (rk_session_get_workspace (self->session), names, &options,
                                         profile_progress_cb, op, fs->cancellable, profiled_cb, op);
 }

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -234,6 +235,50 @@ give_to_workspace_owner (int dir,
   (void) !fchown (file, st.st_uid, st.st_gid);
 }
 
+/* A second name for the dropped file itself, when it is on the
+ * workspace's file system: no copy, however big (the sandbox binds it
+ * read-only, so nothing inside can change it). Only a file whose mode and
+ * owner the session never has to change: readable by the workspace's
+ * owner as it is, never root's own (the sandbox leaves those alone). */
+static gboolean
+link_original (int                src,
+               const struct stat *st,
+               int                dir,
+               int                stage,
+               char              *tmp_name)
+{
+  struct stat ws;
+  char path[64];
+
+  if (fstat (dir, &ws) != 0 || ws.st_dev != st->st_dev || st->st_uid == 0)
+    return FALSE;
+  if (ws.st_uid != st->st_uid && (st->st_mode & S_IROTH) == 0)
+    return FALSE;
+  g_snprintf (path, sizeof path, "/proc/self/fd/%d", src);
+  for (guint attempt = 0; attempt < 16; attempt++)
+    {
+      g_snprintf (tmp_name, 32, ".import-%08x%08x", g_random_int (), g_random_int ());
+      if (linkat (AT_FDCWD, path, stage, tmp_name, AT_SYMLINK_FOLLOW) == 0)
+        return TRUE;
+      if (errno != EEXIST)
+        return FALSE;
+    }
+  return FALSE;
+}
+
+/* Whether the workspace's file system has room for @size more bytes, and
+ * some to spare for what the session writes. */
+static gboolean
+has_room_for (int     dir,
+              goffset size)
+{
+  struct statvfs sv;
+
+  if (fstatvfs (dir, &sv) != 0)
+    return TRUE;  /* unknown: the copy itself will say */
+  return (guint64) sv.f_bavail * sv.f_frsize >= (guint64) size + (64 << 20);
+}
+
 static char *
 import_file (const char   *workspace,
              const char   *source,
@@ -279,12 +324,6 @@ import_file (const char   *workspace,
                    _("“%s” is not a regular file, so it cannot be added."), display);
       goto out;
     }
-  if ((guint64) st.st_size > RK_IMPORT_MAX_SIZE)
-    {
-      g_set_error (error, RK_IMPORT_ERROR, RK_IMPORT_ERROR_TOO_LARGE,
-                   _("“%s” is larger than 2 GB, the largest file Reckon can add."), display);
-      goto out;
-    }
   fcntl (src, F_SETFL, fcntl (src, F_GETFL) & ~O_NONBLOCK);
 
   dir = open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -298,6 +337,15 @@ import_file (const char   *workspace,
   if (stage < 0)
     {
       set_errno_error (error, errno, _("copy"), display);
+      goto out;
+    }
+  if (link_original (src, &st, dir, stage, tmp_name))
+    goto named;
+  if (!has_room_for (dir, st.st_size))
+    {
+      g_autofree char *size = g_format_size ((guint64) st.st_size);
+      g_set_error (error, RK_IMPORT_ERROR, RK_IMPORT_ERROR_TOO_LARGE,
+                   _("There is not enough free disk space to add “%s” (%s)."), display, size);
       goto out;
     }
   for (guint attempt = 0; out < 0; attempt++)
@@ -329,19 +377,14 @@ import_file (const char   *workspace,
       if (n == 0)
         break;
       copied += n;
-      /* The file may grow while it is copied: the cap holds regardless. */
-      if (copied > RK_IMPORT_MAX_SIZE)
-        {
-          g_set_error (error, RK_IMPORT_ERROR, RK_IMPORT_ERROR_TOO_LARGE,
-                       _("“%s” is larger than 2 GB, the largest file Reckon can add."), display);
-          goto fail_unlink;
-        }
       if (!write_all (out, buf, n))
         {
           set_errno_error (error, errno, _("copy"), display);
           goto fail_unlink;
         }
     }
+  /* A private copy is an input: nothing may change it (docs/sandbox.md). */
+  (void) fchmod (out, 0444);
   if (staged)
     give_to_workspace_owner (dir, stage, out);
   if (close (out) != 0)
@@ -352,6 +395,7 @@ import_file (const char   *workspace,
     }
   out = -1;
 
+named:
   {
     g_autofree char *base = g_path_get_basename (source);
 

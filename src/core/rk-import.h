@@ -12,12 +12,10 @@ G_BEGIN_DECLS
 typedef enum
 {
   RK_IMPORT_ERROR_NOT_REGULAR,   /* a folder, FIFO, device, socket or symlink */
-  RK_IMPORT_ERROR_TOO_LARGE,
+  RK_IMPORT_ERROR_TOO_LARGE,     /* no room for a copy on the workspace's disk */
   RK_IMPORT_ERROR_FAILED,
 } RkImportError;
 
-/* The largest file imported, in bytes (2 GiB). */
-#define RK_IMPORT_MAX_SIZE (G_GUINT64_CONSTANT (2) * 1024 * 1024 * 1024)
 /* The longest name given to an imported file, in bytes. */
 #define RK_IMPORT_NAME_MAX 200
 
@@ -43,7 +41,10 @@ char    *rk_import_numbered_name  (const char *name,
 
 /* Copies @source (a host path; a symlink is refused) into the folder
  * @workspace under a sanitised name (" (2)" etc. on collision), through a
- * temporary name and a rename, so a half-copied file is never seen.
+ * temporary name and a rename, so a half-copied file is never seen. On the
+ * workspace's own file system the file gets a second name (a hard link)
+ * instead, of any size; a copy is made read-only (0444). Either way it is
+ * an input of the sandbox (docs/files-and-sessions.md).
  * Returns the new file's name inside @workspace. */
 char    *rk_import_file           (const char   *workspace,
                                    const char   *source,

@@ -111,6 +111,7 @@ struct _RkKernel
 
   char           *workspace;
   RkKernelLimits  limits;
+  GStrv           inputs;
   RkKernelState   state;
   Instance       *inst;
   RkKernelEvent  *ready;
@@ -1281,6 +1282,7 @@ launch (RkKernel  *self,
       setenv[1] = cell_cpu;
     }
   spec.setenv = setenv;
+  spec.inputs = (const char * const *) self->inputs;
   spec.host_fds[0] = req[0];
   spec.child_fds[0] = CHILD_REQUEST_FD;
   spec.host_fds[1] = ev[1];
@@ -1808,6 +1810,15 @@ rk_kernel_get_cell_time_limit (RkKernel *self)
   return cell_time_limit (self);
 }
 
+void
+rk_kernel_set_inputs (RkKernel           *self,
+                      const char * const *names)
+{
+  g_return_if_fail (RK_IS_KERNEL (self));
+  g_strfreev (self->inputs);
+  self->inputs = g_strdupv ((char **) names);
+}
+
 guint
 rk_kernel_get_n_protocol_errors (RkKernel *self)
 {
@@ -1838,6 +1849,7 @@ rk_kernel_finalize (GObject *object)
   RkKernel *self = RK_KERNEL (object);
 
   g_free (self->workspace);
+  g_strfreev (self->inputs);
 
   G_OBJECT_CLASS (rk_kernel_parent_class)->finalize (object);
 }

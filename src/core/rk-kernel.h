@@ -68,6 +68,12 @@ const char     *rk_kernel_get_running_cell (RkKernel            *self);
 void            rk_kernel_set_cell_time_limit (RkKernel         *self,
                                             guint64              seconds);
 guint64         rk_kernel_get_cell_time_limit (RkKernel         *self);
+/* The names of the files the user added to the workspace (NULL-terminated):
+ * the sandbox's inputs from the next start on (RkSandboxSpec.inputs). A file
+ * added while the kernel runs comes in through rk_kernel_take_incoming_async
+ * and is an input of the running sandbox already. */
+void            rk_kernel_set_inputs       (RkKernel            *self,
+                                            const char * const  *names);
 /* Lines from the kernel that were dropped as malformed or hostile. */
 guint           rk_kernel_get_n_protocol_errors (RkKernel       *self);
 

@@ -1177,6 +1177,7 @@ typedef struct
   char  *workspace;
   GStrv  names;
   GStrv  option_args;          /* the user's choices, as profiler arguments */
+  GStrv  inputs;               /* RkProfileOptions.inputs */
   RkProfileProgressFunc progress;
   gpointer              progress_data;
 } ProfileData;
@@ -1273,6 +1274,7 @@ profile_data_free (gpointer data)
   g_free (d->workspace);
   g_strfreev (d->names);
   g_strfreev (d->option_args);
+  g_strfreev (d->inputs);
   g_free (d);
 }
 
@@ -1438,6 +1440,7 @@ done:
  * when cancelled). */
 static GPtrArray *
 run_profiler (const char         *workspace,
+              const char * const *inputs,
               const char * const *option_args,
               const char * const *names,
               guint               n_names,
@@ -1475,6 +1478,7 @@ run_profiler (const char         *workspace,
   g_ptr_array_add (argv, NULL);
 
   spec.workspace = workspace;
+  spec.inputs = inputs;
   spec.memory_bytes = profile_memory;
   spec.timeout_seconds = profile_timeout;
   spec.max_procs = 16;
@@ -1576,6 +1580,7 @@ rk_profile_files (const char          *workspace,
 
 static GPtrArray *
 profile_files_args (const char          *workspace,
+                    const char * const  *inputs,
                     const char * const  *names,
                     const char * const  *option_args,
                     ProgressSink        *sink,
@@ -1584,15 +1589,26 @@ profile_files_args (const char          *workspace,
 {
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_file_profile_free);
   g_autoptr(GPtrArray) valid = g_ptr_array_new ();
+  g_autoptr(GPtrArray) all_inputs = g_ptr_array_new ();
   g_autoptr(GPtrArray) batch = NULL;
   g_autofree char *failure = NULL;
   guint n = names != NULL ? g_strv_length ((GStrv) names) : 0;
   guint next = 0;
   gboolean batch_out_of_memory = FALSE;
 
+  g_ptr_array_add (all_inputs, NULL);
+
   for (guint i = 0; i < n; i++)
     if (rk_path_is_beneath (names[i]) && strchr (names[i], '/') == NULL)
       g_ptr_array_add (valid, (gpointer) names[i]);
+  /* The files profiled are inputs too, whatever the caller named. */
+  for (guint i = 0; inputs != NULL && inputs[i] != NULL; i++)
+    if (!g_strv_contains ((const char * const *) all_inputs->pdata, inputs[i]))
+      g_ptr_array_insert (all_inputs, all_inputs->len - 1, (gpointer) inputs[i]);
+  for (guint i = 0; i < valid->len; i++)
+    if (!g_strv_contains ((const char * const *) all_inputs->pdata, g_ptr_array_index (valid, i)))
+      g_ptr_array_insert (all_inputs, all_inputs->len - 1, g_ptr_array_index (valid, i));
+  inputs = (const char * const *) all_inputs->pdata;
 
   /* Fast path: one sandbox for every file (pandas is imported once). The
    * profiler turns a bad file into an error sentence itself; only when the
@@ -1600,7 +1616,7 @@ profile_files_args (const char          *workspace,
    * its own, so one hostile file cannot take the others' profiles with it. */
   if (valid->len > 1)
     {
-      batch = run_profiler (workspace, option_args, (const char * const *) valid->pdata, valid->len,
+      batch = run_profiler (workspace, inputs, option_args, (const char * const *) valid->pdata, valid->len,
                             sink, cancellable, &failure, error);
       g_clear_pointer (&failure, g_free);
       if (batch == NULL && g_cancellable_is_cancelled (cancellable))
@@ -1631,7 +1647,7 @@ profile_files_args (const char          *workspace,
               continue;
             }
         }
-      one = run_profiler (workspace, option_args, &names[i], 1, sink, cancellable, &failure, error);
+      one = run_profiler (workspace, inputs, option_args, &names[i], 1, sink, cancellable, &failure, error);
       if (one == NULL && g_cancellable_is_cancelled (cancellable))
         return NULL;
       if (one != NULL)
@@ -1657,7 +1673,8 @@ rk_profile_files_with_options (const char              *workspace,
   option_args = options_to_args (options, error);
   if (option_args == NULL)
     return NULL;
-  return profile_files_args (workspace, names, (const char * const *) option_args, NULL, cancellable, error);
+  return profile_files_args (workspace, options != NULL ? options->inputs : NULL, names,
+                             (const char * const *) option_args, NULL, cancellable, error);
 }
 
 static void
@@ -1669,7 +1686,8 @@ profile_thread (GTask        *task,
   ProfileData *d = task_data;
   GError *error = NULL;
   ProgressSink sink = { task, d->progress, d->progress_data, 0 };
-  GPtrArray *out = profile_files_args (d->workspace, (const char * const *) d->names,
+  GPtrArray *out = profile_files_args (d->workspace, (const char * const *) d->inputs,
+                                      (const char * const *) d->names,
                                       (const char * const *) d->option_args, &sink, cancellable, &error);
 
   if (out == NULL)
@@ -1724,6 +1742,7 @@ rk_profile_files_with_progress_async (const char              *workspace,
   d->workspace = g_strdup (workspace);
   d->names = g_strdupv ((GStrv) names);
   d->option_args = option_args;
+  d->inputs = options != NULL ? g_strdupv ((GStrv) options->inputs) : NULL;
   d->progress = progress;
   d->progress_data = progress_data;
   g_task_set_task_data (task, d, profile_data_free);

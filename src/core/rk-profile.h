@@ -148,6 +148,10 @@ typedef struct
    * instead, for a running kernel to take in (rk_kernel_take_incoming_async)
    * or rk_import_place_staged(). */
   gboolean         stage_readings;
+  /* The files the user added to the workspace (NULL-terminated), read-only
+   * and not counted against the disk limit while the profiler runs
+   * (RkSandboxSpec.inputs); NULL: the files profiled. */
+  const char * const *inputs;
 } RkProfileOptions;
 
 #define RK_PROFILE_OPTIONS_INIT { RK_PROFILE_HEADER_AUTO, NULL, NULL, -1, FALSE }

@@ -397,6 +397,11 @@ add_sandbox_options (GPtrArray           *argv,
       add (argv, "RECKON_WORKSPACE");
       add (argv, spec->workspace);
     }
+  for (guint i = 0; spec->inputs != NULL && spec->inputs[i] != NULL && i < RK_SANDBOX_MAX_INPUTS; i++)
+    {
+      add (argv, "--input");
+      add (argv, spec->inputs[i]);
+    }
   for (guint i = 0; spec->setenv != NULL && spec->setenv[i] != NULL && spec->setenv[i + 1] != NULL; i += 2)
     {
       add (argv, "--setenv");

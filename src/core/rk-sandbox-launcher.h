@@ -43,6 +43,10 @@ char             *rk_sandbox_launcher_kernel_path        (const char *name);
 char             *rk_sandbox_launcher_workspace_path     (const char *workspace,
                                                           const char *name);
 
+/* reckon-sandbox takes at most this many --input names; further files
+ * are ordinary files of the workspace. */
+#define RK_SANDBOX_MAX_INPUTS 1024
+
 /* What to run: limits (0 keeps reckon-sandbox's default), extra environment,
  * descriptors handed to the program at fixed numbers, and the program. */
 typedef struct
@@ -57,6 +61,10 @@ typedef struct
   guint64              max_files;
   guint64              tmp_size;
   const char * const  *setenv;        /* NAME, VALUE, NAME, VALUE, ..., NULL */
+  /* Names of the files at the top of the workspace that the user added
+   * (NULL-terminated, or NULL): read-only inside, never counted against the
+   * disk limit, never copied into a capped workspace (--input). */
+  const char * const  *inputs;
   /* Host fds (taken, closed by the launcher) and the numbers the program
    * gets them at; @status_fd is the number (one of @child_fds) of the
    * sandbox's status line, or -1. */

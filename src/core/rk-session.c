@@ -317,7 +317,10 @@ rk_session_get_kernel (RkSession *self)
 
   if (self->kernel == NULL)
     {
+      g_auto(GStrv) names = rk_session_dup_file_names (self);
+
       self->kernel = rk_kernel_new (self->workspace, self->have_limits ? &self->limits : NULL);
+      rk_kernel_set_inputs (self->kernel, (const char * const *) names);
       g_signal_connect (self->kernel, "event", G_CALLBACK (kernel_event_cb), self);
       g_signal_connect (self->kernel, "state-changed", G_CALLBACK (kernel_state_cb), self);
     }
@@ -431,6 +434,11 @@ file_taken_cb (GObject      *source,
   f->name = g_strdup (name);
   f->original_path = g_strdup (g_task_get_task_data (task));
   g_ptr_array_add (self->files, f);
+  if (self->kernel != NULL)
+    {
+      g_auto(GStrv) names = rk_session_dup_file_names (self);
+      rk_kernel_set_inputs (self->kernel, (const char * const *) names);
+    }
   rk_session_keep_alive (self);
   g_signal_emit (self, signals[SIGNAL_FILES_CHANGED], 0);
   g_task_return_pointer (task, g_steal_pointer (&name), g_free);

@@ -2340,6 +2340,141 @@ def _():
         a.close()
 
 
+def make_input(ws, name, size, sparse=True):
+    """An input as rk-import leaves it: a read-only file at the top of the
+    workspace, owned by the workspace's owner."""
+    path = os.path.join(ws, name)
+    with open(path, 'wb') as f:
+        f.write(b'a,b\n1,2\n')
+        if sparse:
+            f.truncate(size)
+        else:
+            chunk = b'1,2\n' * (1 << 18)
+            while f.tell() + len(chunk) <= size:
+                f.write(chunk)
+            f.truncate(size)
+    os.chmod(path, 0o444)
+    give_to_workspace_owner(ws, path)
+    return path
+
+
+INPUT_ATTACKS = '''
+out = {}
+out["size"] = os.path.getsize("data.csv")
+out["read"] = open("data.csv").readline().strip()
+out["append"] = oserr(lambda: open("data.csv", "a").write("x"))
+out["truncate"] = oserr(os.truncate, "data.csv", 0)
+out["chmod"] = oserr(os.chmod, "data.csv", 0o666)
+target = os.path.realpath("data.csv")
+out["write_target"] = oserr(lambda: open(target, "r+").write("x"))
+out["rename_target"] = oserr(os.rename, target, target + ".old")
+out["link_target"] = oserr(os.link, target, "linked.csv")
+out["made"] = oserr(lambda: open("made.bin", "wb").write(b"x" * 4096))
+'''
+
+REFUSED = ('EROFS', 'EACCES', 'EBUSY', 'EPERM')
+
+
+@case('fs', 'inputs (--input), bound workspace: an input far over --disk is read, never counted, '
+            'and cannot be written, truncated, renamed, removed or hard-linked')
+def _():
+    ws = new_workspace()
+    make_input(ws, 'data.csv', 48 << 20, sparse=False)
+    res = run(INPUT_ATTACKS + textwrap.dedent('''
+    out["rename"] = oserr(os.rename, "data.csv", "moved.csv")
+    out["unlink"] = oserr(os.unlink, "data.csv")
+    import time
+    time.sleep(1.5)  # the monitor walks the workspace meanwhile
+    print(json.dumps(out))
+    '''), opts=('--disk', '16M', '--input', 'data.csv'), ws=ws)
+    equal(res.rc, 0, f'exit status ({res!r})')
+    out = res.json()
+    equal((out['size'], out['read'], out['made']), (48 << 20, 'a,b', 'ok'),
+          'read, and the program writes its own files')
+    for op in ('append', 'truncate', 'chmod', 'write_target', 'rename_target', 'rename', 'unlink'):
+        check(out[op] in REFUSED, f'{op} refused: {out}')
+    equal(out['link_target'], 'EXDEV', 'hard link of the input')
+    host = os.path.join(ws, 'data.csv')
+    equal((os.path.getsize(host), open(host).readline()), (48 << 20, 'a,b\n'), 'the input on the host')
+    # Without --input the same file is any other file of the workspace: it counts.
+    res = run('import time; time.sleep(1.5)', opts=('--disk', '16M'), ws=ws)
+    equal(res.status.get('limit'), 'disk', f'the same file, not named an input ({res!r})')
+
+
+@case('fs', 'inputs (--input), capped workspace: a link to the read-only view of the host folder, '
+            'never copied into the tmpfs; the program cannot change the host input, even by replacing its link')
+def _():
+    ws = new_workspace()
+    make_input(ws, 'data.csv', 48 << 20, sparse=False)
+    res = run(INPUT_ATTACKS + textwrap.dedent('''
+    out["link"] = os.readlink("data.csv")
+    out["inputs_write"] = oserr(lambda: open("/inputs/new.csv", "w"))
+    os.unlink("data.csv")
+    open("data.csv", "w").write("forged by the program")
+    print(json.dumps(out))
+    '''), opts=(*TMPFS, '--input', 'data.csv'), ws=ws)
+    equal(res.rc, 0, f'exit status ({res!r})')
+    out = res.json()
+    equal((out['size'], out['read'], out['link'], out['made']), (48 << 20, 'a,b', '/inputs/data.csv', 'ok'),
+          'the input inside, three times --disk')
+    for op in ('append', 'truncate', 'chmod', 'write_target', 'rename_target', 'inputs_write'):
+        check(out[op] in REFUSED, f'{op} refused: {out}')
+    equal(res.status.get('saved'), True, f'saved at the end ({res.status})')
+    host = os.path.join(ws, 'data.csv')
+    equal((os.path.getsize(host), open(host).readline()), (48 << 20, 'a,b\n'),
+          'the host input after the program replaced its link and the workspace was saved')
+    equal(sorted(os.listdir(ws)), ['data.csv', 'made.bin'], 'the host folder')
+
+
+@case('fs', 'inputs added mid-run to a capped workspace: linked in through .reckon-incoming, '
+            'not copied, not counted against --disk, read-only inside')
+def _():
+    ws = new_workspace()
+    a, b = socket.socketpair()
+    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--sync-fd', str(b.fileno()), '--',
+           PY, '-c', PRELUDE + textwrap.dedent('''
+        print("ready", flush=True)
+        sys.stdin.readline()
+        import time
+        time.sleep(1.5)  # the monitor walks the host folder meanwhile
+        out = {"size": os.path.getsize("big.csv"), "link": os.readlink("big.csv"),
+               "append": oserr(lambda: open("big.csv", "a").write("x")),
+               "write_target": oserr(lambda: open("/inputs/big.csv", "r+").write("x"))}
+        print(json.dumps(out))
+    ''')]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         pass_fds=(b.fileno(),))
+    b.close()
+    try:
+        wait_line(p)
+        f = a.makefile()
+        a.settimeout(20)
+        inc = os.path.join(ws, '.reckon-incoming')
+        os.mkdir(inc)
+        give_to_workspace_owner(ws, inc)
+        make_input(inc, 'big.csv', 48 << 20, sparse=False)
+        a.sendall(b'l')
+        equal(json.loads(f.readline()), {'loaded': True}, 'load answer')
+        p.stdin.write(b'\n')
+        p.stdin.close()
+        equal(p.wait(timeout=30), 0, f'exit status ({p.stderr.read()!r})')
+        out = json.loads(p.stdout.read().decode().splitlines()[-1])
+        equal((out['size'], out['link']), (48 << 20, '/inputs/big.csv'), 'the added input inside')
+        check(out['append'] in REFUSED and out['write_target'] in REFUSED, f'the added input is read-only: {out}')
+        equal(os.path.getsize(os.path.join(ws, 'big.csv')), 48 << 20, 'the input on the host')
+    finally:
+        p.kill()
+        p.wait()
+        a.close()
+
+
+@case('fs', '--input takes one name at the top of the workspace, nothing else')
+def _():
+    for bad in ('../x', 'a/b', '.hidden', ''):
+        res = run('print(1)', opts=('--input', bad))
+        equal(res.rc, 125, f'--input {bad!r} refused ({res!r})')
+
+
 @case('audit', 'capped workspace: closing --sync-fd means no save at the end')
 def _():
     ws = new_workspace()
