@@ -32,6 +32,23 @@ typedef struct
   RkFileProfile *profile;
 } Truth;
 
+/* Lines of a file that grows with each update of its package (one a line,
+ * a header first), counted here by newlines: the truth stays a count made
+ * without Reckon. -1 when it cannot be read (the test then skips it). */
+static int
+data_lines (const char *path)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  int n = 0;
+
+  if (!g_file_get_contents (path, &text, &len, NULL))
+    return 0;
+  for (gsize i = 0; i < len; i++)
+    n += text[i] == '\n';
+  return n;
+}
+
 static GPtrArray *truths;
 static RkTestKernel kt;
 static char *unusable;     /* why the sandbox cannot run here, or NULL */
@@ -84,7 +101,7 @@ load_truths (void)
       t->derive = g_strdup (f[3]);
       t->kind = g_strdup (f[4]);
       t->table = g_strdup (f[5]);
-      t->rows = g_str_equal (f[6], "-") ? -1 : atoi (f[6]);
+      t->rows = g_str_equal (f[6], "-") ? -1 : g_str_equal (f[6], "lines-1") ? data_lines (t->path) - 1 : atoi (f[6]);
       t->columns = g_str_equal (f[7], "-") ? -1 : atoi (f[7]);
       t->header = g_strdup (f[8]);
       t->dates = g_str_equal (f[9], "-") ? g_new0 (char *, 1) : g_strsplit (f[9], ",", -1);
