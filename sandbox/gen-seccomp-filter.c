@@ -32,7 +32,7 @@ main (int argc, char **argv)
     return seccomp_filter_check_name (argv[2]) ? 0 : 1;
   if (argc != 2)
     die ("usage: gen-seccomp-filter OUTPUT.h | --check NAME");
-  prog = build_seccomp_filter ();
+  prog = build_seccomp_filter (false);
   out = fopen (argv[1], "we");
   if (out == NULL)
     die_with_error ("cannot create %s", argv[1]);
@@ -41,6 +41,7 @@ main (int argc, char **argv)
                 "#define SECCOMP_FILTER_ALLOWED %d\n"
                 "#define SECCOMP_PID1_ALLOWED %d\n\n", seccomp_filter_allowed_count (), seccomp_pid1_allowed_count ());
   write_array (out, "seccomp_filter_insns", prog);
+  write_array (out, "seccomp_filter_inet_insns", build_seccomp_filter (true));
   write_array (out, "seccomp_ioctl_insns", build_ioctl_filter ());
   write_array (out, "seccomp_pid1_insns", build_pid1_filter ());
   if (fclose (out) != 0)

@@ -78,7 +78,7 @@ allow_path (int ruleset, const char *path, uint64_t access, uint64_t handled)
 }
 
 void
-sandbox_landlock_apply (const char *workspace, const char *const *ro_paths, size_t n_ro_paths)
+sandbox_landlock_apply (const char *workspace, const char *const *ro_paths, size_t n_ro_paths, bool tcp)
 {
   const char *const rw[] = { workspace, "/tmp", "/dev/shm" };
   static const char *const ro[] = {
@@ -97,11 +97,10 @@ sandbox_landlock_apply (const char *workspace, const char *const *ro_paths, size
     return;
   fs = handled_fs (abi);
   attr.handled_access_fs = fs;
+  if (abi >= 4 && !tcp)
+    attr.handled_access_net = NET_BIND_TCP | NET_CONNECT_TCP;
   if (abi >= 4)
-    {
-      attr.handled_access_net = NET_BIND_TCP | NET_CONNECT_TCP;
-      size = 2 * sizeof (uint64_t);
-    }
+    size = 2 * sizeof (uint64_t);
   if (abi >= 6)
     {
       attr.scoped = SCOPE_ABSTRACT_UNIX_SOCKET;

@@ -76,6 +76,8 @@ static struct
   uint64_t tmp_size;
   bool debug;
   bool pty;
+  /* --net loopback: IP sockets on the run's own lo (docs/scale.md). */
+  bool net_loopback;
   /* --workspace-fs tmpfs (docs/sandbox.md, "A capped workspace"). */
   bool workspace_tmpfs;
   int sync_fd;
@@ -288,6 +290,13 @@ parse_args (int argc, char **argv)
         opt.sync_fd = fd_arg (a, v);
       else if (strcmp (a, "--start-fd") == 0)
         opt.start_fd = fd_arg (a, v);
+      else if (strcmp (a, "--net") == 0)
+        {
+          if (strcmp (v, "loopback") == 0)
+            opt.net_loopback = true;
+          else if (strcmp (v, "none") != 0)
+            die ("--net is none or loopback");
+        }
       else if (strcmp (a, "--input") == 0)
         {
           if (!workspace_add_input (v))
@@ -315,6 +324,9 @@ parse_args (int argc, char **argv)
     die ("--max-open-files must be at least 16");
   if (opt.tmp_size < 4096)
     die ("--tmp-size must be at least 4K");
+  /* Only where the network namespace is ours, and so holds nothing but lo. */
+  if (opt.net_loopback && opt.nested)
+    die ("--net loopback needs a network namespace of its own (not with --nested)");
   if (opt.workspace_tmpfs && opt.nested)
     die ("--workspace-fs tmpfs needs a mount namespace of its own: not with --nested");
   if (opt.workspace_tmpfs && opt.disk < 4096)
@@ -913,13 +925,17 @@ load_filters (void)
     .len = sizeof seccomp_filter_insns / sizeof seccomp_filter_insns[0],
     .filter = (struct sock_filter *) seccomp_filter_insns,
   };
+  struct sock_fprog inet = {
+    .len = sizeof seccomp_filter_inet_insns / sizeof seccomp_filter_inet_insns[0],
+    .filter = (struct sock_filter *) seccomp_filter_inet_insns,
+  };
   struct sock_fprog ioctls = {
     .len = sizeof seccomp_ioctl_insns / sizeof seccomp_ioctl_insns[0],
     .filter = (struct sock_filter *) seccomp_ioctl_insns,
   };
 
   return prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &ioctls, 0, 0) == 0
-         && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &allowlist, 0, 0) == 0;
+         && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, opt.net_loopback ? &inet : &allowlist, 0, 0) == 0;
 }
 
 static void __attribute__((noreturn))
@@ -958,7 +974,7 @@ run_program (void)
         ro[i] = opt.ro_binds[i].dest;
       if (opt.workspace_tmpfs)
         ro[n_ro++] = WORKSPACE_INPUTS;
-      sandbox_landlock_apply ("/workspace", ro, n_ro);
+      sandbox_landlock_apply ("/workspace", ro, n_ro, opt.net_loopback);
     }
 
   /* Last thing before exec, as bubblewrap does. From here on a failure is

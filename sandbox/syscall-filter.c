@@ -277,7 +277,7 @@ export_filter (scmp_filter_ctx ctx)
  * which no Python here uses: there sockets are refused altogether, as the
  * i386 socketcall multiplexer hides the family behind a pointer. */
 static void
-add_rules (scmp_filter_ctx ctx, bool compat)
+add_rules (scmp_filter_ctx ctx, bool compat, bool inet)
 {
   struct scmp_arg_cmp cmp[1];
 
@@ -318,11 +318,30 @@ add_rules (scmp_filter_ctx ctx, bool compat)
       return;
     }
   cmp[0] = SCMP_A0 (SCMP_CMP_NE, AF_UNIX);
-  add_rule (ctx, EAFNOSUPPORT, "socket", 1, cmp);
   add_rule (ctx, EAFNOSUPPORT, "socketpair", 1, cmp);
   cmp[0] = SCMP_A0 (SCMP_CMP_EQ, AF_UNIX);
-  allow (ctx, "socket", 1, cmp);
   allow (ctx, "socketpair", 1, cmp);
+  if (!inet)
+    {
+      cmp[0] = SCMP_A0 (SCMP_CMP_NE, AF_UNIX);
+      add_rule (ctx, EAFNOSUPPORT, "socket", 1, cmp);
+      cmp[0] = SCMP_A0 (SCMP_CMP_EQ, AF_UNIX);
+      allow (ctx, "socket", 1, cmp);
+      return;
+    }
+  /* --net loopback: IPv4 and IPv6 too, inside a network namespace that
+   * still has nothing but its own lo (AF_UNIX 1, AF_INET 2, AF_INET6 10;
+   * every other family, from 0 up, refused). */
+  for (int family = 0; family < AF_MAX; family++)
+    {
+      cmp[0] = SCMP_A0 (SCMP_CMP_EQ, (scmp_datum_t) family);
+      if (family == AF_UNIX || family == AF_INET || family == AF_INET6)
+        allow (ctx, "socket", 1, cmp);
+      else
+        add_rule (ctx, EAFNOSUPPORT, "socket", 1, cmp);
+    }
+  cmp[0] = SCMP_A0 (SCMP_CMP_GE, AF_MAX);
+  add_rule (ctx, EAFNOSUPPORT, "socket", 1, cmp);
 }
 
 static scmp_filter_ctx
@@ -427,15 +446,15 @@ seccomp_pid1_allowed_count (void)
 }
 
 struct sock_fprog *
-build_seccomp_filter (void)
+build_seccomp_filter (bool inet)
 {
   struct sock_fprog *prog;
   scmp_filter_ctx ctx = new_context (DEFAULT_ACTION, false);
   scmp_filter_ctx compat = new_context (DEFAULT_ACTION, true);
   int r;
 
-  add_rules (compat, true);
-  add_rules (ctx, false);
+  add_rules (compat, true, false);
+  add_rules (ctx, false, inet);
   r = seccomp_merge (ctx, compat);
   if (r < 0)
     {

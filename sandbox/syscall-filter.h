@@ -7,8 +7,9 @@
 #include <stdbool.h>
 
 /* Compiles the filter (native x86-64 plus i386 and x32, so `int 0x80` and
- * x32 calls meet the same rules); dies on failure. */
-struct sock_fprog *build_seccomp_filter (void);
+ * x32 calls meet the same rules); dies on failure. With @inet (--net
+ * loopback) sockets of AF_INET and AF_INET6 are allowed too, natively. */
+struct sock_fprog *build_seccomp_filter (bool inet);
 /* The second, stacked filter: refuses the TIOCSTI and TIOCLINUX ioctls. */
 struct sock_fprog *build_ioctl_filter (void);
 /* PID-1's own, much shorter allowlist, for once the program runs. */

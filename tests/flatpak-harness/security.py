@@ -50,6 +50,8 @@ KNOWN = [
     ('never gets the caller\'s terminal', 'limit: --nested does not replace a terminal on fds 0-2 yet (the portal passes the caller\'s fds through)'),
     ('--pty: a fresh terminal', 'limit: --nested has no --pty yet'),
     ('hard-linked into the workspace from outside', ROOT + ': the file outside is the sub-sandbox uid\'s own'),
+    ('inputs (--input), bound workspace', 'limit: --nested makes no mount, so an input is as writable as the rest of the exposed workspace; the walker counts only what it grew by (docs/sandbox.md, "Inputs")'),
+    ('--net loopback', 'the outer sandbox decides the network (flatpak-spawn --no-network: only lo); --nested refuses --net loopback'),
     ('capped workspace:', 'limit: --workspace-fs tmpfs needs a mount namespace of its own, which --nested does not make (the walker bounds the workspace there)'),
     ('--start-fd:', 'not used there: the launcher passes --start-fd only to the userns backend on cgroup v2 (no cgroup of ours in a Flatpak); ' + PLUMB + ' (the fd is not forwarded through the portal)'),
 ]

@@ -2340,6 +2340,42 @@ def _():
         a.close()
 
 
+@case('net', '--net loopback: TCP on the run\'s own lo works; no route out, the host\'s loopback services '
+             'refused, other families still refused; refused with --nested')
+def _():
+    host = socket.socket()
+    host.bind(('127.0.0.1', 0))
+    host.listen()
+    port = host.getsockname()[1]
+    try:
+        res = run(f'''
+        import socket
+        out = {{}}
+        s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+        c = socket.create_connection(s.getsockname(), timeout=5)
+        a, _ = s.accept(); c.sendall(b"x"); out["own_lo"] = a.recv(1).decode()
+        out["host_port"] = oserr(socket.create_connection, ("127.0.0.1", {port}), timeout=3)
+        out["out"] = oserr(socket.create_connection, ("192.0.2.1", 80), timeout=3)
+        out["packet"] = oserr(socket.socket, socket.AF_PACKET, socket.SOCK_RAW)
+        out["netlink"] = oserr(socket.socket, socket.AF_NETLINK, socket.SOCK_RAW)
+        out["ifaces"] = sorted(l.split(":")[0].strip() for l in open("/proc/net/dev").readlines()[2:])
+        print(json.dumps(out))
+        ''', opts=('--net', 'loopback'))
+        equal(res.rc, 0, f'exit status ({res!r})')
+        out = res.json()
+        equal(out['own_lo'], 'x', 'a TCP server and client on the run\'s own lo')
+        equal(out['host_port'], 'ECONNREFUSED', 'a port listening on the host\'s loopback')
+        equal(out['out'], 'ENETUNREACH', 'an address outside')
+        equal((out['packet'], out['netlink']), ('EAFNOSUPPORT', 'EAFNOSUPPORT'), 'other families')
+        equal(out['ifaces'], ['lo'], 'interfaces')
+        res = run('import socket; socket.socket()')
+        check(b'Address family not supported' in res.err, f'without --net loopback, no IP socket ({res!r})')
+        res = run('print(1)', opts=('--net', 'loopback', '--nested'))
+        equal(res.rc, 125, f'--net loopback with --nested refused ({res!r})')
+    finally:
+        host.close()
+
+
 def make_input(ws, name, size, sparse=True):
     """An input as rk-import leaves it: a read-only file at the top of the
     workspace, owned by the workspace's owner."""
