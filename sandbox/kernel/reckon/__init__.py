@@ -13,7 +13,7 @@ import os
 
 from . import _hooks
 
-__all__ = ["show", "chart", "load"]
+__all__ = ["show", "chart", "load", "compute", "is_lazy"]
 
 
 def load(name, sheet=None, engine=None):
@@ -42,6 +42,25 @@ def load(name, sheet=None, engine=None):
         return reading.read(path, found, sheet, engine)
     except reading.ReadError as e:
         raise ValueError("%s: %s" % (os.path.basename(path), e)) from None
+
+
+def is_lazy(obj):
+    """Is @obj a lazy Dask collection (what reckon.load gives past memory)?"""
+    return type(obj).__module__.startswith("dask.") and hasattr(obj, "__dask_graph__")
+
+
+def compute(obj, sample=None):
+    """@obj as pandas: a lazy Dask result is computed (with the threaded
+    scheduler), anything else comes back as it is. @sample: for a lazy
+    frame or series, about that many rows drawn evenly from its parts in
+    one pass, instead of all of them (for a chart of a huge column)."""
+    if not is_lazy(obj):
+        return obj
+    if sample is not None and hasattr(obj, "npartitions"):
+        per_part = max(1, int(sample) // max(1, obj.npartitions))
+        obj = obj.map_partitions(lambda p: p.sample(n=min(len(p), per_part), random_state=0)
+                                 if len(p) > per_part else p)
+    return obj.compute()
 
 
 def _workspace_file(name):

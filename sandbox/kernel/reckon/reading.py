@@ -807,6 +807,7 @@ def _finish_frame(df, reading, raw=False):
 LEAN_ABOVE = 16 << 20          # bytes of text
 CHUNKED_ABOVE = 64 << 20       # read in chunks past this
 CHUNK_BYTES = 16 << 20         # text per chunk
+MIN_CHUNK_ROWS = 10000
 CATEGORY_SHARE = 0.5           # distinct values at most this share of the filled cells
 CATEGORY_MAX = 1 << 20         # and at most this many
 
@@ -827,7 +828,7 @@ def _chunk_rows(path, reading):
         head = b""
     lines = head.count(b"\n")
     per_row = len(head) / lines if lines else 64.0
-    return max(10000, int(CHUNK_BYTES / max(per_row, 1.0)))
+    return max(MIN_CHUNK_ROWS, int(CHUNK_BYTES / max(per_row, 1.0)))
 
 
 def recorded_dtypes(reading):
