@@ -613,9 +613,12 @@ parse_file (JsonNode *node)
   p->first_lines = get_strv (obj, "first_lines", 20);
   p->notes = get_strv (obj, "notes", 16);
   {
-    g_autofree char *engine = get_string (obj, "engine");
+    const char *engine = NULL;
 
-    /* Only the exact word: anything else is the ordinary pandas frame. */
+    /* Only the exact word, not a cleaned one: anything else is the
+     * ordinary pandas frame. */
+    if (!rk_json_get_string (obj, "engine", 16, RK_JSON_OPTIONAL, &engine, NULL))
+      engine = NULL;
     p->engine = g_strcmp0 (engine, "dask") == 0 ? RK_ENGINE_DASK : RK_ENGINE_PANDAS;
     p->large = get_bool (obj, "large") && p->engine == RK_ENGINE_DASK;
     p->memory_estimate = get_count (obj, "memory_estimate");
@@ -1154,8 +1157,8 @@ rk_file_profile_to_prompt (const RkFileProfile *self,
       g_string_append (s, "Lazy: this table is too big for memory");
       if (self->memory_estimate > 0 && self->memory_limit > 0)
         {
-          g_autofree char *need = g_format_size (self->memory_estimate);
-          g_autofree char *limit = g_format_size (self->memory_limit);
+          g_autofree char *need = g_format_size_full (self->memory_estimate, G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *limit = g_format_size_full (self->memory_limit, G_FORMAT_SIZE_IEC_UNITS);
 
           g_string_append_printf (s, " (about %s, over a third of the sandbox's %s limit)", need, limit);
         }
