@@ -743,8 +743,11 @@ def read_csv(path, reading, nrows=None, raw=False, lean=True):
             opts["dtype"] = {**opts.get("dtype", {}), **cats}
     chunked = chosen is not None and nrows is None and _text_size(path, reading) > CHUNKED_ABOVE
     if chunked:
+        # Each chunk parsed whole (low_memory=False): pandas' own smaller
+        # pieces would each make categories and union them, sorting the
+        # categories of a column such as customer IDs every time (3x the CPU).
         opts["chunksize"] = _chunk_rows(path, reading)
-        opts["low_memory"] = True
+        opts["low_memory"] = False
     src = _csv_source(path, reading)
     if isinstance(src, io.TextIOBase):
         opts.pop("encoding", None)
