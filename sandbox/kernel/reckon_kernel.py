@@ -25,6 +25,7 @@ import threading
 import time
 import traceback
 import types
+import warnings
 
 KERNEL_DIR = os.path.dirname(os.path.abspath(__file__))
 if KERNEL_DIR not in sys.path:
@@ -38,6 +39,26 @@ PROTOCOL_VERSION = 1
 # CPU seconds one cell may use (the sandbox's own limit covers the session).
 CELL_CPU_SECONDS = int(os.environ.get("RECKON_CELL_CPU_SECONDS", "600") or 600)
 
+
+
+LAZY_HEAD_ROWS = 10
+
+
+def _dask_collection(obj):
+    """"frame", "series" or "scalar" for a dask.dataframe collection, else
+    None (without importing Dask: only an object of its modules is one)."""
+    if not type(obj).__module__.startswith("dask.dataframe"):
+        return None
+    dd = sys.modules.get("dask.dataframe")
+    if dd is None:
+        return None
+    if isinstance(obj, dd.DataFrame):
+        return "frame"
+    if isinstance(obj, dd.Series):
+        return "series"
+    if isinstance(obj, dd.core.Scalar):
+        return "scalar"
+    return None
 
 class CPUTimeLimitExceeded(BaseException):
     """Raised in a cell that used up its CPU time (SIGXCPU)."""
@@ -608,7 +629,10 @@ class Kernel:
         if figure_cls is not None and isinstance(obj, figure_cls):
             self.save_figure(obj)
             return
-        if pd is not None and isinstance(obj, (pd.DataFrame, pd.Series)):
+        lazy = _dask_collection(obj)
+        if lazy is not None:
+            text = self.show_lazy(obj, lazy, name)
+        elif pd is not None and isinstance(obj, (pd.DataFrame, pd.Series)):
             self.write_table(obj, name)
             with pd.option_context("display.max_rows", 10, "display.max_columns", 20,
                                    "display.width", 120):
@@ -618,6 +642,28 @@ class Kernel:
         cid = self.cell_id
         if cid is not None:
             self.send({"type": "result", "id": cid, "text": _cap_text(text, RESULT_CAP)})
+
+    def show_lazy(self, obj, kind, name):
+        """A Dask DataFrame or Series is never read whole to be shown: the
+        first rows of its first part become the table, and the text says
+        what it is and how to get results."""
+        parts = getattr(obj, "npartitions", 0)
+        if kind == "scalar":
+            return ("A lazy Dask value, not computed yet: call .compute() to get it, e.g. %s.compute()"
+                    % (name or "result"))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                head = obj.head(LAZY_HEAD_ROWS, npartitions=1, compute=True)
+        except Exception as e:  # noqa: BLE001 - the note below still says what it is
+            head = None
+            print("Reckon could not read the first rows of this lazy table: %s" % e, file=sys.stderr)
+        if head is not None:
+            self.write_table(head, name)
+        what = "DataFrame with %d columns" % len(obj.columns) if kind == "frame" else "Series"
+        return ("A lazy Dask %s in %d parts, not read into memory: the table shows its first %d rows. "
+                "Compute small results, e.g. df.groupby(...).sum().compute() or df.head(20); "
+                "len(df) reads the whole file once." % (what, parts, LAZY_HEAD_ROWS))
 
     def write_table(self, obj, name):
         try:

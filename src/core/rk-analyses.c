@@ -202,14 +202,14 @@ append_group_by (GString         *code,
   g_string_append_printf (code, "group = %s\n", group);
   if (value == NULL)
     g_string_append (code,
-                     "result = df.groupby(group, dropna=False).size().sort_values(ascending=False)\n"
+                     "result = reckon.compute(df.groupby(group, dropna=False).size()).sort_values(ascending=False)\n"
                      "result.name = 'rows'\n"
                      "reckon.chart(result.head(50), kind='bar', title=f'Rows per {group}', xlabel=str(group), ylabel='rows')\n");
   else
     {
       g_string_append_printf (code, "value = %s\n", value);
       g_string_append_printf (code,
-                              "result = df.groupby(group, dropna=False)[value].%s().sort_values(ascending=False)\n"
+                              "result = reckon.compute(df.groupby(group, dropna=False)[value].%s()).sort_values(ascending=False)\n"
                               "reckon.chart(result.head(50), kind='bar', title=f'%s of {value} by {group}',\n"
                               "             xlabel=str(group), ylabel=str(value))\n",
                               method, method);
@@ -244,7 +244,7 @@ rk_analysis_build_code (RkAnalysis       analysis,
       append_comment (code, about);
       append_load (code, file_name, sheet);
       /* A result left as a bare name is shown under that name. */
-      g_string_append (code, "summary = df.describe()\nsummary\n");
+      g_string_append (code, "summary = reckon.compute(df.describe())\nsummary\n");
       break;
 
     case RK_ANALYSIS_DISTRIBUTIONS:
@@ -254,7 +254,9 @@ rk_analysis_build_code (RkAnalysis       analysis,
       g_string_append (code,
                        "numbers = df.select_dtypes('number').columns\n"
                        "for column in numbers:\n"
-                       "    reckon.chart(df[column].dropna(), kind='histogram',\n"
+                       "    # a lazy (Dask) table: about 200,000 values drawn from all its parts\n"
+                       "    values = reckon.compute(df[column].dropna(), sample=200000)\n"
+                       "    reckon.chart(values, kind='histogram',\n"
                        "                 title=f'Distribution of {column}', xlabel=str(column), ylabel='rows')\n"
                        "print(len(numbers), 'number columns')\n");
       break;
@@ -266,7 +268,7 @@ rk_analysis_build_code (RkAnalysis       analysis,
       append_load (code, file_name, sheet);
       g_string_append (code,
                        "for column in df.select_dtypes(exclude=['number', 'datetime']).columns:\n"
-                       "    counts = df[column].value_counts(dropna=False).head(20)\n"
+                       "    counts = reckon.compute(df[column].value_counts(dropna=False)).head(20)\n"
                        "    counts.index = counts.index.astype(str)\n"
                        "    reckon.show(counts.rename('rows').rename_axis(column).reset_index(), name=f'Counts of {column}')\n"
                        "    reckon.chart(counts, kind='bar', title=f'Counts of {column}', xlabel=str(column), ylabel='rows')\n");
@@ -279,7 +281,7 @@ rk_analysis_build_code (RkAnalysis       analysis,
       g_string_append (code, "import matplotlib.pyplot as plt\n\n");
       append_load (code, file_name, sheet);
       g_string_append (code,
-                       "corr = df.select_dtypes('number').corr().round(3)\n"
+                       "corr = reckon.compute(df.select_dtypes('number').corr()).round(3)\n"
                        "fig, ax = plt.subplots(figsize=(6, 5))\n"
                        "image = ax.imshow(corr, cmap='RdBu_r', vmin=-1, vmax=1)\n"
                        "ax.set_xticks(range(len(corr.columns)), corr.columns, rotation=45, ha='right')\n"
@@ -296,7 +298,7 @@ rk_analysis_build_code (RkAnalysis       analysis,
       g_string_append (code, "import pandas as pd\n\n");
       append_load (code, file_name, sheet);
       g_string_append (code,
-                       "missing = df.isna().sum()\n"
+                       "missing = reckon.compute(df.isna().sum())\n"
                        "share = (missing / max(len(df), 1) * 100).round(1)\n"
                        "reckon.chart(missing, kind='bar', title='Missing values per column', ylabel='rows')\n"
                        "missing_values = pd.DataFrame({'missing': missing, 'percent': share})\n"

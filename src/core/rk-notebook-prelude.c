@@ -116,6 +116,14 @@ static const char prelude_tail[] =
   "        for j, fmt in how.get('dates', {}).items():\n"
   "            if j < df.shape[1] and df.dtypes.iloc[j] == object:\n"
   "                df.isetitem(j, pd.to_datetime(df.iloc[:, j], format=fmt, errors='coerce'))\n"
+  "        for j in how.get('category', ()):\n"
+  "            if j < df.shape[1] and df.dtypes.iloc[j] == object:\n"
+  "                df.isetitem(j, df.iloc[:, j].astype('category'))\n"
+  "        for j in how.get('int32', ()):\n"
+  "            # integers as int32 where every value fits, as Reckon read them\n"
+  "            col = df.iloc[:, j] if j < df.shape[1] else None\n"
+  "            if col is not None and col.dtype.kind == 'i' and len(col) and -2**31 <= col.min() and col.max() < 2**31:\n"
+  "                df.isetitem(j, col.astype('int32'))\n"
   "        return df\n"
   "\n"
   "    def _reckon_chart(data, kind='line', x=None, y=None, title=None, **kwargs):\n"
@@ -124,7 +132,11 @@ static const char prelude_tail[] =
   "        pd.DataFrame(data).plot(kind=kinds.get(kind, kind), x=x, y=y, title=title)\n"
   "        plt.show()\n"
   "\n"
-  "    reckon = types.SimpleNamespace(load=_reckon_load, chart=_reckon_chart,\n"
+  "    def _reckon_compute(obj, sample=None):\n"
+  "        # Reckon reads a table past a third of its memory limit lazily (Dask); here it is pandas.\n"
+  "        return obj.compute() if hasattr(obj, '__dask_graph__') else obj\n"
+  "\n"
+  "    reckon = types.SimpleNamespace(load=_reckon_load, chart=_reckon_chart, compute=_reckon_compute,\n"
   "                                   show=lambda obj, name=None: display(obj))\n";
 
 /* reading.py's ISO_FORMATS: read_csv parses these itself (parse_dates). */
@@ -202,6 +214,30 @@ get_count (JsonObject *o,
   gint64 v = -1;
 
   return rk_json_get_int (o, member, 0, max, RK_JSON_OPTIONAL, &v, NULL) ? v : -1;
+}
+
+/* A reading's list of column numbers (its dtype choice: "category",
+ * "downcast") as "1, 2, 5": whole numbers below MAX_NAMES, others left out. */
+static void
+column_list (JsonObject *r,
+             const char *member,
+             GString    *out)
+{
+  JsonNode *node = json_object_get_member (r, member);
+  JsonArray *a;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return;
+  a = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (a) && i < MAX_NAMES; i++)
+    {
+      JsonNode *n = json_array_get_element (a, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64 ||
+          json_node_get_int (n) < 0 || json_node_get_int (n) >= MAX_NAMES)
+        continue;
+      g_string_append_printf (out, "%s%" G_GINT64_FORMAT, out->len > 0 ? ", " : "", json_node_get_int (n));
+    }
 }
 
 static gboolean
@@ -293,6 +329,8 @@ csv_entry (GString    *out,
   g_autoptr(GString) iso = g_string_new (NULL);
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GString) formats = g_string_new (NULL);
+  g_autoptr(GString) categories = g_string_new (NULL);
+  g_autoptr(GString) int32 = g_string_new (NULL);
   gboolean header = get_flag (r, "header", TRUE);
   gint64 skip = get_count (r, "skip_lines", G_MAXINT32);
   gboolean first = TRUE;
@@ -327,6 +365,8 @@ csv_entry (GString    *out,
         }
     }
   date_formats (r, iso, text, formats);
+  column_list (r, "category", categories);
+  column_list (r, "downcast", int32);
 
   g_string_append (out, "            'read_csv': dict(");
   kwarg_str (out, &first, "encoding", encoding);
@@ -408,6 +448,12 @@ csv_entry (GString    *out,
     g_string_append (out, "            'strip': True,  # spaces around values removed\n");
   if (formats->len > 0)
     g_string_append_printf (out, "            'dates': {%s},\n", formats->str);
+  /* The dtypes reckon.load chose for a big file: text with few distinct
+   * values as category, integers as int32 where they fit. */
+  if (categories->len > 0)
+    g_string_append_printf (out, "            'category': [%s],\n", categories->str);
+  if (int32->len > 0)
+    g_string_append_printf (out, "            'int32': [%s],\n", int32->str);
   return TRUE;
 }
 

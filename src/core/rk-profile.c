@@ -440,6 +440,11 @@ parse_column (JsonObject *obj)
   c->min_text = get_string (obj, "min");
   c->max_text = get_string (obj, "max");
   c->values = get_strv (obj, "values", 10);
+  {
+    g_autofree char *dtype = get_string (obj, "dtype");
+
+    c->category = g_strcmp0 (dtype, "category") == 0;
+  }
   return c;
 }
 
@@ -607,6 +612,18 @@ parse_file (JsonNode *node)
   p->lines = get_count (obj, "lines");
   p->first_lines = get_strv (obj, "first_lines", 20);
   p->notes = get_strv (obj, "notes", 16);
+  {
+    const char *engine = NULL;
+
+    /* Only the exact word, not a cleaned one: anything else is the
+     * ordinary pandas frame. */
+    if (!rk_json_get_string (obj, "engine", 16, RK_JSON_OPTIONAL, &engine, NULL))
+      engine = NULL;
+    p->engine = g_strcmp0 (engine, "dask") == 0 ? RK_ENGINE_DASK : RK_ENGINE_PANDAS;
+    p->large = get_bool (obj, "large") && p->engine == RK_ENGINE_DASK;
+    p->memory_estimate = get_count (obj, "memory_estimate");
+    p->memory_limit = get_count (obj, "memory_limit");
+  }
   {
     JsonNode *reading = json_object_get_member (obj, "reading");
 
@@ -809,6 +826,8 @@ append_column (GString               *s,
     }
   if (c->unique >= 0 && c->type != RK_COLUMN_INTEGER && c->type != RK_COLUMN_FLOAT)
     g_string_append_printf (s, ", %" G_GINT64_FORMAT " distinct", c->unique);
+  if (c->category)
+    g_string_append (s, ", loaded as pandas category");
   if (c->values != NULL && c->values[0] != NULL)
     {
       g_string_append (s, " (");
@@ -844,7 +863,7 @@ append_table (GString              *s,
                           t->n_columns == 0 || !has_header_row ? ""
                           : (t->header ? ", first row is the header" : ", no header row"));
   if (t->rows_sampled > 0)
-    g_string_append_printf (s, " (statistics from the first %" G_GUINT64_FORMAT " rows)", t->rows_sampled);
+    g_string_append_printf (s, " (statistics from a sample: the first %" G_GUINT64_FORMAT " rows)", t->rows_sampled);
   g_string_append_c (s, '\n');
 
   for (guint i = 0; i < t->columns->len; i++)
@@ -1051,7 +1070,8 @@ rk_file_profile_to_prompt (const RkFileProfile *self,
 {
   GString *s = g_string_new ("File “");
   /* Leave room for the closing lines (hint, notes) after the tables. */
-  gsize budget_end = max_bytes > 400 ? max_bytes - 300 : max_bytes;
+  gsize room = self->engine == RK_ENGINE_DASK ? 800 : 300;
+  gsize budget_end = max_bytes > room + 100 ? max_bytes - room : max_bytes;
 
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -1131,6 +1151,24 @@ rk_file_profile_to_prompt (const RkFileProfile *self,
           g_str_has_prefix (self->read_hint, "reckon.load("))
         g_string_append (s, " (a dict of DataFrames by sheet or page; sheet=NAME for one)");
       g_string_append_c (s, '\n');
+    }
+  if (self->engine == RK_ENGINE_DASK)
+    {
+      g_string_append (s, "Lazy: this table is too big for memory");
+      if (self->memory_estimate > 0 && self->memory_limit > 0)
+        {
+          g_autofree char *need = g_format_size_full (self->memory_estimate, G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *limit = g_format_size_full (self->memory_limit, G_FORMAT_SIZE_IEC_UNITS);
+
+          g_string_append_printf (s, " (about %s, over a third of the sandbox's %s limit)", need, limit);
+        }
+      g_string_append (s, ", so reckon.load returns a lazy Dask DataFrame (dask.dataframe, read in parts, threaded "
+                          "scheduler), not pandas. Write pandas-style code on it and call .compute() only on small "
+                          "results (a groupby aggregate, value_counts, a filtered .head(20)); .head(n) computes by "
+                          "itself; reckon.compute(x) gives pandas for a small lazy result. Never .compute() the "
+                          "whole frame or convert it to pandas; there is no .iloc row access, and each .compute() "
+                          "or len(df) reads the whole file once, so compute several results together with "
+                          "dask.compute(a, b).\n");
     }
   return g_string_free (s, FALSE);
 }

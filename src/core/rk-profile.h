@@ -47,6 +47,7 @@ typedef struct
   char         *max_text;
   gint64        unique;        /* -1 when unknown */
   GStrv         values;        /* a few distinct values of a text column, or NULL */
+  gboolean      category;      /* reckon.load reads it as a pandas category */
 } RkColumnProfile;
 
 typedef struct
@@ -106,6 +107,15 @@ typedef struct
   GPtrArray *doubts;           /* RkReadingDoubt */
 } RkFileReading;
 
+/* What reckon.load returns for a table: a pandas DataFrame, or, when its
+ * estimated size in memory is past a third of the sandbox's memory limit,
+ * a lazy Dask DataFrame read in parts. */
+typedef enum
+{
+  RK_ENGINE_PANDAS,
+  RK_ENGINE_DASK,
+} RkEngine;
+
 typedef struct
 {
   char       *name;            /* file name inside the workspace */
@@ -126,6 +136,10 @@ typedef struct
   GPtrArray  *tables;          /* RkTableProfile */
   char       *raw_json;        /* this file's object, as the profiler sent it */
   RkFileReading *reading;      /* how it was read, or NULL (text, errors) */
+  RkEngine    engine;
+  gboolean    large;           /* read in parts (the profile's "large") */
+  guint64     memory_estimate; /* bytes its table takes in memory; 0 = unknown */
+  guint64     memory_limit;    /* the limit the profiler saw; 0 = unknown */
 } RkFileProfile;
 
 /* Choices a user makes over the profiler's guess, from the file card or

@@ -340,6 +340,13 @@ rk_file_card_set_profile (RkFileCard          *self,
           g_string_append_printf (summary, _(" (first table, “%s”)"), where);
         }
       show_columns (self, t);
+      if (profile->engine == RK_ENGINE_DASK)
+        {
+          g_string_append (summary, " · ");
+          /* TRANSLATORS: on a file's card: the file is bigger than the sandbox's memory
+           * allows, so Python reads it lazily, part by part (Dask) */
+          g_string_append (summary, _("Large file: read in parts"));
+        }
     }
   else
     {

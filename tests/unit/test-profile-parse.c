@@ -266,6 +266,77 @@ test_reading (void)
   g_assert_cmpstr (label, ==, "Read the first row as column names");
 }
 
+/* The engine fields of a big file (issue #16): only the exact word "dask"
+ * makes a lazy table; every other type or value is the ordinary frame. */
+static void
+test_engine (void)
+{
+  static const char *lazy =
+    "{\"version\": 1, \"files\": [{\"name\": \"big.csv\", \"size\": 3000000000, \"kind\": \"csv\","
+    " \"engine\": \"dask\", \"large\": true, \"memory_estimate\": 2000000000, \"memory_limit\": 2147483648,"
+    " \"read_hint\": \"reckon.load('big.csv')\","
+    " \"tables\": [{\"rows\": 77000000, \"rows_sampled\": 200000, \"columns\": 1, \"header\": true, \"lazy\": true,"
+    "   \"column_info\": [{\"name\": \"region\", \"type\": \"text\", \"dtype\": \"category\"}]}]}]}";
+  static const char *hostile[] = {
+    "\"engine\": \"Dask\", \"large\": true",
+    "\"engine\": \"dask \", \"large\": true",
+    "\"engine\": \"\\u0000dask\", \"large\": true",
+    "\"engine\": \"da\\u001bsk\", \"large\": true",
+    "\"engine\": [\"dask\"], \"large\": true",
+    "\"engine\": {\"dask\": 1}, \"large\": true",
+    "\"engine\": 1, \"large\": 1",
+    "\"engine\": null, \"large\": \"true\"",
+    "\"engine\": \"pandas\", \"large\": true, \"memory_estimate\": -5, \"memory_limit\": 1e300",
+    "\"engine\": \"pandas\", \"memory_estimate\": \"2000000000\", \"memory_limit\": [1]",
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = parse (lazy, &error);
+  g_autofree char *text = NULL;
+  RkFileProfile *p;
+  RkColumnProfile *c;
+
+  g_assert_no_error (error);
+  p = g_ptr_array_index (files, 0);
+  g_assert_cmpint (p->engine, ==, RK_ENGINE_DASK);
+  g_assert_true (p->large);
+  g_assert_cmpuint (p->memory_estimate, ==, 2000000000);
+  g_assert_cmpuint (p->memory_limit, ==, G_GUINT64_CONSTANT (2147483648));
+  c = g_ptr_array_index (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->columns, 0);
+  g_assert_true (c->category);
+  text = rk_file_profile_to_prompt (p, 4096);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "statistics from a sample: the first 200000 rows"));
+  g_assert_nonnull (strstr (text, "- region: text, loaded as pandas category"));
+  g_assert_nonnull (strstr (text, "reckon.load returns a lazy Dask DataFrame"));
+  g_assert_nonnull (strstr (text, ".compute()"));
+  g_assert_nonnull (strstr (text, "over a third of the sandbox's 2.0\u00a0GiB limit"));
+  /* The closing lines fit the budget a big table leaves them. */
+  g_clear_pointer (&text, g_free);
+  text = rk_file_profile_to_prompt (p, 1200);
+  g_assert_nonnull (strstr (text, "lazy Dask DataFrame"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (hostile); i++)
+    {
+      g_autofree char *doc = g_strdup_printf ("{\"version\": 1, \"files\": [{\"name\": \"x.csv\", \"kind\": \"csv\", %s,"
+                                              " \"tables\": [{\"rows\": 1, \"columns\": 1, \"column_info\":"
+                                              " [{\"name\": \"a\", \"type\": \"text\", \"dtype\": [\"category\"]}]}]}]}",
+                                              hostile[i]);
+      g_autoptr(GPtrArray) got = parse (doc, NULL);
+      g_autofree char *prompt = NULL;
+
+      if (got == NULL)
+        continue;     /* refused whole (a NUL in a string): fine too */
+      p = g_ptr_array_index (got, 0);
+      g_assert_cmpint (p->engine, ==, RK_ENGINE_PANDAS);
+      g_assert_false (p->large);
+      g_assert_cmpuint (p->memory_estimate, ==, 0);
+      g_assert_cmpuint (p->memory_limit, ==, 0);
+      g_assert_false (((RkColumnProfile *) g_ptr_array_index (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->columns, 0))->category);
+      prompt = rk_file_profile_to_prompt (p, 4096);
+      g_assert_null (strstr (prompt, "Dask"));
+    }
+}
+
 static void
 test_options_refused (void)
 {
@@ -296,6 +367,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/rk/profile-parse/reading", test_reading);
+  g_test_add_func ("/rk/profile-parse/engine", test_engine);
   g_test_add_func ("/rk/profile-parse/options-refused", test_options_refused);
 
   g_test_add_func ("/rk/profile-parse/good", test_good);

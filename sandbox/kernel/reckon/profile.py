@@ -98,6 +98,9 @@ def _reading_for_profile(reading):
             out[k] = v
         elif k == "names":
             out[k] = [_cap(x, MAX_NAME) for x in v[:MAX_COLUMNS]]
+        elif k in ("category", "downcast"):
+            # Column numbers (the dtype choice), for the notebook export.
+            out[k] = [x for x in v if isinstance(x, int) and not isinstance(x, bool)][:rd.MAX_TABLE_COLUMNS]
         elif isinstance(v, list):
             out[k] = [{kk: (_cap(vv, 400) if isinstance(vv, str) else vv) for kk, vv in x.items()}
                       if isinstance(x, dict) else _cap(x, MAX_NAME) for x in v[:MAX_SHEETS]]
@@ -123,14 +126,67 @@ def _unpacked_size_and_lines(path, reading):
     compressed file this also enforces the cap on its unpacked size."""
     size = lines = 0
     last = b"\n"
-    with rd.open_unpacked(path, reading.get("compression"), reading.get("member")) as f:
-        for chunk in iter(lambda: f.read(1 << 22), b""):
-            size += len(chunk)
-            lines += chunk.count(b"\n")
-            last = chunk[-1:]
+    # One buffer, read into again and again (no allocation per block), its
+    # line breaks counted by numpy's vectorised compare: 3.5 times less CPU
+    # than bytes.count, so a plain file counts at about the speed of wc -l.
+    buf = bytearray(1 << 23)
+    try:
+        import numpy as np
+
+        arr = np.frombuffer(buf, dtype=np.uint8)
+        hits = np.empty(len(buf), dtype=bool)
+    except ImportError:  # pragma: no cover - pandas needs numpy
+        np = None
+    if reading.get("compression"):
+        f = rd.open_unpacked(path, reading.get("compression"), reading.get("member"))
+    else:
+        f = open(path, "rb", buffering=0)
+    with f:
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                break
+            size += n
+            if np is not None:
+                np.equal(arr[:n], 10, out=hits[:n])
+                lines += int(np.count_nonzero(hits[:n]))
+            else:
+                lines += buf.count(b"\n", 0, n)
+            last = buf[n - 1:n]
     if last != b"\n":
         lines += 1
     return size, lines
+
+
+class _Counting:
+    """_unpacked_size_and_lines in a thread; result() waits for it (and
+    counts in the caller's thread if no thread could be started)."""
+
+    def __init__(self, path, reading):
+        import threading
+
+        self._args = (path, dict(reading))
+        self._out = None
+        self._error = None
+        self._thread = threading.Thread(target=self._run, name="reckon-count", daemon=True)
+        try:
+            self._thread.start()
+        except RuntimeError:  # no thread to be had (a process limit)
+            self._thread = None
+
+    def _run(self):
+        try:
+            self._out = _unpacked_size_and_lines(*self._args)
+        except BaseException as e:  # noqa: BLE001 - raised again in result()
+            self._error = e
+
+    def result(self):
+        if self._thread is None:
+            return _unpacked_size_and_lines(*self._args)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._out
 
 
 def _read_with_fallbacks(path, reading, nrows, result):
@@ -144,7 +200,7 @@ def _read_with_fallbacks(path, reading, nrows, result):
     df = None
     for _ in range(8):
         try:
-            df = rd.read_csv(path, reading, nrows=nrows)
+            df = rd.read_csv(path, reading, nrows=nrows, lean=False)
             break
         except UnicodeDecodeError:
             nxt = {"utf-8": "cp1252", "utf-8-sig": "cp1252", "cp1252": "latin-1"}.get(reading["encoding"])
@@ -183,7 +239,7 @@ def _read_with_fallbacks(path, reading, nrows, result):
             ragged_note = ("%d rows have a different number of fields than the first row; the table has %d "
                            "columns, shorter rows were padded." % (ragged, width))
     if df is None:
-        df = rd.read_csv(path, reading, nrows=nrows)
+        df = rd.read_csv(path, reading, nrows=nrows, lean=False)
     if ragged_note:
         notes.append(ragged_note)
     if notes:
@@ -224,11 +280,17 @@ def _profile_csv(path, kind, raw, complete, result, options, compression=None, m
     reading = rd.detect_text_table(raw, complete, kind, options, compression, member, strict=strict)
     if reading is None:
         return None
+    counting = None
     if compression:
         size, lines = _unpacked_size_and_lines(path, reading)
         result["unpacked_size"] = size
     else:
         size, lines = os.path.getsize(path), None
+        if size > BIG_CSV:
+            # The exact row count reads the whole file: it runs beside the
+            # sample's statistics (both mostly outside the GIL), so a big
+            # file's profile takes about as long as the count alone.
+            counting = _Counting(path, reading)
     big = size > BIG_CSV and not reading["encoding"].startswith("utf-16")
     df = _read_with_fallbacks(path, reading, SAMPLE_ROWS if big else None, result)
     delim = reading["delimiter"]
@@ -250,7 +312,7 @@ def _profile_csv(path, kind, raw, complete, result, options, compression=None, m
     table["header"] = reading["header"]
     if big and len(df) >= SAMPLE_ROWS:
         if lines is None:
-            _size, lines = _unpacked_size_and_lines(path, reading)
+            _size, lines = counting.result() if counting is not None else _unpacked_size_and_lines(path, reading)
         total = lines - int(reading.get("skip_lines", 0)) - (1 if reading["header"] else 0)
         table["rows"] = max(total, len(df))
         table["rows_sampled"] = len(df)
@@ -261,10 +323,40 @@ def _profile_csv(path, kind, raw, complete, result, options, compression=None, m
         j = d["column"]
         if j < len(table["column_info"]):
             table["column_info"][j]["date_format"] = _cap(d["label"], 80)
+    _choose_engine(path, reading, df, table, size, result)
     result["tables"] = [table]
     result["reading"] = _reading_for_profile(reading)
     result["read_hint"] = _hint(path, reading)
     return reading
+
+
+def _choose_engine(path, reading, df, table, size, result):
+    """The dtypes reckon.load will use (recorded in the reading, for a file
+    big enough that they matter), the memory its table will take, and
+    whether that is past the share of the memory limit where reckon.load
+    returns a lazy Dask DataFrame instead ("engine": "dask", "large")."""
+    chosen = {}
+    if size > rd.LEAN_ABOVE:
+        chosen = rd.choose_dtypes(df)
+        reading.update(chosen)
+    estimate = rd.estimated_bytes(df, chosen, table["rows"])
+    reading["memory_estimate"] = estimate
+    limit = rd.memory_limit()
+    engine = rd.engine_for(path, reading, limit)
+    result["engine"] = engine
+    result["memory_estimate"] = estimate
+    if limit:
+        result["memory_limit"] = limit
+    if engine == "dask":
+        result["large"] = True
+        table["lazy"] = True
+        result.setdefault("notes", []).append(
+            "This table needs about %d MB in memory, more than a third of the sandbox's %d MB, so "
+            "reckon.load returns a lazy Dask DataFrame read in parts; .compute() gives small results "
+            "as pandas." % (estimate >> 20, limit >> 20))
+    for j in chosen.get("category", ()):
+        if j < len(table["column_info"]):
+            table["column_info"][j]["dtype"] = "category"
 
 
 def _rows_exact(sample):

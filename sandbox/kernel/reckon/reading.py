@@ -704,9 +704,12 @@ def _csv_source(path, reading):
     return open_unpacked(path, comp, reading.get("member"))
 
 
-def read_csv(path, reading, nrows=None, raw=False):
+def read_csv(path, reading, nrows=None, raw=False, lean=True):
     """The table of a delimited text file, as its reading says. @raw: every
-    cell as the string written (for showing the first rows)."""
+    cell as the string written (for showing the first rows). @lean: the
+    dtypes the reading records (or, for a big file without a record, those
+    the first chunk suggests; see choose_dtypes), and a big file read in
+    chunks, so that the peak memory stays near the size of the result."""
     import pandas as pd
 
     opts = csv_options(reading, path)
@@ -715,6 +718,7 @@ def read_csv(path, reading, nrows=None, raw=False):
     if raw:
         opts.update(dtype=str, keep_default_na=False, low_memory=True)
         opts.pop("thousands", None)
+        lean = False
     else:
         # ISO dates: pandas' own fast path while reading; other formats are
         # converted after, with their recorded format.
@@ -728,18 +732,48 @@ def read_csv(path, reading, nrows=None, raw=False):
                 if isinstance(d.get("column"), int) and d.get("format") not in ISO_FORMATS}
         if text:
             opts["dtype"] = text
+    chosen = recorded_dtypes(reading) if lean else None
+    if lean and chosen is None and _text_size(path, reading) > LEAN_ABOVE:
+        chosen = {}      # none recorded: the first chunk chooses
+    if chosen and not reading.get("strip"):
+        # Categories straight from the parser: the text of a cell never
+        # becomes a Python string (stripped columns are converted after).
+        cats = {j: "category" for j in chosen.get("category", ()) if j not in opts.get("dtype", {})}
+        if cats:
+            opts["dtype"] = {**opts.get("dtype", {}), **cats}
+    chunked = chosen is not None and nrows is None and _text_size(path, reading) > CHUNKED_ABOVE
+    if chunked:
+        # Each chunk parsed whole (low_memory=False): pandas' own smaller
+        # pieces would each make categories and union them, sorting the
+        # categories of a column such as customer IDs every time (3x the CPU).
+        opts["chunksize"] = _chunk_rows(path, reading)
+        opts["low_memory"] = False
     src = _csv_source(path, reading)
     if isinstance(src, io.TextIOBase):
         opts.pop("encoding", None)
     try:
-        df = pd.read_csv(src, **opts)
+        if chunked:
+            df = _read_chunks(pd.read_csv(src, **opts), reading, chosen)
+        else:
+            df = _finish_frame(pd.read_csv(src, **opts), reading, raw)
+            if chosen is not None:
+                if not chosen:
+                    chosen.update(choose_dtypes(df))
+                df = apply_dtypes(df, chosen)
     except ReadError:
         raise
     except pd.errors.EmptyDataError:
-        df = pd.DataFrame()
+        df = _finish_frame(pd.DataFrame(), reading, raw)
     finally:
         if src is not path:
             src.close()
+    return df
+
+
+def _finish_frame(df, reading, raw=False):
+    """Column names, stripped cells and dates as the reading says."""
+    import pandas as pd
+
     if reading.get("names"):
         df.columns = dedupe_names(df.columns)
     elif not reading.get("header", True):
@@ -760,6 +794,341 @@ def read_csv(path, reading, nrows=None, raw=False):
                     warnings.simplefilter("ignore")
                     df.isetitem(j, pd.to_datetime(df.iloc[:, j], format=d.get("format"), errors="coerce"))
     return df
+
+
+# -- memory-lean dtypes -----------------------------------------------------
+#
+# What a careful analyst picks: text with few distinct values as `category`
+# (one small integer a row instead of a pointer to a Python string),
+# integers as int32 where every value fits, dates parsed once. Floats stay
+# float64: pandas sums float32 in float32, so even values that round-trip
+# exactly would give totals that do not. int8/int16 are not used either:
+# elementwise arithmetic on them (units * 1000) overflows silently.
+# Only files over LEAN_ABOVE get these: in a small table categories save
+# nothing and refuse new values (df.loc[i, "region"] = "new" raises).
+
+LEAN_ABOVE = 16 << 20          # bytes of text
+CHUNKED_ABOVE = 64 << 20       # read in chunks past this
+CHUNK_BYTES = 16 << 20         # text per chunk
+MIN_CHUNK_ROWS = 10000
+CATEGORY_SHARE = 0.5           # distinct values at most this share of the filled cells
+CATEGORY_MAX = 1 << 20         # and at most this many
+
+
+def _text_size(path, reading):
+    """Bytes of the file (packed size for a compressed one: a lower bound)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _chunk_rows(path, reading):
+    """Rows a chunk of about CHUNK_BYTES holds, from the first lines."""
+    try:
+        head = read_head(path, reading.get("compression"), reading.get("member"), 1 << 20)
+    except (OSError, ReadError):
+        head = b""
+    lines = head.count(b"\n")
+    per_row = len(head) / lines if lines else 64.0
+    return max(MIN_CHUNK_ROWS, int(CHUNK_BYTES / max(per_row, 1.0)))
+
+
+def recorded_dtypes(reading):
+    """The reading's dtype choice, {"category": [j], "downcast": [j]}, or
+    None when it records none."""
+    out = {}
+    for key in ("category", "downcast"):
+        v = reading.get(key)
+        if isinstance(v, list):
+            out[key] = [j for j in v if isinstance(j, int) and not isinstance(j, bool) and j >= 0]
+    return out or None
+
+
+def choose_dtypes(df):
+    """The dtype choice for a frame read plainly (a sample or a first
+    chunk): text columns whose distinct values are at most CATEGORY_SHARE
+    of their filled cells become categories, integer columns are downcast
+    where exact."""
+    import pandas as pd
+
+    cat, down = [], []
+    for j in range(df.shape[1]):
+        s = df.iloc[:, j]
+        if s.dtype.kind in "iu":
+            down.append(j)
+        elif s.dtype == object or isinstance(s.dtype, pd.CategoricalDtype):
+            filled = s.dropna()
+            if len(filled) < 2:
+                continue
+            if s.dtype == object and pd.api.types.infer_dtype(filled, skipna=True) != "string":
+                continue
+            n = filled.nunique()
+            if n <= CATEGORY_MAX and n <= CATEGORY_SHARE * len(filled):
+                cat.append(j)
+    out = {}
+    if cat:
+        out["category"] = cat
+    if down:
+        out["downcast"] = down
+    return out
+
+
+def _downcast(s):
+    """int64 -> int32 when every value fits; anything else as it is."""
+    import numpy as np
+
+    if s.dtype.kind in "iu" and s.dtype.itemsize > 4 and len(s):
+        lo, hi = s.min(), s.max()
+        if np.iinfo(np.int32).min <= lo and hi <= np.iinfo(np.int32).max:
+            return s.astype(np.int32)
+    return s
+
+
+def apply_dtypes(df, chosen):
+    """@df with the chosen dtypes (a chunk or a whole frame)."""
+    import pandas as pd
+
+    for j in chosen.get("category", ()):
+        if j < df.shape[1]:
+            s = df.iloc[:, j]
+            if not isinstance(s.dtype, pd.CategoricalDtype) and s.dtype.kind not in "mM":
+                # Text; or, in a chunk, only empty cells or numbers read as such.
+                df.isetitem(j, s.astype(object).astype("category"))
+                s = df.iloc[:, j]
+            if isinstance(s.dtype, pd.CategoricalDtype) and s.cat.categories.dtype != object:
+                # Numbers the parser or a chunk saw in a text column: as
+                # text, like the other chunks.
+                df.isetitem(j, s.cat.rename_categories(s.cat.categories.astype(str).astype(object)))
+    for j in chosen.get("downcast", ()):
+        if j < df.shape[1]:
+            df.isetitem(j, _downcast(df.iloc[:, j]))
+    return df
+
+
+def _give_back_freed_memory():
+    """glibc keeps freed blocks up to 32 MB in its heap once it has seen
+    one freed (its mmap threshold moves up), so the chunks a read has
+    finished with would stay in the process's memory: a fixed threshold
+    returns them. Best effort (not glibc: nothing happens)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        libc.mallopt(-3, 1 << 20)      # M_MMAP_THRESHOLD
+        return libc
+    except (OSError, AttributeError):
+        return None
+
+
+def _read_chunks(reader, reading, chosen):
+    """Combines the chunks of @reader column by column, each column's
+    pieces freed as soon as it is whole, so the peak is about the result
+    plus one column's pieces, not twice the result. A category column
+    keeps only its codes per chunk, against the categories seen so far
+    (a chunk's own categories of a column such as customer IDs would
+    cost more than its codes)."""
+    import numpy as np
+    import pandas as pd
+
+    libc = _give_back_freed_memory()
+    pieces, names, known = [], None, {}
+    with reader:
+        for chunk in reader:
+            chunk = _finish_frame(chunk, reading)
+            if names is None:
+                names = list(chunk.columns)
+                if not chosen:
+                    chosen.update(choose_dtypes(chunk))
+            chunk = apply_dtypes(chunk, chosen)
+            cols = []
+            for j in range(chunk.shape[1]):
+                c = chunk.iloc[:, j]
+                if isinstance(c.dtype, pd.CategoricalDtype):
+                    cats = c.cat.categories
+                    if cats.dtype != object:
+                        c = c.cat.rename_categories(cats.astype(str).astype(object))
+                        cats = c.cat.categories
+                    seen = known.get(j)
+                    if seen is None:
+                        known[j] = cats
+                    elif not seen.equals(cats):
+                        new = cats[~cats.isin(seen)]
+                        if len(new):
+                            known[j] = seen.append(new)
+                    c = np.asarray(c.cat.set_categories(known[j]).cat.codes)
+                cols.append(c)
+            pieces.append(cols)
+            del chunk, cols
+    if names is None:
+        return pd.DataFrame()
+    rows = sum(len(p[0]) for p in pieces if p)
+    out = pd.DataFrame(index=pd.RangeIndex(rows))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # a wide frame is built column by column
+        for j, name in enumerate(names):
+            col = [p[j] for p in pieces]
+            for p in pieces:
+                p[j] = None
+            if j in known:
+                codes = np.concatenate(col)
+                whole = pd.Series(pd.Categorical.from_codes(codes, categories=known[j]), index=out.index,
+                                  name=name)
+            else:
+                whole = pd.concat(col, ignore_index=True)
+                whole.index = out.index
+            del col
+            out[name] = whole
+            del whole
+    if libc is not None:
+        try:
+            libc.malloc_trim(0)
+        except AttributeError:
+            pass
+    return out
+
+
+def estimated_bytes(df, chosen, rows):
+    """Memory @rows rows would take with @chosen, from a plainly read
+    sample @df: category codes and downcast integers at their width, other
+    columns at what the sample's rows take (strings included)."""
+    import numpy as np
+
+    if len(df) == 0:
+        return 0
+    cats = set(chosen.get("category", ()))
+    down = set(chosen.get("downcast", ()))
+    per_row = 0.0
+    for j in range(df.shape[1]):
+        s = df.iloc[:, j]
+        if j in cats:
+            n = s.nunique()
+            per_row += 1 if n < 128 else 2 if n < 32768 else 4
+        elif j in down:
+            per_row += 4 if len(s) == 0 or np.iinfo(np.int32).min <= s.min() and s.max() <= np.iinfo(np.int32).max \
+                else s.dtype.itemsize
+        else:
+            per_row += s.memory_usage(index=False, deep=True) / len(s)
+    return int(per_row * rows)
+
+
+# -- how big a frame may be -------------------------------------------------
+
+DASK_SHARE = 3       # past 1/DASK_SHARE of the memory limit, reckon.load is lazy (Dask)
+DASK_FACTOR = 1.5    # memory per byte of text, when the profile recorded no estimate
+
+
+def memory_limit():
+    """The memory this process may use, in bytes, or None when unbounded:
+    the smallest of RECKON_MEMORY_LIMIT (set by whoever runs the kernel,
+    and by tests), RLIMIT_AS (reckon-sandbox's --memory) and a memory
+    cgroup's limit."""
+    import resource
+
+    found = []
+    env = os.environ.get("RECKON_MEMORY_LIMIT", "")
+    if env.isdigit() and int(env) > 0:
+        found.append(int(env))
+    try:
+        soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY and soft > 0:
+            found.append(soft)
+    except (OSError, ValueError):
+        pass
+    for f in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            with open(f) as fh:
+                v = fh.read().strip()
+            if v.isdigit() and 0 < int(v) < (1 << 60):
+                found.append(int(v))
+        except OSError:
+            pass
+    return min(found) if found else None
+
+
+def engine_for(path, reading, limit=None):
+    """"dask" when the table this reading gives would take more than
+    1/DASK_SHARE of the memory limit (its estimate recorded by the
+    profiler, else the file's size times DASK_FACTOR), else "pandas".
+    Only uncompressed text tables can be read in blocks."""
+    if reading.get("format") != "csv" or reading.get("compression") or reading.get("newlines") == "mixed" \
+            or str(reading.get("encoding", "")).startswith("utf-16"):
+        return "pandas"
+    limit = memory_limit() if limit is None else limit
+    if not limit:
+        return "pandas"
+    need = reading.get("memory_estimate")
+    if not isinstance(need, int) or isinstance(need, bool) or need < 0:
+        need = int(_text_size(path, reading) * DASK_FACTOR)
+    return "dask" if need * DASK_SHARE > limit else "pandas"
+
+
+def read_dask(path, reading, limit=None):
+    """A lazy dask.dataframe of a text table, read in blocks as the reading
+    says (delimiter, encoding, header, skipped lines, decimal mark, dates).
+    Text columns the reading makes categories are categories whose values
+    each block finds (unknown to Dask until computed: a sample cannot
+    promise there are no others); integer columns are float64, so that a
+    block with an empty cell does not contradict the others."""
+    import dask
+    import dask.dataframe as dd
+
+    if reading.get("compression") or reading.get("newlines") == "mixed":
+        raise ReadError("This file is compressed or has mixed line ends, so it cannot be read in blocks; "
+                        "unpack it, or read it with engine='pandas'.")
+    limit = limit or memory_limit() or (2 << 30)
+    workers = max(1, min(os.cpu_count() or 1, 4))
+    # A block's text becomes several times its size while it is parsed,
+    # and every worker holds one.
+    # (Dask 2022.12 makes one part of a 112 MiB file at 64 MiB blocks.)
+    block = int(min(32 << 20, max(4 << 20, limit // (32 * workers))))
+    dask.config.set(scheduler="threads", num_workers=workers)
+
+    opts = csv_options(reading, path)
+    for k in ("low_memory", "compression"):
+        opts.pop(k, None)
+    # The names Reckon gives (trimmed, deduplicated, "column N"), read from
+    # the first rows, so that every block is named the same way.
+    first = read_csv(path, reading, nrows=1000, lean=False)
+    names = list(first.columns)
+    header = reading.get("header", True)
+    skip = int(reading.get("skip_lines", 0))
+    opts.update(header=None, names=names, skiprows=skip + (1 if header else 0))
+    dtype = {}
+    iso = []
+    for d in reading.get("dates", ()):
+        j = d.get("column")
+        if isinstance(j, int) and 0 <= j < len(names):
+            if d.get("format") in ISO_FORMATS:
+                iso.append(names[j])
+            else:
+                dtype[names[j]] = object
+    cats = set(recorded_dtypes(reading).get("category", ()) if recorded_dtypes(reading) else ())
+    for j, name in enumerate(names):
+        if name in dtype or name in iso:
+            continue
+        kind = first.dtypes.iloc[j].kind
+        if j in cats:
+            dtype[name] = "category"
+        elif kind in "iuf":
+            dtype[name] = "float64"
+        elif kind == "b":
+            dtype[name] = "boolean"
+        elif kind in "OM":
+            dtype[name] = object
+    if iso:
+        opts["parse_dates"] = iso
+    opts["dtype"] = dtype
+    ddf = dd.read_csv(path, blocksize=block, sample=256000, assume_missing=True, **opts)
+    if reading.get("strip"):
+        for name in names:
+            if dtype.get(name) is object:
+                ddf[name] = ddf[name].str.strip()
+    for d in reading.get("dates", ()):
+        j = d.get("column")
+        if isinstance(j, int) and 0 <= j < len(names) and d.get("format") not in ISO_FORMATS:
+            ddf[names[j]] = dd.to_datetime(ddf[names[j]], format=d.get("format"), errors="coerce")
+    return ddf
 
 
 # -- workbooks --------------------------------------------------------------
@@ -1221,12 +1590,15 @@ def detect(path, options=None):
     return reading
 
 
-def read(path, reading, sheet=None):
-    """Replays @reading on @path: a DataFrame, or a dict of them."""
+def read(path, reading, sheet=None, engine="pandas"):
+    """Replays @reading on @path: a DataFrame, or a dict of them; with
+    @engine "dask" a text table is a lazy Dask DataFrame."""
     fmt = reading.get("format")
     if fmt == "csv":
         if sheet is not None:
             raise ValueError("%s is not a workbook: it has no sheets." % os.path.basename(path))
+        if engine == "dask":
+            return read_dask(path, reading)
         return read_csv(path, reading)
     if fmt in SHEET_READERS:
         return read_workbook(path, reading, sheet)
