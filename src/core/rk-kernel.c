@@ -23,6 +23,7 @@
 
 #include "rk-export.h"
 #include "rk-import.h"
+#include "rk-limits.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 
@@ -47,6 +48,8 @@
 #define HOST_ARTIFACT_CAP   1000
 /* Wall-clock time a cell may run before it is interrupted (seconds). */
 #define DEFAULT_CELL_TIME_S 120
+/* reckon-sandbox's --disk default (docs/sandbox.md). */
+#define DEFAULT_DISK_BYTES  ((guint64) RK_LIMITS_DISK_DEFAULT_MIB << 20)
 #define NONCE_BYTES         16
 
 /* One spawned sandbox. Callbacks of its pipes hold a reference and check
@@ -901,6 +904,69 @@ death_message (Instance  *inst,
                           (int) status_exit);
 }
 
+/* A sandbox that could not start over a full workspace: what fills it is
+ * measured in a thread (a workspace may hold many files), then the start
+ * and the cells that waited for it fail with that sentence. */
+typedef struct
+{
+  char    *workspace;
+  guint64  disk_limit;
+  GQueue   start_tasks;
+  GQueue   cells;
+} OverDisk;
+
+static void
+over_disk_free (gpointer data)
+{
+  OverDisk *d = data;
+
+  g_free (d->workspace);
+  g_free (d);
+}
+
+static void
+over_disk_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  OverDisk *d = task_data;
+  RkWorkspaceUsage usage;
+
+  rk_workspace_usage_measure (d->workspace, 200000, &usage);
+  g_task_return_pointer (task, rk_workspace_usage_over_disk_message (&usage, d->disk_limit), g_free);
+  rk_workspace_usage_clear (&usage);
+}
+
+static void
+over_disk_done_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  OverDisk *d = g_task_get_task_data (G_TASK (result));
+  g_autofree char *message = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(GError) error = g_error_new_literal (RK_KERNEL_ERROR, RK_KERNEL_ERROR_LIMIT, message);
+
+  fail_tasks (&d->start_tasks, error);
+  fail_tasks (&d->cells, error);
+}
+
+static void
+explain_over_disk (RkKernel *self)
+{
+  g_autoptr(GTask) task = g_task_new (self, NULL, over_disk_done_cb, NULL);
+  OverDisk *d = g_new0 (OverDisk, 1);
+
+  d->workspace = g_strdup (self->workspace);
+  d->disk_limit = self->limits.disk_bytes > 0 ? self->limits.disk_bytes : DEFAULT_DISK_BYTES;
+  d->start_tasks = self->start_tasks;
+  d->cells = self->cells;
+  g_queue_init (&self->start_tasks);
+  g_queue_init (&self->cells);
+  g_task_set_task_data (task, d, over_disk_free);
+  g_task_run_in_thread (task, over_disk_thread);
+}
+
 static void
 handle_exit (Instance *inst)
 {
@@ -936,12 +1002,17 @@ handle_exit (Instance *inst)
       g_autoptr(GError) error = NULL;
       int code = RK_KERNEL_ERROR_DIED;
 
-      if (g_strcmp0 (limit, "disk") == 0 || g_strcmp0 (limit, "files") == 0)
+      if (g_strcmp0 (limit, "disk") == 0)
+        {
+          set_state (self, RK_KERNEL_STATE_STOPPED);
+          explain_over_disk (self);
+          instance_unref (inst);
+          return;
+        }
+      if (g_strcmp0 (limit, "files") == 0)
         {
           g_free (message);
-          message = g_strdup (g_strcmp0 (limit, "disk") == 0
-                              ? _("The Python kernel cannot start while the workspace is over its disk limit; delete some files first.")
-                              : _("The Python kernel cannot start while the workspace holds more files than allowed; delete some first."));
+          message = g_strdup (_("The Python kernel cannot start while the workspace holds more files than allowed; delete some first."));
         }
       if (limit != NULL)
         code = RK_KERNEL_ERROR_LIMIT;
@@ -1799,6 +1870,27 @@ rk_kernel_set_cell_time_limit (RkKernel *self,
 {
   g_return_if_fail (RK_IS_KERNEL (self));
   self->limits.cell_time_seconds = seconds;
+}
+
+void
+rk_kernel_set_limits (RkKernel             *self,
+                      const RkKernelLimits *limits)
+{
+  g_return_if_fail (RK_IS_KERNEL (self));
+  g_return_if_fail (limits != NULL);
+
+  /* launch() reads them: they hold from the next sandbox on. */
+  self->limits = *limits;
+}
+
+void
+rk_kernel_get_limits (RkKernel       *self,
+                      RkKernelLimits *limits)
+{
+  g_return_if_fail (RK_IS_KERNEL (self));
+  g_return_if_fail (limits != NULL);
+
+  *limits = self->limits;
 }
 
 guint64

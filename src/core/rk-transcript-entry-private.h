@@ -17,6 +17,7 @@ struct _RkTranscriptEntry
   char        *text;
   char        *name;
   char        *detail;
+  char        *limit;
   char       **attachments;
   guint        revises;
   char        *previous_code;

@@ -204,6 +204,7 @@ rk_transcript_to_bytes (RkTranscript *self)
       STR ("text", text);
       STR ("name", name);
       STR ("detail", detail);
+      STR ("limit", limit);
       STR ("previous", previous_code);
       STR ("path", path);
       STR ("mime", mime_type);
@@ -646,11 +647,12 @@ rk_transcript_add_artifact (RkTranscript               *self,
 }
 
 guint
-rk_transcript_add_error (RkTranscript *self,
-                         const char   *cell_id,
-                         const char   *error_name,
-                         const char   *message,
-                         const char   *traceback)
+rk_transcript_add_limit_error (RkTranscript *self,
+                               const char   *cell_id,
+                               const char   *error_name,
+                               const char   *message,
+                               const char   *traceback,
+                               const char   *limit)
 {
   RkTranscriptEntry *e;
 
@@ -661,7 +663,18 @@ rk_transcript_add_error (RkTranscript *self,
   e->name = bounded_text (error_name, 256, NULL);
   e->text = bounded_text (message ? message : "", RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
   e->detail = bounded_text (traceback, RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
+  e->limit = bounded_text (limit, 64, NULL);
   return insert_entry (self, e);
+}
+
+guint
+rk_transcript_add_error (RkTranscript *self,
+                         const char   *cell_id,
+                         const char   *error_name,
+                         const char   *message,
+                         const char   *traceback)
+{
+  return rk_transcript_add_limit_error (self, cell_id, error_name, message, traceback, NULL);
 }
 
 guint
@@ -743,16 +756,28 @@ rk_transcript_append_text (RkTranscript *self,
 GPtrArray *
 rk_transcript_get_run_code (RkTranscript *self)
 {
+  return rk_transcript_get_run_code_before (self, NULL, NULL);
+}
+
+GPtrArray *
+rk_transcript_get_run_code_before (RkTranscript  *self,
+                                   const char    *cell_id,
+                                   char         **cell_code)
+{
   g_autoptr(GHashTable) pending = g_hash_table_new (g_str_hash, g_str_equal);
   GPtrArray *out;
 
   g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
+
+  if (cell_code != NULL)
+    *cell_code = NULL;
 
   out = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < self->entries->len; i++)
     {
       RkTranscriptEntry *e = self->entries->pdata[i];
       RkTranscriptEntry *code;
+      g_autofree char *ran = NULL;
 
       if (e->cell_id == NULL)
         continue;
@@ -768,9 +793,18 @@ rk_transcript_get_run_code (RkTranscript *self)
         continue;
       g_hash_table_remove (pending, e->cell_id);
       if (e->decision == RK_DECISION_APPROVED || e->decision == RK_DECISION_AUTO)
-        g_ptr_array_add (out, g_strdup (code->text ? code->text : ""));
+        ran = g_strdup (code->text ? code->text : "");
       else if (e->decision == RK_DECISION_EDITED)
-        g_ptr_array_add (out, g_strdup (e->text ? e->text : ""));
+        ran = g_strdup (e->text ? e->text : "");
+      else
+        continue;
+      if (cell_id != NULL && g_str_equal (e->cell_id, cell_id))
+        {
+          if (cell_code != NULL)
+            *cell_code = g_steal_pointer (&ran);
+          break;
+        }
+      g_ptr_array_add (out, g_steal_pointer (&ran));
     }
   return out;
 }
@@ -811,6 +845,7 @@ entry_from_json (JsonNode *node)
       !rk_json_dup_string (o, "text", RK_TRANSCRIPT_MAX_TEXT, RK_JSON_OPTIONAL, &e->text, NULL) ||
       !rk_json_dup_string (o, "name", 256, RK_JSON_OPTIONAL, &e->name, NULL) ||
       !rk_json_dup_string (o, "detail", RK_TRANSCRIPT_MAX_OUTPUT, RK_JSON_OPTIONAL, &e->detail, NULL) ||
+      !rk_json_dup_string (o, "limit", 64, RK_JSON_OPTIONAL, &e->limit, NULL) ||
       !rk_json_dup_string (o, "previous", RK_TRANSCRIPT_MAX_TEXT, RK_JSON_OPTIONAL, &e->previous_code, NULL) ||
       !rk_json_dup_string (o, "path", 4096, RK_JSON_OPTIONAL, &e->path, NULL) ||
       !rk_json_dup_string (o, "mime", 256, RK_JSON_OPTIONAL, &e->mime_type, NULL) ||
