@@ -152,12 +152,11 @@ rk_limits_parse_seconds (const char  *option,
                    _("%s takes a whole number of seconds, not “%s”."), option, shown);
       return FALSE;
     }
-  if (value < RK_LIMITS_TIME_MIN_S || value > RK_LIMITS_TIME_MAX_S)
+  if (value < 1 || value > RK_LIMITS_TIME_MAX_S)
     {
-      /* TRANSLATORS: e.g. "--timeout must be between 5 and 86400 seconds." */
+      /* TRANSLATORS: e.g. "--timeout must be between 1 and 86400 seconds." */
       g_set_error (error, RK_LIMITS_ERROR, RK_LIMITS_ERROR_RANGE,
-                   _("%s must be between %u and %u seconds."), option,
-                   (guint) RK_LIMITS_TIME_MIN_S, (guint) RK_LIMITS_TIME_MAX_S);
+                   _("%s must be between %u and %u seconds."), option, 1u, (guint) RK_LIMITS_TIME_MAX_S);
       return FALSE;
     }
   *seconds = value;
@@ -196,7 +195,7 @@ rk_limits_raised (RkLimitKind  kind,
 
   if (kind == RK_LIMIT_TIME)
     {
-      min = RK_LIMITS_TIME_MIN_S;
+      min = 1;   /* reckon-cli --timeout may be shorter than Preferences allow */
       max = RK_LIMITS_TIME_MAX_S;
     }
   else
@@ -332,6 +331,9 @@ rk_workspace_usage_over_disk_message (const RkWorkspaceUsage *usage,
 
   for (guint i = 0; i < G_N_ELEMENTS (usage->largest) && usage->largest[i] != NULL; i++)
     {
+      /* Only the files that matter: a cache of a few KiB does not. */
+      if (i > 0 && usage->largest_size[i] < usage->total / 20)
+        break;
       g_autofree char *name = g_filename_display_name (usage->largest[i]);
       g_autofree char *size = g_format_size_full (usage->largest_size[i], G_FORMAT_SIZE_IEC_UNITS);
 
@@ -356,8 +358,8 @@ rk_workspace_usage_over_disk_message (const RkWorkspaceUsage *usage,
     return g_strdup_printf (_("The Python kernel cannot start because the workspace is over its disk limit of %s; "
                               "raise the disk limit or delete some files."), limit);
   /* TRANSLATORS: e.g. "The Python kernel cannot start because the files in its workspace take 1.2 GiB,
-   * more than its disk limit of 1.0 GiB (the largest: “big.csv” (1.1 GiB)); to start it, raise the disk limit to 2.0 GiB." */
+   * more than its disk limit of 1.0 GiB, mostly “big.csv” (1.1 GiB); to start it, raise the disk limit to 2.0 GiB." */
   return g_strdup_printf (_("The Python kernel cannot start because the files in its workspace take %s, more than "
-                            "its disk limit of %s (the largest: %s); to start it, %s."),
+                            "its disk limit of %s, mostly %s; to start it, %s."),
                           total, limit, largest->str, raise);
 }

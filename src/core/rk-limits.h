@@ -52,7 +52,7 @@ gboolean     rk_limits_parse_size       (RkLimitKind   kind,
                                          const char   *text,
                                          guint64      *bytes,
                                          GError      **error);
-/* A whole number of seconds within the time limit's bounds. */
+/* A whole number of seconds from 1 to the time limit's maximum. */
 gboolean     rk_limits_parse_seconds    (const char   *option,
                                          const char   *text,
                                          guint64      *seconds,
