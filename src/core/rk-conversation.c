@@ -1114,19 +1114,18 @@ rk_conversation_rerun_cell_async (RkConversation      *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, rk_conversation_rerun_cell_async);
-  if (self->busy)
-    {
-      g_task_return_new_error (task, RK_AGENT_ERROR, RK_AGENT_ERROR_BUSY,
-                               _("Reckon is still answering the previous question."));
-      return;
-    }
   r = g_new0 (Rerun, 1);
   r->earlier = rk_transcript_get_run_code_before (self->transcript, cell_id, &r->code);
   g_task_set_task_data (task, r, rerun_free);
-  if (r->code == NULL)
+  if (self->busy || r->code == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                               _("That code did not run in this conversation, so it cannot be run again."));
+      const char *why = self->busy
+        ? _("The code was not run again because Reckon is still answering; run it again when it is done.")
+        : _("That code did not run in this conversation, so it cannot be run again.");
+
+      /* Said where the user pressed the button, not only to the caller. */
+      rk_transcript_add_note (self->transcript, "run-again", why);
+      g_task_return_new_error (task, RK_AGENT_ERROR, RK_AGENT_ERROR_BUSY, "%s", why);
       return;
     }
   /* A limit raised a moment ago through another GSettings object. */

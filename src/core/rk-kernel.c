@@ -48,8 +48,9 @@
 #define HOST_ARTIFACT_CAP   1000
 /* Wall-clock time a cell may run before it is interrupted (seconds). */
 #define DEFAULT_CELL_TIME_S 120
-/* reckon-sandbox's --disk default (docs/sandbox.md). */
-#define DEFAULT_DISK_BYTES  ((guint64) RK_LIMITS_DISK_DEFAULT_MIB << 20)
+/* reckon-sandbox's --memory and --disk defaults (docs/sandbox.md). */
+#define DEFAULT_MEMORY_BYTES ((guint64) RK_LIMITS_MEMORY_DEFAULT_MIB << 20)
+#define DEFAULT_DISK_BYTES   ((guint64) RK_LIMITS_DISK_DEFAULT_MIB << 20)
 #define NONCE_BYTES         16
 
 /* One spawned sandbox. Callbacks of its pipes hold a reference and check
@@ -114,6 +115,7 @@ struct _RkKernel
 
   char           *workspace;
   RkKernelLimits  limits;
+  RkKernelLimits  launched_limits; /* those of the last sandbox started */
   RkKernelState   state;
   Instance       *inst;
   RkKernelEvent  *ready;
@@ -252,12 +254,30 @@ protocol_error (RkKernel     *self,
   g_signal_emit (self, signals[SIGNAL_PROTOCOL_ERROR], 0, error);
 }
 
+static guint64 cell_time_limit (RkKernel *self);
+
+/* The value of the limit @limit held at, for a window or a terminal to say. */
+static guint64
+limit_value (RkKernel   *self,
+             const char *limit)
+{
+  if (g_strcmp0 (limit, "memory") == 0)
+    return self->launched_limits.memory_bytes > 0 ? self->launched_limits.memory_bytes : DEFAULT_MEMORY_BYTES;
+  if (g_strcmp0 (limit, "disk") == 0)
+    return self->launched_limits.disk_bytes > 0 ? self->launched_limits.disk_bytes : DEFAULT_DISK_BYTES;
+  if (g_strcmp0 (limit, "time") == 0)
+    return cell_time_limit (self);
+  return 0;
+}
+
 static void
 emit_event (RkKernel      *self,
             RkKernelEvent *ev)
 {
   GQuark detail = g_quark_from_static_string (rk_kernel_event_type_to_string (ev->type));
 
+  if (ev->limit != NULL && ev->limit_value == 0)
+    ev->limit_value = limit_value (self, ev->limit);
   g_signal_emit (self, signals[SIGNAL_EVENT], detail, ev);
 }
 
@@ -958,7 +978,7 @@ explain_over_disk (RkKernel *self)
   OverDisk *d = g_new0 (OverDisk, 1);
 
   d->workspace = g_strdup (self->workspace);
-  d->disk_limit = self->limits.disk_bytes > 0 ? self->limits.disk_bytes : DEFAULT_DISK_BYTES;
+  d->disk_limit = limit_value (self, "disk");
   d->start_tasks = self->start_tasks;
   d->cells = self->cells;
   g_queue_init (&self->start_tasks);
@@ -1338,6 +1358,7 @@ launch (RkKernel  *self,
   seed_font_cache (self);
 
   spec.workspace = self->workspace;
+  self->launched_limits = self->limits;
   spec.memory_bytes = self->limits.memory_bytes;
   spec.cpu_seconds = self->limits.cpu_seconds;
   spec.max_procs = self->limits.max_procs;

@@ -18,6 +18,7 @@ struct _RkTranscriptEntry
   char        *name;
   char        *detail;
   char        *limit;
+  gint64       limit_value;
   char       **attachments;
   guint        revises;
   char        *previous_code;

@@ -214,6 +214,7 @@ rk_transcript_to_bytes (RkTranscript *self)
       INT ("height", height);
       INT ("rows", rows);
       INT ("columns", columns);
+      INT ("limit_value", limit_value);
       if (e->kind == RK_ENTRY_APPROVAL)
         {
           json_builder_set_member_name (b, "decision");
@@ -652,7 +653,8 @@ rk_transcript_add_limit_error (RkTranscript *self,
                                const char   *error_name,
                                const char   *message,
                                const char   *traceback,
-                               const char   *limit)
+                               const char   *limit,
+                               guint64       limit_value)
 {
   RkTranscriptEntry *e;
 
@@ -664,6 +666,7 @@ rk_transcript_add_limit_error (RkTranscript *self,
   e->text = bounded_text (message ? message : "", RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
   e->detail = bounded_text (traceback, RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
   e->limit = bounded_text (limit, 64, NULL);
+  e->limit_value = (gint64) MIN (limit_value, (guint64) G_MAXINT64);
   return insert_entry (self, e);
 }
 
@@ -674,7 +677,7 @@ rk_transcript_add_error (RkTranscript *self,
                          const char   *message,
                          const char   *traceback)
 {
-  return rk_transcript_add_limit_error (self, cell_id, error_name, message, traceback, NULL);
+  return rk_transcript_add_limit_error (self, cell_id, error_name, message, traceback, NULL, 0);
 }
 
 guint
@@ -856,7 +859,8 @@ entry_from_json (JsonNode *node)
       !rk_json_get_int (o, "width", 0, G_MAXINT32, RK_JSON_OPTIONAL, &e->width, NULL) ||
       !rk_json_get_int (o, "height", 0, G_MAXINT32, RK_JSON_OPTIONAL, &e->height, NULL) ||
       !rk_json_get_int (o, "rows", 0, G_MAXINT64, RK_JSON_OPTIONAL, &e->rows, NULL) ||
-      !rk_json_get_int (o, "columns", 0, G_MAXINT64, RK_JSON_OPTIONAL, &e->columns, NULL))
+      !rk_json_get_int (o, "columns", 0, G_MAXINT64, RK_JSON_OPTIONAL, &e->columns, NULL) ||
+      !rk_json_get_int (o, "limit_value", 0, G_MAXINT64, RK_JSON_OPTIONAL, &e->limit_value, NULL))
     return NULL;
   e->revises = (guint) revises;
   if (e->text == NULL)

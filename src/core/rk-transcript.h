@@ -126,14 +126,16 @@ guint              rk_transcript_add_error          (RkTranscript  *self,
                                                      const char    *error_name,
                                                      const char    *message,
                                                      const char    *traceback);
-/* The same for an error that stands for a sandbox limit: @limit is the
- * kernel event's (RkKernelEvent.limit), NULL for none. */
+/* The same for an error that stands for a sandbox limit: @limit and
+ * @limit_value are the kernel event's (RkKernelEvent.limit, .limit_value),
+ * NULL and 0 for none. */
 guint              rk_transcript_add_limit_error    (RkTranscript  *self,
                                                      const char    *cell_id,
                                                      const char    *error_name,
                                                      const char    *message,
                                                      const char    *traceback,
-                                                     const char    *limit);
+                                                     const char    *limit,
+                                                     guint64        limit_value);
 guint              rk_transcript_add_answer         (RkTranscript  *self,
                                                      const char    *text);
 /* @note_kind: e.g. "session-expired", "kernel-restarted", "cancelled". */
