@@ -161,8 +161,8 @@ rk_cli_limit_sentence (const RkKernelLimits *limits,
       break;
     }
   if (kind == RK_LIMIT_TIME)
-    shown = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " second",
-                                          "%" G_GUINT64_FORMAT " seconds", (gulong) current), current);
+    shown = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u second", "%u seconds", (gulong) current),
+                             (guint) current);
   else
     shown = g_format_size_full (current << 20, G_FORMAT_SIZE_IEC_UNITS);
   if (!rk_limits_raised (kind, current, &raised))
