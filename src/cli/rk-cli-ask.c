@@ -44,6 +44,7 @@ typedef struct
   char             *declined;     /* why code was not run, or NULL */
   char             *last_ename;   /* the last error a cell raised */
   char             *last_evalue;
+  RkKernelLimits    limits;       /* --memory, --disk, --timeout */
 } Ask;
 
 /* -- output -- */
@@ -478,6 +479,14 @@ agent_event_cb (RkAgent            *agent,
       if (!a->at_line_start)
         fputc ('\n', stderr);
       a->at_line_start = TRUE;
+      /* A sandbox limit: its size and the flag that raises it. */
+      if (k != NULL && k->type == RK_KERNEL_EVENT_ERROR && k->limit != NULL)
+        {
+          g_autofree char *sentence = rk_cli_limit_sentence (&a->limits, k->limit);
+
+          if (sentence != NULL)
+            fprintf (stderr, "reckon: %s\n", sentence);
+        }
       break;
     case RK_AGENT_EVENT_RUN_FINISHED:
       ensure_line_start (a);
@@ -747,8 +756,10 @@ typedef struct
   int               max_steps;
   int               max_repairs;
   int               idle_timeout;
+  RkCliLimitOptions limit_options;
   /* derived */
   char             *question;
+  RkKernelLimits    limits;
   RkApprovalPolicy  policy;
   RkModelApi        model_api;
 } AskOptions;
@@ -765,6 +776,7 @@ ask_options_clear (AskOptions *o)
   g_strfreev (o->files);
   g_strfreev (o->rest);
   g_free (o->question);
+  rk_cli_limit_options_clear (&o->limit_options);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (AskOptions, ask_options_clear)
@@ -790,6 +802,9 @@ parse_options (AskOptions  *o,
     { "max-repairs", 0, 0, G_OPTION_ARG_INT, &o->max_repairs, N_("Automatic repairs after an error (default 3)"), N_("N") },
     { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &o->idle_timeout, N_("Seconds of silence before the model counts as stalled (default 60)"), N_("S") },
     { "transcript", 0, 0, G_OPTION_ARG_FILENAME, &o->transcript_path, N_("Save the conversation to FILE as it goes"), N_("FILE") },
+    { "memory", 0, 0, G_OPTION_ARG_STRING, &o->limit_options.memory, N_("Memory the code may use, e.g. 512M or 4G (default 2G)"), N_("SIZE") },
+    { "disk", 0, 0, G_OPTION_ARG_STRING, &o->limit_options.disk, N_("Space the files in the workspace may take, e.g. 4G (default 1G)"), N_("SIZE") },
+    { "timeout", 0, 0, G_OPTION_ARG_STRING, &o->limit_options.timeout, N_("Stop a cell after SECONDS (default 120)"), N_("SECONDS") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL },
     { NULL }
   };
@@ -848,6 +863,8 @@ parse_options (AskOptions  *o,
 
   if (o->max_steps < 1 || o->max_repairs < 0 || o->idle_timeout < 0)
     return fail (o->json, RK_CLI_EXIT_USAGE, _("the step, repair and timeout limits must be positive numbers."));
+  if (!rk_cli_limits_parse (&o->limit_options, &o->limits, &error))
+    return fail (o->json, RK_CLI_EXIT_USAGE, error->message);
   if (o->out_dir != NULL && !rk_cli_check_out_dir (o->out_dir, &error))
     return fail (o->json, RK_CLI_EXIT_USAGE, error->message);
   return RK_CLI_EXIT_OK;
@@ -885,7 +902,7 @@ open_session (const AskOptions  *o,
   g_auto(GStrv) names = NULL;
   GPtrArray *profiles = NULL;
 
-  session = rk_cli_session_new (&error);
+  session = rk_cli_session_new (&o->limits, &error);
   if (session == NULL)
     return fail (o->json, RK_CLI_EXIT_SANDBOX, error->message);
   for (guint i = 0; o->files != NULL && o->files[i] != NULL; i++)
@@ -1012,6 +1029,7 @@ rk_cli_ask (int    argc,
 
   a.agent = rk_agent_new (client, rk_session_get_kernel (session), transcript);
   a.json = o.json;
+  a.limits = o.limits;
   a.at_line_start = TRUE;
   a.turn_text = g_string_new (NULL);
   stdin_stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);

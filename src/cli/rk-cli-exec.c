@@ -18,16 +18,17 @@
 
 #include "rk-cli.h"
 #include "rk-kernel.h"
+#include "rk-limits.h"
 #include "rk-session.h"
 
 typedef struct
 {
-  RkKernel      *kernel;
-  RkKernelEvent *done;
-  GError        *error;
-  gboolean       finished;
-  gboolean       timed_out;
-  gboolean       stopped;       /* Ctrl+C */
+  RkKernel       *kernel;
+  RkKernelLimits  limits;
+  RkKernelEvent  *done;
+  GError         *error;
+  gboolean        finished;
+  gboolean        stopped;       /* Ctrl+C */
   gboolean       stdout_at_line_start;
   guint          n_tables, n_figures, n_charts;
 } Exec;
@@ -67,13 +68,20 @@ event_cb (RkKernel      *kernel,
       rk_cli_print_untrusted (stderr, ev->traceback != NULL && ev->traceback[0] != '\0' ? ev->traceback : ev->evalue);
       if (ev->traceback == NULL || ev->traceback[0] == '\0')
         fputc ('\n', stderr);
-      /* A sandbox limit (memory, cpu, disk, files) in words, after the
-       * bare exception the traceback ends with. */
-      if (ev->limit != NULL && ev->evalue != NULL)
+      /* A sandbox limit in words after the bare exception the traceback
+       * ends with: its size, and the flag that raises it. */
+      if (ev->limit != NULL)
         {
-          fprintf (stderr, _("reckon: the cell reached the sandbox's “%s” limit: "), ev->limit);
-          rk_cli_print_untrusted (stderr, ev->evalue);
-          fputc ('\n', stderr);
+          g_autofree char *sentence = rk_cli_limit_sentence (&x->limits, ev->limit);
+
+          if (sentence != NULL)
+            fprintf (stderr, "reckon: %s\n", sentence);
+          else if (ev->evalue != NULL)
+            {
+              fprintf (stderr, _("reckon: the cell reached the sandbox's “%s” limit: "), ev->limit);
+              rk_cli_print_untrusted (stderr, ev->evalue);
+              fputc ('\n', stderr);
+            }
         }
       fflush (stderr);
       break;
@@ -137,16 +145,6 @@ execute_cb (GObject      *object,
 }
 
 static gboolean
-timeout_cb (gpointer user_data)
-{
-  Exec *x = user_data;
-
-  x->timed_out = TRUE;
-  rk_kernel_interrupt (x->kernel);
-  return G_SOURCE_CONTINUE;   /* again, should the first one be missed */
-}
-
-static gboolean
 sigint_cb (gpointer user_data)
 {
   Exec *x = user_data;
@@ -188,25 +186,16 @@ read_code (const char  *path,
 
 /* The exit status for how the cell ended, its reason said on stderr. */
 static int
-status_of_cell (const Exec *x,
-                int         timeout_s)
+status_of_cell (const Exec *x)
 {
   switch (x->done->status)
     {
     case RK_KERNEL_STATUS_OK:
       return RK_CLI_EXIT_OK;
     case RK_KERNEL_STATUS_ERROR:
-      return RK_CLI_EXIT_FAILURE;
+      /* The limit line said it, with the --timeout to run again with. */
+      return g_strcmp0 (x->done->limit, "time") == 0 ? RK_CLI_EXIT_TIME_LIMIT : RK_CLI_EXIT_FAILURE;
     case RK_KERNEL_STATUS_INTERRUPTED:
-      if (x->timed_out)
-        {
-          fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
-                                        "reckon-cli exec: the cell was stopped after %d second (--timeout).\n",
-                                        "reckon-cli exec: the cell was stopped after %d seconds (--timeout).\n",
-                                        timeout_s),
-                   timeout_s);
-          return RK_CLI_EXIT_TIME_LIMIT;
-        }
       fprintf (stderr, "%s\n", _("reckon-cli exec: the cell was stopped (Ctrl+C)."));
       return RK_CLI_EXIT_CANCELLED;
     case RK_KERNEL_STATUS_DIED:
@@ -220,6 +209,25 @@ status_of_cell (const Exec *x,
     }
 }
 
+/* The kernel could not start over its disk limit: the --disk that would
+ * hold what fills the workspace. */
+static void
+hint_disk (RkSession *session)
+{
+  RkWorkspaceUsage usage;
+  guint64 suggested;
+
+  rk_workspace_usage_measure (rk_session_get_workspace (session), 200000, &usage);
+  suggested = rk_workspace_usage_suggested_disk (&usage);
+  if (suggested > 0)
+    {
+      g_autofree char *flag = rk_limits_format_flag_size (suggested);
+
+      fprintf (stderr, _("reckon-cli exec: run again with --disk %s.\n"), flag);
+    }
+  rk_workspace_usage_clear (&usage);
+}
+
 int
 rk_cli_exec (int    argc,
              char **argv)
@@ -227,11 +235,13 @@ rk_cli_exec (int    argc,
   g_auto(GStrv) data_files = NULL;
   g_auto(GStrv) rest = NULL;
   g_autofree char *out_dir = NULL;
-  int timeout_s = 0;
+  g_auto(RkCliLimitOptions) limit_options = { NULL, };
   GOptionEntry entries[] = {
     { "file", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &data_files, N_("Copy DATA into the workspace first (repeatable)"), N_("DATA") },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, N_("Copy tables (as CSV), figures, charts and created files into DIR"), N_("DIR") },
-    { "timeout", 't', 0, G_OPTION_ARG_INT, &timeout_s, N_("Interrupt the cell after S seconds"), N_("S") },
+    { "memory", 0, 0, G_OPTION_ARG_STRING, &limit_options.memory, N_("Memory the code may use, e.g. 512M or 4G (default 2G)"), N_("SIZE") },
+    { "disk", 0, 0, G_OPTION_ARG_STRING, &limit_options.disk, N_("Space the files in the workspace may take, e.g. 4G (default 1G)"), N_("SIZE") },
+    { "timeout", 't', 0, G_OPTION_ARG_STRING, &limit_options.timeout, N_("Stop the cell after SECONDS (default 120)"), N_("SECONDS") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
@@ -240,7 +250,7 @@ rk_cli_exec (int    argc,
   g_autofree char *code = NULL;
   g_autoptr(RkSession) session = NULL;
   Exec x = { 0 };
-  guint timeout_id = 0, sigint_id;
+  guint sigint_id;
   int status;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -261,9 +271,9 @@ rk_cli_exec (int    argc,
       fprintf (stderr, "%s\n", _("reckon-cli exec: name exactly one file of Python code."));
       return RK_CLI_EXIT_USAGE;
     }
-  if (timeout_s < 0)
+  if (!rk_cli_limits_parse (&limit_options, &x.limits, &error))
     {
-      fprintf (stderr, "%s\n", _("reckon-cli exec: the timeout must be a positive number of seconds."));
+      fprintf (stderr, "reckon-cli exec: %s\n", error->message);
       return RK_CLI_EXIT_USAGE;
     }
 
@@ -280,7 +290,7 @@ rk_cli_exec (int    argc,
       return RK_CLI_EXIT_USAGE;
     }
 
-  session = rk_cli_session_new (&error);
+  session = rk_cli_session_new (&x.limits, &error);
   if (session == NULL)
     {
       fprintf (stderr, "reckon-cli exec: %s\n", error->message);
@@ -308,11 +318,8 @@ rk_cli_exec (int    argc,
 
   sigint_id = g_unix_signal_add (SIGINT, sigint_cb, &x);
   rk_kernel_execute_async (x.kernel, code, NULL, execute_cb, &x);
-  if (timeout_s > 0)
-    timeout_id = g_timeout_add_seconds ((guint) timeout_s, timeout_cb, &x);
   while (!x.finished)
     g_main_context_iteration (NULL, TRUE);
-  g_clear_handle_id (&timeout_id, g_source_remove);
   g_source_remove (sigint_id);
 
   /* The sandbox is stopped before anything is copied out of the workspace. */
@@ -323,12 +330,14 @@ rk_cli_exec (int    argc,
   if (x.error != NULL)
     {
       fprintf (stderr, "reckon-cli exec: %s\n", x.error->message);
+      if (g_error_matches (x.error, RK_KERNEL_ERROR, RK_KERNEL_ERROR_LIMIT))
+        hint_disk (session);
       status = g_error_matches (x.error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? RK_CLI_EXIT_CANCELLED
                                                                           : RK_CLI_EXIT_SANDBOX;
     }
   else
     {
-      status = status_of_cell (&x, timeout_s);
+      status = status_of_cell (&x);
       if (out_dir != NULL)
         {
           if (rk_cli_save_artifacts (session, out_dir) > 0 && status == RK_CLI_EXIT_OK)

@@ -73,7 +73,7 @@ rk_cli_profile (int    argc,
   options.sheet = sheet;
   options.skip_lines = skip < 0 ? -1 : skip;
 
-  session = rk_cli_session_new (&error);
+  session = rk_cli_session_new (NULL, &error);
   if (session == NULL)
     {
       fprintf (stderr, "reckon-cli profile: %s\n", error->message);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "rk-cli.h"
+#include "rk-limits.h"
 #include "rk-text.h"
 #include "rk-util.h"
 
@@ -79,7 +80,8 @@ rk_cli_exit_table (void)
 /* -- sessions -- */
 
 RkSession *
-rk_cli_session_new (GError **error)
+rk_cli_session_new (const RkKernelLimits  *limits,
+                    GError               **error)
 {
   g_autoptr(GError) local_error = NULL;
   g_autoptr(RkSession) session = NULL;
@@ -94,7 +96,83 @@ rk_cli_session_new (GError **error)
   if (session == NULL)
     return NULL;
   rk_session_set_idle_timeout (session, 0);   /* a command ends, it does not idle */
+  if (limits != NULL)
+    rk_session_set_kernel_limits (session, limits);
   return g_steal_pointer (&session);
+}
+
+/* -- limits -- */
+
+void
+rk_cli_limit_options_clear (RkCliLimitOptions *options)
+{
+  g_clear_pointer (&options->memory, g_free);
+  g_clear_pointer (&options->disk, g_free);
+  g_clear_pointer (&options->timeout, g_free);
+}
+
+gboolean
+rk_cli_limits_parse (const RkCliLimitOptions  *options,
+                     RkKernelLimits           *limits,
+                     GError                  **error)
+{
+  memset (limits, 0, sizeof *limits);
+  limits->memory_bytes = (guint64) RK_LIMITS_MEMORY_DEFAULT_MIB << 20;
+  limits->disk_bytes = (guint64) RK_LIMITS_DISK_DEFAULT_MIB << 20;
+  limits->cell_time_seconds = RK_LIMITS_TIME_DEFAULT_S;
+  if (options->memory != NULL &&
+      !rk_limits_parse_size (RK_LIMIT_MEMORY, "--memory", options->memory, &limits->memory_bytes, error))
+    return FALSE;
+  if (options->disk != NULL &&
+      !rk_limits_parse_size (RK_LIMIT_DISK, "--disk", options->disk, &limits->disk_bytes, error))
+    return FALSE;
+  if (options->timeout != NULL &&
+      !rk_limits_parse_seconds ("--timeout", options->timeout, &limits->cell_time_seconds, error))
+    return FALSE;
+  return TRUE;
+}
+
+char *
+rk_cli_limit_sentence (const RkKernelLimits *limits,
+                       const char           *limit)
+{
+  RkLimitKind kind;
+  guint64 current, raised;
+  g_autofree char *shown = NULL;
+  g_autofree char *flag_value = NULL;
+  const char *flag;
+
+  if (!rk_limit_kind_from_name (limit, &kind))
+    return NULL;
+  switch (kind)
+    {
+    case RK_LIMIT_MEMORY:
+      flag = "--memory";
+      current = limits->memory_bytes >> 20;
+      break;
+    case RK_LIMIT_DISK:
+      flag = "--disk";
+      current = limits->disk_bytes >> 20;
+      break;
+    case RK_LIMIT_TIME:
+    default:
+      flag = "--timeout";
+      current = limits->cell_time_seconds;
+      break;
+    }
+  if (kind == RK_LIMIT_TIME)
+    shown = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u second", "%u seconds", (gulong) current),
+                             (guint) current);
+  else
+    shown = g_format_size_full (current << 20, G_FORMAT_SIZE_IEC_UNITS);
+  if (!rk_limits_raised (kind, current, &raised))
+    /* TRANSLATORS: e.g. "the cell reached the sandbox's “memory” limit (64 GiB), the most it can be." */
+    return g_strdup_printf (_("the cell reached the sandbox's “%s” limit (%s), the most it can be."), limit, shown);
+  flag_value = kind == RK_LIMIT_TIME ? g_strdup_printf ("%" G_GUINT64_FORMAT, raised)
+                                     : rk_limits_format_flag_size (raised << 20);
+  /* TRANSLATORS: e.g. "the cell reached the sandbox's “memory” limit (2 GiB); run again with --memory 4G to raise it." */
+  return g_strdup_printf (_("the cell reached the sandbox's “%s” limit (%s); run again with %s %s to raise it."),
+                          limit, shown, flag, flag_value);
 }
 
 static void

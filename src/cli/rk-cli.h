@@ -43,10 +43,12 @@ void        rk_cli_set_exit_help       (GOptionContext *context,
 /* The whole table, for reckon-cli --help. */
 char       *rk_cli_exit_table          (void);
 
-/* A session for ask, exec and profile, its idle expiry off. Fails with
+/* A session for ask, exec and profile, its idle expiry off, its kernel
+ * under @limits (NULL: the sandbox's defaults). Fails with
  * RK_KERNEL_ERROR_SPAWN, naming what is missing and where it was looked
  * for, when the sandbox or the kernel cannot be found. */
-RkSession  *rk_cli_session_new         (GError        **error);
+RkSession  *rk_cli_session_new         (const RkKernelLimits *limits,
+                                        GError        **error);
 /* Copies @path into @session (waiting for it); returns its name there. */
 char       *rk_cli_session_add_file    (RkSession      *session,
                                         const char     *path,
@@ -74,6 +76,28 @@ extern const char * const rk_cli_default_endpoints[];
 char       *rk_cli_model_error_message (const GError   *error,
                                         const char     *endpoint,
                                         RkModelApi      api);
+/* --memory SIZE, --disk SIZE and --timeout SECONDS of ask and exec, as
+ * given (NULL: not given). */
+typedef struct
+{
+  char *memory;
+  char *disk;
+  char *timeout;
+} RkCliLimitOptions;
+
+void        rk_cli_limit_options_clear (RkCliLimitOptions *options);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RkCliLimitOptions, rk_cli_limit_options_clear)
+/* Parses @options once into @limits, the sandbox's defaults where one is
+ * not given; a bad value fails with one sentence naming the option. */
+gboolean    rk_cli_limits_parse        (const RkCliLimitOptions *options,
+                                        RkKernelLimits          *limits,
+                                        GError                 **error);
+/* The line for a cell that reached @limit (a kernel event's limit) under
+ * @limits: the limit, its size, and the flag to run again with, e.g.
+ * "the cell reached the sandbox's “memory” limit (2 GiB); run again with
+ * --memory 4G to raise it." NULL for a limit no flag raises. */
+char       *rk_cli_limit_sentence      (const RkKernelLimits    *limits,
+                                        const char              *limit);
 /* On stderr: @n_results results made without --out are gone; how to keep them. */
 void        rk_cli_hint_out            (guint           n_results);
 

@@ -356,8 +356,8 @@ kernel_event_cb (RkKernel      *kernel,
         g_autofree char *line = event->limit != NULL
           ? g_strdup_printf (_("Stopped at the sandbox's “%s” limit: %s"), event->limit, event->evalue)
           : g_strdup_printf ("%s: %s", event->ename, event->evalue);
-        rk_transcript_add_error (self->transcript, self->cell_id, event->ename,
-                                 event->evalue, event->traceback);
+        rk_transcript_add_limit_error (self->transcript, self->cell_id, event->ename,
+                                       event->evalue, event->traceback, event->limit, event->limit_value);
         emit (self, RK_AGENT_EVENT_ERROR, line, event);
       }
       break;
@@ -413,7 +413,8 @@ execute_cb (GObject      *source,
     {
       /* No traceback here: the detail names the limit ("memory", "cpu",
        * "time", ...), so a window can say what to do without parsing text. */
-      rk_transcript_add_error (self->transcript, self->cell_id, "SandboxLimit", done->message, done->limit);
+      rk_transcript_add_limit_error (self->transcript, self->cell_id, "SandboxLimit", done->message, done->limit,
+                                     done->limit, done->limit_value);
       emit (self, RK_AGENT_EVENT_ERROR, done->message, done);
     }
   else if (done->status == RK_KERNEL_STATUS_INTERRUPTED)

@@ -400,12 +400,15 @@ settings_changed_cb (GSettings      *settings,
       else if (settings_has_key (settings, "idle-expiry"))
         rk_conversation_set_idle_timeout (self, g_settings_get_uint (settings, "idle-expiry") * 60);
     }
-  if (key == NULL || g_str_equal (key, "memory-limit") || g_str_equal (key, "cell-time-limit"))
+  if (key == NULL || g_str_equal (key, "memory-limit") || g_str_equal (key, "cell-time-limit") ||
+      g_str_equal (key, "disk-limit"))
     {
       RkKernelLimits limits = { 0 };
 
       if (settings_has_key (settings, "memory-limit"))
         limits.memory_bytes = (guint64) g_settings_get_uint (settings, "memory-limit") * 1024 * 1024;
+      if (settings_has_key (settings, "disk-limit"))
+        limits.disk_bytes = (guint64) g_settings_get_uint (settings, "disk-limit") * 1024 * 1024;
       if (settings_has_key (settings, "cell-time-limit"))
         limits.cell_time_seconds = g_settings_get_uint (settings, "cell-time-limit");
       rk_conversation_set_kernel_limits (self, &limits);
@@ -979,6 +982,178 @@ rk_conversation_approve (RkConversation  *self,
 
   rk_session_keep_alive (self->session);
   rk_agent_approve (self->agent, decision, code);
+}
+
+/* -- run a cell again (after a limit was raised) ------------------------------ */
+
+typedef struct
+{
+  char      *code;      /* the cell's own */
+  GPtrArray *earlier;   /* the code that ran before it, replayed quietly */
+  guint      next;
+} Rerun;
+
+static void
+rerun_free (gpointer data)
+{
+  Rerun *r = data;
+
+  g_free (r->code);
+  g_ptr_array_unref (r->earlier);
+  g_free (r);
+}
+
+static void
+rerun_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  char *output = rk_conversation_run_code_finish (RK_CONVERSATION (source), result, &error);
+
+  if (output == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, output, g_free);
+}
+
+static void
+rerun_cell (GTask *task)
+{
+  RkConversation *self = g_task_get_source_object (task);
+  Rerun *r = g_task_get_task_data (task);
+
+  set_busy (self, FALSE);
+  rk_conversation_run_code_async (self, r->code, g_task_get_cancellable (task), rerun_done_cb, task);
+  /* Pressing "… and run again" was the approval of this very code. */
+  if (rk_conversation_get_pending_approval (self) != NULL)
+    rk_conversation_approve (self, RK_AGENT_DECISION_RUN, NULL);
+}
+
+static void rerun_replay_next (GTask *task);
+
+static void
+rerun_replayed_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  GTask *task = user_data;
+  RkConversation *self = g_task_get_source_object (task);
+  Rerun *r = g_task_get_task_data (task);
+  GError *error = NULL;
+  g_autoptr(RkKernelEvent) done = rk_kernel_execute_finish (RK_KERNEL (source), result, &error);
+
+  if (done != NULL && done->status != RK_KERNEL_STATUS_OK)
+    error = g_error_new (RK_SESSION_ERROR, RK_SESSION_ERROR_REPLAY,
+                         _("Running cell %u of %u again did not succeed (%s)."),
+                         r->next, r->earlier->len,
+                         done->message ? done->message : rk_kernel_status_to_string (done->status));
+  if (error != NULL)
+    {
+      set_busy (self, FALSE);
+      rk_transcript_add_note (self->transcript, "error", error->message);
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  rerun_replay_next (task);
+}
+
+static void
+rerun_replay_next (GTask *task)
+{
+  RkConversation *self = g_task_get_source_object (task);
+  Rerun *r = g_task_get_task_data (task);
+
+  if (r->next >= r->earlier->len)
+    {
+      rerun_cell (task);
+      return;
+    }
+  rk_kernel_execute_async (rk_session_get_kernel (self->session), r->earlier->pdata[r->next++],
+                           g_task_get_cancellable (task), rerun_replayed_cb, task);
+}
+
+static void
+rerun_restarted_cb (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  GTask *task = user_data;
+  RkConversation *self = g_task_get_source_object (task);
+  Rerun *r = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (!rk_kernel_restart_finish (RK_KERNEL (source), result, &error))
+    {
+      set_busy (self, FALSE);
+      rk_transcript_add_note (self->transcript, "error", error->message);
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  rk_transcript_add_note (self->transcript, "kernel-restarted",
+                          r->earlier->len > 0
+                          ? _("The Python kernel was restarted with the new limits and the code that ran before was run again.")
+                          : _("The Python kernel was restarted with the new limits."));
+  rerun_replay_next (task);
+}
+
+void
+rk_conversation_rerun_cell_async (RkConversation      *self,
+                                  const char          *cell_id,
+                                  gboolean             fresh_kernel,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  Rerun *r;
+
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+  g_return_if_fail (cell_id != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_conversation_rerun_cell_async);
+  r = g_new0 (Rerun, 1);
+  r->earlier = rk_transcript_get_run_code_before (self->transcript, cell_id, &r->code);
+  g_task_set_task_data (task, r, rerun_free);
+  if (self->busy || r->code == NULL)
+    {
+      const char *why = self->busy
+        ? _("The code was not run again because Reckon is still answering; run it again when it is done.")
+        : _("That code did not run in this conversation, so it cannot be run again.");
+
+      /* Said where the user pressed the button, not only to the caller. */
+      rk_transcript_add_note (self->transcript, "run-again", why);
+      g_task_return_new_error (task, RK_AGENT_ERROR, RK_AGENT_ERROR_BUSY, "%s", why);
+      return;
+    }
+  /* A limit raised a moment ago through another GSettings object. */
+  if (self->settings != NULL)
+    settings_changed_cb (self->settings, NULL, self);
+  if (!fresh_kernel)
+    {
+      set_busy (self, TRUE);
+      rerun_cell (g_steal_pointer (&task));
+      return;
+    }
+  /* The new memory and disk limits hold from the sandbox's next start; a
+   * fresh interpreter needs the earlier cells' variables back. */
+  set_busy (self, TRUE);
+  rk_session_keep_alive (self->session);
+  rk_kernel_restart_async (rk_session_get_kernel (self->session), g_task_get_cancellable (task),
+                           rerun_restarted_cb, g_steal_pointer (&task));
+}
+
+char *
+rk_conversation_rerun_cell_finish (RkConversation  *self,
+                                   GAsyncResult    *result,
+                                   GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 const char *

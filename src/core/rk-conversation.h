@@ -37,10 +37,10 @@ RkAgent        *rk_conversation_get_agent      (RkConversation *self);
 RkModelClient  *rk_conversation_get_client     (RkConversation *self);
 
 /* -- settings (given by the caller; core reads no settings of its own) -- */
-/* Reads approval-policy, memory-limit (MiB), cell-time-limit (s) and
+/* Reads approval-policy, memory-limit and disk-limit (MiB), cell-time-limit (s) and
  * idle-expiry-seconds (or idle-expiry, in minutes) from @settings (schema io.github.reckon.Reckon) and
  * follows their changes; keys the schema lacks are left alone. NULL stops
- * following. The memory limit applies from the next kernel start. */
+ * following. The memory and disk limits apply from the next kernel start. */
 void            rk_conversation_set_settings   (RkConversation   *self,
                                                 GSettings        *settings);
 void            rk_conversation_set_kernel_limits (RkConversation *self,
@@ -110,6 +110,19 @@ void            rk_conversation_stop           (RkConversation *self);
 void            rk_conversation_approve        (RkConversation  *self,
                                                 RkAgentDecision  decision,
                                                 const char      *code);
+/* Runs the cell @cell_id again, as code the user ran (its approval is the
+ * call itself), after a limit was raised. With @fresh_kernel the kernel is
+ * restarted first, so new memory and disk limits hold, and the code that
+ * ran before the cell is run again quietly. Returns what the run printed. */
+void            rk_conversation_rerun_cell_async  (RkConversation      *self,
+                                                   const char          *cell_id,
+                                                   gboolean             fresh_kernel,
+                                                   GCancellable        *cancellable,
+                                                   GAsyncReadyCallback  callback,
+                                                   gpointer             user_data);
+char           *rk_conversation_rerun_cell_finish (RkConversation  *self,
+                                                   GAsyncResult    *result,
+                                                   GError         **error);
 /* The last question asked, or NULL. */
 const char     *rk_conversation_get_last_question (RkConversation *self);
 

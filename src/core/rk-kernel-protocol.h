@@ -104,6 +104,10 @@ typedef struct
    * or NULL. ERROR: the limit of an error event (parsed). */
   char              *message;
   char              *limit;
+  /* With ->limit, set by the host, never parsed: the limit in force when it
+   * was crossed, in bytes ("memory", "disk") or seconds ("time"); 0 when
+   * not known. */
+  guint64            limit_value;
 } RkKernelEvent;
 
 #define RK_TYPE_KERNEL_EVENT (rk_kernel_event_get_type ())

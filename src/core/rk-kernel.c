@@ -23,6 +23,7 @@
 
 #include "rk-export.h"
 #include "rk-import.h"
+#include "rk-limits.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 
@@ -47,6 +48,9 @@
 #define HOST_ARTIFACT_CAP   1000
 /* Wall-clock time a cell may run before it is interrupted (seconds). */
 #define DEFAULT_CELL_TIME_S 120
+/* reckon-sandbox's --memory and --disk defaults (docs/sandbox.md). */
+#define DEFAULT_MEMORY_BYTES ((guint64) RK_LIMITS_MEMORY_DEFAULT_MIB << 20)
+#define DEFAULT_DISK_BYTES   ((guint64) RK_LIMITS_DISK_DEFAULT_MIB << 20)
 #define NONCE_BYTES         16
 
 /* One spawned sandbox. Callbacks of its pipes hold a reference and check
@@ -112,6 +116,7 @@ struct _RkKernel
   char           *workspace;
   RkKernelLimits  limits;
   GStrv           inputs;
+  RkKernelLimits  launched_limits; /* those of the last sandbox started */
   RkKernelState   state;
   Instance       *inst;
   RkKernelEvent  *ready;
@@ -250,12 +255,30 @@ protocol_error (RkKernel     *self,
   g_signal_emit (self, signals[SIGNAL_PROTOCOL_ERROR], 0, error);
 }
 
+static guint64 cell_time_limit (RkKernel *self);
+
+/* The value of the limit @limit held at, for a window or a terminal to say. */
+static guint64
+limit_value (RkKernel   *self,
+             const char *limit)
+{
+  if (g_strcmp0 (limit, "memory") == 0)
+    return self->launched_limits.memory_bytes > 0 ? self->launched_limits.memory_bytes : DEFAULT_MEMORY_BYTES;
+  if (g_strcmp0 (limit, "disk") == 0)
+    return self->launched_limits.disk_bytes > 0 ? self->launched_limits.disk_bytes : DEFAULT_DISK_BYTES;
+  if (g_strcmp0 (limit, "time") == 0)
+    return cell_time_limit (self);
+  return 0;
+}
+
 static void
 emit_event (RkKernel      *self,
             RkKernelEvent *ev)
 {
   GQuark detail = g_quark_from_static_string (rk_kernel_event_type_to_string (ev->type));
 
+  if (ev->limit != NULL && ev->limit_value == 0)
+    ev->limit_value = limit_value (self, ev->limit);
   g_signal_emit (self, signals[SIGNAL_EVENT], detail, ev);
 }
 
@@ -902,6 +925,69 @@ death_message (Instance  *inst,
                           (int) status_exit);
 }
 
+/* A sandbox that could not start over a full workspace: what fills it is
+ * measured in a thread (a workspace may hold many files), then the start
+ * and the cells that waited for it fail with that sentence. */
+typedef struct
+{
+  char    *workspace;
+  guint64  disk_limit;
+  GQueue   start_tasks;
+  GQueue   cells;
+} OverDisk;
+
+static void
+over_disk_free (gpointer data)
+{
+  OverDisk *d = data;
+
+  g_free (d->workspace);
+  g_free (d);
+}
+
+static void
+over_disk_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  OverDisk *d = task_data;
+  RkWorkspaceUsage usage;
+
+  rk_workspace_usage_measure (d->workspace, 200000, &usage);
+  g_task_return_pointer (task, rk_workspace_usage_over_disk_message (&usage, d->disk_limit), g_free);
+  rk_workspace_usage_clear (&usage);
+}
+
+static void
+over_disk_done_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  OverDisk *d = g_task_get_task_data (G_TASK (result));
+  g_autofree char *message = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(GError) error = g_error_new_literal (RK_KERNEL_ERROR, RK_KERNEL_ERROR_LIMIT, message);
+
+  fail_tasks (&d->start_tasks, error);
+  fail_tasks (&d->cells, error);
+}
+
+static void
+explain_over_disk (RkKernel *self)
+{
+  g_autoptr(GTask) task = g_task_new (self, NULL, over_disk_done_cb, NULL);
+  OverDisk *d = g_new0 (OverDisk, 1);
+
+  d->workspace = g_strdup (self->workspace);
+  d->disk_limit = limit_value (self, "disk");
+  d->start_tasks = self->start_tasks;
+  d->cells = self->cells;
+  g_queue_init (&self->start_tasks);
+  g_queue_init (&self->cells);
+  g_task_set_task_data (task, d, over_disk_free);
+  g_task_run_in_thread (task, over_disk_thread);
+}
+
 static void
 handle_exit (Instance *inst)
 {
@@ -937,12 +1023,17 @@ handle_exit (Instance *inst)
       g_autoptr(GError) error = NULL;
       int code = RK_KERNEL_ERROR_DIED;
 
-      if (g_strcmp0 (limit, "disk") == 0 || g_strcmp0 (limit, "files") == 0)
+      if (g_strcmp0 (limit, "disk") == 0)
+        {
+          set_state (self, RK_KERNEL_STATE_STOPPED);
+          explain_over_disk (self);
+          instance_unref (inst);
+          return;
+        }
+      if (g_strcmp0 (limit, "files") == 0)
         {
           g_free (message);
-          message = g_strdup (g_strcmp0 (limit, "disk") == 0
-                              ? _("The Python kernel cannot start while the workspace is over its disk limit; delete some files first.")
-                              : _("The Python kernel cannot start while the workspace holds more files than allowed; delete some first."));
+          message = g_strdup (_("The Python kernel cannot start while the workspace holds more files than allowed; delete some first."));
         }
       if (limit != NULL)
         code = RK_KERNEL_ERROR_LIMIT;
@@ -1268,6 +1359,7 @@ launch (RkKernel  *self,
   seed_font_cache (self);
 
   spec.workspace = self->workspace;
+  self->launched_limits = self->limits;
   spec.memory_bytes = self->limits.memory_bytes;
   spec.cpu_seconds = self->limits.cpu_seconds;
   spec.max_procs = self->limits.max_procs;
@@ -1801,6 +1893,27 @@ rk_kernel_set_cell_time_limit (RkKernel *self,
 {
   g_return_if_fail (RK_IS_KERNEL (self));
   self->limits.cell_time_seconds = seconds;
+}
+
+void
+rk_kernel_set_limits (RkKernel             *self,
+                      const RkKernelLimits *limits)
+{
+  g_return_if_fail (RK_IS_KERNEL (self));
+  g_return_if_fail (limits != NULL);
+
+  /* launch() reads them: they hold from the next sandbox on. */
+  self->limits = *limits;
+}
+
+void
+rk_kernel_get_limits (RkKernel       *self,
+                      RkKernelLimits *limits)
+{
+  g_return_if_fail (RK_IS_KERNEL (self));
+  g_return_if_fail (limits != NULL);
+
+  *limits = self->limits;
 }
 
 guint64

@@ -74,6 +74,13 @@ guint64         rk_kernel_get_cell_time_limit (RkKernel         *self);
  * and is an input of the running sandbox already. */
 void            rk_kernel_set_inputs       (RkKernel            *self,
                                             const char * const  *names);
+/* All the limits: the cell's time limit applies from the next cell, the
+ * others from the next start of the sandbox (a start after it died, or
+ * rk_kernel_restart_async()). */
+void            rk_kernel_set_limits       (RkKernel            *self,
+                                            const RkKernelLimits *limits);
+void            rk_kernel_get_limits       (RkKernel            *self,
+                                            RkKernelLimits      *limits);
 /* Lines from the kernel that were dropped as malformed or hostile. */
 guint           rk_kernel_get_n_protocol_errors (RkKernel       *self);
 

@@ -336,6 +336,9 @@ rk_session_set_kernel_limits (RkSession            *self,
   self->have_limits = limits != NULL;
   if (limits != NULL)
     self->limits = *limits;
+  /* The kernel object outlives its sandboxes: the next one gets them. */
+  if (limits != NULL && self->kernel != NULL)
+    rk_kernel_set_limits (self->kernel, limits);
 }
 
 void

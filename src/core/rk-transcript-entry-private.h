@@ -17,6 +17,8 @@ struct _RkTranscriptEntry
   char        *text;
   char        *name;
   char        *detail;
+  char        *limit;
+  gint64       limit_value;
   char       **attachments;
   guint        revises;
   char        *previous_code;

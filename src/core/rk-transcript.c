@@ -204,6 +204,7 @@ rk_transcript_to_bytes (RkTranscript *self)
       STR ("text", text);
       STR ("name", name);
       STR ("detail", detail);
+      STR ("limit", limit);
       STR ("previous", previous_code);
       STR ("path", path);
       STR ("mime", mime_type);
@@ -213,6 +214,7 @@ rk_transcript_to_bytes (RkTranscript *self)
       INT ("height", height);
       INT ("rows", rows);
       INT ("columns", columns);
+      INT ("limit_value", limit_value);
       if (e->kind == RK_ENTRY_APPROVAL)
         {
           json_builder_set_member_name (b, "decision");
@@ -646,11 +648,13 @@ rk_transcript_add_artifact (RkTranscript               *self,
 }
 
 guint
-rk_transcript_add_error (RkTranscript *self,
-                         const char   *cell_id,
-                         const char   *error_name,
-                         const char   *message,
-                         const char   *traceback)
+rk_transcript_add_limit_error (RkTranscript *self,
+                               const char   *cell_id,
+                               const char   *error_name,
+                               const char   *message,
+                               const char   *traceback,
+                               const char   *limit,
+                               guint64       limit_value)
 {
   RkTranscriptEntry *e;
 
@@ -661,7 +665,19 @@ rk_transcript_add_error (RkTranscript *self,
   e->name = bounded_text (error_name, 256, NULL);
   e->text = bounded_text (message ? message : "", RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
   e->detail = bounded_text (traceback, RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
+  e->limit = bounded_text (limit, 64, NULL);
+  e->limit_value = (gint64) MIN (limit_value, (guint64) G_MAXINT64);
   return insert_entry (self, e);
+}
+
+guint
+rk_transcript_add_error (RkTranscript *self,
+                         const char   *cell_id,
+                         const char   *error_name,
+                         const char   *message,
+                         const char   *traceback)
+{
+  return rk_transcript_add_limit_error (self, cell_id, error_name, message, traceback, NULL, 0);
 }
 
 guint
@@ -743,16 +759,28 @@ rk_transcript_append_text (RkTranscript *self,
 GPtrArray *
 rk_transcript_get_run_code (RkTranscript *self)
 {
+  return rk_transcript_get_run_code_before (self, NULL, NULL);
+}
+
+GPtrArray *
+rk_transcript_get_run_code_before (RkTranscript  *self,
+                                   const char    *cell_id,
+                                   char         **cell_code)
+{
   g_autoptr(GHashTable) pending = g_hash_table_new (g_str_hash, g_str_equal);
   GPtrArray *out;
 
   g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
+
+  if (cell_code != NULL)
+    *cell_code = NULL;
 
   out = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < self->entries->len; i++)
     {
       RkTranscriptEntry *e = self->entries->pdata[i];
       RkTranscriptEntry *code;
+      g_autofree char *ran = NULL;
 
       if (e->cell_id == NULL)
         continue;
@@ -768,9 +796,18 @@ rk_transcript_get_run_code (RkTranscript *self)
         continue;
       g_hash_table_remove (pending, e->cell_id);
       if (e->decision == RK_DECISION_APPROVED || e->decision == RK_DECISION_AUTO)
-        g_ptr_array_add (out, g_strdup (code->text ? code->text : ""));
+        ran = g_strdup (code->text ? code->text : "");
       else if (e->decision == RK_DECISION_EDITED)
-        g_ptr_array_add (out, g_strdup (e->text ? e->text : ""));
+        ran = g_strdup (e->text ? e->text : "");
+      else
+        continue;
+      if (cell_id != NULL && g_str_equal (e->cell_id, cell_id))
+        {
+          if (cell_code != NULL)
+            *cell_code = g_steal_pointer (&ran);
+          break;
+        }
+      g_ptr_array_add (out, g_steal_pointer (&ran));
     }
   return out;
 }
@@ -811,6 +848,7 @@ entry_from_json (JsonNode *node)
       !rk_json_dup_string (o, "text", RK_TRANSCRIPT_MAX_TEXT, RK_JSON_OPTIONAL, &e->text, NULL) ||
       !rk_json_dup_string (o, "name", 256, RK_JSON_OPTIONAL, &e->name, NULL) ||
       !rk_json_dup_string (o, "detail", RK_TRANSCRIPT_MAX_OUTPUT, RK_JSON_OPTIONAL, &e->detail, NULL) ||
+      !rk_json_dup_string (o, "limit", 64, RK_JSON_OPTIONAL, &e->limit, NULL) ||
       !rk_json_dup_string (o, "previous", RK_TRANSCRIPT_MAX_TEXT, RK_JSON_OPTIONAL, &e->previous_code, NULL) ||
       !rk_json_dup_string (o, "path", 4096, RK_JSON_OPTIONAL, &e->path, NULL) ||
       !rk_json_dup_string (o, "mime", 256, RK_JSON_OPTIONAL, &e->mime_type, NULL) ||
@@ -821,7 +859,8 @@ entry_from_json (JsonNode *node)
       !rk_json_get_int (o, "width", 0, G_MAXINT32, RK_JSON_OPTIONAL, &e->width, NULL) ||
       !rk_json_get_int (o, "height", 0, G_MAXINT32, RK_JSON_OPTIONAL, &e->height, NULL) ||
       !rk_json_get_int (o, "rows", 0, G_MAXINT64, RK_JSON_OPTIONAL, &e->rows, NULL) ||
-      !rk_json_get_int (o, "columns", 0, G_MAXINT64, RK_JSON_OPTIONAL, &e->columns, NULL))
+      !rk_json_get_int (o, "columns", 0, G_MAXINT64, RK_JSON_OPTIONAL, &e->columns, NULL) ||
+      !rk_json_get_int (o, "limit_value", 0, G_MAXINT64, RK_JSON_OPTIONAL, &e->limit_value, NULL))
     return NULL;
   e->revises = (guint) revises;
   if (e->text == NULL)

@@ -126,6 +126,16 @@ guint              rk_transcript_add_error          (RkTranscript  *self,
                                                      const char    *error_name,
                                                      const char    *message,
                                                      const char    *traceback);
+/* The same for an error that stands for a sandbox limit: @limit and
+ * @limit_value are the kernel event's (RkKernelEvent.limit, .limit_value),
+ * NULL and 0 for none. */
+guint              rk_transcript_add_limit_error    (RkTranscript  *self,
+                                                     const char    *cell_id,
+                                                     const char    *error_name,
+                                                     const char    *message,
+                                                     const char    *traceback,
+                                                     const char    *limit,
+                                                     guint64        limit_value);
 guint              rk_transcript_add_answer         (RkTranscript  *self,
                                                      const char    *text);
 /* @note_kind: e.g. "session-expired", "kernel-restarted", "cancelled". */
@@ -156,6 +166,11 @@ gboolean           rk_transcript_append_text        (RkTranscript  *self,
  * code, the edited code if edited; skipped code is left out.
  * Returns: (element-type utf8) */
 GPtrArray         *rk_transcript_get_run_code       (RkTranscript  *self);
+/* The same up to the cell @cell_id: the code that ran before it, and in
+ * @cell_code its own (NULL if it did not run). */
+GPtrArray         *rk_transcript_get_run_code_before (RkTranscript *self,
+                                                      const char   *cell_id,
+                                                      char        **cell_code);
 
 /* Exports (rk-transcript-export.c). @workspace is the session's folder, from
  * which figures are embedded (regular files beneath it only, size-capped);

@@ -528,6 +528,29 @@ row_run_code_cb (RkEntryRow *row,
 }
 
 static void
+rerun_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* The outcome, a failure too, shows in the transcript. */
+  g_free (rk_conversation_rerun_cell_finish (RK_CONVERSATION (source), result, &error));
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_debug ("the cell did not run again: %s", error->message);
+}
+
+static void
+row_run_again_cb (RkEntryRow *row,
+                  const char *cell_id,
+                  gboolean    fresh_kernel,
+                  RkChatView *self)
+{
+  if (self->conversation != NULL && cell_id != NULL)
+    rk_conversation_rerun_cell_async (self->conversation, cell_id, fresh_kernel, NULL, rerun_done_cb, NULL);
+}
+
+static void
 row_show_entry_cb (RkEntryRow *row,
                    guint       entry_id,
                    RkChatView *self)
@@ -607,6 +630,7 @@ setup_cb (GtkSignalListItemFactory *factory,
   g_signal_connect_object (row, "cancel-profile", G_CALLBACK (row_cancel_profile_cb), self, 0);
   g_signal_connect_object (row, "run-code", G_CALLBACK (row_run_code_cb), self, 0);
   g_signal_connect_object (row, "show-entry", G_CALLBACK (row_show_entry_cb), self, 0);
+  g_signal_connect_object (row, "run-again", G_CALLBACK (row_run_again_cb), self, 0);
   gtk_list_item_set_child (item, row);
 }
 

@@ -66,6 +66,7 @@ enum
   SIGNAL_CANCEL_PROFILE,
   SIGNAL_RUN_CODE,
   SIGNAL_SHOW_ENTRY,
+  SIGNAL_RUN_AGAIN,
   N_SIGNALS
 };
 
@@ -458,6 +459,14 @@ retry_cb (RkEntryRow *self)
   g_signal_emit (self, signals[SIGNAL_RETRY], 0);
 }
 
+static void
+run_again_cb (RkEntryRow *self,
+              const char *cell_id,
+              gboolean    fresh_kernel)
+{
+  g_signal_emit (self, signals[SIGNAL_RUN_AGAIN], 0, cell_id, fresh_kernel);
+}
+
 static GtkWidget *
 build_error (RkEntryRow *self)
 {
@@ -467,6 +476,7 @@ build_error (RkEntryRow *self)
     gtk_widget_add_css_class (view, "rk-result");
   rk_error_view_set_entry (RK_ERROR_VIEW (view), self->entry);
   g_signal_connect_swapped (view, "retry", G_CALLBACK (retry_cb), self);
+  g_signal_connect_swapped (view, "run-again", G_CALLBACK (run_again_cb), self);
   return view;
 }
 
@@ -894,6 +904,10 @@ rk_entry_row_class_init (RkEntryRowClass *klass)
   signals[SIGNAL_SHOW_ENTRY] =
     g_signal_new ("show-entry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_UINT);
+  /* (const char *cell_id, gboolean fresh_kernel): a limit was raised. */
+  signals[SIGNAL_RUN_AGAIN] =
+    g_signal_new ("run-again", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
 
   gtk_widget_class_set_css_name (widget_class, "rk-entry-row");
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-error-view.c — errors and notes in the transcript. A limit the sandbox
  * enforced is explained with what to do next, since "SandboxLimit" means
- * nothing to an analyst. */
+ * nothing to an analyst; a limit the user sets comes with one button that
+ * raises it and runs the cell again. */
 #define G_LOG_DOMAIN "rk-error-view"
 #include "config.h"
 
@@ -12,6 +13,7 @@
 #include "rk-text.h"
 #include "rk-a11y.h"
 #include "rk-error-view.h"
+#include "rk-limits.h"
 
 struct _RkErrorView
 {
@@ -22,10 +24,15 @@ struct _RkErrorView
   GtkLabel    *message;
   GtkLabel    *hint;
   GtkButton   *retry_button;
+  GtkButton   *raise_button;
   GtkExpander *expander;
   GtkLabel    *traceback;
 
   const char  *limit;
+  /* What the raise button sets, and the cell it runs again. */
+  RkLimitKind  raise_kind;
+  guint        raise_to;
+  char        *cell_id;
 };
 
 G_DEFINE_FINAL_TYPE (RkErrorView, rk_error_view, GTK_TYPE_WIDGET)
@@ -33,6 +40,7 @@ G_DEFINE_FINAL_TYPE (RkErrorView, rk_error_view, GTK_TYPE_WIDGET)
 enum
 {
   SIGNAL_RETRY,
+  SIGNAL_RUN_AGAIN,
   N_SIGNALS
 };
 
@@ -40,43 +48,44 @@ static guint signals[N_SIGNALS];
 
 static const char *const limits[] = { "memory", "cpu", "timeout", "disk", "files", "file-size", "procs", NULL };
 
+/* The kernel's key for a limit, as this view names it. */
+static const char *
+known_limit (const char *key)
+{
+  for (guint i = 0; key != NULL && limits[i] != NULL; i++)
+    if (g_strcmp0 (key, limits[i]) == 0)
+      return limits[i];
+  if (g_strcmp0 (key, "processes") == 0)
+    return "procs";
+  if (g_strcmp0 (key, "time") == 0)
+    return "timeout";
+  return NULL;
+}
+
 const char *
 rk_error_view_limit_of (const char *name,
-                        const char *message,
+                        const char *limit,
                         const char *detail)
 {
-  g_autofree char *lower = NULL;
-
+  /* Only the kernel's structured key counts, never its translated
+   * sentence: the words differ in every language. */
+  if (limit != NULL && *limit != '\0')
+    {
+      const char *known = known_limit (limit);
+      return known != NULL ? known : "unknown";
+    }
   if (g_strcmp0 (name, "MemoryError") == 0)
     return "memory";
   if (g_strcmp0 (name, "CPUTimeLimitExceeded") == 0)
     return "cpu";
+  if (g_strcmp0 (name, "TimeLimitExceeded") == 0)
+    return "timeout";
   if (g_strcmp0 (name, "SandboxLimit") != 0)
     return NULL;
-  /* The limit's key, where the agent records it. */
-  for (guint i = 0; detail != NULL && limits[i] != NULL; i++)
-    if (g_strcmp0 (detail, limits[i]) == 0)
-      return limits[i];
-  if (g_strcmp0 (detail, "processes") == 0)
-    return "procs";
-  if (g_strcmp0 (detail, "time") == 0)
-    return "timeout";
-  /* Else the kernel's sentence (rk-kernel.c, limit_message). */
-  lower = g_ascii_strdown (message ? message : "", -1);
-  if (strstr (lower, "memory") != NULL)
-    return "memory";
-  if (strstr (lower, "cpu") != NULL)
-    return "cpu";
-  if (strstr (lower, "time limit") != NULL)
-    return "timeout";
-  if (strstr (lower, "disk") != NULL)
-    return "disk";
-  if (strstr (lower, "larger than") != NULL)
-    return "file-size";
-  if (strstr (lower, "files") != NULL)
-    return "files";
-  if (strstr (lower, "processes") != NULL)
-    return "procs";
+  /* Transcripts from before entries had a limit: the agent put its key in
+   * the detail. */
+  if (known_limit (detail) != NULL)
+    return known_limit (detail);
   return "unknown";
 }
 
@@ -107,43 +116,153 @@ settings_if_installed (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
-/* One sentence on what happened and one on what to do. */
+static gboolean
+has_key (GSettings  *settings,
+         const char *key)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  return schema != NULL && g_settings_schema_has_key (schema, key);
+}
+
+/* "4.0 GiB", "8 minutes": a limit's value as the button says it. */
+static char *
+format_limit (RkLimitKind kind,
+              guint       value)
+{
+  if (kind != RK_LIMIT_TIME)
+    return g_format_size_full ((guint64) value << 20, G_FORMAT_SIZE_IEC_UNITS);
+  if (value % 60 == 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u minute", "%u minutes", value / 60), value / 60);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u second", "%u seconds", value), value);
+}
+
+/* The one-click fix of a limit the user sets: twice the value in force,
+ * within the key's range and the computer's RAM. FALSE when there is none
+ * (another limit, no cell, running code turned off, already at the most). */
+static gboolean
+offer_raise (RkErrorView *self,
+             const char  *limit_key,
+             gint64       recorded,
+             GSettings   *settings)
+{
+  const char *key;
+  g_autofree char *value = NULL;
+  g_autofree char *label = NULL;
+  guint64 current, raised;
+
+  if (settings == NULL || self->cell_id == NULL || !rk_limit_kind_from_name (limit_key, &self->raise_kind))
+    return FALSE;
+  key = rk_limit_kind_settings_key (self->raise_kind);
+  if (!has_key (settings, key))
+    return FALSE;
+  if (has_key (settings, "approval-policy") && g_settings_get_enum (settings, "approval-policy") == 2)
+    return FALSE;   /* "never": code is only shown */
+  current = g_settings_get_uint (settings, key);
+  /* Raised since (this button, or Preferences): nothing left to offer. */
+  if (recorded > 0 && (self->raise_kind == RK_LIMIT_TIME ? current : current << 20) > (guint64) recorded)
+    return FALSE;
+  if (!rk_limits_raised (self->raise_kind, current, &raised))
+    return FALSE;
+  {
+    g_autoptr(GSettingsSchema) schema = NULL;
+    g_autoptr(GSettingsSchemaKey) schema_key = NULL;
+
+    g_object_get (settings, "settings-schema", &schema, NULL);
+    schema_key = g_settings_schema_get_key (schema, key);
+    if (!g_settings_schema_key_range_check (schema_key, g_variant_new_uint32 ((guint32) raised)))
+      return FALSE;
+  }
+  self->raise_to = (guint) raised;
+  value = format_limit (self->raise_kind, self->raise_to);
+  switch (self->raise_kind)
+    {
+    case RK_LIMIT_MEMORY:
+      /* TRANSLATORS: %s is a size, e.g. "4.0 GiB" */
+      label = g_strdup_printf (_("Raise the memory limit to %s and run again"), value);
+      break;
+    case RK_LIMIT_DISK:
+      /* TRANSLATORS: %s is a size, e.g. "2.0 GiB" */
+      label = g_strdup_printf (_("Raise the disk limit to %s and run again"), value);
+      break;
+    case RK_LIMIT_TIME:
+    default:
+      /* TRANSLATORS: %s is a duration, e.g. "4 minutes" */
+      label = g_strdup_printf (_("Raise the time limit to %s and run again"), value);
+      break;
+    }
+  gtk_button_set_label (self->raise_button, label);
+  rk_a11y_name_button (GTK_WIDGET (self->raise_button), label);
+  return TRUE;
+}
+
+/* The value of a limit: the one recorded when it was hit (bytes or
+ * seconds), else the setting now; 0 when neither is known. */
+static guint64
+limit_in_force (GSettings  *settings,
+                const char *key,
+                gint64      recorded,
+                guint       shift)
+{
+  if (recorded > 0)
+    return (guint64) recorded;
+  if (settings != NULL && has_key (settings, key))
+    return (guint64) g_settings_get_uint (settings, key) << shift;
+  return 0;
+}
+
+/* One sentence on what happened and one on what to do; @raise: a button
+ * offers the fix, so the hint names only the other way out. */
 static void
-explain_limit (const char  *limit,
+explain_limit (GSettings   *settings,
+               const char  *limit,
+               gint64       recorded,
+               gboolean     raise,
                char       **what,
                char       **todo)
 {
-  g_autoptr(GSettings) settings = settings_if_installed ();
-
   if (g_strcmp0 (limit, "memory") == 0)
     {
-      if (settings != NULL)
+      guint64 bytes = limit_in_force (settings, "memory-limit", recorded, 20);
+
+      if (bytes > 0)
         {
-          g_autofree char *size = g_format_size_full ((guint64) g_settings_get_uint (settings, "memory-limit") << 20,
-                                                      G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *size = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
           /* TRANSLATORS: %s is a size, e.g. "2.0 GiB" */
           *what = g_strdup_printf (_("The cell used more memory than allowed (%s)."), size);
         }
       else
         *what = g_strdup (_("The cell used more memory than allowed."));
-      *todo = g_strdup (_("Work on fewer rows or columns at a time, or raise the memory limit in Preferences."));
+      *todo = g_strdup (raise ? _("Or work on fewer rows or columns at a time.")
+                              : _("Work on fewer rows or columns at a time, or raise the memory limit in Preferences."));
     }
   else if (g_strcmp0 (limit, "cpu") == 0 || g_strcmp0 (limit, "timeout") == 0)
     {
-      if (settings != NULL)
-        {
-          guint secs = g_settings_get_uint (settings, "cell-time-limit");
-          *what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                "The cell ran longer than allowed (%u second).",
-                                                "The cell ran longer than allowed (%u seconds).", secs), secs);
-        }
+      guint64 secs = limit_in_force (settings, "cell-time-limit", recorded, 0);
+
+      if (secs > 0)
+        *what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "The cell ran longer than allowed (%u second).",
+                                              "The cell ran longer than allowed (%u seconds).", (gulong) secs),
+                                 (guint) secs);
       else
         *what = g_strdup (_("The cell ran longer than allowed."));
-      *todo = g_strdup (_("Ask for a simpler computation or a sample of the data, or raise the time limit in Preferences."));
+      *todo = g_strdup (raise ? _("Or ask for a simpler computation or a sample of the data.")
+                              : _("Ask for a simpler computation or a sample of the data, or raise the time limit in Preferences."));
     }
   else if (g_strcmp0 (limit, "disk") == 0)
     {
-      *what = g_strdup (_("The cell filled the workspace past its disk space limit."));
+      guint64 bytes = limit_in_force (settings, "disk-limit", recorded, 20);
+
+      if (bytes > 0)
+        {
+          g_autofree char *size = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+          /* TRANSLATORS: %s is a size, e.g. "1.0 GiB" */
+          *what = g_strdup_printf (_("The cell filled the workspace past its disk space limit (%s)."), size);
+        }
+      else
+        *what = g_strdup (_("The cell filled the workspace past its disk space limit."));
       *todo = g_strdup (_("Save what you need, then ask for smaller output files or delete some of them."));
     }
   else if (g_strcmp0 (limit, "files") == 0)
@@ -172,11 +291,12 @@ void
 rk_error_view_set_entry (RkErrorView       *self,
                          RkTranscriptEntry *entry)
 {
-  const char *name, *text, *detail;
+  const char *name, *text, *detail, *limit_key;
   g_autofree char *message = NULL;
   g_autofree char *what = NULL;
   g_autofree char *todo = NULL;
-  gboolean is_note, retry = FALSE, status = FALSE;
+  g_autoptr(GSettings) settings = NULL;
+  gboolean is_note, retry = FALSE, status = FALSE, raise = FALSE;
 
   g_return_if_fail (RK_IS_ERROR_VIEW (self));
   g_return_if_fail (RK_IS_TRANSCRIPT_ENTRY (entry));
@@ -185,10 +305,19 @@ rk_error_view_set_entry (RkErrorView       *self,
   name = rk_transcript_entry_get_name (entry);
   text = rk_transcript_entry_get_text (entry);
   detail = rk_transcript_entry_get_detail (entry);
+  limit_key = rk_transcript_entry_get_limit (entry);
+  if (limit_key == NULL && g_strcmp0 (name, "SandboxLimit") == 0)
+    limit_key = detail;
+  if (limit_key == NULL && g_strcmp0 (name, "MemoryError") == 0)
+    limit_key = "memory";
   if (text == NULL || *text == '\0')
     text = _("Something went wrong.");
+  g_free (self->cell_id);
+  self->cell_id = g_strdup (rk_transcript_entry_get_cell_id (entry));
 
-  self->limit = is_note ? NULL : rk_error_view_limit_of (name, text, detail);
+  self->limit = is_note ? NULL : rk_error_view_limit_of (name, rk_transcript_entry_get_limit (entry), detail);
+  if (self->limit != NULL)
+    settings = settings_if_installed ();
   if (is_note)
     {
       retry = g_strcmp0 (name, "error") == 0;
@@ -197,7 +326,8 @@ rk_error_view_set_entry (RkErrorView       *self,
     }
   else if (self->limit != NULL)
     {
-      explain_limit (self->limit, &what, &todo);
+      raise = offer_raise (self, limit_key, rk_transcript_entry_get_limit_value (entry), settings);
+      explain_limit (settings, self->limit, rk_transcript_entry_get_limit_value (entry), raise, &what, &todo);
       message = g_strdup (what ? what : text);
     }
   else if (name != NULL && *name != '\0' && !g_str_has_prefix (text, name))
@@ -217,9 +347,12 @@ rk_error_view_set_entry (RkErrorView       *self,
   gtk_widget_set_visible (GTK_WIDGET (self->hint), todo != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->retry_button), retry);
   gtk_widget_set_sensitive (GTK_WIDGET (self->retry_button), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->raise_button), raise);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->raise_button), TRUE);
 
   /* The traceback (or the sandbox's own words) folded away. */
-  if (!is_note && detail != NULL && *detail != '\0' && g_strcmp0 (detail, self->limit) != 0)
+  if (!is_note && detail != NULL && *detail != '\0' && g_strcmp0 (detail, limit_key) != 0 &&
+      g_strcmp0 (detail, self->limit) != 0)
     {
       g_autofree char *clean = rk_text_sanitize_for_terminal (detail, RK_TEXT_SANITIZE_DEFAULT);
       gtk_label_set_text (self->traceback, clean);
@@ -232,7 +365,8 @@ rk_error_view_set_entry (RkErrorView       *self,
   else
     gtk_label_set_text (self->traceback, "");
   gtk_widget_set_visible (GTK_WIDGET (self->expander), *gtk_label_get_text (self->traceback) != '\0');
-  gtk_expander_set_label (self->expander, detail && *detail && g_strcmp0 (detail, self->limit) != 0
+  gtk_expander_set_label (self->expander, detail && *detail && g_strcmp0 (detail, self->limit) != 0 &&
+                                          g_strcmp0 (detail, limit_key) != 0
                                           ? _("Traceback") : _("Details"));
   gtk_expander_set_expanded (self->expander, FALSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -276,10 +410,35 @@ retry_clicked_cb (RkErrorView *self)
   g_signal_emit (self, signals[SIGNAL_RETRY], 0);
 }
 
+const char *
+rk_error_view_get_raise_label (RkErrorView *self)
+{
+  g_return_val_if_fail (RK_IS_ERROR_VIEW (self), NULL);
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->raise_button)))
+    return NULL;
+  return gtk_button_get_label (self->raise_button);
+}
+
+static void
+raise_clicked_cb (RkErrorView *self)
+{
+  g_autoptr(GSettings) settings = settings_if_installed ();
+
+  if (settings == NULL || self->cell_id == NULL)
+    return;
+  /* One raise a failure: the new run brings its own outcome. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->raise_button), FALSE);
+  g_settings_set_uint (settings, rk_limit_kind_settings_key (self->raise_kind), self->raise_to);
+  g_signal_emit (self, signals[SIGNAL_RUN_AGAIN], 0, self->cell_id, self->raise_kind != RK_LIMIT_TIME);
+}
+
 static void
 rk_error_view_dispose (GObject *object)
 {
+  RkErrorView *self = RK_ERROR_VIEW (object);
+
   gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_ERROR_VIEW);
+  g_clear_pointer (&self->cell_id, g_free);
   G_OBJECT_CLASS (rk_error_view_parent_class)->dispose (object);
 }
 
@@ -294,6 +453,9 @@ rk_error_view_class_init (RkErrorViewClass *klass)
   signals[SIGNAL_RETRY] =
     g_signal_new ("retry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
+  signals[SIGNAL_RUN_AGAIN] =
+    g_signal_new ("run-again", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-error-view.ui");
   gtk_widget_class_bind_template_child (widget_class, RkErrorView, box);
@@ -301,9 +463,11 @@ rk_error_view_class_init (RkErrorViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkErrorView, message);
   gtk_widget_class_bind_template_child (widget_class, RkErrorView, hint);
   gtk_widget_class_bind_template_child (widget_class, RkErrorView, retry_button);
+  gtk_widget_class_bind_template_child (widget_class, RkErrorView, raise_button);
   gtk_widget_class_bind_template_child (widget_class, RkErrorView, expander);
   gtk_widget_class_bind_template_child (widget_class, RkErrorView, traceback);
   gtk_widget_class_bind_template_callback (widget_class, retry_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, raise_clicked_cb);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rk-error-view");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);

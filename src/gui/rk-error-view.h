@@ -23,12 +23,20 @@ const char *rk_error_view_get_message  (RkErrorView       *self);
  * "file-size", "procs"), or NULL. */
 const char *rk_error_view_get_limit    (RkErrorView       *self);
 
-/* What a sandbox limit is called from an error entry's name, message and
- * detail; NULL when the error is not about a limit. */
+/* What a sandbox limit is called from an error entry's name, limit
+ * (rk_transcript_entry_get_limit) and detail; NULL when the error is not
+ * about a limit. Never reads the message: it is translated. */
 const char *rk_error_view_limit_of     (const char        *name,
-                                        const char        *message,
+                                        const char        *limit,
                                         const char        *detail);
+/* The label of the button that raises the limit and runs the cell again
+ * ("Raise the memory limit to 4.0 GiB and run again"), or NULL when none
+ * is offered. */
+const char *rk_error_view_get_raise_label (RkErrorView    *self);
 
-/* Signal "retry": the user pressed Retry on a failed request. */
+/* Signal "retry": the user pressed Retry on a failed request.
+ * Signal "run-again" (const char *cell_id, gboolean fresh_kernel): the user
+ * raised the limit the cell hit (the setting is changed already); run it
+ * again, in a fresh kernel for the memory and disk limits. */
 
 G_END_DECLS

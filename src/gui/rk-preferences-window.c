@@ -26,6 +26,7 @@ struct _RkPreferencesWindow
   AdwActionRow         *remote_warning_row;
   AdwComboRow          *approval_row;
   GtkSpinButton        *memory_spin;
+  GtkSpinButton        *disk_spin;
   GtkSpinButton        *time_spin;
   GtkSpinButton        *expiry_spin;
 
@@ -247,6 +248,7 @@ rk_preferences_window_class_init (RkPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, remote_warning_row);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, approval_row);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, memory_spin);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, disk_spin);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, time_spin);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, expiry_spin);
   gtk_widget_class_bind_template_callback (widget_class, endpoint_apply_cb);
@@ -265,6 +267,8 @@ rk_preferences_window_init (RkPreferencesWindow *self)
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->allow_remote_row, NULL, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->memory_spin),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Memory limit in MiB"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->disk_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Disk limit in MiB"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->time_spin),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Time limit in seconds"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->expiry_spin),
@@ -300,6 +304,7 @@ rk_preferences_window_new (GSettings *settings)
   g_settings_bind (settings, "allow-remote", self->allow_remote_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "allow-remote", self->remote_warning_row, "visible", G_SETTINGS_BIND_GET);
   g_settings_bind (settings, "memory-limit", self->memory_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "disk-limit", self->disk_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "cell-time-limit", self->time_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind_with_mapping (settings, "idle-expiry-seconds", self->expiry_spin, "value",
                                 G_SETTINGS_BIND_DEFAULT, seconds_to_minutes, minutes_to_seconds, NULL, NULL);

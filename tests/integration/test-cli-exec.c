@@ -9,6 +9,9 @@
 #include "rk-util.h"
 #include "rk-workspace.h"
 
+/* g_format_size() puts a no-break space before the unit. */
+#define NBSP "\xc2\xa0"
+
 typedef struct
 {
   char *dir;        /* scratch folder: code, data, out/ */
@@ -146,10 +149,12 @@ test_statuses (Fixture       *f,
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  /* A sandbox limit is named in words after the bare exception. */
+  /* A sandbox limit is named in words after the bare exception, with its
+   * size and the flag that raises it. */
   g_assert_cmpint (exec_code (f, "b = bytearray(3 << 30)\n", NULL, &out, &err), ==, 1);
   g_assert_nonnull (strstr (err, "MemoryError"));
-  g_assert_nonnull (strstr (err, "reckon: the cell reached the sandbox's “memory” limit: the cell needed more memory"));
+  g_assert_nonnull (strstr (err, "reckon: the cell reached the sandbox's “memory” limit (2.0" NBSP "GiB); "
+                                 "run again with --memory 4G to raise it.\n"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
@@ -160,7 +165,8 @@ test_statuses (Fixture       *f,
 
   g_assert_cmpint (exec_code (f, "print('start', flush=True)\nwhile True:\n    pass\n", timeout, &out, &err), ==, 12);
   g_assert_nonnull (strstr (out, "start"));
-  g_assert_nonnull (strstr (err, "stopped after 1 second (--timeout)"));
+  g_assert_nonnull (strstr (err, "reckon: the cell reached the sandbox's “time” limit (1 second); "
+                                 "run again with --timeout 2 to raise it.\n"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
@@ -176,6 +182,125 @@ test_statuses (Fixture       *f,
   }
 }
 
+/* --memory, --disk and --timeout: each reaches the sandbox, and a cell that
+ * hits one is told its size and the flag to run again with. */
+static void
+test_limit_flags (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  const char *memory[] = { "--memory", "512M", NULL };
+  const char *disk[] = { "--disk", "64M", NULL };
+  const char *timeout[] = { "--timeout", "2", NULL };
+
+  if (f->dir == NULL)
+    return;
+
+  /* 1 GiB passes the default 2 GiB but not 512 MiB. */
+  g_assert_cmpint (exec_code (f, "b = bytearray(1 << 30)\nprint('made', len(b))\n", NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "made 1073741824"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (exec_code (f, "b = bytearray(1 << 30)\n", memory, &out, &err), ==, 1);
+  g_test_message ("stderr: %s", err);
+  g_assert_nonnull (strstr (err, "MemoryError"));
+  g_assert_nonnull (strstr (err, "reckon: the cell reached the sandbox's “memory” limit (512.0" NBSP "MiB); "
+                                 "run again with --memory 1G to raise it.\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* 100 MiB written under a 64 MiB disk limit. */
+  g_assert_cmpint (exec_code (f,
+    "with open('out.bin', 'wb') as f:\n"
+    "    for i in range(100):\n"
+    "        f.write(b'x' * (1 << 20))\n", disk, &out, &err), !=, 0);
+  g_test_message ("stderr: %s", err);
+  g_assert_nonnull (strstr (err, "reckon: the cell reached the sandbox's “disk” limit (64.0" NBSP "MiB); "
+                                 "run again with --disk 128M to raise it.\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (exec_code (f, "import time\ntime.sleep(60)\n", timeout, &out, &err), ==, 12);
+  g_assert_nonnull (strstr (err, "reckon: the cell reached the sandbox's “time” limit (2 seconds); "
+                                 "run again with --timeout 4 to raise it.\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+}
+
+/* A workspace over its disk limit before anything runs: what fills it and
+ * the --disk that holds it, not "delete some files first". */
+static void
+test_over_disk_at_start (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *big = NULL;
+  g_autofree char *line = g_strnfill (1023, 'x');
+  g_autoptr(GString) rows = g_string_new (NULL);
+  const char *extra[] = { "--disk", "64M", "--file", NULL, NULL };
+
+  if (f->dir == NULL)
+    return;
+  /* 100 MiB of real bytes, not a sparse file. */
+  for (guint i = 0; i < 100 * 1024; i++)
+    {
+      g_string_append (rows, line);
+      g_string_append_c (rows, '\n');
+    }
+  big = g_build_filename (f->dir, "big.csv", NULL);
+  g_assert_true (g_file_set_contents (big, rows->str, (gssize) rows->len, NULL));
+  extra[3] = big;
+
+  g_assert_cmpint (exec_code (f, "print('never')\n", extra, &out, &err), ==, 10);
+  g_test_message ("stderr: %s", err);
+  g_assert_null (strstr (err, "delete some files first"));
+  g_assert_nonnull (strstr (err, "the files in its workspace take 100.0" NBSP "MiB, more than its disk limit of 64.0" NBSP "MiB, "
+                                 "mostly “big.csv” (100.0" NBSP "MiB); to start it, raise the disk limit to 1.0" NBSP "GiB."));
+  g_assert_nonnull (strstr (err, "reckon-cli exec: run again with --disk 1G.\n"));
+}
+
+/* Bad values: one sentence, status 2, nothing run. */
+static void
+test_limit_flags_usage (Fixture       *f,
+                        gconstpointer  data)
+{
+  static const struct
+  {
+    const char *option;
+    const char *value;
+    const char *sentence;
+  } cases[] = {
+    { "--memory", "lots", "reckon-cli exec: --memory takes a size such as 512M or 4G, not “lots”.\n" },
+    { "--memory", "64M", "reckon-cli exec: --memory must be between 256M and 64G.\n" },
+    { "--memory", "4GB", NULL },
+    { "--memory", "-1G", "reckon-cli exec: --memory takes a size such as 512M or 4G, not “-1G”.\n" },
+    { "--disk", "2X", "reckon-cli exec: --disk takes a size such as 512M or 4G, not “2X”.\n" },
+    { "--disk", "2T", "reckon-cli exec: --disk must be between 64M and 1024G.\n" },
+    { "--disk", "99999999999999999999G", "reckon-cli exec: --disk takes a size such as 512M or 4G, not “99999999999999999999G”.\n" },
+    { "--timeout", "0", "reckon-cli exec: --timeout must be between 1 and 86400 seconds.\n" },
+    { "--timeout", "soon", "reckon-cli exec: --timeout takes a whole number of seconds, not “soon”.\n" },
+  };
+
+  if (f->dir == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+      const char *extra[] = { cases[i].option, cases[i].value, NULL };
+      int status = exec_code (f, "print('ran')\n", extra, &out, &err);
+
+      g_test_message ("%s %s: %d %s", cases[i].option, cases[i].value, status, err);
+      if (cases[i].sentence == NULL)
+        {
+          g_assert_cmpint (status, ==, 0);
+          continue;
+        }
+      g_assert_cmpint (status, ==, 2);
+      g_assert_cmpstr (err, ==, cases[i].sentence);
+      g_assert_cmpstr (out, ==, "");
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -183,6 +308,9 @@ main (int argc, char **argv)
 
   g_test_add ("/rk/cli/exec/artifacts", Fixture, NULL, setup, test_ok_and_artifacts, teardown);
   g_test_add ("/rk/cli/exec/statuses", Fixture, NULL, setup, test_statuses, teardown);
+  g_test_add ("/rk/cli/exec/limit-flags", Fixture, NULL, setup, test_limit_flags, teardown);
+  g_test_add ("/rk/cli/exec/limit-flags-usage", Fixture, NULL, setup, test_limit_flags_usage, teardown);
+  g_test_add ("/rk/cli/exec/over-disk-at-start", Fixture, NULL, setup, test_over_disk_at_start, teardown);
 
   return g_test_run ();
 }

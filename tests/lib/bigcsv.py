@@ -73,3 +73,47 @@ def region_sums(path):
         else:
             sums[key] = int(value) / 100
     return sums, rows
+
+
+def ensure(path, size):
+    """The CSV at @path, of about @size bytes, written once and kept (with
+    its truth beside it, as @path.truth.json) for the tests and benchmarks
+    that follow; several processes asking at once wait for one writer.
+    Returns (region sums, rows)."""
+    import fcntl
+    import json
+    import os
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    truth_path = path + ".truth.json"
+    with open(path + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            with open(truth_path) as f:
+                truth = json.load(f)
+            if truth.get("size") == os.path.getsize(path) and truth.get("asked") == size:
+                return truth["sums"], truth["rows"]
+        except (OSError, ValueError):
+            pass
+        write(path, size)
+        sums, rows = region_sums(path)
+        with open(truth_path + ".tmp", "w") as f:
+            json.dump({"asked": size, "size": os.path.getsize(path), "sums": sums, "rows": rows}, f)
+        os.replace(truth_path + ".tmp", truth_path)
+        return sums, rows
+
+
+def parse_sums(text):
+    """{region: value} from lines 'SUM region value' in @text."""
+    out = {}
+    for line in text.splitlines():
+        parts = line.strip().split()
+        if len(parts) == 3 and parts[0] == "SUM":
+            out[parts[1]] = float(parts[2])
+    return out
+
+
+def sums_agree(got, want):
+    """Whether @got matches the exact sums to a cent per 10^11 (the float
+    sums of the engines add in another order than the exact ones)."""
+    return set(got) == set(want) and all(abs(got[k] - want[k]) <= max(0.01, abs(want[k]) * 1e-11) for k in want)

@@ -544,20 +544,26 @@ test_error_view (void)
   retry = rk_ui_test_find_button (view, "_Retry");
   g_assert_false (gtk_widget_get_visible (retry));
 
-  /* A sandbox limit, by its key or by the kernel's sentence. */
-  id = rk_transcript_add_error (transcript, "c2", "SandboxLimit",
-                                "The cell was stopped because it used more memory than the sandbox allows.", NULL);
+  /* A sandbox limit, by the structured key the kernel gave, whatever the
+   * language of its sentence. */
+  id = rk_transcript_add_limit_error (transcript, "c2", "KernelDied",
+                                      "Die Zelle wurde angehalten, weil sie mehr Speicher brauchte, als die Sandbox erlaubt.",
+                                      "", "memory", G_GUINT64_CONSTANT (2) << 30);
   rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
   g_assert_cmpstr (rk_error_view_get_limit (RK_ERROR_VIEW (view)), ==, "memory");
   g_assert_true (g_str_has_prefix (rk_error_view_get_message (RK_ERROR_VIEW (view)),
                                    "The cell used more memory than allowed"));
-  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit", "whatever", "timeout"), ==, "timeout");
-  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit", "whatever", "time"), ==, "timeout");
-  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit", "whatever", "files"), ==, "files");
-  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit",
-                                           "The cell was stopped because the workspace grew past its disk limit.", NULL), ==, "disk");
-  g_assert_cmpstr (rk_error_view_limit_of ("CPUTimeLimitExceeded", "", NULL), ==, "cpu");
-  g_assert_null (rk_error_view_limit_of ("ValueError", "memory", NULL));
+  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit", NULL, "timeout"), ==, "timeout");
+  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit", "time", "time"), ==, "timeout");
+  g_assert_cmpstr (rk_error_view_limit_of ("TimeLimitExceeded", "time", ""), ==, "timeout");
+  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit", NULL, "files"), ==, "files");
+  g_assert_cmpstr (rk_error_view_limit_of ("OSError", "disk", "Traceback ..."), ==, "disk");
+  g_assert_cmpstr (rk_error_view_limit_of ("CPUTimeLimitExceeded", NULL, NULL), ==, "cpu");
+  g_assert_null (rk_error_view_limit_of ("ValueError", NULL, "memory"));
+  /* A sentence is never read for English words. */
+  g_assert_cmpstr (rk_error_view_limit_of ("SandboxLimit", NULL,
+                                           "The cell was stopped because the workspace grew past its disk limit."),
+                   ==, "unknown");
 
   /* A failed model request: the sentence and Retry. */
   id = rk_transcript_add_note (transcript, "error", "The model server could not be reached.");

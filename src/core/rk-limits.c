@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-limits.c — bounds, parsing and raising of the limits a user sets. */
+#define G_LOG_DOMAIN "rk-limits"
+#include "config.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rk-limits.h"
+
+G_DEFINE_QUARK (rk-limits-error-quark, rk_limits_error)
+
+#define MIB (G_GUINT64_CONSTANT (1) << 20)
+
+gboolean
+rk_limit_kind_from_name (const char  *name,
+                         RkLimitKind *kind)
+{
+  if (g_strcmp0 (name, "memory") == 0)
+    *kind = RK_LIMIT_MEMORY;
+  else if (g_strcmp0 (name, "disk") == 0)
+    *kind = RK_LIMIT_DISK;
+  else if (g_strcmp0 (name, "time") == 0)
+    *kind = RK_LIMIT_TIME;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+const char *
+rk_limit_kind_settings_key (RkLimitKind kind)
+{
+  switch (kind)
+    {
+    case RK_LIMIT_MEMORY:
+      return "memory-limit";
+    case RK_LIMIT_DISK:
+      return "disk-limit";
+    case RK_LIMIT_TIME:
+    default:
+      return "cell-time-limit";
+    }
+}
+
+static void
+bounds_mib (RkLimitKind  kind,
+            guint64     *min,
+            guint64     *max)
+{
+  if (kind == RK_LIMIT_MEMORY)
+    {
+      *min = RK_LIMITS_MEMORY_MIN_MIB;
+      *max = RK_LIMITS_MEMORY_MAX_MIB;
+    }
+  else
+    {
+      *min = RK_LIMITS_DISK_MIN_MIB;
+      *max = RK_LIMITS_DISK_MAX_MIB;
+    }
+}
+
+/* "12", then at most one unit letter, then "", "B" or "iB". */
+static gboolean
+scan_size (const char *text,
+           guint64    *bytes)
+{
+  const char *p = text;
+  guint64 value = 0;
+  guint shift = 0;
+
+  if (text == NULL || !g_ascii_isdigit (*p))
+    return FALSE;
+  for (; g_ascii_isdigit (*p); p++)
+    {
+      if (value > (G_MAXUINT64 - 9) / 10)
+        return FALSE;
+      value = value * 10 + (guint64) (*p - '0');
+    }
+  switch (g_ascii_toupper (*p))
+    {
+    case 'K': shift = 10; p++; break;
+    case 'M': shift = 20; p++; break;
+    case 'G': shift = 30; p++; break;
+    case 'T': shift = 40; p++; break;
+    default: break;
+    }
+  if (shift > 0 && (g_ascii_strcasecmp (p, "iB") == 0 || g_ascii_strcasecmp (p, "B") == 0))
+    p += strlen (p);
+  if (*p != '\0')
+    return FALSE;
+  if (shift > 0 && value > (G_MAXUINT64 >> shift))
+    return FALSE;
+  *bytes = value << shift;
+  return TRUE;
+}
+
+gboolean
+rk_limits_parse_size (RkLimitKind   kind,
+                      const char   *option,
+                      const char   *text,
+                      guint64      *bytes,
+                      GError      **error)
+{
+  guint64 min, max, value = 0;
+  g_autofree char *low = NULL;
+  g_autofree char *high = NULL;
+
+  g_return_val_if_fail (kind != RK_LIMIT_TIME, FALSE);
+  g_return_val_if_fail (option != NULL, FALSE);
+
+  bounds_mib (kind, &min, &max);
+  low = rk_limits_format_flag_size (min * MIB);
+  high = rk_limits_format_flag_size (max * MIB);
+  if (!scan_size (text, &value))
+    {
+      g_autofree char *shown = g_strescape (text ? text : "", NULL);
+
+      /* TRANSLATORS: e.g. "--memory takes a size such as 512M or 4G, not “lots”." */
+      g_set_error (error, RK_LIMITS_ERROR, RK_LIMITS_ERROR_INVALID,
+                   _("%s takes a size such as 512M or 4G, not “%s”."), option, shown);
+      return FALSE;
+    }
+  if (value < min * MIB || value > max * MIB)
+    {
+      /* TRANSLATORS: e.g. "--memory must be between 256M and 64G." */
+      g_set_error (error, RK_LIMITS_ERROR, RK_LIMITS_ERROR_RANGE,
+                   _("%s must be between %s and %s."), option, low, high);
+      return FALSE;
+    }
+  *bytes = value;
+  return TRUE;
+}
+
+gboolean
+rk_limits_parse_seconds (const char  *option,
+                         const char  *text,
+                         guint64     *seconds,
+                         GError     **error)
+{
+  guint64 value = 0;
+
+  if (text == NULL || !g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, &value, NULL))
+    {
+      g_autofree char *shown = g_strescape (text ? text : "", NULL);
+
+      /* TRANSLATORS: e.g. "--timeout takes a whole number of seconds, not “soon”." */
+      g_set_error (error, RK_LIMITS_ERROR, RK_LIMITS_ERROR_INVALID,
+                   _("%s takes a whole number of seconds, not “%s”."), option, shown);
+      return FALSE;
+    }
+  if (value < 1 || value > RK_LIMITS_TIME_MAX_S)
+    {
+      /* TRANSLATORS: e.g. "--timeout must be between 1 and 86400 seconds." */
+      g_set_error (error, RK_LIMITS_ERROR, RK_LIMITS_ERROR_RANGE,
+                   _("%s must be between %u and %u seconds."), option, 1u, (guint) RK_LIMITS_TIME_MAX_S);
+      return FALSE;
+    }
+  *seconds = value;
+  return TRUE;
+}
+
+char *
+rk_limits_format_flag_size (guint64 bytes)
+{
+  if (bytes >= (G_GUINT64_CONSTANT (1) << 30) && bytes % (G_GUINT64_CONSTANT (1) << 30) == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "G", bytes >> 30);
+  if (bytes % MIB == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "M", bytes >> 20);
+  if (bytes % 1024 == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "K", bytes >> 10);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
+}
+
+guint64
+rk_limits_machine_memory (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES);
+  long page_size = sysconf (_SC_PAGESIZE);
+
+  if (pages <= 0 || page_size <= 0)
+    return 0;
+  return (guint64) pages * (guint64) page_size;
+}
+
+gboolean
+rk_limits_raised (RkLimitKind  kind,
+                  guint64      current,
+                  guint64     *raised)
+{
+  guint64 min, max, value;
+
+  if (kind == RK_LIMIT_TIME)
+    {
+      min = 1;   /* reckon-cli --timeout may be shorter than Preferences allow */
+      max = RK_LIMITS_TIME_MAX_S;
+    }
+  else
+    {
+      guint64 ram_mib = rk_limits_machine_memory () / MIB;
+
+      bounds_mib (kind, &min, &max);
+      /* Beyond the RAM a limit cannot be used: the workspace of a capped
+       * sandbox is memory too. */
+      if (ram_mib >= min && ram_mib < max)
+        max = ram_mib;
+    }
+  value = MAX (current, min);
+  value = value > max / 2 ? max : value * 2;
+  if (value <= current)
+    return FALSE;
+  *raised = value;
+  return TRUE;
+}
+
+static void
+note_file (RkWorkspaceUsage *usage,
+           const char       *path,
+           guint64           size)
+{
+  guint i;
+
+  usage->total += size;
+  for (i = 0; i < G_N_ELEMENTS (usage->largest); i++)
+    if (usage->largest[i] == NULL || size > usage->largest_size[i])
+      break;
+  if (i == G_N_ELEMENTS (usage->largest))
+    return;
+  g_free (usage->largest[G_N_ELEMENTS (usage->largest) - 1]);
+  for (guint k = G_N_ELEMENTS (usage->largest) - 1; k > i; k--)
+    {
+      usage->largest[k] = usage->largest[k - 1];
+      usage->largest_size[k] = usage->largest_size[k - 1];
+    }
+  usage->largest[i] = g_strdup (path);
+  usage->largest_size[i] = size;
+}
+
+/* Depth first through directory fds, never following a link. */
+static void
+walk (int               dir_fd,
+      const char       *prefix,
+      guint            *budget,
+      guint             depth,
+      RkWorkspaceUsage *usage)
+{
+  DIR *dir = fdopendir (dir_fd);
+  struct dirent *d;
+
+  if (dir == NULL)
+    {
+      close (dir_fd);
+      return;
+    }
+  while ((d = readdir (dir)) != NULL)
+    {
+      struct stat st;
+      g_autofree char *path = NULL;
+
+      if (g_str_equal (d->d_name, ".") || g_str_equal (d->d_name, ".."))
+        continue;
+      if (*budget == 0)
+        {
+          usage->partial = TRUE;
+          break;
+        }
+      (*budget)--;
+      if (fstatat (dirfd (dir), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        continue;
+      path = *prefix != '\0' ? g_build_filename (prefix, d->d_name, NULL) : g_strdup (d->d_name);
+      if (S_ISREG (st.st_mode))
+        note_file (usage, path, (guint64) st.st_size);
+      else if (S_ISDIR (st.st_mode) && depth < 64)
+        {
+          int fd = openat (dirfd (dir), d->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+          if (fd >= 0)
+            walk (fd, path, budget, depth + 1, usage);
+        }
+    }
+  closedir (dir);
+}
+
+void
+rk_workspace_usage_measure (const char       *dir,
+                            guint             max_entries,
+                            RkWorkspaceUsage *usage)
+{
+  int fd;
+
+  g_return_if_fail (dir != NULL);
+  g_return_if_fail (usage != NULL);
+
+  memset (usage, 0, sizeof *usage);
+  fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0)
+    walk (fd, "", &max_entries, 0, usage);
+}
+
+void
+rk_workspace_usage_clear (RkWorkspaceUsage *usage)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (usage->largest); i++)
+    g_clear_pointer (&usage->largest[i], g_free);
+}
+
+guint64
+rk_workspace_usage_suggested_disk (const RkWorkspaceUsage *usage)
+{
+  guint64 gib = G_GUINT64_CONSTANT (1) << 30;
+  guint64 wanted = usage->total + usage->total / 4;
+  guint64 max = (guint64) RK_LIMITS_DISK_MAX_MIB * MIB;
+
+  wanted = (wanted + gib - 1) / gib * gib;
+  wanted = MAX (wanted, (guint64) RK_LIMITS_DISK_MIN_MIB * MIB);
+  return wanted <= max ? wanted : 0;
+}
+
+char *
+rk_workspace_usage_over_disk_message (const RkWorkspaceUsage *usage,
+                                      guint64                 disk_limit)
+{
+  g_autofree char *limit = g_format_size_full (disk_limit, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *total = g_format_size_full (usage->total, G_FORMAT_SIZE_IEC_UNITS);
+  g_autoptr(GString) largest = g_string_new (NULL);
+  guint64 suggested = rk_workspace_usage_suggested_disk (usage);
+  g_autofree char *raise = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (usage->largest) && usage->largest[i] != NULL; i++)
+    {
+      /* Only the files that matter: a cache of a few KiB does not. */
+      if (i > 0 && usage->largest_size[i] < usage->total / 20)
+        break;
+      g_autofree char *name = g_filename_display_name (usage->largest[i]);
+      g_autofree char *size = g_format_size_full (usage->largest_size[i], G_FORMAT_SIZE_IEC_UNITS);
+
+      if (largest->len > 0)
+        /* TRANSLATORS: between the files of a list such as “a.csv” (1.1 GiB), “b.csv” (200 MiB) */
+        g_string_append (largest, _(", "));
+      /* TRANSLATORS: a file and its size, e.g. “sales.csv” (1.1 GiB) */
+      g_string_append_printf (largest, _("“%s” (%s)"), name, size);
+    }
+  if (suggested > 0)
+    {
+      g_autofree char *to = g_format_size_full (suggested, G_FORMAT_SIZE_IEC_UNITS);
+
+      /* TRANSLATORS: the end of a sentence, e.g. "raise the disk limit to 2.0 GiB" */
+      raise = g_strdup_printf (_("raise the disk limit to %s"), to);
+    }
+  else
+    raise = g_strdup (_("delete some of them"));
+
+  if (largest->len == 0 || usage->total <= disk_limit)
+    /* TRANSLATORS: %s: the disk limit, e.g. "1.0 GiB" */
+    return g_strdup_printf (_("The Python kernel cannot start because the workspace is over its disk limit of %s; "
+                              "raise the disk limit or delete some files."), limit);
+  /* TRANSLATORS: e.g. "The Python kernel cannot start because the files in its workspace take 1.2 GiB,
+   * more than its disk limit of 1.0 GiB, mostly “big.csv” (1.1 GiB); to start it, raise the disk limit to 2.0 GiB." */
+  return g_strdup_printf (_("The Python kernel cannot start because the files in its workspace take %s, more than "
+                            "its disk limit of %s, mostly %s; to start it, %s."),
+                          total, limit, largest->str, raise);
+}
