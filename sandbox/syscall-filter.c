@@ -396,7 +396,7 @@ build_ioctl_filter (void)
  * report, and save a capped workspace (workspace-fs.c), nothing else.
  * Native calls only: any other architecture is killed. */
 static const char *const pid1_allowed[] = {
-  "rt_sigtimedwait", "rt_sigreturn", "restart_syscall", "wait4", "kill", "write", "close",
+  "poll", "ppoll", "read", "rt_sigreturn", "restart_syscall", "wait4", "kill", "write", "close",
   "exit", "exit_group", "clock_gettime",
   /* the save */
   "openat", "fstat", "newfstatat", "getdents64", "fcntl", "lseek", "sendfile", "ftruncate",

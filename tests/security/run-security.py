@@ -1078,10 +1078,10 @@ def _():
     equal(len(progs), 1, 'filters on PID-1')
     X86_64 = 0xC000003E
     got = {name: verdict(stacked_eval(progs, arch, nr)) for name, arch, nr in [
-        ('wait4', X86_64, 61), ('kill', X86_64, 62), ('rt_sigtimedwait', X86_64, 128),
+        ('wait4', X86_64, 61), ('kill', X86_64, 62), ('poll', X86_64, 7),
         ('execve', X86_64, 59), ('clone', X86_64, 56), ('socket', X86_64, 41),
         ('ptrace', X86_64, 101), ('setns', X86_64, 308), ('i386 getpid', AUDIT_ARCH_I386, 20)]}
-    equal(got, {'wait4': 'allow', 'kill': 'allow', 'rt_sigtimedwait': 'allow', 'execve': 'ENOSYS',
+    equal(got, {'wait4': 'allow', 'kill': 'allow', 'poll': 'allow', 'execve': 'ENOSYS',
                 'clone': 'ENOSYS', 'socket': 'ENOSYS', 'ptrace': 'ENOSYS', 'setns': 'ENOSYS',
                 'i386 getpid': 'kill'}, 'verdicts of PID-1\'s filter')
 
@@ -2209,7 +2209,7 @@ def _():
         equal(os.listdir(ws), [], 'the host workspace before any save was asked')
         a.sendall(b'x')
         a.settimeout(20)
-        equal(json.loads(a.makefile().readline()), {'saved': True}, 'answer')
+        equal(json.loads(a.makefile().readline()), {'id': 1, 'saved': True}, 'answer')
         equal(os.listdir(ws), ['mid.txt'], 'the host workspace after the save')
         p.stdin.write(b'\n')
         p.stdin.close()
@@ -2233,7 +2233,7 @@ def _():
     try:
         a.settimeout(20)
         f = a.makefile()
-        equal([json.loads(f.readline()), json.loads(f.readline())], [{'saved': True}] * 2, 'answers')
+        equal([json.loads(f.readline()), json.loads(f.readline())], [{'id': 1, 'saved': True}, {'id': 2, 'saved': True}], 'answers')
         equal(p.wait(timeout=30), 0, 'exit status')
     finally:
         p.kill()
@@ -2308,7 +2308,7 @@ def _():
         f = a.makefile()
         a.settimeout(20)
         a.sendall(b's')
-        equal(json.loads(f.readline()), {'saved': True}, 'save answer')
+        equal(json.loads(f.readline()), {'id': 1, 'saved': True}, 'save answer')
         equal(sorted(os.listdir(ws)), ['made.txt'], 'the host after the save (no .reckon-incoming of the program)')
         inc = os.path.join(ws, '.reckon-incoming')
         os.makedirs(os.path.join(inc, '.reckon', 'readings'))
@@ -2322,9 +2322,9 @@ def _():
                                 os.path.join(inc, '.reckon', 'readings', 'r.json'))
         a.sendall(b'ls')
         answer = json.loads(f.readline())
-        equal(answer.get('loaded'), False, f'load answer {answer}')
+        equal((answer.get('id'), answer.get('loaded')), (2, False), f'load answer {answer}')
         check('made.txt' in answer.get('error', ''), f'the clash is named: {answer}')
-        equal(json.loads(f.readline()), {'saved': True}, 'the save after the load')
+        equal(json.loads(f.readline()), {'id': 3, 'saved': True}, 'the save after the load')
         equal(open(os.path.join(ws, 'added.csv')).read(), 'host-data', 'the added file, on the host')
         equal(open(os.path.join(ws, '.reckon', 'readings', 'r.json')).read(), 'host-reading', 'the reading replaced')
         equal(open(os.path.join(ws, 'made.txt')).read(), 'sandbox', 'the clash did not replace the program\'s file')
@@ -2398,6 +2398,155 @@ def _():
     check(res.status == {'signal': 9, 'limit': 'disk', 'saved': False}
           or (res.rc == 125 and 'does not fit' in (res.status or {}).get('error', '')), f'{res!r}')
     equal(os.path.getsize(os.path.join(ws, 'big')), 20 << 20, 'the host file')
+
+
+# ---------------------------------------------------------------------------
+# Issue 18 (second audit): forged saves, truncating saves, output
+# amplification, per-user kernel resources, the caller's cgroup, escaped
+# status and stderr, host paths seen inside.
+
+# rt_sigqueueinfo with a siginfo the program fills itself: any si_code < 0
+# and any si_pid, 0 (the kernel's "from outside") included.
+FORGE = '''
+import signal
+class _SigInfo(ctypes.Structure):
+    _fields_ = [("signo", ctypes.c_int), ("errno", ctypes.c_int), ("code", ctypes.c_int),
+                ("pad", ctypes.c_int), ("pid", ctypes.c_int), ("uid", ctypes.c_uint),
+                ("value", ctypes.c_long), ("rest", ctypes.c_char * 96)]
+def forge(sig, value, pid=1):
+    info = _SigInfo(signo=sig, code=-1, pid=0, uid=0, value=value)   # SI_QUEUE, "from pid 0"
+    return sc(129, pid, sig, ctypes.byref(info))
+'''
+
+
+def sync_run(code, ws, opts=(), status=False):
+    """Starts @code with a capped workspace and --sync-fd; returns
+    (process, our end of the socket, status read end or None)."""
+    a, b = socket.socketpair()
+    fds = [b.fileno()]
+    extra = []
+    r = w = None
+    if status:
+        r, w = os.pipe()
+        fds.append(w)
+        extra = ['--status-fd', str(w)]
+    cmd = [SANDBOX, '--workspace', ws, *TMPFS, *opts, '--sync-fd', str(b.fileno()), *extra, '--',
+           PY, '-c', PRELUDE + FORGE + textwrap.dedent(code)]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         pass_fds=fds)
+    b.close()
+    if w is not None:
+        os.close(w)
+    return p, a, r
+
+
+def stop(p, a, r=None):
+    p.kill()
+    p.wait()
+    a.close()
+    if r is not None:
+        os.close(r)
+
+
+@case('audit', 'capped workspace: forged save, take and no-save requests (rt_sigqueueinfo from "pid 0") do nothing '
+               '(issue 18, 1)')
+def _():
+    ws = new_workspace()
+    p, a, r = sync_run('''
+        got = []
+        signal.signal(signal.SIGUSR1, lambda *a: got.append(1))
+        open("forged.txt", "w").write("x")
+        rt = signal.SIGRTMIN + 2
+        res = [forge(rt, ord(c)) for c in "sssl"] + [forge(rt, ord("n")), forge(signal.SIGUSR1, 0)]
+        import time; time.sleep(1)
+        print(json.dumps([res, len(got)]), flush=True)
+        sys.stdin.readline()
+        open("end.txt", "w").write("end")
+    ''', ws, status=True)
+    try:
+        sent, forwarded = json.loads(wait_line(p))
+        equal(sent, ['ok'] * 6, 'the forged signals were sent (the kernel lets the program forge them)')
+        equal(os.listdir(ws), [], 'the host workspace after the forged saves')
+        equal(forwarded, 0, 'a forged SIGUSR1 "from outside" passed on to the program')
+        a.setblocking(False)
+        try:
+            extra = a.recv(4096)
+        except BlockingIOError:
+            extra = b''
+        equal(extra, b'', 'answer lines on --sync-fd that match no request')
+        a.setblocking(True)
+        a.settimeout(20)
+        a.sendall(b's')
+        equal(json.loads(a.makefile().readline()), {'id': 1, 'saved': True}, 'the first real answer')
+        p.stdin.write(b'\n')
+        p.stdin.close()
+        equal(p.wait(timeout=30), 0, 'exit status')
+        status = json.loads(os.read(r, 4096).decode())
+        equal(status, {'exit': 0, 'saved': True}, 'status (a forged "no save at the end" cancelled it)')
+        equal(sorted(os.listdir(ws)), ['end.txt', 'forged.txt'], 'the host workspace after the run')
+    finally:
+        stop(p, a, r)
+
+
+@case('audit', 'capped workspace: --timeout fires while the program forges saves and the caller reads no answers '
+               '(issue 18, 1)')
+def _():
+    ws = new_workspace()
+    p, a, r = sync_run('''
+        for i in range(200):
+            open(f"f{i}", "w").write("x" * 1000)
+        print("ready", flush=True)
+        rt = signal.SIGRTMIN + 2
+        while True:
+            forge(rt, ord("s"))
+    ''', ws, opts=['--timeout', '3'])
+    try:
+        wait_line(p)
+        a.sendall(b's' * 20000)     # real requests too, their answers never read
+        t0 = time.monotonic()
+        try:
+            rc = p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            raise Fail(f'still running {time.monotonic() - t0:.0f} s after the start with --timeout 3')
+        equal(rc, 124, 'exit status (timeout)')
+    finally:
+        stop(p, a)
+
+
+@case('audit', 'capped workspace: PID-1\'s own work (saves the caller asks for) counts against --cpu-seconds '
+               '(issue 18, 1)')
+def _():
+    ws = new_workspace()
+    p, a, r = sync_run('''
+        import time
+        data = os.urandom(1 << 20)
+        for i in range(12):
+            open(f"f{i}", "wb").write(data)
+        print("ready", flush=True)
+        while True:                    # each save must copy the files again
+            for i in range(12):
+                os.utime(f"f{i}")
+            time.sleep(0.05)
+    ''', ws, opts=['--cpu-seconds', '1', '--timeout', '25'], status=True)
+    try:
+        wait_line(p)
+        a.setblocking(False)
+        t0 = time.monotonic()
+        while p.poll() is None and time.monotonic() - t0 < 20:
+            try:
+                a.send(b's' * 64)
+            except (BlockingIOError, BrokenPipeError, ConnectionResetError):
+                pass
+            try:
+                a.recv(65536)
+            except (BlockingIOError, ConnectionResetError):
+                pass
+            time.sleep(0.01)
+        check(p.poll() is not None, 'PID-1 saved for 20 s under --cpu-seconds 1')
+        status = json.loads(os.read(r, 4096).decode())
+        equal(status.get('limit'), 'cpu', f'status {status}')
+    finally:
+        stop(p, a, r)
 
 
 # ---------------------------------------------------------------------------
