@@ -1643,6 +1643,7 @@ main (int argc, char **argv)
   uint64_t interval = 150;
   bool oom_killed;
   int pid1_status = 0;
+  bool walked = false;
   struct rusage pid1_usage = { 0 };
 
   /* With 0-2 closed, our own pipes would land there and reach the program
@@ -1822,7 +1823,10 @@ main (int argc, char **argv)
           uint64_t t0 = now_ms (), spent;
           workspace_usage_walk (walker, pid1, &u);
           spent = now_ms () - t0;
-          if (u.bytes > opt.disk || u.blind)
+          /* A capped workspace's save writes each file under no name
+           * before it replaces the old one: the host's folder may hold
+           * both for a moment (the tmpfs itself holds --disk). */
+          if (u.bytes > (opt.workspace_tmpfs && walked ? 2 * opt.disk : opt.disk) || u.blind)
             {
               limit = "disk";
               snprintf (limit_value, sizeof limit_value, "%llu bytes", (unsigned long long) opt.disk);
@@ -1838,6 +1842,7 @@ main (int argc, char **argv)
               break;
             }
           next_check = schedule_next_check (&interval, &last, &u, spent);
+          walked = true;
         }
 
       /* A new request is read only once PID-1's pipe took the last ones;

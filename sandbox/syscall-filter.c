@@ -400,7 +400,7 @@ static const char *const pid1_allowed[] = {
   "exit", "exit_group", "clock_gettime",
   /* the save */
   "openat", "fstat", "newfstatat", "getdents64", "fcntl", "lseek", "sendfile", "ftruncate",
-  "fchmod", "chmod", "utimensat", "mkdirat", "unlinkat",
+  "fchmod", "chmod", "utimensat", "mkdirat", "unlinkat", "linkat", "getpid",
   /* moving an added file in */
   "renameat2",
   /* malloc, for the folder listings */
