@@ -151,6 +151,48 @@ static const char *const no_namespaces[] = {
   "max_ipc_namespaces", "max_uts_namespaces", "max_cgroup_namespaces", "max_time_namespaces",
 };
 
+/* Where the kernel keeps our command line (/proc/PID/cmdline reads it):
+ * options are parsed from a copy, so that the process the program can
+ * see wipes its own, which names the caller's folders (and so the user's
+ * name and home). */
+static char *args_area;
+static size_t args_area_len;
+
+static char **
+copy_args (int argc, char **argv)
+{
+  char **copy = calloc ((size_t) argc + 1, sizeof (char *));
+
+  if (copy == NULL)
+    die ("out of memory");
+  for (int i = 0; i < argc; i++)
+    if ((copy[i] = strdup (argv[i])) == NULL)
+      die ("out of memory");
+  args_area = argv[0];
+  args_area_len = (size_t) (argv[argc - 1] + strlen (argv[argc - 1]) + 1 - argv[0]);
+  /* Only the kernel's own layout, one string after the other. */
+  for (int i = 1; i < argc; i++)
+    if (argv[i] != argv[i - 1] + strlen (argv[i - 1]) + 1)
+      args_area = NULL;
+  return copy;
+}
+
+static void
+hide_args (void)
+{
+  static const char name[] = "reckon-sandbox";
+
+  if (args_area == NULL)
+    return;
+  memset (args_area, 0, args_area_len);
+  memcpy (args_area, name, sizeof name <= args_area_len ? sizeof name : args_area_len);
+  /* A last byte that is not NUL makes the kernel read the area as a
+   * setproctitle(3) title, cut at its first NUL: "reckon-sandbox" alone,
+   * not followed by as many NULs as the old command line had bytes. */
+  if (args_area_len > sizeof name)
+    args_area[args_area_len - 1] = ' ';
+}
+
 static void __attribute__((noreturn))
 usage (void)
 {
@@ -503,8 +545,9 @@ limit_user_counters (void)
   for (size_t i = 0; i < sizeof user_counters / sizeof user_counters[0]; i++)
     if (host_counters[i] > 0)
       write_sysctl (user_counters[i], host_counters[i] / 4 > 0 ? host_counters[i] / 4 : 1);
+  /* One user namespace: the program's own (hide_host_ids), none more. */
   for (size_t i = 0; i < sizeof no_namespaces / sizeof no_namespaces[0]; i++)
-    write_sysctl (no_namespaces[i], 0);
+    write_sysctl (no_namespaces[i], strcmp (no_namespaces[i], "max_user_namespaces") == 0 ? 1 : 0);
 }
 
 static const char *const system_dirs[] = {
@@ -868,6 +911,42 @@ load_filters (void)
          && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &allowlist, 0, 0) == 0;
 }
 
+static void
+write_own_proc_file (const char *name, const char *content)
+{
+  char path[64];
+  int fd;
+
+  snprintf (path, sizeof path, "/proc/self/%s", name);
+  fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0 || !write_all (fd, content, strlen (content)))
+    die_with_error ("cannot write %s", path);
+  close (fd);
+}
+
+/* The program's own user namespace inside ours, mapping 1000 to 1000: its
+ * uid_map and gid_map read "1000 1000 1" instead of naming the host's uid
+ * (the second field is shown in the parent namespace's terms). The kernel
+ * uid, and so every permission, stays the same. */
+static void
+hide_host_ids (void)
+{
+  char map[64];
+
+  if (unshare (CLONE_NEWUSER) != 0)
+    die_with_error ("cannot create the program's user namespace");
+  /* The new credentials made us undumpable, and our /proc/self files
+   * root's: as bubblewrap does, become dumpable again to write them (exec
+   * decides it afresh). */
+  if (prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) != 0)
+    die_with_error ("cannot make the program dumpable");
+  write_own_proc_file ("setgroups", "deny");
+  snprintf (map, sizeof map, "%d %d 1\n", SANDBOX_UID, SANDBOX_UID);
+  write_own_proc_file ("uid_map", map);
+  snprintf (map, sizeof map, "%d %d 1\n", SANDBOX_GID, SANDBOX_GID);
+  write_own_proc_file ("gid_map", map);
+}
+
 static void __attribute__((noreturn))
 run_program (void)
 {
@@ -884,6 +963,8 @@ run_program (void)
   if (getppid () != (opt.nested ? nested_monitor : 1))
     _exit (EXIT_SETUP_FAILED);
 
+  if (!opt.nested)
+    hide_host_ids ();
   drop_capabilities ();
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     die_with_error ("cannot set no_new_privs");
@@ -929,8 +1010,10 @@ run_program (void)
     }
   {
     int err = errno;
-    char line[PATH_MAX + 128];
-    int len = snprintf (line, sizeof line, "reckon-sandbox: cannot run %s: %s\n", prog, strerror (err));
+    char line[PATH_MAX + 128], text[PATH_MAX];
+    int len;
+    text_escape (text, sizeof text, prog);
+    len = snprintf (line, sizeof line, "reckon-sandbox: cannot run %s: %s\n", text, strerror (err));
     if (len > 0)
       write_all (STDERR_FILENO, line, strnlen (line, sizeof line));
     _exit (err == ENOENT ? 127 : 126);
@@ -1221,8 +1304,9 @@ run_pid1 (int sync_fd)
                     snprintf (saved + 1, sizeof saved - 1, "the caller closed --sync-fd: no save at the end");
                   else if (!save_workspace (saved + 1, sizeof saved - 1))
                     {
-                      char line[400];
-                      snprintf (line, sizeof line, "reckon-sandbox: the workspace was not saved: %s\n", saved + 1);
+                      char line[1200], text[1100];
+                      text_escape (text, sizeof text, saved + 1);
+                      snprintf (line, sizeof line, "reckon-sandbox: the workspace was not saved: %s\n", text);
                       write_all (STDERR_FILENO, line, strlen (line));
                     }
                   write_all (report_fd, saved, sizeof saved);
@@ -1659,6 +1743,7 @@ main (int argc, char **argv)
     die ("the caller is gone");
   signal (SIGPIPE, SIG_IGN);
 
+  argv = copy_args (argc, argv);
   parse_args (argc, argv);
   /* The caller puts us into a cgroup (a systemd scope on cgroup v2) while
    * we wait here, before anything of the run exists. */
@@ -1715,7 +1800,11 @@ main (int argc, char **argv)
                opt.sync_fd >= 0 ? " and at each --sync-fd request" : "");
     }
   if (opt.nested)
-    run_nested (walker);
+    {
+      /* Nested, the monitor is the program's parent, in its PID namespace. */
+      hide_args ();
+      run_nested (walker);
+    }
   sync_open = opt.sync_fd >= 0;
   if (opt.control_fd >= 0)
     die ("--control-fd is only for --nested");
@@ -1748,6 +1837,7 @@ main (int argc, char **argv)
     die_with_error ("cannot create namespaces");
   if (pid1 == 0)
     {
+      hide_args ();
       terminal_child ();
       close (sync_pipe[1]);
       close (report_pipe[0]);

@@ -127,7 +127,9 @@ def run(code=None, argv=None, opts=(), ws=None, timeout=60, stdin=subprocess.DEV
         status = json.loads(raw.decode()) if raw else None
     except ValueError:
         raise Fail(f'bad status line {raw!r}')
-    return Result(p.returncode, p.stdout or b'', p.stderr, status, elapsed)
+    res = Result(p.returncode, p.stdout or b'', p.stderr, status, elapsed)
+    res.status_raw = raw
+    return res
 
 
 def py_line(code, **kw):
@@ -2622,6 +2624,48 @@ def _():
         equal(len(inodes), 1, 'the seven names are one file on the host too')
     finally:
         stop(p, a, r)
+
+
+@case('info', 'PID-1\'s command line and the uid maps seen inside name no host path or host uid (issue 18, 7)')
+def _():
+    ws = new_workspace()
+    got = run('''
+        def read(p):
+            with open(p, "rb") as f:
+                return f.read().decode(errors="replace")
+        print(json.dumps({n: read(p) for n, p in [
+            ("cmdline", "/proc/1/cmdline"), ("uid_map", "/proc/self/uid_map"), ("gid_map", "/proc/self/gid_map"),
+            ("pid1_uid_map", "/proc/1/uid_map")]}))
+    ''', ws=ws, opts=['--setenv', 'RK_MARK', ws]).json()
+    equal(got['cmdline'], 'reckon-sandbox\x00', '/proc/1/cmdline')
+    for name in ('uid_map', 'gid_map', 'pid1_uid_map'):
+        equal(got[name].split(), ['1000', '1000', '1'], name)
+
+
+def clean_text(raw, what):
+    """@raw must be valid UTF-8 without control characters (C0 but newline, DEL, C1)."""
+    try:
+        text = raw.decode('utf-8')
+    except UnicodeDecodeError as e:
+        raise Fail(f'{what} is not valid UTF-8 ({e}): {raw[-300:]!r}')
+    bad = [hex(ord(ch)) for ch in text if (ord(ch) < 0x20 and ch != '\n') or 0x7f <= ord(ch) <= 0x9f]
+    check(not bad, f'{what} carries raw control characters {bad[:8]}: {raw[-300:]!r}')
+    return text
+
+
+@case('audit', 'capped workspace: a name with ESC, OSC, C1 and bytes that are not UTF-8 reaches the status line and '
+               'stderr escaped (issue 18, 6)')
+def _():
+    res = run('''
+        for i in range(255):
+            os.mkdir("d")
+            os.chdir("d")
+        os.mkdir(b"\\x1b]52;c;aGk=\\x07\\xc2\\x9b31m\\xff\\xfe\\x1b[2J")
+    ''', opts=TMPFS)
+    clean_text(res.status_raw, 'the status line')
+    check(res.status is not None and res.status.get('saved') is False, f'status {res.status}')
+    check(']52;' in res.status.get('save-error', ''), f'the save error names the folder: {res.status}')
+    clean_text(res.err, 'stderr')
 
 
 # ---------------------------------------------------------------------------
