@@ -2668,6 +2668,41 @@ def _():
     clean_text(res.err, 'stderr')
 
 
+@case('audit', 'reckon-cli exec -o: sparse files keep their holes and one cap covers the whole export (issue 18, 3)')
+def _():
+    cli = os.path.join(os.path.dirname(os.path.dirname(SANDBOX)), 'src', 'cli', 'reckon-cli')
+    if not os.access(cli, os.X_OK):
+        raise Skip('reckon-cli is not built beside the sandbox')
+    base = tempfile.mkdtemp(dir=BASE)
+    os.chmod(base, 0o755)
+    out = os.path.join(base, 'out')
+    script = os.path.join(base, 'cell.py')
+    with open(script, 'w') as f:
+        f.write(textwrap.dedent('''
+            import os
+            for i in range(5):
+                os.makedirs(f"d{i}", exist_ok=True)
+                with open(f"d{i}/sparse.bin", "wb") as f:
+                    f.truncate(1 << 30)
+                    f.write(b"x")
+            print("made")
+        '''))
+    env = dict(os.environ, RECKON_SANDBOX=SANDBOX, XDG_CACHE_HOME=os.path.join(base, 'cache'),
+               XDG_CONFIG_HOME=os.path.join(base, 'config'), XDG_DATA_HOME=os.path.join(base, 'data'))
+    p = subprocess.run([cli, 'exec', '-o', out, script], capture_output=True, text=True, timeout=300, env=env)
+    check('made' in p.stdout, f'the cell did not run: exit {p.returncode}, stderr {p.stderr[-400:]!r}')
+    apparent = held = 0
+    for root, dirs, files in os.walk(out):
+        for n in files:
+            st = os.lstat(os.path.join(root, n))
+            apparent += st.st_size
+            held += st.st_blocks * 512
+    check(held < 64 << 20, f'{held / (1 << 30):.2f} GiB written to the host for {apparent / (1 << 30):.2f} GiB '
+                           f'of sparse files (56 KiB of data in the workspace)')
+    check(apparent <= 4 << 30, f'{apparent / (1 << 30):.2f} GiB exported in all, over the 4 GiB cap')
+    check('larger than' in p.stderr, f'the cap is named: {p.stderr[-400:]!r}')
+
+
 # ---------------------------------------------------------------------------
 
 def run_as_user(user, argv):
