@@ -2703,6 +2703,78 @@ def _():
     check('larger than' in p.stderr, f'the cap is named: {p.stderr[-400:]!r}')
 
 
+@case('audit', 'root: the run\'s cgroups nest under the caller\'s own, whose limits hold for the run (issue 18, 5)')
+def _():
+    how = memory_bound()
+    if not how.startswith('cgroup v1 of its own'):
+        raise Skip(f'the sandbox makes no group of its own here ({how})')
+    own = {}
+    with open('/proc/self/cgroup') as f:
+        for line in f:
+            _, ctrls, path = line.rstrip('\n').split(':', 2)
+            for c in ctrls.split(','):
+                own[c] = path
+    name = f'rk-caller-{os.getpid()}-{time.monotonic_ns()}'
+    groups = {c: os.path.join('/sys/fs/cgroup', c, own[c].lstrip('/'), name) for c in ('memory', 'pids')}
+    for g in groups.values():
+        os.mkdir(g)
+    try:
+        with open(os.path.join(groups['memory'], 'memory.limit_in_bytes'), 'w') as f:
+            f.write(str(300 << 20))
+        with open(os.path.join(groups['pids'], 'pids.max'), 'w') as f:
+            f.write('30')
+
+        def enter():
+            for g in groups.values():
+                with open(os.path.join(g, 'cgroup.procs'), 'w') as f:
+                    f.write('0')
+        ws = new_workspace()
+        r, w = os.pipe()
+        code = PRELUDE + textwrap.dedent('''
+            import time
+            kids = 0
+            for i in range(45):
+                try:
+                    if os.fork() == 0:
+                        time.sleep(3)
+                        os._exit(0)
+                    kids += 1
+                except OSError:
+                    break
+            print(kids, flush=True)
+            b = bytearray(500 << 20)
+            for j in range(0, len(b), 4096):
+                b[j] = 1
+            print("held", flush=True)
+        ''')
+        p = subprocess.run([SANDBOX, '--workspace', ws, '--status-fd', str(w), '--memory', '700M',
+                            '--max-procs', '64', '--', PY, '-c', code],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(w,), preexec_fn=enter,
+                           timeout=60)
+        os.close(w)
+        status = os.read(r, 4096)
+        os.close(r)
+        out = p.stdout.decode().split()
+        check(out and int(out[0]) < 30, f'{out[:1]} processes inside a caller confined to 30 tasks')
+        check('held' not in out, f'the run held 500 MiB inside a caller confined to 300 MiB (status {status!r})')
+    finally:
+        for g in groups.values():
+            for root, dirs, _ in os.walk(g, topdown=False):
+                for d in dirs:
+                    for _ in range(50):
+                        try:
+                            os.rmdir(os.path.join(root, d))
+                            break
+                        except OSError:
+                            time.sleep(0.1)
+            for _ in range(50):
+                try:
+                    os.rmdir(g)
+                    break
+                except OSError:
+                    time.sleep(0.1)
+
+
 # ---------------------------------------------------------------------------
 
 def run_as_user(user, argv):
