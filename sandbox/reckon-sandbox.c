@@ -1745,6 +1745,16 @@ main (int argc, char **argv)
 
   argv = copy_args (argc, argv);
   parse_args (argc, argv);
+  /* The kernel counts file descriptors in flight over Unix sockets
+   * (SCM_RIGHTS) per user, and refuses more once the count passes the
+   * sender's RLIMIT_NOFILE: at most a quarter of the caller's own, so
+   * processes of the same user (Wayland, PipeWire, D-Bus) can still pass
+   * theirs whatever the program holds in flight. */
+  {
+    struct rlimit nf;
+    if (getrlimit (RLIMIT_NOFILE, &nf) == 0 && nf.rlim_cur != RLIM_INFINITY && nf.rlim_cur / 4 < opt.max_open_files)
+      opt.max_open_files = nf.rlim_cur / 4 < 16 ? 16 : nf.rlim_cur / 4;
+  }
   /* The caller puts us into a cgroup (a systemd scope on cgroup v2) while
    * we wait here, before anything of the run exists. */
   if (opt.start_fd >= 0)
@@ -1791,6 +1801,9 @@ main (int argc, char **argv)
       sandbox_landlock_describe (how, sizeof how);
       debug ("%s", opt.nested ? "landlock: not applied (nested: the outer sandbox's mounts decide what is reachable)" : how);
       debug ("seccomp: %d system calls allowed, all others ENOSYS or EPERM", SECCOMP_FILTER_ALLOWED);
+      debug ("open files: RLIMIT_NOFILE %llu (also the cap on descriptors in flight over sockets); "
+             "pipe and socket buffer sizes fixed at their defaults (F_SETPIPE_SZ, SO_SNDBUF, SO_RCVBUF: EPERM)",
+             (unsigned long long) opt.max_open_files);
       if (opt.nested)
         debug ("memory: no cgroup (nested): per-process RLIMIT_AS only");
       if (opt.workspace_tmpfs)

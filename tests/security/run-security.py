@@ -2775,6 +2775,92 @@ def _():
                     time.sleep(0.1)
 
 
+HOST_PEER = '''
+import errno, fcntl, json, os, socket
+out = {}
+a, b = socket.socketpair()
+fd = os.open("/dev/null", os.O_RDONLY)
+try:
+    socket.send_fds(a, [b"x"], [fd] * 200)
+    out["pass_fds"] = "ok"
+except OSError as e:
+    out["pass_fds"] = errno.errorcode[e.errno]
+r, w = os.pipe()
+out["pipe_size"] = fcntl.fcntl(r, 1032)            # F_GETPIPE_SZ
+try:
+    fcntl.fcntl(r, 1031, 1 << 20)                  # F_SETPIPE_SZ
+    out["pipe_grow"] = "ok"
+except OSError as e:
+    out["pipe_grow"] = errno.errorcode[e.errno]
+print(json.dumps(out))
+'''
+
+
+@case('audit', 'fds in flight and pipe buffers inside leave a host process of the same user its own; '
+               'pipe and socket buffers cannot be grown (issue 18, 4)')
+def _():
+    import resource
+    ws = new_workspace()
+
+    def caller_limits():
+        # A desktop session's default: the sandbox takes a quarter of it.
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+    code = PRELUDE + textwrap.dedent('''
+        import fcntl, socket
+        held = []
+        grown = denied = 0
+        # Pipes, each grown to 1 MiB if allowed: pipe pages are counted per user.
+        try:
+            for i in range(200):
+                r, w = os.pipe()
+                os.close(w)
+                held.append(r)
+                try:
+                    fcntl.fcntl(r, 1031, 1 << 20)
+                    grown += 1
+                except OSError:
+                    denied += 1
+        except OSError:
+            pass
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        buf = oserr(s.setsockopt, socket.SOL_SOCKET, socket.SO_SNDBUF, 64 << 20)
+        # Descriptors in flight: never received, they stay counted.
+        a, b = socket.socketpair()
+        sent = 0
+        try:
+            while True:
+                socket.send_fds(a, [b"x"], [0] * 253)
+                sent += 253
+        except OSError as e:
+            why = errno.errorcode[e.errno]
+        print(json.dumps({"grown": grown, "denied": denied, "sndbuf": buf, "in_flight": sent, "stopped": why}),
+              flush=True)
+        sys.stdin.readline()
+    ''')
+    p = subprocess.Popen([SANDBOX, '--workspace', ws, '--', PY, '-c', code], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=caller_limits)
+    try:
+        inside = json.loads(wait_line(p, timeout=60))
+        owner = os.stat(ws).st_uid if os.geteuid() == 0 else None
+
+        def as_sandbox_user():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+            if owner is not None:
+                os.setgroups([])
+                os.setgid(owner)
+                os.setuid(owner)
+        peer = subprocess.run([PY, '-c', HOST_PEER], capture_output=True, text=True, timeout=30,
+                              preexec_fn=as_sandbox_user)
+        check(peer.returncode == 0, f'host peer failed: {peer.stderr[-300:]!r}')
+        host = json.loads(peer.stdout)
+        equal(host, {'pass_fds': 'ok', 'pipe_size': 65536, 'pipe_grow': 'ok'},
+              f'a host process of the same user, while the program holds {inside}')
+        equal((inside['grown'], inside['sndbuf']), (0, 'EPERM'), f'pipes grown and SO_SNDBUF inside ({inside})')
+    finally:
+        p.kill()
+        p.wait()
+
+
 # ---------------------------------------------------------------------------
 
 def run_as_user(user, argv):
