@@ -265,20 +265,30 @@ copy_data (struct copy *c, int s, int d, off_t size, const char *name)
   return true;
 }
 
-/* Gives @name in @ddir to a file in one rename: the file open as @fd
- * (made with O_TMPFILE), or the name @from of @fromdir. Linked first under
- * a hidden temporary name, then renamed over whatever @name was (the
- * rename by its system call: glibc turns renameat2 (..., 0) into renameat,
- * which PID-1's filter refuses). */
-static bool
-publish (struct copy *c, int fromdir, const char *from, int fd, int ddir, const char *name)
+/* A hidden name, unique within this process, for a file on its way. */
+static void
+temp_name (char tmp[static 64])
 {
   static unsigned int counter;
+
+  snprintf (tmp, 64, ".reckon-save-%d-%u", (int) getpid (), counter++);
+}
+
+/* Gives @name in @ddir to a file in one rename: the file open as @fd
+ * (made with O_TMPFILE), the name @from of @fromdir, or (@fd and @fromdir
+ * both -1) the temporary name @from in @ddir itself. Linked first under a
+ * hidden temporary name, then renamed over whatever @name was (the rename
+ * by its system call: glibc turns renameat2 (..., 0) into renameat, which
+ * PID-1's filter refuses). */
+static bool
+publish (int fromdir, const char *from, int fd, int ddir, const char *name)
+{
   char tmp[64], path[64];
   int r;
 
-  (void) c;
-  snprintf (tmp, sizeof tmp, ".reckon-save-%d-%u", (int) getpid (), counter++);
+  if (fd < 0 && fromdir < 0)
+    return syscall (SYS_renameat2, ddir, from, ddir, name, 0) == 0;
+  temp_name (tmp);
   if (fd >= 0)
     {
       snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
@@ -302,6 +312,7 @@ static void
 copy_file (struct copy *c, int sdir, int ddir, const char *name, const struct stat *seen)
 {
   struct stat st, dst;
+  char tmp[64] = "";
   mode_t mode;
   int s, d;
 
@@ -341,7 +352,7 @@ copy_file (struct copy *c, int sdir, int ddir, const char *name, const struct st
       }
     if (l != NULL)
       {
-        if (!publish (c, l->dirfd, l->name, -1, ddir, name))
+        if (!publish (l->dirfd, l->name, -1, ddir, name))
           fail (c, "cannot link", name, errno);
         else
           c->out->files++;
@@ -387,6 +398,15 @@ copy_file (struct copy *c, int sdir, int ddir, const char *name, const struct st
    * rename: a save stopped half-way (--timeout, a kill) leaves each file
    * either as it was or whole, never truncated. */
   d = openat (ddir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (d < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
+    {
+      /* A file system without O_TMPFILE: a hidden name, renamed the same
+       * way (a stop half-way may leave it; the next save removes it). */
+      temp_name (tmp);
+      d = openat (ddir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600);
+      if (d < 0)
+        tmp[0] = '\0';
+    }
   if (d < 0)
     {
       fail (c, "cannot write", name, errno);
@@ -404,15 +424,18 @@ copy_file (struct copy *c, int sdir, int ddir, const char *name, const struct st
       else
         {
           (void) futimens (d, times);
-          if (!publish (c, -1, NULL, d, ddir, name))
+          if (!(tmp[0] != '\0' ? publish (-1, tmp, -1, ddir, name) : publish (-1, NULL, d, ddir, name)))
             fail (c, "cannot write", name, errno);
           else
             {
               c->out->files++;
               remember_link (c, &st, ddir, name);
+              tmp[0] = '\0';
             }
         }
     }
+  if (tmp[0] != '\0')
+    (void) unlinkat (ddir, tmp, 0);
   close (d);
   close (s);
 }
