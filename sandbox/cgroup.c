@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,17 +19,18 @@
 #include "utils.h"
 
 #define V1_ROOT "/sys/fs/cgroup"
-/* Our groups live under one parent per controller. A monitor killed with
+/* Our groups live under one parent per controller, inside the caller's
+ * own group (so its limits hold for the run too). A monitor killed with
  * SIGKILL cannot remove its group: each start removes the empty ones. */
 #define V1_PARENT "reckon-sandbox"
 
-static char v1_memory[160];
-static char v1_pids[160];
+static char v1_memory[PATH_MAX];
+static char v1_pids[PATH_MAX];
 
 static bool
 write_text (const char *dir, const char *name, const char *text)
 {
-  char path[256];
+  char path[PATH_MAX + 32];
   int fd;
   bool ok;
 
@@ -62,19 +64,60 @@ read_text (const char *path, char *buf, size_t size)
  * per controller). */
 static struct timespec v1_stamp;
 
-/* Whether this v1 controller's hierarchy is there and ours to write; if so,
- * names the run's group in @out (it is made by v1_make). */
+/* Our own group in the v1 hierarchy of @controller ("4:memory:/a/b" in
+ * /proc/self/cgroup), written into @out as a folder under V1_ROOT; false if
+ * there is none or it is not reachable from here (a cgroup namespace). */
+static bool
+v1_own_group (const char *controller, char *out, size_t size)
+{
+  char line[PATH_MAX + 64];
+  bool found = false;
+  FILE *f = fopen ("/proc/self/cgroup", "re");
+
+  if (f == NULL)
+    return false;
+  while (!found && fgets (line, sizeof line, f) != NULL)
+    {
+      char *list = strchr (line, ':'), *path;
+      size_t len = strlen (controller);
+
+      if (list == NULL || (path = strchr (++list, ':')) == NULL)
+        continue;
+      *path++ = '\0';
+      path[strcspn (path, "\n")] = '\0';
+      /* The controller alone, or in a list ("cpu,cpuacct"). */
+      for (char *c = list; c != NULL && !found; c = strchr (c, ','))
+        {
+          if (*c == ',')
+            c++;
+          if (strncmp (c, controller, len) == 0 && (c[len] == ',' || c[len] == '\0'))
+            found = path[0] == '/'
+                    && snprintf (out, size, V1_ROOT "/%s%s", controller, strcmp (path, "/") == 0 ? "" : path)
+                       < (int) size;
+        }
+    }
+  fclose (f);
+  return found;
+}
+
+/* Whether this v1 controller's hierarchy is there and our own group in it
+ * ours to write; if so, names the run's group in @out, beneath ours (it is
+ * made by v1_make). Never at the top of the hierarchy when we are not
+ * there: the caller's own limits (memory, tasks) must hold for the run. */
 static bool
 v1_name (const char *controller, char *out, size_t size)
 {
-  char parent[96];
+  char parent[PATH_MAX];
 
   out[0] = '\0';
-  snprintf (parent, sizeof parent, V1_ROOT "/%s", controller);
-  if (access (parent, W_OK) != 0)
+  if (!v1_own_group (controller, parent, sizeof parent) || access (parent, W_OK) != 0)
     return false;
-  snprintf (out, size, V1_ROOT "/%s/" V1_PARENT "/run-%d-%lld%09ld", controller, (int) getpid (),
-            (long long) v1_stamp.tv_sec, v1_stamp.tv_nsec);
+  if (snprintf (out, size, "%s/" V1_PARENT "/run-%d-%lld%09ld", parent, (int) getpid (),
+                (long long) v1_stamp.tv_sec, v1_stamp.tv_nsec) >= (int) size)
+    {
+      out[0] = '\0';
+      return false;
+    }
   return true;
 }
 
@@ -83,7 +126,7 @@ v1_name (const char *controller, char *out, size_t size)
 static bool
 v1_make (const char *group)
 {
-  char parent[160];
+  char parent[PATH_MAX];
 
   snprintf (parent, sizeof parent, "%s", group);
   *strrchr (parent, '/') = '\0';
@@ -98,7 +141,7 @@ v1_make (const char *group)
 static void
 v1_sweep (const char *group)
 {
-  char parent[160];
+  char parent[PATH_MAX];
   DIR *d;
   struct dirent *e;
 
@@ -121,7 +164,7 @@ static int join_fds[2] = { -1, -1 };
 static int
 open_tasks (const char *group)
 {
-  char path[192];
+  char path[PATH_MAX + 16];
 
   snprintf (path, sizeof path, "%s/tasks", group);
   return open (path, O_WRONLY | O_CLOEXEC);
@@ -306,8 +349,9 @@ sandbox_cgroup_describe (uint64_t memory, char *describe, size_t size)
   if (v1_memory[0] != '\0')
     {
       snprintf (describe, size,
-                "cgroup v1 of its own: memory.limit_in_bytes %llu (memory, tmpfs, memfd, SysV shm together), %s",
-                (unsigned long long) memory, v1_pids[0] ? "pids.max set" : "no pids controller");
+                "cgroup v1 of its own: memory.limit_in_bytes %llu (memory, tmpfs, memfd, SysV shm together), %s; "
+                "inside the caller's group (its limits hold too): %s",
+                (unsigned long long) memory, v1_pids[0] ? "pids.max set" : "no pids controller", v1_memory);
       return true;
     }
   snprintf (describe, size, "no cgroup: per-process RLIMIT_AS only");
@@ -317,7 +361,7 @@ sandbox_cgroup_describe (uint64_t memory, char *describe, size_t size)
 bool
 sandbox_cgroup_oom_killed (void)
 {
-  char path[256], buf[512];
+  char path[PATH_MAX + 32], buf[512];
   char *p;
 
   if (v1_memory[0] == '\0')

@@ -130,9 +130,12 @@ static int tmpfs_workspace_fd = -1;
 static int saved_fd = -1;
 /* False once the caller closed --sync-fd: it wants no save at the end. */
 static bool save_at_end = true;
-/* The monitor asks PID-1 to save the workspace with this signal (sent from
- * outside, so PID-1 sees it from pid 0: the program's own are ignored). */
-#define SAVE_SIGNAL (SIGRTMIN + 2)
+/* The monitor's requests to PID-1, one byte each ('s' save, 'l' take the
+ * staged files in, 'n' no save at the end), on a pipe only the two hold:
+ * the program never has it (close-on-exec), so it cannot forge one, as it
+ * could a signal (rt_sigqueueinfo sets any si_pid). Answers carry the
+ * request's number, counted alike on both sides. */
+static int request_fd = -1;
 static uid_t host_uid;
 static gid_t host_gid;
 
@@ -149,6 +152,48 @@ static const char *const no_namespaces[] = {
   "max_user_namespaces", "max_mnt_namespaces", "max_pid_namespaces", "max_net_namespaces",
   "max_ipc_namespaces", "max_uts_namespaces", "max_cgroup_namespaces", "max_time_namespaces",
 };
+
+/* Where the kernel keeps our command line (/proc/PID/cmdline reads it):
+ * options are parsed from a copy, so that the process the program can
+ * see wipes its own, which names the caller's folders (and so the user's
+ * name and home). */
+static char *args_area;
+static size_t args_area_len;
+
+static char **
+copy_args (int argc, char **argv)
+{
+  char **copy = calloc ((size_t) argc + 1, sizeof (char *));
+
+  if (copy == NULL)
+    die ("out of memory");
+  for (int i = 0; i < argc; i++)
+    if ((copy[i] = strdup (argv[i])) == NULL)
+      die ("out of memory");
+  args_area = argv[0];
+  args_area_len = (size_t) (argv[argc - 1] + strlen (argv[argc - 1]) + 1 - argv[0]);
+  /* Only the kernel's own layout, one string after the other. */
+  for (int i = 1; i < argc; i++)
+    if (argv[i] != argv[i - 1] + strlen (argv[i - 1]) + 1)
+      args_area = NULL;
+  return copy;
+}
+
+static void
+hide_args (void)
+{
+  static const char name[] = "reckon-sandbox";
+
+  if (args_area == NULL)
+    return;
+  memset (args_area, 0, args_area_len);
+  memcpy (args_area, name, sizeof name <= args_area_len ? sizeof name : args_area_len);
+  /* A last byte that is not NUL makes the kernel read the area as a
+   * setproctitle(3) title, cut at its first NUL: "reckon-sandbox" alone,
+   * not followed by as many NULs as the old command line had bytes. */
+  if (args_area_len > sizeof name)
+    args_area[args_area_len - 1] = ' ';
+}
 
 static void __attribute__((noreturn))
 usage (void)
@@ -518,8 +563,9 @@ limit_user_counters (void)
   for (size_t i = 0; i < sizeof user_counters / sizeof user_counters[0]; i++)
     if (host_counters[i] > 0)
       write_sysctl (user_counters[i], host_counters[i] / 4 > 0 ? host_counters[i] / 4 : 1);
+  /* One user namespace: the program's own (hide_host_ids), none more. */
   for (size_t i = 0; i < sizeof no_namespaces / sizeof no_namespaces[0]; i++)
-    write_sysctl (no_namespaces[i], 0);
+    write_sysctl (no_namespaces[i], strcmp (no_namespaces[i], "max_user_namespaces") == 0 ? 1 : 0);
 }
 
 static const char *const system_dirs[] = {
@@ -938,6 +984,42 @@ load_filters (void)
          && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, opt.net_loopback ? &inet : &allowlist, 0, 0) == 0;
 }
 
+static void
+write_own_proc_file (const char *name, const char *content)
+{
+  char path[64];
+  int fd;
+
+  snprintf (path, sizeof path, "/proc/self/%s", name);
+  fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0 || !write_all (fd, content, strlen (content)))
+    die_with_error ("cannot write %s", path);
+  close (fd);
+}
+
+/* The program's own user namespace inside ours, mapping 1000 to 1000: its
+ * uid_map and gid_map read "1000 1000 1" instead of naming the host's uid
+ * (the second field is shown in the parent namespace's terms). The kernel
+ * uid, and so every permission, stays the same. */
+static void
+hide_host_ids (void)
+{
+  char map[64];
+
+  if (unshare (CLONE_NEWUSER) != 0)
+    die_with_error ("cannot create the program's user namespace");
+  /* The new credentials made us undumpable, and our /proc/self files
+   * root's: as bubblewrap does, become dumpable again to write them (exec
+   * decides it afresh). */
+  if (prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) != 0)
+    die_with_error ("cannot make the program dumpable");
+  write_own_proc_file ("setgroups", "deny");
+  snprintf (map, sizeof map, "%d %d 1\n", SANDBOX_UID, SANDBOX_UID);
+  write_own_proc_file ("uid_map", map);
+  snprintf (map, sizeof map, "%d %d 1\n", SANDBOX_GID, SANDBOX_GID);
+  write_own_proc_file ("gid_map", map);
+}
+
 static void __attribute__((noreturn))
 run_program (void)
 {
@@ -954,6 +1036,8 @@ run_program (void)
   if (getppid () != (opt.nested ? nested_monitor : 1))
     _exit (EXIT_SETUP_FAILED);
 
+  if (!opt.nested)
+    hide_host_ids ();
   drop_capabilities ();
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     die_with_error ("cannot set no_new_privs");
@@ -1002,8 +1086,10 @@ run_program (void)
     }
   {
     int err = errno;
-    char line[PATH_MAX + 128];
-    int len = snprintf (line, sizeof line, "reckon-sandbox: cannot run %s: %s\n", prog, strerror (err));
+    char line[PATH_MAX + 128], text[PATH_MAX];
+    int len;
+    text_escape (text, sizeof text, prog);
+    len = snprintf (line, sizeof line, "reckon-sandbox: cannot run %s: %s\n", text, strerror (err));
     if (len > 0)
       write_all (STDERR_FILENO, line, strnlen (line, sizeof line));
     _exit (err == ENOENT ? 127 : 126);
@@ -1090,6 +1176,8 @@ run_pid1 (int sync_fd)
   struct sigaction sa;
   pid_t child;
   char c;
+  int sfd;
+  uint64_t requests_answered = 0;
 
   /* If the monitor dies, we die, and the namespace with us. */
   if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
@@ -1160,11 +1248,6 @@ run_pid1 (int sync_fd)
       sigaddset (&set, forwarded_signals[i]);
       sigaction (forwarded_signals[i], &sa, NULL);
     }
-  if (opt.workspace_tmpfs)
-    {
-      sigaddset (&set, SAVE_SIGNAL);
-      sigaction (SAVE_SIGNAL, &sa, NULL);
-    }
   sigprocmask (SIG_BLOCK, &set, NULL);
 
   {
@@ -1191,12 +1274,21 @@ run_pid1 (int sync_fd)
     close (ready[0]);
   }
   drop_capabilities ();
-  /* Keep only the report pipe (and, with a tmpfs workspace, its two
-   * folders and the save answers): pipes passed to the program must see
-   * EOF when it ends, and nothing else here is of use to an attacker. */
+  /* Our own work counts against the run's CPU time too (a flood of
+   * signals or of saves would otherwise spin us outside --cpu-seconds):
+   * the soft limit's SIGXCPU is ignored by a PID-1, the hard one kills us
+   * and the namespace, and the monitor reports the cpu limit. */
+  set_limit (RLIMIT_CPU, opt.cpu_seconds, opt.cpu_seconds + 1, "RLIMIT_CPU");
+  sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (sfd < 0)
+    die_with_error ("cannot create a signalfd in PID-1");
+  /* Keep only the report pipe and our signalfd (and, with a tmpfs
+   * workspace, its two folders, the requests and the save answers): pipes
+   * passed to the program must see EOF when it ends, and nothing else here
+   * is of use to an attacker. */
   {
-    int keep[4] = { report_fd, host_workspace_fd, tmpfs_workspace_fd, saved_fd };
-    size_t n = opt.workspace_tmpfs ? 4 : 1;
+    int keep[6] = { report_fd, sfd, host_workspace_fd, tmpfs_workspace_fd, saved_fd, request_fd };
+    size_t n = opt.workspace_tmpfs ? 6 : 2;
     for (size_t i = 1; i < n; i++)
       for (size_t j = i; j > 0 && keep[j - 1] > keep[j]; j--)
         {
@@ -1207,7 +1299,7 @@ run_pid1 (int sync_fd)
     close_all_but (keep, n);
   }
   /* Our own filter, far shorter than the program's: what we still need
-   * (sigwaitinfo, waitpid, kill, write, exit, and the calls of a capped
+   * (poll, read, waitpid, kill, write, exit, and the calls of a capped
    * workspace's save), nothing else. */
   {
     struct sock_fprog pid1_filter = {
@@ -1220,39 +1312,50 @@ run_pid1 (int sync_fd)
 
   for (;;)
     {
-      siginfo_t info;
-      int sig = sigwaitinfo (&set, &info);
+      struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN }, { .fd = request_fd, .events = POLLIN } };
+      struct signalfd_siginfo si;
 
-      if (sig < 0)
+      if (poll (pfd, request_fd >= 0 ? 2 : 1, -1) < 0)
         continue;
-      if (opt.workspace_tmpfs && sig == SAVE_SIGNAL)
+      if (request_fd >= 0 && (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)))
         {
-          char error[256], line[700], esc[600];
-          /* Only the monitor's (sent from outside our namespace). */
-          if (info.si_pid != 0)
-            continue;
-          bool load = info.si_code == SI_QUEUE && info.si_value.sival_int == 'l';
-          if (info.si_code == SI_QUEUE && info.si_value.sival_int == 'n')
+          unsigned char bytes[64];
+          ssize_t n = read (request_fd, bytes, sizeof bytes);
+
+          /* End of file: the monitor is gone, and the parent-death signal
+           * takes us with it. */
+          if (n == 0)
+            request_fd = -1;
+          for (ssize_t i = 0; i < n; i++)
             {
-              save_at_end = false;
-              continue;
+              char error[256], line[700], esc[600];
+              bool load = bytes[i] == 'l';
+              const char *key = load ? "loaded" : "saved";
+
+              if (bytes[i] == 'n')
+                {
+                  save_at_end = false;
+                  continue;
+                }
+              requests_answered++;
+              if (load ? load_workspace (error, sizeof error) : save_workspace (error, sizeof error))
+                snprintf (line, sizeof line, "{\"id\": %llu, \"%s\": true}\n",
+                          (unsigned long long) requests_answered, key);
+              else
+                {
+                  json_escape (esc, sizeof esc, error);
+                  snprintf (line, sizeof line, "{\"id\": %llu, \"%s\": false, \"error\": %s}\n",
+                            (unsigned long long) requests_answered, key, esc);
+                }
+              write_all (saved_fd, line, strlen (line));
             }
-          const char *key = load ? "loaded" : "saved";
-          if (load ? load_workspace (error, sizeof error) : save_workspace (error, sizeof error))
-            snprintf (line, sizeof line, "{\"%s\": true}\n", key);
-          else
-            {
-              json_escape (esc, sizeof esc, error);
-              snprintf (line, sizeof line, "{\"%s\": false, \"error\": %s}\n", key, esc);
-            }
-          write_all (saved_fd, line, strlen (line));
-          continue;
         }
-      if (sig != SIGCHLD)
-        {
-          kill (child, sig);
-          continue;
-        }
+      /* Signals to pass on: only those the monitor sent with kill(), from
+       * outside our namespace (si_pid 0, SI_USER, which rt_sigqueueinfo
+       * cannot forge); SIGCHLD, whoever sent it, only makes us reap. */
+      while (read (sfd, &si, sizeof si) == sizeof si)
+        if (si.ssi_signo != SIGCHLD && si.ssi_code == SI_USER && si.ssi_pid == 0)
+          kill (child, (int) si.ssi_signo);
       for (;;)
         {
           int status;
@@ -1277,8 +1380,9 @@ run_pid1 (int sync_fd)
                     snprintf (saved + 1, sizeof saved - 1, "the caller closed --sync-fd: no save at the end");
                   else if (!save_workspace (saved + 1, sizeof saved - 1))
                     {
-                      char line[400];
-                      snprintf (line, sizeof line, "reckon-sandbox: the workspace was not saved: %s\n", saved + 1);
+                      char line[1200], text[1100];
+                      text_escape (text, sizeof text, saved + 1);
+                      snprintf (line, sizeof line, "reckon-sandbox: the workspace was not saved: %s\n", text);
                       write_all (STDERR_FILENO, line, strlen (line));
                     }
                   write_all (report_fd, saved, sizeof saved);
@@ -1677,7 +1781,13 @@ int
 main (int argc, char **argv)
 {
   static char report[4096];
-  int sync_pipe[2], report_pipe[2], saved_pipe[2] = { -1, -1 };
+  int sync_pipe[2], report_pipe[2], saved_pipe[2] = { -1, -1 }, request_pipe[2] = { -1, -1 };
+  /* Requests read from --sync-fd not yet taken by PID-1's pipe, and
+   * answers not yet taken by --sync-fd: the monitor never blocks on
+   * either side (a full pipe or a caller that does not read would stop
+   * the clock and the limits). */
+  char requests[64], answers[4096];
+  size_t n_requests = 0, n_answers = 0;
   bool sync_open;
   sigset_t set;
   pid_t pid1;
@@ -1692,6 +1802,9 @@ main (int argc, char **argv)
   struct workspace_usage last = { 0 };
   uint64_t interval = 150;
   bool oom_killed;
+  int pid1_status = 0;
+  bool walked = false;
+  struct rusage pid1_usage = { 0 };
 
   /* With 0-2 closed, our own pipes would land there and reach the program
    * as its stdio. */
@@ -1706,7 +1819,18 @@ main (int argc, char **argv)
     die ("the caller is gone");
   signal (SIGPIPE, SIG_IGN);
 
+  argv = copy_args (argc, argv);
   parse_args (argc, argv);
+  /* The kernel counts file descriptors in flight over Unix sockets
+   * (SCM_RIGHTS) per user, and refuses more once the count passes the
+   * sender's RLIMIT_NOFILE: at most a quarter of the caller's own, so
+   * processes of the same user (Wayland, PipeWire, D-Bus) can still pass
+   * theirs whatever the program holds in flight. */
+  {
+    struct rlimit nf;
+    if (getrlimit (RLIMIT_NOFILE, &nf) == 0 && nf.rlim_cur != RLIM_INFINITY && nf.rlim_cur / 4 < opt.max_open_files)
+      opt.max_open_files = nf.rlim_cur / 4 < 16 ? 16 : nf.rlim_cur / 4;
+  }
   /* The caller puts us into a cgroup (a systemd scope on cgroup v2) while
    * we wait here, before anything of the run exists. */
   if (opt.start_fd >= 0)
@@ -1754,6 +1878,9 @@ main (int argc, char **argv)
       sandbox_landlock_describe (how, sizeof how);
       debug ("%s", opt.nested ? "landlock: not applied (nested: the outer sandbox's mounts decide what is reachable)" : how);
       debug ("seccomp: %d system calls allowed, all others ENOSYS or EPERM", SECCOMP_FILTER_ALLOWED);
+      debug ("open files: RLIMIT_NOFILE %llu (also the cap on descriptors in flight over sockets); "
+             "pipe and socket buffer sizes fixed at their defaults (F_SETPIPE_SZ, SO_SNDBUF, SO_RCVBUF: EPERM)",
+             (unsigned long long) opt.max_open_files);
       if (opt.nested)
         debug ("memory: no cgroup (nested): per-process RLIMIT_AS only");
       if (opt.workspace_tmpfs)
@@ -1763,7 +1890,11 @@ main (int argc, char **argv)
                opt.sync_fd >= 0 ? " and at each --sync-fd request" : "");
     }
   if (opt.nested)
-    run_nested (walker);
+    {
+      /* Nested, the monitor is the program's parent, in its PID namespace. */
+      hide_args ();
+      run_nested (walker);
+    }
   sync_open = opt.sync_fd >= 0;
   if (opt.control_fd >= 0)
     die ("--control-fd is only for --nested");
@@ -1784,20 +1915,11 @@ main (int argc, char **argv)
     die_with_error ("cannot create a signalfd");
 
   if (pipe2 (sync_pipe, O_CLOEXEC) != 0 || pipe2 (report_pipe, O_CLOEXEC) != 0
-      || (opt.workspace_tmpfs && pipe2 (saved_pipe, O_CLOEXEC | O_NONBLOCK) != 0))
+      || (opt.workspace_tmpfs && pipe2 (saved_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+      || (opt.workspace_tmpfs && pipe2 (request_pipe, O_CLOEXEC) != 0))
     die_with_error ("cannot create pipes");
   terminal_setup (opt.pty);
 
-  /* PID-1 inherits it blocked: a save asked for before PID-1 waits for
-   * it stays queued (PID-1 ignores an unblocked one it has no handler
-   * for, and no answer would come). */
-  if (opt.workspace_tmpfs)
-    {
-      sigset_t save;
-      sigemptyset (&save);
-      sigaddset (&save, SAVE_SIGNAL);
-      sigprocmask (SIG_BLOCK, &save, NULL);
-    }
   pid1 = (pid_t) syscall (SYS_clone, CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET
                           | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP | SIGCHLD,
                           NULL, NULL, NULL, NULL);
@@ -1805,6 +1927,7 @@ main (int argc, char **argv)
     die_with_error ("cannot create namespaces");
   if (pid1 == 0)
     {
+      hide_args ();
       terminal_child ();
       close (sync_pipe[1]);
       close (report_pipe[0]);
@@ -1814,6 +1937,8 @@ main (int argc, char **argv)
           /* Blocking: each answer is written whole. */
           fcntl (saved_pipe[1], F_SETFL, 0);
           saved_fd = saved_pipe[1];
+          close (request_pipe[1]);
+          request_fd = request_pipe[0];
         }
       if (opt.sync_fd >= 0)
         close (opt.sync_fd);
@@ -1828,7 +1953,15 @@ main (int argc, char **argv)
   close (report_pipe[1]);
   sandbox_cgroup_close ();
   if (saved_pipe[1] >= 0)
-    close (saved_pipe[1]);
+    {
+      close (saved_pipe[1]);
+      close (request_pipe[0]);
+      fcntl (request_pipe[1], F_SETFL, O_NONBLOCK);
+      /* Our end of the caller's socket only: its own end is another
+       * open file description. */
+      if (opt.sync_fd >= 0)
+        fcntl (opt.sync_fd, F_SETFL, fcntl (opt.sync_fd, F_GETFL) | O_NONBLOCK);
+    }
   terminal_parent ();
   write_id_maps (pid1, outer_uid, outer_gid);
   if (write (sync_pipe[1], "x", 1) != 1)
@@ -1848,10 +1981,10 @@ main (int argc, char **argv)
 
   for (;;)
     {
-      struct pollfd pfd[6] = { { .fd = sfd, .events = POLLIN } };
+      struct pollfd pfd[8] = { { .fd = sfd, .events = POLLIN } };
       int nterm = terminal_poll_fds (pfd + 1);
       int npfd = 1 + nterm;
-      int sync_at = -1, saved_at = -1;
+      int sync_at = -1, saved_at = -1, request_at = -1, answer_at = -1;
       uint64_t now = now_ms ();
       int wait_ms;
       int status;
@@ -1870,7 +2003,10 @@ main (int argc, char **argv)
           uint64_t t0 = now_ms (), spent;
           workspace_usage_walk (walker, pid1, &u);
           spent = now_ms () - t0;
-          if (u.bytes > opt.disk || u.blind)
+          /* A capped workspace's save writes each file under no name
+           * before it replaces the old one: the host's folder may hold
+           * both for a moment (the tmpfs itself holds --disk). */
+          if (u.bytes > (opt.workspace_tmpfs && walked ? 2 * opt.disk : opt.disk) || u.blind)
             {
               limit = "disk";
               snprintf (limit_value, sizeof limit_value, "%llu bytes", (unsigned long long) opt.disk);
@@ -1886,17 +2022,30 @@ main (int argc, char **argv)
               break;
             }
           next_check = schedule_next_check (&interval, &last, &u, spent);
+          walked = true;
         }
 
-      if (sync_open)
+      /* A new request is read only once PID-1's pipe took the last ones;
+       * answers are read only while there is room to keep them. */
+      if (sync_open && n_requests == 0)
         {
           sync_at = npfd++;
           pfd[sync_at] = (struct pollfd) { .fd = opt.sync_fd, .events = POLLIN };
         }
-      if (saved_pipe[0] >= 0)
+      if (n_requests > 0)
+        {
+          request_at = npfd++;
+          pfd[request_at] = (struct pollfd) { .fd = request_pipe[1], .events = POLLOUT };
+        }
+      if (saved_pipe[0] >= 0 && n_answers < sizeof answers / 2)
         {
           saved_at = npfd++;
           pfd[saved_at] = (struct pollfd) { .fd = saved_pipe[0], .events = POLLIN };
+        }
+      if (n_answers > 0 && opt.sync_fd >= 0)
+        {
+          answer_at = npfd++;
+          pfd[answer_at] = (struct pollfd) { .fd = opt.sync_fd, .events = POLLOUT };
         }
       wait_ms = poll_wait_ms (next_check, deadline);
       if (poll (pfd, (nfds_t) npfd, wait_ms) < 0 && errno != EINTR)
@@ -1904,32 +2053,45 @@ main (int argc, char **argv)
       terminal_pump (pfd + 1, nterm);
       if (sync_at >= 0 && (pfd[sync_at].revents & (POLLIN | POLLHUP | POLLERR)))
         {
-          /* Each byte asks for one save; end of file, for none more. */
-          unsigned char bytes[64];
+          /* Each byte asks for one save ('l': one take of the staged
+           * files); end of file, for none more. */
+          unsigned char bytes[sizeof requests - 1];
           ssize_t n = read (opt.sync_fd, bytes, sizeof bytes);
+          for (ssize_t i = 0; i < n; i++)
+            requests[n_requests++] = bytes[i] == 'l' ? 'l' : 's';
           if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
             {
               /* The caller wants no more saves, the last one included: it
                * has what it needs, or is about to delete the folder. */
-              union sigval none = { .sival_int = 'n' };
               sync_open = false;
-              sigqueue (pid1, SAVE_SIGNAL, none);
+              requests[n_requests++] = 'n';
             }
-          /* One signal number for both, so they are answered in the
-           * order they were asked (real-time signals of one number queue
-           * in order; of two, the lower goes first). */
-          for (ssize_t i = 0; i < n; i++)
+        }
+      if (n_requests > 0)
+        {
+          ssize_t n = write (request_pipe[1], requests, n_requests);
+          if (n > 0)
             {
-              union sigval what = { .sival_int = bytes[i] == 'l' ? 'l' : 's' };
-              sigqueue (pid1, SAVE_SIGNAL, what);
+              memmove (requests, requests + n, n_requests - (size_t) n);
+              n_requests -= (size_t) n;
             }
         }
       if (saved_at >= 0 && (pfd[saved_at].revents & POLLIN))
         {
-          char buf[1024];
-          ssize_t n = read (saved_pipe[0], buf, sizeof buf);
-          if (n > 0 && opt.sync_fd >= 0)
-            write_all (opt.sync_fd, buf, (size_t) n);
+          ssize_t n = read (saved_pipe[0], answers + n_answers, sizeof answers - n_answers);
+          if (n > 0)
+            n_answers += (size_t) n;
+        }
+      if (n_answers > 0 && opt.sync_fd >= 0)
+        {
+          ssize_t n = write (opt.sync_fd, answers, n_answers);
+          if (n > 0)
+            {
+              memmove (answers, answers + n, n_answers - (size_t) n);
+              n_answers -= (size_t) n;
+            }
+          else if (n < 0 && errno != EAGAIN && errno != EINTR)
+            n_answers = 0;  /* the caller is gone: nobody to tell */
         }
       if (pfd[0].revents & POLLIN)
         {
@@ -1938,10 +2100,11 @@ main (int argc, char **argv)
             if (si.ssi_signo != SIGCHLD)
               kill (pid1, (int) si.ssi_signo);
         }
-      p = waitpid (pid1, &status, WNOHANG);
+      p = wait4 (pid1, &status, WNOHANG, &pid1_usage);
       if (p == pid1)
         {
           pid1 = 0;
+          pid1_status = status;
           break;
         }
     }
@@ -1950,14 +2113,32 @@ main (int argc, char **argv)
     while (waitpid (pid1, NULL, 0) < 0 && errno == EINTR)
       ;
   terminal_drain ();
-  /* Answers to save requests PID-1 wrote before it left. */
-  if (saved_pipe[0] >= 0)
+  /* Answers to save requests PID-1 wrote before it left: for a second
+   * at most, the caller may have stopped reading. */
+  if (saved_pipe[0] >= 0 && opt.sync_fd >= 0)
     {
-      char buf[1024];
-      ssize_t n;
-      while ((n = read (saved_pipe[0], buf, sizeof buf)) > 0)
-        if (opt.sync_fd >= 0)
-          write_all (opt.sync_fd, buf, (size_t) n);
+      uint64_t give_up = now_ms () + 1000;
+      for (;;)
+        {
+          struct pollfd out = { .fd = opt.sync_fd, .events = POLLOUT };
+          ssize_t n = 0;
+          if (n_answers < sizeof answers)
+            n = read (saved_pipe[0], answers + n_answers, sizeof answers - n_answers);
+          if (n > 0)
+            n_answers += (size_t) n;
+          if (n_answers == 0 || now_ms () >= give_up)
+            break;
+          if (poll (&out, 1, (int) (give_up - now_ms ())) <= 0)
+            break;
+          n = write (opt.sync_fd, answers, n_answers);
+          if (n < 0 && errno != EAGAIN && errno != EINTR)
+            break;
+          if (n > 0)
+            {
+              memmove (answers, answers + n, n_answers - (size_t) n);
+              n_answers -= (size_t) n;
+            }
+        }
     }
   /* Everything inside is dead: no set-id bit and no unreadable mode leaves. */
   workspace_restore (walker);
@@ -2007,6 +2188,14 @@ main (int argc, char **argv)
           }
         else
           snprintf (status_extra, sizeof status_extra, ", \"saved\": false");
+      }
+    /* PID-1's own hard RLIMIT_CPU (its time and that of the processes it
+     * reaped): it was killed before it could report. */
+    if (limit == NULL && !have_status && WIFSIGNALED (pid1_status) && WTERMSIG (pid1_status) == SIGKILL
+        && (uint64_t) (pid1_usage.ru_utime.tv_sec + pid1_usage.ru_stime.tv_sec) >= opt.cpu_seconds)
+      {
+        limit = "cpu";
+        snprintf (limit_value, sizeof limit_value, "%llus", (unsigned long long) opt.cpu_seconds);
       }
     /* The cgroup's OOM killer took the program (or PID-1). */
     if (limit == NULL && oom_killed

@@ -6,6 +6,7 @@
  * kept with their own errno (docs/sandbox.md, "System calls"). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -380,15 +381,23 @@ new_context (uint32_t default_action, bool compat)
   return ctx;
 }
 
-/* The second filter: everything allowed but two terminal ioctls. The
- * request is an unsigned int: compare only its low 32 bits, or a value
- * with junk in the high half passes the filter (CVE-2019-10063). */
+/* Socket buffer sizes a program may not set (issue 18): each socket keeps
+ * the default (net.core.wmem_default), as the kernel counts socket memory
+ * per socket, not per user or (without a cgroup) per run. */
+static const int socket_buffer_options[] = { SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE };
+
+/* The second filter: everything allowed but two terminal ioctls, growing
+ * a pipe (F_SETPIPE_SZ: pipe pages are counted per user, and past
+ * pipe-user-pages-soft every new pipe of the host user gets two pages)
+ * and socket buffer sizes. An ioctl request or fcntl command is an
+ * unsigned int: compare only its low 32 bits, or a value with junk in the
+ * high half passes the filter (CVE-2019-10063). */
 struct sock_fprog *
 build_ioctl_filter (void)
 {
   scmp_filter_ctx ctx = new_context (SCMP_ACT_ALLOW, false);
   scmp_filter_ctx compat = new_context (SCMP_ACT_ALLOW, true);
-  struct scmp_arg_cmp cmp[1];
+  struct scmp_arg_cmp cmp[2];
   struct sock_fprog *prog;
   int r;
 
@@ -399,6 +408,16 @@ build_ioctl_filter (void)
       add_rule (c, EPERM, "ioctl", 1, cmp);
       cmp[0] = SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCLINUX);
       add_rule (c, EPERM, "ioctl", 1, cmp);
+      cmp[0] = SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, F_SETPIPE_SZ);
+      add_rule (c, EPERM, "fcntl", 1, cmp);
+      add_rule (c, EPERM, "fcntl64", 1, cmp);
+    }
+  /* i386 and x32 have no sockets at all (the main filter). */
+  for (size_t k = 0; k < sizeof socket_buffer_options / sizeof socket_buffer_options[0]; k++)
+    {
+      cmp[0] = SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, SOL_SOCKET);
+      cmp[1] = SCMP_A2 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, (scmp_datum_t) socket_buffer_options[k]);
+      add_rule (ctx, EPERM, "setsockopt", 2, cmp);
     }
   r = seccomp_merge (ctx, compat);
   if (r < 0)
@@ -415,11 +434,11 @@ build_ioctl_filter (void)
  * report, and save a capped workspace (workspace-fs.c), nothing else.
  * Native calls only: any other architecture is killed. */
 static const char *const pid1_allowed[] = {
-  "rt_sigtimedwait", "rt_sigreturn", "restart_syscall", "wait4", "kill", "write", "close",
+  "poll", "ppoll", "read", "rt_sigreturn", "restart_syscall", "wait4", "kill", "write", "close",
   "exit", "exit_group", "clock_gettime",
   /* the save */
   "openat", "fstat", "newfstatat", "getdents64", "fcntl", "lseek", "sendfile", "ftruncate",
-  "fchmod", "chmod", "utimensat", "mkdirat", "unlinkat",
+  "fchmod", "chmod", "utimensat", "mkdirat", "unlinkat", "linkat", "getpid",
   /* moving an added file in, and linking an input */
   "renameat2", "symlinkat",
   /* malloc, for the folder listings */

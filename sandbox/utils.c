@@ -16,10 +16,11 @@ int status_fd = -1;
 static void __attribute__((noreturn))
 die_common (const char *reason)
 {
-  char line[1200];
+  char line[1200], text[1100];
   int len;
 
-  len = snprintf (line, sizeof line, "reckon-sandbox: %s\n", reason);
+  text_escape (text, sizeof text, reason);
+  len = snprintf (line, sizeof line, "reckon-sandbox: %s\n", text);
   if (len > 0)
     (void) !write (STDERR_FILENO, line, (size_t) len < sizeof line ? (size_t) len : sizeof line - 1);
 
@@ -130,6 +131,50 @@ write_file_or_die (int dirfd, const char *path, const char *content, int mode)
   close (fd);
 }
 
+/* The length of the valid UTF-8 sequence at @p (1 to 4) and its code
+ * point in *@cp, or 0 if it is not one (overlong, a surrogate, past
+ * U+10FFFF, cut short). */
+static size_t
+utf8_next (const unsigned char *p, uint32_t *cp)
+{
+  size_t len;
+  uint32_t c, min;
+
+  if (p[0] < 0x80)
+    {
+      *cp = p[0];
+      return 1;
+    }
+  if ((p[0] & 0xe0) == 0xc0)
+    len = 2, c = p[0] & 0x1f, min = 0x80;
+  else if ((p[0] & 0xf0) == 0xe0)
+    len = 3, c = p[0] & 0x0f, min = 0x800;
+  else if ((p[0] & 0xf8) == 0xf0)
+    len = 4, c = p[0] & 0x07, min = 0x10000;
+  else
+    return 0;
+  for (size_t i = 1; i < len; i++)
+    {
+      if ((p[i] & 0xc0) != 0x80)
+        return 0;
+      c = (c << 6) | (p[i] & 0x3f);
+    }
+  if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+    return 0;
+  *cp = c;
+  return len;
+}
+
+/* Whether code point @c is a C0 or C1 control, or DEL: what a terminal
+ * would act on (ESC, CSI as U+009B, OSC as U+009D, ...). */
+static bool
+is_control (uint32_t c)
+{
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f);
+}
+
+/* Names in these texts are the program's choice (a file it made): both
+ * escapes leave only valid UTF-8 and no control character. */
 void
 json_escape (char *buf, size_t size, const char *text)
 {
@@ -138,33 +183,77 @@ json_escape (char *buf, size_t size, const char *text)
   if (size < 3)
     return;
   buf[o++] = '"';
-  for (const unsigned char *p = (const unsigned char *) text; *p && o + 8 < size; p++)
+  for (const unsigned char *p = (const unsigned char *) text; *p && o + 8 < size; )
     {
-      if (*p == '"' || *p == '\\')
+      uint32_t c;
+      size_t len = utf8_next (p, &c);
+
+      if (len == 0)
+        {
+          o += (size_t) snprintf (buf + o, size - o, "\\ufffd");
+          p++;
+          continue;
+        }
+      if (c == '"' || c == '\\')
         {
           buf[o++] = '\\';
-          buf[o++] = (char) *p;
+          buf[o++] = (char) c;
         }
-      else if (*p < 0x20 || *p == 0x7f)
-        o += (size_t) snprintf (buf + o, size - o, "\\u%04x", *p);
+      else if (is_control (c))
+        o += (size_t) snprintf (buf + o, size - o, "\\u%04x", (unsigned) c);
       else
-        buf[o++] = (char) *p;
+        {
+          memcpy (buf + o, p, len);
+          o += len;
+        }
+      p += len;
     }
   buf[o++] = '"';
   buf[o] = '\0';
 }
 
 void
+text_escape (char *buf, size_t size, const char *text)
+{
+  size_t o = 0;
+
+  if (size == 0)
+    return;
+  for (const unsigned char *p = (const unsigned char *) text; *p && o + 8 < size; )
+    {
+      uint32_t c;
+      size_t len = utf8_next (p, &c);
+
+      if (len == 0)
+        {
+          o += (size_t) snprintf (buf + o, size - o, "\\x%02x", *p);
+          p++;
+          continue;
+        }
+      if (is_control (c))
+        o += (size_t) snprintf (buf + o, size - o, c < 0x80 ? "\\x%02x" : "\\u%04x", (unsigned) c);
+      else
+        {
+          memcpy (buf + o, p, len);
+          o += len;
+        }
+      p += len;
+    }
+  buf[o] = '\0';
+}
+
+void
 debug (const char *format, ...)
 {
-  char reason[1000], line[1100];
+  char reason[1000], text[1000], line[1100];
   va_list args;
   int len;
 
   va_start (args, format);
   vsnprintf (reason, sizeof reason, format, args);
   va_end (args);
-  len = snprintf (line, sizeof line, "reckon-sandbox: debug: %s\n", reason);
+  text_escape (text, sizeof text, reason);
+  len = snprintf (line, sizeof line, "reckon-sandbox: debug: %s\n", text);
   if (len > 0)
     write_all (STDERR_FILENO, line, (size_t) len < sizeof line ? (size_t) len : sizeof line - 1);
 }

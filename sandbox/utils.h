@@ -30,5 +30,9 @@ bool write_all (int fd, const void *buf, size_t len);
 /* Creates (or truncates) @path with @content; dies on failure. */
 void write_file_or_die (int dirfd, const char *path, const char *content, int mode);
 
-/* Writes @text as a JSON string (quotes included) into @buf. */
+/* Writes @text as a JSON string (quotes included) into @buf: valid UTF-8,
+ * controls (C0, DEL, C1) as \uXXXX, bytes that are not UTF-8 as U+FFFD. */
 void json_escape (char *buf, size_t size, const char *text);
+/* Writes @text into @buf for a line of stderr: controls as \xNN (C1 as
+ * \uXXXX), bytes that are not UTF-8 as \xNN; cut to fit. */
+void text_escape (char *buf, size_t size, const char *text);

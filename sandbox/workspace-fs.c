@@ -17,13 +17,26 @@
 
 /* One open folder per level on each side: deeper trees are not copied. */
 #define MAX_DEPTH 256
+/* Files with several names a copy remembers, to link their other names to
+ * the first copy instead of writing (and counting) the data again. */
+#define MAX_LINKED 64
+
+struct linked
+{
+  dev_t dev;
+  ino_t ino;
+  int dirfd;   /* where the first name was written, a dup */
+  char *name;
+};
 
 struct copy
 {
-  uint64_t budget;
+  uint64_t budget;   /* data bytes the whole copy may still hold */
   uint64_t entries;  /* names that may still be looked at */
   bool link_inputs;  /* into the tmpfs: inputs become links */
   struct workspace_copy *out;
+  struct linked linked[MAX_LINKED];
+  size_t n_linked;
 };
 
 /* The inputs: names fixed by the command line, then added files. PID-1
@@ -76,6 +89,61 @@ link_input (int ddir, const char *name)
 
   snprintf (target, sizeof target, "%s/%s", WORKSPACE_INPUTS, name);
   return symlinkat (target, ddir, name) == 0;
+}
+
+static void
+forget_links (struct copy *c)
+{
+  for (size_t i = 0; i < c->n_linked; i++)
+    {
+      close (c->linked[i].dirfd);
+      free (c->linked[i].name);
+    }
+  c->n_linked = 0;
+}
+
+static const struct linked *
+find_link (struct copy *c, const struct stat *st)
+{
+  for (size_t i = 0; i < c->n_linked; i++)
+    if (c->linked[i].dev == st->st_dev && c->linked[i].ino == st->st_ino)
+      return &c->linked[i];
+  return NULL;
+}
+
+static void
+remember_link (struct copy *c, const struct stat *st, int ddir, const char *name)
+{
+  struct linked *l = &c->linked[c->n_linked];
+
+  if (st->st_nlink < 2 || c->n_linked == MAX_LINKED)
+    return;
+  l->dirfd = fcntl (ddir, F_DUPFD_CLOEXEC, 3);
+  l->name = strdup (name);
+  if (l->dirfd < 0 || l->name == NULL)
+    {
+      if (l->dirfd >= 0)
+        close (l->dirfd);
+      free (l->name);
+      return;
+    }
+  l->dev = st->st_dev;
+  l->ino = st->st_ino;
+  c->n_linked++;
+}
+
+/* Charges @bytes to the whole copy's budget; false (and says so) past it. */
+static bool
+charge (struct copy *c, uint64_t bytes)
+{
+  if (bytes > c->budget)
+    {
+      if (c->out->error[0] == '\0')
+        snprintf (c->out->error, sizeof c->out->error, "the files come to more than the disk limit");
+      return false;
+    }
+  c->budget -= bytes;
+  return true;
 }
 
 /* False once a copy has looked at more names than the tree can hold many
@@ -222,13 +290,8 @@ copy_data (struct copy *c, int s, int d, off_t size, const char *name)
         hole = size;
       if (data >= hole)
         break;
-      if ((uint64_t) (hole - data) > c->budget)
-        {
-          if (c->out->error[0] == '\0')
-            snprintf (c->out->error, sizeof c->out->error,
-                      "the files come to more than the disk limit (a file with several names counts once per name)");
-          return false;
-        }
+      if (!charge (c, (uint64_t) (hole - data)))
+        return false;
       in = data;
       if (lseek (d, data, SEEK_SET) != data)
         {
@@ -248,10 +311,52 @@ copy_data (struct copy *c, int s, int d, off_t size, const char *name)
             }
           if (n == 0)
             break;  /* it shrank meanwhile */
-          c->budget -= (uint64_t) n;
           c->out->bytes += (uint64_t) n;
         }
       off = hole;
+    }
+  return true;
+}
+
+/* A hidden name, unique within this process, for a file on its way. */
+static void
+temp_name (char tmp[static 64])
+{
+  static unsigned int counter;
+
+  snprintf (tmp, 64, ".reckon-save-%d-%u", (int) getpid (), counter++);
+}
+
+/* Gives @name in @ddir to a file in one rename: the file open as @fd
+ * (made with O_TMPFILE), the name @from of @fromdir, or (@fd and @fromdir
+ * both -1) the temporary name @from in @ddir itself. Linked first under a
+ * hidden temporary name, then renamed over whatever @name was (the rename
+ * by its system call: glibc turns renameat2 (..., 0) into renameat, which
+ * PID-1's filter refuses). */
+static bool
+publish (int fromdir, const char *from, int fd, int ddir, const char *name)
+{
+  char tmp[64], path[64];
+  int r;
+
+  if (fd < 0 && fromdir < 0)
+    return syscall (SYS_renameat2, ddir, from, ddir, name, 0) == 0;
+  temp_name (tmp);
+  if (fd >= 0)
+    {
+      snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
+      r = linkat (AT_FDCWD, path, ddir, tmp, AT_SYMLINK_FOLLOW);
+    }
+  else
+    r = linkat (fromdir, from, ddir, tmp, 0);
+  if (r != 0)
+    return false;
+  if (syscall (SYS_renameat2, ddir, tmp, ddir, name, 0) != 0)
+    {
+      int err = errno;
+      (void) unlinkat (ddir, tmp, 0);
+      errno = err;
+      return false;
     }
   return true;
 }
@@ -260,6 +365,7 @@ static void
 copy_file (struct copy *c, int sdir, int ddir, const char *name, const struct stat *seen)
 {
   struct stat st, dst;
+  char tmp[64] = "";
   mode_t mode;
   int s, d;
 
@@ -284,11 +390,43 @@ copy_file (struct copy *c, int sdir, int ddir, const char *name, const struct st
       return;
     }
   mode = (st.st_mode & 0777) | S_IRUSR | S_IWUSR;
+  /* Another name of a file this copy already wrote: a link to it, its
+   * data neither written nor counted again. */
+  {
+    const struct linked *l = find_link (c, &st);
+    struct stat first;
+    if (l != NULL && fstatat (l->dirfd, l->name, &first, AT_SYMLINK_NOFOLLOW) == 0
+        && fstatat (ddir, name, &dst, AT_SYMLINK_NOFOLLOW) == 0
+        && first.st_dev == dst.st_dev && first.st_ino == dst.st_ino)
+      {
+        c->out->kept++;  /* already that link (a rename onto it would keep both names) */
+        close (s);
+        return;
+      }
+    if (l != NULL)
+      {
+        if (!publish (l->dirfd, l->name, -1, ddir, name))
+          fail (c, "cannot link", name, errno);
+        else
+          c->out->files++;
+        close (s);
+        return;
+      }
+  }
   if (fstatat (ddir, name, &dst, AT_SYMLINK_NOFOLLOW) == 0)
     {
       if (S_ISREG (dst.st_mode) && dst.st_size == st.st_size
           && dst.st_mtim.tv_sec == st.st_mtim.tv_sec && dst.st_mtim.tv_nsec == st.st_mtim.tv_nsec)
         {
+          /* Unchanged, but still part of the whole: the cap is on what
+           * the copy leaves, not on what it writes. */
+          uint64_t held = (uint64_t) st.st_blocks * 512;
+          if (!charge (c, held < (uint64_t) st.st_size ? held : (uint64_t) st.st_size))
+            {
+              close (s);
+              return;
+            }
+          remember_link (c, &st, ddir, name);
           if ((dst.st_mode & 07777) != mode)
             {
               int p = openat (ddir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -309,7 +447,19 @@ copy_file (struct copy *c, int sdir, int ddir, const char *name, const struct st
       else if ((dst.st_mode & S_IWUSR) == 0)
         give_owner_bits (ddir, name, S_IRUSR | S_IWUSR);
     }
-  d = openat (ddir, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600);
+  /* Written under no name (O_TMPFILE), then given the file's name in one
+   * rename: a save stopped half-way (--timeout, a kill) leaves each file
+   * either as it was or whole, never truncated. */
+  d = openat (ddir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (d < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
+    {
+      /* A file system without O_TMPFILE: a hidden name, renamed the same
+       * way (a stop half-way may leave it; the next save removes it). */
+      temp_name (tmp);
+      d = openat (ddir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600);
+      if (d < 0)
+        tmp[0] = '\0';
+    }
   if (d < 0)
     {
       fail (c, "cannot write", name, errno);
@@ -319,14 +469,26 @@ copy_file (struct copy *c, int sdir, int ddir, const char *name, const struct st
   if (copy_data (c, s, d, st.st_size, name))
     {
       struct timespec times[2] = { st.st_atim, st.st_mtim };
+      /* After the data: the mode keeps no set-id bit, whatever the source. */
       if (ftruncate (d, st.st_size) != 0)
         fail (c, "cannot write", name, errno);
-      /* After the data: the mode keeps no set-id bit, whatever the source. */
-      if (fchmod (d, mode) != 0)
+      else if (fchmod (d, mode) != 0)
         fail (c, "cannot set the mode of", name, errno);
-      (void) futimens (d, times);
-      c->out->files++;
+      else
+        {
+          (void) futimens (d, times);
+          if (!(tmp[0] != '\0' ? publish (-1, tmp, -1, ddir, name) : publish (-1, NULL, d, ddir, name)))
+            fail (c, "cannot write", name, errno);
+          else
+            {
+              c->out->files++;
+              remember_link (c, &st, ddir, name);
+              tmp[0] = '\0';
+            }
+        }
     }
+  if (tmp[0] != '\0')
+    (void) unlinkat (ddir, tmp, 0);
   close (d);
   close (s);
 }
@@ -468,6 +630,7 @@ workspace_copy_tree (int src_dirfd, int dst_dirfd, uint64_t budget, uint64_t max
     (void) fchmod (src_dirfd, (st.st_mode & 07777) | S_IRWXU);
   prune_dir (&c, src_dirfd, dst_dirfd, 0);
   copy_dir (&c, src_dirfd, dst_dirfd, 0);
+  forget_links (&c);
   return out->error[0] == '\0';
 }
 
@@ -479,6 +642,7 @@ workspace_copy_in (int host_dirfd, int tmpfs_dirfd, uint64_t budget, uint64_t ma
 
   memset (out, 0, sizeof *out);
   copy_dir (&c, host_dirfd, tmpfs_dirfd, 0);
+  forget_links (&c);
   return out->error[0] == '\0';
 }
 
@@ -586,5 +750,6 @@ workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget, struc
   if (d != NULL)
     closedir (d);
   close (in);
+  forget_links (&c);
   return out->error[0] == '\0';
 }

@@ -66,6 +66,7 @@ free_named_path (const char *out_dir,
 static gboolean
 save_table (const char       *workspace,
             int               workspace_fd,
+            const RkExportLimits *limits,
             const RkArtifact *artifact,
             const char       *out_dir,
             guint             n,
@@ -103,7 +104,7 @@ save_table (const char       *workspace,
   g_ptr_array_add (saved, g_steal_pointer (&csv_path));
 
   rkt_path = free_named_path (out_dir, artifact->title, "table", n, "rkt", error);
-  if (rkt_path == NULL || !rk_export_file (workspace, artifact->path, rkt_path, NULL, error))
+  if (rkt_path == NULL || !rk_export_file_limited (workspace, artifact->path, rkt_path, limits, NULL, error))
     return FALSE;
   g_ptr_array_add (saved, g_steal_pointer (&rkt_path));
   return TRUE;
@@ -112,6 +113,7 @@ save_table (const char       *workspace,
 /* A figure under a name that says what it is: figure-1.png, figure-2.svg. */
 static gboolean
 save_figure (const char       *workspace,
+             const RkExportLimits *limits,
              const RkArtifact *artifact,
              const char       *out_dir,
              guint             n,
@@ -123,7 +125,7 @@ save_figure (const char       *workspace,
                                            dot != NULL && g_strcmp0 (dot, ".svg") == 0 ? "svg" : "png",
                                            error);
 
-  if (path == NULL || !rk_export_file (workspace, artifact->path, path, NULL, error))
+  if (path == NULL || !rk_export_file_limited (workspace, artifact->path, path, limits, NULL, error))
     return FALSE;
   g_ptr_array_add (saved, g_steal_pointer (&path));
   return TRUE;
@@ -135,6 +137,7 @@ save_figure (const char       *workspace,
 static gboolean
 save_chart (const char       *workspace,
             int               workspace_fd,
+            const RkExportLimits *limits,
             const RkArtifact *artifact,
             const char       *out_dir,
             guint             n,
@@ -155,7 +158,7 @@ save_chart (const char       *workspace,
   g_ptr_array_add (saved, g_steal_pointer (&png_path));
 
   spec_path = free_named_path (out_dir, artifact->title, "chart", n, "json", error);
-  if (spec_path == NULL || !rk_export_file (workspace, artifact->path, spec_path, NULL, error))
+  if (spec_path == NULL || !rk_export_file_limited (workspace, artifact->path, spec_path, limits, NULL, error))
     return FALSE;
   g_ptr_array_add (saved, g_steal_pointer (&spec_path));
   return TRUE;
@@ -216,6 +219,14 @@ rk_cli_save_artifacts (RkSession  *session,
   gpointer key, value;
   guint failed = 0, n_tables = 0, n_figures = 0, n_charts = 0, n_files = 0;
   int workspace_fd;
+  /* One cap for everything this run saves, however many folders and
+   * kinds it is split into (issue 18: five 1 GiB files in five folders
+   * were five exports of 1 GiB each, under a 4 GiB cap each). */
+  guint64 spent = 0;
+  RkExportLimits limits;
+
+  rk_export_limits_init (&limits);
+  limits.spent = &spent;
 
   if (artifacts->len == 0)
     return 0;
@@ -241,13 +252,13 @@ rk_cli_save_artifacts (RkSession  *session,
       switch (artifact->kind)
         {
         case RK_ARTIFACT_TABLE:
-          ok = save_table (workspace, workspace_fd, artifact, out_dir, ++n_tables, saved, &error);
+          ok = save_table (workspace, workspace_fd, &limits, artifact, out_dir, ++n_tables, saved, &error);
           break;
         case RK_ARTIFACT_FIGURE:
-          ok = save_figure (workspace, artifact, out_dir, ++n_figures, saved, &error);
+          ok = save_figure (workspace, &limits, artifact, out_dir, ++n_figures, saved, &error);
           break;
         case RK_ARTIFACT_CHART:
-          ok = save_chart (workspace, workspace_fd, artifact, out_dir, ++n_charts, saved, &error);
+          ok = save_chart (workspace, workspace_fd, &limits, artifact, out_dir, ++n_charts, saved, &error);
           break;
         case RK_ARTIFACT_FILE:
         default:
@@ -286,7 +297,7 @@ rk_cli_save_artifacts (RkSession  *session,
 
       g_ptr_array_add (paths, NULL);
       if (!rk_export_all (workspace, (const char * const *) paths->pdata, RK_EXPORT_FOLDER, key,
-                          NULL, &skipped, NULL, &error))
+                          &limits, &skipped, NULL, &error))
         {
           fprintf (stderr, _("reckon: could not save files in %s: %s\n"), (const char *) key, error->message);
           g_clear_error (&error);

@@ -2,6 +2,7 @@
 /* rk-export.c — artifacts out of a workspace, read through fds only: a path
  * is resolved once, beneath the workspace, with no symlink on the way, and
  * the bytes come from that fd (docs/threat-model.md items 15-17, 57). */
+#define _GNU_SOURCE  /* SEEK_DATA */
 #define G_LOG_DOMAIN "rk-export"
 #include "config.h"
 #include "rk-export.h"
@@ -61,6 +62,7 @@ rk_export_limits_init (RkExportLimits *limits)
 {
   limits->max_files = 10000;
   limits->max_total_bytes = G_GUINT64_CONSTANT (4) * 1024 * 1024 * 1024;
+  limits->spent = NULL;
 }
 
 /* openat with O_NOFOLLOW at every step: each folder on the way is opened
@@ -242,7 +244,8 @@ open_workspace (const char  *workspace,
 }
 
 /* Copies @in to @out (either an fd or the current entry of a zip), counting
- * into *@total against @max_total. */
+ * into *@total against @max_total (apparent size: holes count). Runs of
+ * zeros are skipped in @out, so a sparse file stays sparse on the host. */
 static gboolean
 copy_fd (int              in,
          int              out,
@@ -261,6 +264,35 @@ copy_fd (int              in,
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
+      if (out >= 0)
+        {
+          /* A hole in @in: skipped on both sides without reading it (it
+           * still counts, at its apparent size). */
+          off_t pos = lseek (in, 0, SEEK_CUR), next = pos >= 0 ? lseek (in, pos, SEEK_DATA) : -1;
+
+          if (next < 0 && errno == ENXIO)
+            next = lseek (in, 0, SEEK_END);
+          if (next > pos)
+            {
+              *total += (guint64) (next - pos);
+              if (*total > max_total)
+                {
+                  g_autofree char *cap = g_format_size (max_total);
+
+                  g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE,
+                               _("The files to export are larger than %s together."), cap);
+                  return FALSE;
+                }
+              if (lseek (out, next - pos, SEEK_CUR) < 0)
+                {
+                  int errsv = errno;
+
+                  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                               _("Could not write “%s”: %s."), display, g_strerror (errsv));
+                  return FALSE;
+                }
+            }
+        }
       n = read (in, buf, COPY_CHUNK);
       if (n < 0 && errno == EINTR)
         continue;
@@ -273,7 +305,20 @@ copy_fd (int              in,
           return FALSE;
         }
       if (n == 0)
-        return TRUE;
+        {
+          off_t end = out >= 0 ? lseek (out, 0, SEEK_CUR) : 0;
+
+          /* A file that ends in a hole: its size, without writing it. */
+          if (end > 0 && ftruncate (out, end) != 0)
+            {
+              int errsv = errno;
+
+              g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                           _("Could not write “%s”: %s."), display, g_strerror (errsv));
+              return FALSE;
+            }
+          return TRUE;
+        }
       *total += n;
       /* A file still growing in the sandbox cannot push past the cap. */
       if (*total > max_total)
@@ -295,6 +340,8 @@ copy_fd (int              in,
               return FALSE;
             }
         }
+      else if (buf[0] == 0 && memcmp (buf, buf + 1, n - 1) == 0 && lseek (out, n, SEEK_CUR) >= 0)
+        continue;
       else
         {
           const char *p = buf;
@@ -327,14 +374,30 @@ rk_export_file (const char    *workspace,
                 GCancellable  *cancellable,
                 GError       **error)
 {
+  return rk_export_file_limited (workspace, rel_path, dest_path, NULL, cancellable, error);
+}
+
+gboolean
+rk_export_file_limited (const char           *workspace,
+                        const char           *rel_path,
+                        const char           *dest_path,
+                        const RkExportLimits *limits,
+                        GCancellable         *cancellable,
+                        GError              **error)
+{
   g_autofree char *dir = g_path_get_dirname (dest_path);
   g_autofree char *tmp = NULL;
-  RkExportLimits limits;
-  guint64 total = 0;
+  RkExportLimits defaults;
+  guint64 total;
   int ws, in, out;
   gboolean ok;
 
-  rk_export_limits_init (&limits);
+  if (limits == NULL)
+    {
+      rk_export_limits_init (&defaults);
+      limits = &defaults;
+    }
+  total = limits->spent != NULL ? *limits->spent : 0;
   ws = open_workspace (workspace, error);
   if (ws < 0)
     return FALSE;
@@ -354,7 +417,9 @@ rk_export_file (const char    *workspace,
                    _("Could not write to the chosen folder: %s."), g_strerror (errsv));
       return FALSE;
     }
-  ok = copy_fd (in, out, NULL, &total, limits.max_total_bytes, rel_path, cancellable, error);
+  ok = copy_fd (in, out, NULL, &total, limits->max_total_bytes, rel_path, cancellable, error);
+  if (limits->spent != NULL)
+    *limits->spent = total;
   close (in);
   if (close (out) != 0 && ok)
     {
@@ -421,6 +486,7 @@ rk_export_all (const char           *workspace,
       rk_export_limits_init (&defaults);
       limits = &defaults;
     }
+  total = limits->spent != NULL ? *limits->spent : 0;
   if (n_paths > limits->max_files)
     {
       g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_MANY,
@@ -594,6 +660,8 @@ out:
     close (ws);
   if (ok && skipped != NULL)
     *skipped = g_strv_builder_end (skips);
+  if (limits->spent != NULL)
+    *limits->spent = total;
   return ok;
 }
 

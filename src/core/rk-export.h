@@ -22,7 +22,11 @@ typedef enum
 typedef struct
 {
   guint   max_files;        /* default 10,000 */
-  guint64 max_total_bytes;  /* default 4 GiB */
+  guint64 max_total_bytes;  /* default 4 GiB, counted at apparent size */
+  /* NULL, or the bytes earlier exports of the same batch (one
+   * `reckon-cli exec -o`) copied: counted against max_total_bytes, and
+   * each export adds its own, so one cap covers the whole batch. */
+  guint64 *spent;
 } RkExportLimits;
 
 typedef enum
@@ -63,6 +67,14 @@ int       rk_export_open_dir_beneath (int          dirfd,
 gboolean  rk_export_file          (const char     *workspace,
                                    const char     *rel_path,
                                    const char     *dest_path,
+                                   GCancellable   *cancellable,
+                                   GError        **error);
+/* The same within @limits (NULL: defaults); only max_total_bytes and spent
+ * apply. */
+gboolean  rk_export_file_limited  (const char     *workspace,
+                                   const char     *rel_path,
+                                   const char     *dest_path,
+                                   const RkExportLimits *limits,
                                    GCancellable   *cancellable,
                                    GError        **error);
 

@@ -86,6 +86,7 @@ typedef struct
   GInputStream         *sync_in;
   RkKernelLineSplitter *sync_splitter;
   GQueue                asked;
+  guint64               answers_read;
   guint64               saves_asked;
   guint64               saves_answered;
   GQueue                held;
@@ -654,6 +655,7 @@ sync_line_cb (const char   *line,
   g_autofree char *given = NULL;
   const char *reason;
   gboolean ok = FALSE;
+  guint64 id = 0;
   int what;
 
   if (g_queue_is_empty (&inst->asked))
@@ -661,9 +663,20 @@ sync_line_cb (const char   *line,
       g_debug ("the sandbox answered a request that was not asked");
       return;
     }
-  what = GPOINTER_TO_INT (g_queue_pop_head (&inst->asked));
-  if (error == NULL)
-    rk_sandbox_launcher_parse_answer (line, len, what == 'l' ? "loaded" : "saved", &ok, &given, &local_error);
+  /* Answers carry the number of their request: a line for any other (or
+   * none) pairs with nothing and is dropped. */
+  what = GPOINTER_TO_INT (g_queue_peek_head (&inst->asked));
+  if (error == NULL
+      && rk_sandbox_launcher_parse_answer (line, len, what == 'l' ? "loaded" : "saved", &id, &ok, &given,
+                                           &local_error)
+      && id != inst->answers_read + 1)
+    {
+      g_debug ("the sandbox answered request %" G_GUINT64_FORMAT ", not %" G_GUINT64_FORMAT, id,
+               inst->answers_read + 1);
+      return;
+    }
+  g_queue_pop_head (&inst->asked);
+  inst->answers_read++;
   reason = given != NULL ? given : local_error != NULL ? local_error->message : error != NULL ? error->message : "";
 
   if (what == 'l')

@@ -597,13 +597,16 @@ gboolean
 rk_sandbox_launcher_parse_answer (const char  *line,
                                   gsize        len,
                                   const char  *key,
+                                  guint64     *id_out,
                                   gboolean    *ok_out,
                                   char       **reason_out,
                                   GError     **error)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonNode *root;
+  gint64 id = 0;
 
+  *id_out = 0;
   *ok_out = FALSE;
   *reason_out = NULL;
   if (len > 4096 || !g_utf8_validate (line, (gssize) len, NULL)
@@ -613,7 +616,8 @@ rk_sandbox_launcher_parse_answer (const char  *line,
       g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "the sandbox's answer is not a JSON object");
       return FALSE;
     }
-  if (!rk_json_get_bool (json_node_get_object (root), key, RK_JSON_REQUIRED, ok_out, error)
+  if (!rk_json_get_int (json_node_get_object (root), "id", 1, G_MAXINT64, RK_JSON_REQUIRED, &id, error)
+      || !rk_json_get_bool (json_node_get_object (root), key, RK_JSON_REQUIRED, ok_out, error)
       || !rk_json_dup_string (json_node_get_object (root), "error", 512, RK_JSON_OPTIONAL, reason_out, error))
     {
       *ok_out = FALSE;
@@ -621,6 +625,7 @@ rk_sandbox_launcher_parse_answer (const char  *line,
       g_prefix_error (error, "the sandbox's answer: ");
       return FALSE;
     }
+  *id_out = (guint64) id;
   return TRUE;
 }
 

@@ -113,12 +113,15 @@ char             *rk_sandbox_launcher_find_limit         (const char *status,
                                                           gint64     *signal_out);
 /* One answer on a capped workspace's --sync-fd (@line, @len bytes, no
  * newline), to a request whose answer has the member @key ("saved" or
- * "loaded"): TRUE with *@ok_out, and the sandbox's reason for a FALSE (valid
- * UTF-8, at most 512 bytes; NULL if none) in *@reason_out. FALSE with
- * RK_PARSE_ERROR for anything else. */
+ * "loaded"): TRUE with the request's number (its "id", from 1, counted over
+ * the run's requests in the order they were written) in *@id_out,
+ * *@ok_out, and the sandbox's reason for a FALSE (valid UTF-8, at most 512
+ * bytes; NULL if none) in *@reason_out. FALSE with RK_PARSE_ERROR for
+ * anything else. */
 gboolean          rk_sandbox_launcher_parse_answer       (const char  *line,
                                                           gsize        len,
                                                           const char  *key,
+                                                          guint64     *id_out,
                                                           gboolean    *ok_out,
                                                           char       **reason_out,
                                                           GError     **error);

@@ -22,6 +22,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(GError) error = NULL;
   gint64 exit_code, sig;
   gboolean ok = TRUE;
+  guint64 id = 0;
 
   limit = rk_sandbox_launcher_find_limit ((const char *) data, size, text, &exit_code, &sig);
   if (limit != NULL)
@@ -31,7 +32,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     g_assert_true (g_utf8_validate (why, -1, NULL));
 
   if (rk_sandbox_launcher_parse_answer ((const char *) data, size, size % 2 ? "loaded" : "saved",
-                                        &ok, &reason, &error))
+                                        &id, &ok, &reason, &error))
     {
       g_assert_no_error (error);
       g_assert_true (reason == NULL || (g_utf8_validate (reason, -1, NULL) && strlen (reason) <= 512));

@@ -263,6 +263,44 @@ test_caps (Fixture       *f,
   g_assert_false (g_file_test (zip, G_FILE_TEST_EXISTS));
 }
 
+/* Issue 18: a sparse file stays sparse (its holes count at their apparent
+ * size), and one counter shared by several exports caps them together. */
+static void
+test_sparse_and_shared_cap (Fixture       *f,
+                            gconstpointer  data)
+{
+  const char *paths[] = { "sparse.bin", NULL };
+  guint64 spent = 0;
+  RkExportLimits limits;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *src = g_build_filename (f->ws, "sparse.bin", NULL);
+  g_autofree char *one = g_build_filename (f->root, "one.bin", NULL);
+  g_autofree char *copied = g_build_filename (f->out, "sparse.bin", NULL);
+  struct stat st;
+  int fd;
+
+  fd = open (src, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, 64 << 20), ==, 0);
+  g_assert_cmpint (pwrite (fd, "end", 3, (64 << 20) - 3), ==, 3);
+  close (fd);
+
+  rk_export_limits_init (&limits);
+  limits.max_total_bytes = 100 << 20;
+  limits.spent = &spent;
+  g_assert_true (rk_export_file_limited (f->ws, "sparse.bin", one, &limits, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (spent, ==, 64 << 20);
+  g_assert_cmpint (stat (one, &st), ==, 0);
+  g_assert_cmpint (st.st_size, ==, 64 << 20);
+  g_assert_cmpint ((gint64) st.st_blocks * 512, <, 1 << 20);
+
+  /* 64 MiB more would pass 100 MiB together: refused, nothing left. */
+  g_assert_false (rk_export_all (f->ws, paths, RK_EXPORT_FOLDER, f->out, &limits, NULL, NULL, &error));
+  g_assert_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE);
+  g_assert_false (g_file_test (copied, G_FILE_TEST_EXISTS));
+}
+
 /* -- the swap race -------------------------------------------------------- */
 
 typedef struct
@@ -369,6 +407,7 @@ main (int    argc,
   add ("folder", test_folder);
   add ("zip", test_zip);
   add ("caps", test_caps);
+  add ("sparse-and-shared-cap", test_sparse_and_shared_cap);
   add ("swap-race", test_swap_race);
 
   return g_test_run ();

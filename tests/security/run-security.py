@@ -127,7 +127,9 @@ def run(code=None, argv=None, opts=(), ws=None, timeout=60, stdin=subprocess.DEV
         status = json.loads(raw.decode()) if raw else None
     except ValueError:
         raise Fail(f'bad status line {raw!r}')
-    return Result(p.returncode, p.stdout or b'', p.stderr, status, elapsed)
+    res = Result(p.returncode, p.stdout or b'', p.stderr, status, elapsed)
+    res.status_raw = raw
+    return res
 
 
 def py_line(code, **kw):
@@ -1078,10 +1080,10 @@ def _():
     equal(len(progs), 1, 'filters on PID-1')
     X86_64 = 0xC000003E
     got = {name: verdict(stacked_eval(progs, arch, nr)) for name, arch, nr in [
-        ('wait4', X86_64, 61), ('kill', X86_64, 62), ('rt_sigtimedwait', X86_64, 128),
+        ('wait4', X86_64, 61), ('kill', X86_64, 62), ('poll', X86_64, 7),
         ('execve', X86_64, 59), ('clone', X86_64, 56), ('socket', X86_64, 41),
         ('ptrace', X86_64, 101), ('setns', X86_64, 308), ('i386 getpid', AUDIT_ARCH_I386, 20)]}
-    equal(got, {'wait4': 'allow', 'kill': 'allow', 'rt_sigtimedwait': 'allow', 'execve': 'ENOSYS',
+    equal(got, {'wait4': 'allow', 'kill': 'allow', 'poll': 'allow', 'execve': 'ENOSYS',
                 'clone': 'ENOSYS', 'socket': 'ENOSYS', 'ptrace': 'ENOSYS', 'setns': 'ENOSYS',
                 'i386 getpid': 'kill'}, 'verdicts of PID-1\'s filter')
 
@@ -2180,10 +2182,9 @@ def _():
         for i in range(4):
             os.link("big", f"big{i}")
     ''', ws=ws, opts=TMPFS)
-    equal(res.status.get('saved'), False, f'status ({res!r})')
-    check(b'the workspace was not saved' in res.err, f'stderr {res.err[-300:]!r}')
-    total = sum(os.path.getsize(os.path.join(ws, n)) for n in os.listdir(ws))
-    check(total <= 16 << 20, f'{total} bytes written to the host (cap 16 MiB)')
+    # Issue 18: the other names are links on the host too, counted once.
+    equal(res.status.get('saved'), True, f'status ({res!r})')
+    check(host_bytes(ws) <= 16 << 20, f'{host_bytes(ws)} bytes written to the host (cap 16 MiB)')
 
 
 @case('audit', 'capped workspace: a save asked on --sync-fd lands mid-run; the program cannot ask for one')
@@ -2209,7 +2210,7 @@ def _():
         equal(os.listdir(ws), [], 'the host workspace before any save was asked')
         a.sendall(b'x')
         a.settimeout(20)
-        equal(json.loads(a.makefile().readline()), {'saved': True}, 'answer')
+        equal(json.loads(a.makefile().readline()), {'id': 1, 'saved': True}, 'answer')
         equal(os.listdir(ws), ['mid.txt'], 'the host workspace after the save')
         p.stdin.write(b'\n')
         p.stdin.close()
@@ -2233,7 +2234,7 @@ def _():
     try:
         a.settimeout(20)
         f = a.makefile()
-        equal([json.loads(f.readline()), json.loads(f.readline())], [{'saved': True}] * 2, 'answers')
+        equal([json.loads(f.readline()), json.loads(f.readline())], [{'id': 1, 'saved': True}, {'id': 2, 'saved': True}], 'answers')
         equal(p.wait(timeout=30), 0, 'exit status')
     finally:
         p.kill()
@@ -2308,7 +2309,7 @@ def _():
         f = a.makefile()
         a.settimeout(20)
         a.sendall(b's')
-        equal(json.loads(f.readline()), {'saved': True}, 'save answer')
+        equal(json.loads(f.readline()), {'id': 1, 'saved': True}, 'save answer')
         equal(sorted(os.listdir(ws)), ['made.txt'], 'the host after the save (no .reckon-incoming of the program)')
         inc = os.path.join(ws, '.reckon-incoming')
         os.makedirs(os.path.join(inc, '.reckon', 'readings'))
@@ -2322,9 +2323,9 @@ def _():
                                 os.path.join(inc, '.reckon', 'readings', 'r.json'))
         a.sendall(b'ls')
         answer = json.loads(f.readline())
-        equal(answer.get('loaded'), False, f'load answer {answer}')
+        equal((answer.get('id'), answer.get('loaded')), (2, False), f'load answer {answer}')
         check('made.txt' in answer.get('error', ''), f'the clash is named: {answer}')
-        equal(json.loads(f.readline()), {'saved': True}, 'the save after the load')
+        equal(json.loads(f.readline()), {'id': 3, 'saved': True}, 'the save after the load')
         equal(open(os.path.join(ws, 'added.csv')).read(), 'host-data', 'the added file, on the host')
         equal(open(os.path.join(ws, '.reckon', 'readings', 'r.json')).read(), 'host-reading', 'the reading replaced')
         equal(open(os.path.join(ws, 'made.txt')).read(), 'sandbox', 'the clash did not replace the program\'s file')
@@ -2490,7 +2491,8 @@ def _():
         give_to_workspace_owner(ws, inc)
         make_input(inc, 'big.csv', 48 << 20, sparse=False)
         a.sendall(b'l')
-        equal(json.loads(f.readline()), {'loaded': True}, 'load answer')
+        answer = json.loads(f.readline())
+        equal(answer.get('loaded'), True, f'load answer {answer}')
         p.stdin.write(b'\n')
         p.stdin.close()
         equal(p.wait(timeout=30), 0, f'exit status ({p.stderr.read()!r})')
@@ -2569,6 +2571,466 @@ def _():
     check(res.status == {'signal': 9, 'limit': 'disk', 'saved': False}
           or (res.rc == 125 and 'does not fit' in (res.status or {}).get('error', '')), f'{res!r}')
     equal(os.path.getsize(os.path.join(ws, 'big')), 20 << 20, 'the host file')
+
+
+# ---------------------------------------------------------------------------
+# Issue 18 (second audit): forged saves, truncating saves, output
+# amplification, per-user kernel resources, the caller's cgroup, escaped
+# status and stderr, host paths seen inside.
+
+# rt_sigqueueinfo with a siginfo the program fills itself: any si_code < 0
+# and any si_pid, 0 (the kernel's "from outside") included.
+FORGE = '''
+import signal
+class _SigInfo(ctypes.Structure):
+    _fields_ = [("signo", ctypes.c_int), ("errno", ctypes.c_int), ("code", ctypes.c_int),
+                ("pad", ctypes.c_int), ("pid", ctypes.c_int), ("uid", ctypes.c_uint),
+                ("value", ctypes.c_long), ("rest", ctypes.c_char * 96)]
+def forge(sig, value, pid=1):
+    info = _SigInfo(signo=sig, code=-1, pid=0, uid=0, value=value)   # SI_QUEUE, "from pid 0"
+    return sc(129, pid, sig, ctypes.byref(info))
+'''
+
+
+def sync_run(code, ws, opts=(), status=False):
+    """Starts @code with a capped workspace and --sync-fd; returns
+    (process, our end of the socket, status read end or None)."""
+    a, b = socket.socketpair()
+    fds = [b.fileno()]
+    extra = []
+    r = w = None
+    if status:
+        r, w = os.pipe()
+        fds.append(w)
+        extra = ['--status-fd', str(w)]
+    cmd = [SANDBOX, '--workspace', ws, *TMPFS, *opts, '--sync-fd', str(b.fileno()), *extra, '--',
+           PY, '-c', PRELUDE + FORGE + textwrap.dedent(code)]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         pass_fds=fds)
+    b.close()
+    if w is not None:
+        os.close(w)
+    return p, a, r
+
+
+def stop(p, a, r=None):
+    p.kill()
+    p.wait()
+    a.close()
+    if r is not None:
+        os.close(r)
+
+
+@case('audit', 'capped workspace: forged save, take and no-save requests (rt_sigqueueinfo from "pid 0") do nothing '
+               '(issue 18, 1)')
+def _():
+    ws = new_workspace()
+    p, a, r = sync_run('''
+        got = []
+        signal.signal(signal.SIGUSR1, lambda *a: got.append(1))
+        open("forged.txt", "w").write("x")
+        rt = signal.SIGRTMIN + 2
+        res = [forge(rt, ord(c)) for c in "sssl"] + [forge(rt, ord("n")), forge(signal.SIGUSR1, 0)]
+        import time; time.sleep(1)
+        print(json.dumps([res, len(got)]), flush=True)
+        sys.stdin.readline()
+        open("end.txt", "w").write("end")
+    ''', ws, status=True)
+    try:
+        sent, forwarded = json.loads(wait_line(p))
+        equal(sent, ['ok'] * 6, 'the forged signals were sent (the kernel lets the program forge them)')
+        equal(os.listdir(ws), [], 'the host workspace after the forged saves')
+        equal(forwarded, 0, 'a forged SIGUSR1 "from outside" passed on to the program')
+        a.setblocking(False)
+        try:
+            extra = a.recv(4096)
+        except BlockingIOError:
+            extra = b''
+        equal(extra, b'', 'answer lines on --sync-fd that match no request')
+        a.setblocking(True)
+        a.settimeout(20)
+        a.sendall(b's')
+        equal(json.loads(a.makefile().readline()), {'id': 1, 'saved': True}, 'the first real answer')
+        p.stdin.write(b'\n')
+        p.stdin.close()
+        equal(p.wait(timeout=30), 0, 'exit status')
+        status = json.loads(os.read(r, 4096).decode())
+        equal(status, {'exit': 0, 'saved': True}, 'status (a forged "no save at the end" cancelled it)')
+        equal(sorted(os.listdir(ws)), ['end.txt', 'forged.txt'], 'the host workspace after the run')
+    finally:
+        stop(p, a, r)
+
+
+@case('audit', 'capped workspace: --timeout fires while the program forges saves and the caller reads no answers '
+               '(issue 18, 1)')
+def _():
+    ws = new_workspace()
+    p, a, r = sync_run('''
+        for i in range(200):
+            open(f"f{i}", "w").write("x" * 1000)
+        print("ready", flush=True)
+        rt = signal.SIGRTMIN + 2
+        while True:
+            forge(rt, ord("s"))
+    ''', ws, opts=['--timeout', '3'])
+    try:
+        wait_line(p)
+        a.sendall(b's' * 20000)     # real requests too, their answers never read
+        t0 = time.monotonic()
+        try:
+            rc = p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            raise Fail(f'still running {time.monotonic() - t0:.0f} s after the start with --timeout 3')
+        equal(rc, 124, 'exit status (timeout)')
+    finally:
+        stop(p, a)
+
+
+@case('audit', 'capped workspace: PID-1\'s own work (saves the caller asks for) counts against --cpu-seconds '
+               '(issue 18, 1)')
+def _():
+    ws = new_workspace()
+    p, a, r = sync_run('''
+        import time
+        data = os.urandom(1 << 20)
+        for i in range(12):
+            open(f"f{i}", "wb").write(data)
+        print("ready", flush=True)
+        while True:                    # each save must copy the files again
+            for i in range(12):
+                os.utime(f"f{i}")
+            time.sleep(0.05)
+    ''', ws, opts=['--cpu-seconds', '1', '--timeout', '25'], status=True)
+    try:
+        wait_line(p)
+        a.setblocking(False)
+        t0 = time.monotonic()
+        while p.poll() is None and time.monotonic() - t0 < 20:
+            try:
+                a.send(b's' * 64)
+            except (BlockingIOError, BrokenPipeError, ConnectionResetError):
+                pass
+            try:
+                a.recv(65536)
+            except (BlockingIOError, ConnectionResetError):
+                pass
+            time.sleep(0.01)
+        check(p.poll() is not None, 'PID-1 saved for 20 s under --cpu-seconds 1')
+        status = json.loads(os.read(r, 4096).decode())
+        equal(status.get('limit'), 'cpu', f'status {status}')
+    finally:
+        stop(p, a, r)
+
+
+@case('audit', 'capped workspace: a save killed half-way leaves each host file old or new, never cut short '
+               '(issue 18, 2)')
+def _():
+    size = 64 << 20
+    for delay in (0.03, 0.08, 0.15, 0.3):
+        ws = new_workspace()
+        with open(os.path.join(ws, 'data.csv'), 'wb') as f:
+            f.write(b'a' * size)
+        give_to_workspace_owner(ws, os.path.join(ws, 'data.csv'))
+        p, a, r = sync_run(f'''
+            with open("data.csv", "r+b") as f:
+                f.write(b"b" * {size})
+            print("ready", flush=True)
+            sys.stdin.readline()
+        ''', ws, opts=['--disk', '200M'])
+        try:
+            wait_line(p)
+            a.sendall(b's')
+            time.sleep(delay)
+            p.kill()                        # the monitor: PID-1 dies with it
+            p.wait()
+        finally:
+            stop(p, a, r)
+        time.sleep(0.2)
+        with open(os.path.join(ws, 'data.csv'), 'rb') as f:
+            data = f.read()
+        check(len(data) == size and data.count(data[:1]) == size,
+              f'data.csv after a save killed at {delay * 1000:.0f} ms: {len(data)} bytes, '
+              f'{data.count(b"a")} of them old and {data.count(b"b")} new')
+        left = [n for n in os.listdir(ws) if n != 'data.csv']
+        equal(left, [], f'names left beside data.csv (killed at {delay * 1000:.0f} ms)')
+
+
+def host_bytes(ws):
+    """Bytes the host's folder holds on disk, each inode once."""
+    seen, total = set(), 0
+    for root, dirs, files in os.walk(ws):
+        for n in files:
+            st = os.lstat(os.path.join(root, n))
+            if (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                total += st.st_blocks * 512
+    return total
+
+
+@case('audit', 'capped workspace: repeated saves of hard-linked files hold the data once on the host (issue 18, 3)')
+def _():
+    ws = new_workspace()
+    p, a, r = sync_run('''
+        with open("big", "wb") as f:
+            f.write(os.urandom(1 << 20) * 10)
+        for i in range(6):
+            os.link("big", f"big{i}")
+        print("ready", flush=True)
+        sys.stdin.readline()
+    ''', ws, status=True)
+    try:
+        wait_line(p)
+        a.settimeout(30)
+        f = a.makefile()
+        answers = []
+        for i in range(5):
+            a.sendall(b's')
+            answers.append(json.loads(f.readline()))
+        held = host_bytes(ws)
+        check(held <= 16 << 20, f'{held >> 20} MiB on the host after 5 saves (cap 16 MiB); answers {answers}')
+        equal(answers, [{'id': i + 1, 'saved': True} for i in range(5)], 'answers')
+        p.stdin.write(b'\n')
+        p.stdin.close()
+        equal(p.wait(timeout=30), 0, 'exit status')
+        inodes = {os.lstat(os.path.join(ws, n)).st_ino for n in os.listdir(ws)}
+        equal(len(inodes), 1, 'the seven names are one file on the host too')
+    finally:
+        stop(p, a, r)
+
+
+@case('info', 'PID-1\'s command line and the uid maps seen inside name no host path or host uid (issue 18, 7)')
+def _():
+    ws = new_workspace()
+    got = run('''
+        def read(p):
+            with open(p, "rb") as f:
+                return f.read().decode(errors="replace")
+        print(json.dumps({n: read(p) for n, p in [
+            ("cmdline", "/proc/1/cmdline"), ("uid_map", "/proc/self/uid_map"), ("gid_map", "/proc/self/gid_map"),
+            ("pid1_uid_map", "/proc/1/uid_map")]}))
+    ''', ws=ws, opts=['--setenv', 'RK_MARK', ws]).json()
+    equal(got['cmdline'], 'reckon-sandbox\x00', '/proc/1/cmdline')
+    for name in ('uid_map', 'gid_map', 'pid1_uid_map'):
+        equal(got[name].split(), ['1000', '1000', '1'], name)
+
+
+def clean_text(raw, what):
+    """@raw must be valid UTF-8 without control characters (C0 but newline, DEL, C1)."""
+    try:
+        text = raw.decode('utf-8')
+    except UnicodeDecodeError as e:
+        raise Fail(f'{what} is not valid UTF-8 ({e}): {raw[-300:]!r}')
+    bad = [hex(ord(ch)) for ch in text if (ord(ch) < 0x20 and ch != '\n') or 0x7f <= ord(ch) <= 0x9f]
+    check(not bad, f'{what} carries raw control characters {bad[:8]}: {raw[-300:]!r}')
+    return text
+
+
+@case('audit', 'capped workspace: a name with ESC, OSC, C1 and bytes that are not UTF-8 reaches the status line and '
+               'stderr escaped (issue 18, 6)')
+def _():
+    res = run('''
+        for i in range(255):
+            os.mkdir("d")
+            os.chdir("d")
+        os.mkdir(b"\\x1b]52;c;aGk=\\x07\\xc2\\x9b31m\\xff\\xfe\\x1b[2J")
+    ''', opts=TMPFS)
+    clean_text(res.status_raw, 'the status line')
+    check(res.status is not None and res.status.get('saved') is False, f'status {res.status}')
+    check(']52;' in res.status.get('save-error', ''), f'the save error names the folder: {res.status}')
+    clean_text(res.err, 'stderr')
+
+
+@case('audit', 'reckon-cli exec -o: sparse files keep their holes and one cap covers the whole export (issue 18, 3)')
+def _():
+    cli = os.path.join(os.path.dirname(os.path.dirname(SANDBOX)), 'src', 'cli', 'reckon-cli')
+    if not os.access(cli, os.X_OK):
+        raise Skip('reckon-cli is not built beside the sandbox')
+    base = tempfile.mkdtemp(dir=BASE)
+    os.chmod(base, 0o755)
+    out = os.path.join(base, 'out')
+    script = os.path.join(base, 'cell.py')
+    with open(script, 'w') as f:
+        f.write(textwrap.dedent('''
+            import os
+            for i in range(5):
+                os.makedirs(f"d{i}", exist_ok=True)
+                with open(f"d{i}/sparse.bin", "wb") as f:
+                    f.truncate(1 << 30)
+                    f.write(b"x")
+            print("made")
+        '''))
+    env = dict(os.environ, RECKON_SANDBOX=SANDBOX, XDG_CACHE_HOME=os.path.join(base, 'cache'),
+               XDG_CONFIG_HOME=os.path.join(base, 'config'), XDG_DATA_HOME=os.path.join(base, 'data'))
+    p = subprocess.run([cli, 'exec', '-o', out, script], capture_output=True, text=True, timeout=300, env=env)
+    check('made' in p.stdout, f'the cell did not run: exit {p.returncode}, stderr {p.stderr[-400:]!r}')
+    apparent = held = 0
+    for root, dirs, files in os.walk(out):
+        for n in files:
+            st = os.lstat(os.path.join(root, n))
+            apparent += st.st_size
+            held += st.st_blocks * 512
+    check(held < 64 << 20, f'{held / (1 << 30):.2f} GiB written to the host for {apparent / (1 << 30):.2f} GiB '
+                           f'of sparse files (56 KiB of data in the workspace)')
+    check(apparent <= 4 << 30, f'{apparent / (1 << 30):.2f} GiB exported in all, over the 4 GiB cap')
+    check('larger than' in p.stderr, f'the cap is named: {p.stderr[-400:]!r}')
+
+
+@case('audit', 'root: the run\'s cgroups nest under the caller\'s own, whose limits hold for the run (issue 18, 5)')
+def _():
+    how = memory_bound()
+    if not how.startswith('cgroup v1 of its own'):
+        raise Skip(f'the sandbox makes no group of its own here ({how})')
+    own = {}
+    with open('/proc/self/cgroup') as f:
+        for line in f:
+            _, ctrls, path = line.rstrip('\n').split(':', 2)
+            for c in ctrls.split(','):
+                own[c] = path
+    name = f'rk-caller-{os.getpid()}-{time.monotonic_ns()}'
+    groups = {c: os.path.join('/sys/fs/cgroup', c, own[c].lstrip('/'), name) for c in ('memory', 'pids')}
+    for g in groups.values():
+        os.mkdir(g)
+    try:
+        with open(os.path.join(groups['memory'], 'memory.limit_in_bytes'), 'w') as f:
+            f.write(str(300 << 20))
+        with open(os.path.join(groups['pids'], 'pids.max'), 'w') as f:
+            f.write('30')
+
+        def enter():
+            for g in groups.values():
+                with open(os.path.join(g, 'cgroup.procs'), 'w') as f:
+                    f.write('0')
+        ws = new_workspace()
+        r, w = os.pipe()
+        code = PRELUDE + textwrap.dedent('''
+            import time
+            kids = 0
+            for i in range(45):
+                try:
+                    if os.fork() == 0:
+                        time.sleep(3)
+                        os._exit(0)
+                    kids += 1
+                except OSError:
+                    break
+            print(kids, flush=True)
+            b = bytearray(500 << 20)
+            for j in range(0, len(b), 4096):
+                b[j] = 1
+            print("held", flush=True)
+        ''')
+        p = subprocess.run([SANDBOX, '--workspace', ws, '--status-fd', str(w), '--memory', '700M',
+                            '--max-procs', '64', '--', PY, '-c', code],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(w,), preexec_fn=enter,
+                           timeout=60)
+        os.close(w)
+        status = os.read(r, 4096)
+        os.close(r)
+        out = p.stdout.decode().split()
+        check(out and int(out[0]) < 30, f'{out[:1]} processes inside a caller confined to 30 tasks')
+        check('held' not in out, f'the run held 500 MiB inside a caller confined to 300 MiB (status {status!r})')
+    finally:
+        for g in groups.values():
+            for root, dirs, _ in os.walk(g, topdown=False):
+                for d in dirs:
+                    for _ in range(50):
+                        try:
+                            os.rmdir(os.path.join(root, d))
+                            break
+                        except OSError:
+                            time.sleep(0.1)
+            for _ in range(50):
+                try:
+                    os.rmdir(g)
+                    break
+                except OSError:
+                    time.sleep(0.1)
+
+
+HOST_PEER = '''
+import errno, fcntl, json, os, socket
+out = {}
+a, b = socket.socketpair()
+fd = os.open("/dev/null", os.O_RDONLY)
+try:
+    socket.send_fds(a, [b"x"], [fd] * 200)
+    out["pass_fds"] = "ok"
+except OSError as e:
+    out["pass_fds"] = errno.errorcode[e.errno]
+r, w = os.pipe()
+out["pipe_size"] = fcntl.fcntl(r, 1032)            # F_GETPIPE_SZ
+try:
+    fcntl.fcntl(r, 1031, 1 << 20)                  # F_SETPIPE_SZ
+    out["pipe_grow"] = "ok"
+except OSError as e:
+    out["pipe_grow"] = errno.errorcode[e.errno]
+print(json.dumps(out))
+'''
+
+
+@case('audit', 'fds in flight and pipe buffers inside leave a host process of the same user its own; '
+               'pipe and socket buffers cannot be grown (issue 18, 4)')
+def _():
+    import resource
+    ws = new_workspace()
+
+    def caller_limits():
+        # A desktop session's default: the sandbox takes a quarter of it.
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+    code = PRELUDE + textwrap.dedent('''
+        import fcntl, socket
+        held = []
+        grown = denied = 0
+        # Pipes, each grown to 1 MiB if allowed: pipe pages are counted per user.
+        try:
+            for i in range(200):
+                r, w = os.pipe()
+                os.close(w)
+                held.append(r)
+                try:
+                    fcntl.fcntl(r, 1031, 1 << 20)
+                    grown += 1
+                except OSError:
+                    denied += 1
+        except OSError:
+            pass
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        buf = oserr(s.setsockopt, socket.SOL_SOCKET, socket.SO_SNDBUF, 64 << 20)
+        # Descriptors in flight: never received, they stay counted.
+        a, b = socket.socketpair()
+        sent = 0
+        try:
+            while True:
+                socket.send_fds(a, [b"x"], [0] * 253)
+                sent += 253
+        except OSError as e:
+            why = errno.errorcode[e.errno]
+        print(json.dumps({"grown": grown, "denied": denied, "sndbuf": buf, "in_flight": sent, "stopped": why}),
+              flush=True)
+        sys.stdin.readline()
+    ''')
+    p = subprocess.Popen([SANDBOX, '--workspace', ws, '--', PY, '-c', code], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=caller_limits)
+    try:
+        inside = json.loads(wait_line(p, timeout=60))
+        owner = os.stat(ws).st_uid if os.geteuid() == 0 else None
+
+        def as_sandbox_user():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+            if owner is not None:
+                os.setgroups([])
+                os.setgid(owner)
+                os.setuid(owner)
+        peer = subprocess.run([PY, '-c', HOST_PEER], capture_output=True, text=True, timeout=30,
+                              preexec_fn=as_sandbox_user)
+        check(peer.returncode == 0, f'host peer failed: {peer.stderr[-300:]!r}')
+        host = json.loads(peer.stdout)
+        equal(host, {'pass_fds': 'ok', 'pipe_size': 65536, 'pipe_grow': 'ok'},
+              f'a host process of the same user, while the program holds {inside}')
+        equal((inside['grown'], inside['sndbuf']), (0, 'EPERM'), f'pipes grown and SO_SNDBUF inside ({inside})')
+    finally:
+        p.kill()
+        p.wait()
 
 
 # ---------------------------------------------------------------------------

@@ -62,22 +62,29 @@ test_parse_answer (void)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *reason = NULL;
-  g_autofree char *long_error = g_strdup_printf ("{\"saved\": false, \"error\": \"%0*d\"}", 513, 0);
-  static const char bad_utf8[] = "{\"saved\": false, \"error\": \"no \xff\"}";
+  g_autofree char *long_error = g_strdup_printf ("{\"id\": 1, \"saved\": false, \"error\": \"%0*d\"}", 513, 0);
+  static const char bad_utf8[] = "{\"id\": 1, \"saved\": false, \"error\": \"no \xff\"}";
   const char *hostile[] = {
-    "", "{", "[true]", "{\"saved\": 1}", "{\"loaded\": true}", "{\"saved\": true, \"error\": 7}", NULL,
+    "", "{", "[true]", "{\"id\": 1, \"saved\": 1}", "{\"id\": 1, \"loaded\": true}",
+    "{\"id\": 1, \"saved\": true, \"error\": 7}",
+    /* issue 18: an answer without its request's number, or with a bad one */
+    "{\"saved\": true}", "{\"id\": 0, \"saved\": true}", "{\"id\": -3, \"saved\": true}",
+    "{\"id\": \"1\", \"saved\": true}", "{\"id\": 1.5, \"saved\": true}", NULL,
   };
   gboolean ok = TRUE;
+  guint64 id = 0;
 
 #define PARSE(text, key) \
-  rk_sandbox_launcher_parse_answer (text, strlen (text), key, &ok, &reason, &error)
+  rk_sandbox_launcher_parse_answer (text, strlen (text), key, &id, &ok, &reason, &error)
 
-  g_assert_true (PARSE ("{\"saved\": true}", "saved"));
+  g_assert_true (PARSE ("{\"id\": 1, \"saved\": true}", "saved"));
   g_assert_no_error (error);
   g_assert_true (ok);
+  g_assert_cmpuint (id, ==, 1);
   g_assert_null (reason);
 
-  g_assert_true (PARSE ("{\"loaded\": false, \"error\": \"not added a.csv: File exists\"}", "loaded"));
+  g_assert_true (PARSE ("{\"id\": 7, \"loaded\": false, \"error\": \"not added a.csv: File exists\"}", "loaded"));
+  g_assert_cmpuint (id, ==, 7);
   g_assert_false (ok);
   g_assert_cmpstr (reason, ==, "not added a.csv: File exists");
   g_clear_pointer (&reason, g_free);
@@ -89,6 +96,7 @@ test_parse_answer (void)
       g_assert_false (PARSE (hostile[i], "saved"));
       g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
       g_assert_false (ok);
+      g_assert_cmpuint (id, ==, 0);
       g_assert_null (reason);
       g_clear_error (&error);
     }
@@ -96,7 +104,7 @@ test_parse_answer (void)
   g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE);
   g_assert_null (reason);
   g_clear_error (&error);
-  g_assert_false (rk_sandbox_launcher_parse_answer (bad_utf8, sizeof bad_utf8 - 1, "saved", &ok, &reason, &error));
+  g_assert_false (rk_sandbox_launcher_parse_answer (bad_utf8, sizeof bad_utf8 - 1, "saved", &id, &ok, &reason, &error));
   g_assert_null (reason);
   g_clear_error (&error);
 #undef PARSE
