@@ -803,7 +803,9 @@ def _finish_frame(df, reading, raw=False):
 # integers as int32 where every value fits, dates parsed once. Floats stay
 # float64: pandas sums float32 in float32, so even values that round-trip
 # exactly would give totals that do not. int8/int16 are not used either:
-# elementwise arithmetic on them (units * 1000) overflows silently.
+# elementwise arithmetic on them (units * 1000) overflows silently. int32
+# sums are exact (numpy and pandas add them in int64), but products can
+# still overflow: the model is told to cast before multiplying big numbers.
 # Only files over LEAN_ABOVE get these: in a small table categories save
 # nothing and refuse new values (df.loc[i, "region"] = "new" raises).
 
