@@ -141,6 +141,12 @@ def _unpacked_size_and_lines(path, reading):
         f = rd.open_unpacked(path, reading.get("compression"), reading.get("member"))
     else:
         f = open(path, "rb", buffering=0)
+        try:
+            # A wider readahead for a file read once from start to end (a
+            # cold 10 GB file is read at the disk's speed, not in 128 KiB steps).
+            os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_SEQUENTIAL)
+        except (OSError, AttributeError):
+            pass
     with f:
         while True:
             n = f.readinto(buf)
