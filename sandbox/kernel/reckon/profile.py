@@ -324,6 +324,10 @@ def _profile_csv(path, kind, raw, complete, result, options, compression=None, m
         table["rows_sampled"] = len(df)
         if not _rows_exact(df) or reading.get("comment"):
             table["rows_approximate"] = True
+    if not _rows_exact(df):
+        # Dask splits a file into blocks at line breaks: a cell holding one
+        # would be cut in two, so such a table is never read lazily.
+        reading["multiline_cells"] = True
         notes.append("Statistics come from the first %d rows." % len(df))
     for d in reading.get("dates", ()):
         j = d["column"]

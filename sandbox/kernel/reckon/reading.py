@@ -1052,9 +1052,10 @@ def engine_for(path, reading, limit=None):
     """"dask" when the table this reading gives would take more than
     1/DASK_SHARE of the memory limit (its estimate recorded by the
     profiler, else the file's size times DASK_FACTOR), else "pandas".
-    Only uncompressed text tables can be read in blocks."""
+    Only uncompressed text tables without line breaks inside cells can be
+    read in blocks."""
     if reading.get("format") != "csv" or reading.get("compression") or reading.get("newlines") == "mixed" \
-            or str(reading.get("encoding", "")).startswith("utf-16"):
+            or reading.get("multiline_cells") or str(reading.get("encoding", "")).startswith("utf-16"):
         return "pandas"
     limit = memory_limit() if limit is None else limit
     if not limit:
