@@ -198,6 +198,20 @@ def test_dask_switch(d):
     finally:
         os.environ.pop("RECKON_MEMORY_LIMIT", None)
     check("no limit, no Dask", rd.engine_for(path, rd.saved_reading(path) or {}, limit=0) == "pandas")
+    # A cell holding a line break: Dask's blocks would cut it.
+    quoted = os.path.join(d, "quoted.csv")
+    with open(quoted, "w") as f:
+        f.write("a,b\n")
+        for i in range(3000):
+            f.write('%d,"line one\nline two %d"\n' % (i, i))
+    os.environ["RECKON_MEMORY_LIMIT"] = "1000"
+    try:
+        result = pf.profile_file(quoted)
+        check("a table with line breaks in cells stays pandas", result.get("engine") == "pandas"
+              and isinstance(reckon.load("quoted.csv"), pd.DataFrame) and len(reckon.load("quoted.csv")) == 3000,
+              str(result.get("engine")))
+    finally:
+        os.environ.pop("RECKON_MEMORY_LIMIT", None)
 
 
 def test_row_count(d):

@@ -803,7 +803,9 @@ def _finish_frame(df, reading, raw=False):
 # integers as int32 where every value fits, dates parsed once. Floats stay
 # float64: pandas sums float32 in float32, so even values that round-trip
 # exactly would give totals that do not. int8/int16 are not used either:
-# elementwise arithmetic on them (units * 1000) overflows silently.
+# elementwise arithmetic on them (units * 1000) overflows silently. int32
+# sums are exact (numpy and pandas add them in int64), but products can
+# still overflow: the model is told to cast before multiplying big numbers.
 # Only files over LEAN_ABOVE get these: in a small table categories save
 # nothing and refuse new values (df.loc[i, "region"] = "new" raises).
 
@@ -1050,9 +1052,10 @@ def engine_for(path, reading, limit=None):
     """"dask" when the table this reading gives would take more than
     1/DASK_SHARE of the memory limit (its estimate recorded by the
     profiler, else the file's size times DASK_FACTOR), else "pandas".
-    Only uncompressed text tables can be read in blocks."""
+    Only uncompressed text tables without line breaks inside cells can be
+    read in blocks."""
     if reading.get("format") != "csv" or reading.get("compression") or reading.get("newlines") == "mixed" \
-            or str(reading.get("encoding", "")).startswith("utf-16"):
+            or reading.get("multiline_cells") or str(reading.get("encoding", "")).startswith("utf-16"):
         return "pandas"
     limit = memory_limit() if limit is None else limit
     if not limit:
