@@ -546,9 +546,9 @@ test_error_view (void)
 
   /* A sandbox limit, by the structured key the kernel gave, whatever the
    * language of its sentence. */
-  id = rk_transcript_add_limit_error (transcript, "c2", "KernelDied",
+  id = rk_transcript_add_limit_error (transcript, "c2", "SandboxLimit",
                                       "Die Zelle wurde angehalten, weil sie mehr Speicher brauchte, als die Sandbox erlaubt.",
-                                      "", "memory", G_GUINT64_CONSTANT (2) << 30);
+                                      "memory", "memory", G_GUINT64_CONSTANT (2) << 30);
   rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
   g_assert_cmpstr (rk_error_view_get_limit (RK_ERROR_VIEW (view)), ==, "memory");
   g_assert_true (g_str_has_prefix (rk_error_view_get_message (RK_ERROR_VIEW (view)),
@@ -664,6 +664,13 @@ test_error_view_raise (void)
   rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, disk));
   g_assert_null (rk_error_view_get_raise_label (ev));
   g_settings_set_enum (settings, "approval-policy", 0);
+
+  /* A kernel that died at a limit: the SandboxLimit entry after it offers
+   * the fix, not this bare one too. */
+  done_id = rk_transcript_add_limit_error (transcript, "c5", "KernelDied", "…", "", "disk", G_GUINT64_CONSTANT (1) << 30);
+  rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, done_id));
+  g_assert_null (rk_error_view_get_limit (ev));
+  g_assert_null (rk_error_view_get_raise_label (ev));
 
   /* At the key's maximum: nothing to offer. */
   g_settings_set_uint (settings, "disk-limit", 1048576);
