@@ -6,7 +6,6 @@
 #define G_LOG_DOMAIN "rk-error-view"
 #include "config.h"
 
-#include <string.h>
 #include <glib/gi18n-lib.h>
 #include <gio/gio.h>
 
@@ -315,7 +314,12 @@ rk_error_view_set_entry (RkErrorView       *self,
   g_free (self->cell_id);
   self->cell_id = g_strdup (rk_transcript_entry_get_cell_id (entry));
 
-  self->limit = is_note ? NULL : rk_error_view_limit_of (name, rk_transcript_entry_get_limit (entry), detail);
+  /* A kernel that died at a limit leaves two errors: this bare one, then
+   * "SandboxLimit", which explains the limit and offers the fix once. */
+  if (g_strcmp0 (name, "KernelDied") == 0)
+    limit_key = NULL;
+  self->limit = is_note || g_strcmp0 (name, "KernelDied") == 0
+                ? NULL : rk_error_view_limit_of (name, rk_transcript_entry_get_limit (entry), detail);
   if (self->limit != NULL)
     settings = settings_if_installed ();
   if (is_note)

@@ -208,6 +208,25 @@ def approval_and_limits():
         check("--json: the revision carries a unified diff",
               diffs and "-print(x / 0)" in diffs[0] and "+print(x / 4)" in diffs[0], diffs)
         check("--json: the answer event", any(e["event"] == "answer" and e["text"] == "A quarter." for e in events))
+
+        # --memory reaches the sandbox; a cell over it is told the flag.
+        server = Server({"api": "openai", "models": ["m"],
+                         "turns": [{"code": "b = bytearray(1 << 30)\n"}, {"text": "Too big."}]}, tmp)
+        p, _ = ask(server.url, ["--api", "openai", "--no-tools", "--approve", "auto", "--max-repairs", "0",
+                                "--memory", "512M", "--timeout", "30", "Go"])
+        server.stop()
+        check("ask --memory 512M: a 1 GiB cell names the limit, its size and the flag",
+              "MemoryError" in p.stderr and
+              "the cell reached the sandbox's \u201cmemory\u201d limit (512.0\u00a0MiB); "
+              "run again with --memory 1G to raise it." in p.stderr, p.stderr)
+        p, _ = ask("http://127.0.0.1:9", ["--disk", "lots", "Go"])
+        check("ask --disk lots: exit 2 and one sentence",
+              p.returncode == 2 and p.stderr == "reckon-cli ask: --disk takes a size such as 512M or 4G, not \u201clots\u201d.\n",
+              (p.returncode, p.stderr))
+        p, _ = ask("http://127.0.0.1:9", ["--timeout", "0", "--json", "Go"])
+        check("ask --timeout 0 --json: a failed event with exit 2",
+              p.returncode == 2 and '"exit": 2' in p.stdout.replace('"exit":2', '"exit": 2') and "--timeout must be" in p.stdout,
+              (p.returncode, p.stdout, p.stderr))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -294,8 +294,8 @@ def exec_and_table(tmp):
     with open(spin, "w") as f:
         f.write("print('start', flush=True)\nwhile True:\n    pass\n")
     p = run(["exec", "--timeout", "1", spin])
-    check("exec --timeout 1: exit 12, 'after 1 second' (singular)",
-          p.returncode == 12 and "after 1 second " in p.stderr, (p.returncode, p.stderr))
+    check("exec --timeout 1: exit 12, '(1 second)' (singular) and the flag to run again with",
+          p.returncode == 12 and "limit (1 second); run again with --timeout 2 " in p.stderr, (p.returncode, p.stderr))
 
     proc = subprocess.Popen([CLI, "exec", spin], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()

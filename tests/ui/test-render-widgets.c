@@ -546,9 +546,9 @@ test_error_view (void)
 
   /* A sandbox limit, by the structured key the kernel gave, whatever the
    * language of its sentence. */
-  id = rk_transcript_add_limit_error (transcript, "c2", "KernelDied",
+  id = rk_transcript_add_limit_error (transcript, "c2", "SandboxLimit",
                                       "Die Zelle wurde angehalten, weil sie mehr Speicher brauchte, als die Sandbox erlaubt.",
-                                      "", "memory", G_GUINT64_CONSTANT (2) << 30);
+                                      "memory", "memory", G_GUINT64_CONSTANT (2) << 30);
   rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
   g_assert_cmpstr (rk_error_view_get_limit (RK_ERROR_VIEW (view)), ==, "memory");
   g_assert_true (g_str_has_prefix (rk_error_view_get_message (RK_ERROR_VIEW (view)),
@@ -580,6 +580,107 @@ test_error_view (void)
   rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
   g_assert_false (gtk_widget_get_visible (retry));
   g_assert_true (gtk_widget_has_css_class (view, "rk-status-line"));
+  g_object_unref (view);
+}
+
+typedef struct
+{
+  char     *cell_id;
+  gboolean  fresh_kernel;
+} RunAgain;
+
+static void
+run_again_cb (RkErrorView *view,
+              const char  *cell_id,
+              gboolean     fresh_kernel,
+              RunAgain    *out)
+{
+  g_free (out->cell_id);
+  out->cell_id = g_strdup (cell_id);
+  out->fresh_kernel = fresh_kernel;
+}
+
+/* The one-click fix of a limit the user sets: twice the setting, from the
+ * kernel's structured limit whatever the language; pressing it sets the key
+ * and asks for the cell to run again. */
+static void
+test_error_view_raise (void)
+{
+  g_autoptr(RkTranscript) transcript = rk_transcript_new ();
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.reckon.Reckon");
+  GtkWidget *view = g_object_ref_sink (rk_error_view_new ());
+  RkErrorView *ev = RK_ERROR_VIEW (view);
+  RunAgain again = { NULL, FALSE };
+  GtkWidget *button;
+  guint mem, disk, time_id, done_id;
+
+  g_settings_set_uint (settings, "memory-limit", 2048);
+  g_settings_set_uint (settings, "disk-limit", 1024);
+  g_settings_set_uint (settings, "cell-time-limit", 120);
+  g_settings_set_enum (settings, "approval-policy", 0);
+  g_signal_connect (view, "run-again", G_CALLBACK (run_again_cb), &again);
+
+  mem = rk_transcript_add_limit_error (transcript, "c1", "MemoryError",
+                                       "la cellule avait besoin de plus de mémoire", "Traceback …\nMemoryError",
+                                       "memory", G_GUINT64_CONSTANT (2) << 30);
+  disk = rk_transcript_add_limit_error (transcript, "c2", "OSError", "[Errno 28] Kein Speicherplatz", "Traceback …",
+                                        "disk", G_GUINT64_CONSTANT (1) << 30);
+  time_id = rk_transcript_add_limit_error (transcript, "c3", "TimeLimitExceeded", "…", "", "time", 120);
+  done_id = rk_transcript_add_limit_error (transcript, "c4", "OSError", "…", "", "files", 0);
+
+  rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, mem));
+  g_assert_cmpstr (rk_error_view_get_message (ev), ==, "The cell used more memory than allowed (2.0\u00a0GiB).");
+  g_assert_cmpstr (rk_error_view_get_raise_label (ev), ==, "Raise the memory limit to 4.0\u00a0GiB and run again");
+  button = rk_ui_test_find_button (view, "Raise the memory limit to 4.0\u00a0GiB and run again");
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpuint (g_settings_get_uint (settings, "memory-limit"), ==, 4096);
+  g_assert_cmpstr (again.cell_id, ==, "c1");
+  g_assert_true (again.fresh_kernel);
+  g_assert_false (gtk_widget_get_sensitive (button));
+  /* Shown again (a recycled row): the size is the one it failed at, and
+   * there is nothing left to raise. */
+  rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, mem));
+  g_assert_cmpstr (rk_error_view_get_message (ev), ==, "The cell used more memory than allowed (2.0\u00a0GiB).");
+  g_assert_null (rk_error_view_get_raise_label (ev));
+
+  rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, disk));
+  g_assert_cmpstr (rk_error_view_get_limit (ev), ==, "disk");
+  g_assert_cmpstr (rk_error_view_get_raise_label (ev), ==, "Raise the disk limit to 2.0\u00a0GiB and run again");
+
+  rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, time_id));
+  g_assert_cmpstr (rk_error_view_get_message (ev), ==, "The cell ran longer than allowed (120 seconds).");
+  g_assert_cmpstr (rk_error_view_get_raise_label (ev), ==, "Raise the time limit to 4 minutes and run again");
+  button = rk_ui_test_find_button (view, "Raise the time limit to 4 minutes and run again");
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpuint (g_settings_get_uint (settings, "cell-time-limit"), ==, 240);
+  g_assert_cmpstr (again.cell_id, ==, "c3");
+  g_assert_false (again.fresh_kernel);
+
+  /* No setting raises the file count; none is offered when code never runs. */
+  rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, done_id));
+  g_assert_null (rk_error_view_get_raise_label (ev));
+  g_settings_set_enum (settings, "approval-policy", 2);
+  rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, disk));
+  g_assert_null (rk_error_view_get_raise_label (ev));
+  g_settings_set_enum (settings, "approval-policy", 0);
+
+  /* A kernel that died at a limit: the SandboxLimit entry after it offers
+   * the fix, not this bare one too. */
+  done_id = rk_transcript_add_limit_error (transcript, "c5", "KernelDied", "…", "", "disk", G_GUINT64_CONSTANT (1) << 30);
+  rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, done_id));
+  g_assert_null (rk_error_view_get_limit (ev));
+  g_assert_null (rk_error_view_get_raise_label (ev));
+
+  /* At the key's maximum: nothing to offer. */
+  g_settings_set_uint (settings, "disk-limit", 1048576);
+  rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, disk));
+  g_assert_null (rk_error_view_get_raise_label (ev));
+  g_settings_reset (settings, "disk-limit");
+  g_settings_reset (settings, "memory-limit");
+  g_settings_reset (settings, "cell-time-limit");
+
+  g_free (again.cell_id);
   g_object_unref (view);
 }
 
@@ -1144,6 +1245,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/ui/diff-view", test_diff_view);
   g_test_add_func ("/rk/ui/output-view", test_output_view);
   g_test_add_func ("/rk/ui/error-view", test_error_view);
+  g_test_add_func ("/rk/ui/error-view/raise", test_error_view_raise);
   g_test_add_func ("/rk/ui/figure-view", test_figure_view);
   g_test_add_func ("/rk/ui/file-chip", test_file_chip);
   g_test_add_func ("/rk/ui/file-card", test_file_card);
