@@ -25,6 +25,7 @@ AS_MODULE = {
     "python3-defusedxml": "defusedxml", "poppler-utils": "poppler-utils",
     "libcmark-gfm-dev": "cmark-gfm", "libcmark-gfm-extensions-dev": "cmark-gfm",
     "libseccomp-dev": "libseccomp",
+    "python3-dask": "dask",
 }
 # Provided by org.gnome.Platform/Sdk (GNOME 46, freedesktop-sdk 23.08).
 IN_RUNTIME = {
@@ -49,7 +50,7 @@ NATIVE_ONLY_PREFIXES = ("libarchive-dev", "xvfb", "xauth", "dbus", "gnome-keyrin
                         "libreoffice", "gnumeric", "python3-pytest", "xdotool",
                         "python3-xlsxwriter", "python3-pygal", "postgresql", "tzdata",
                         "python3-astropy", "python3-plotly", "python3-nltk",
-                        "python3-gi", "gir1.2-", "unicode-data", "locales",
+                        "python3-gi", "gir1.2-", "unicode-data", "locales", "python3-distributed",
                         "libreoffice-calc", "python3-networkx", "python3-vincent")
 
 results = []
