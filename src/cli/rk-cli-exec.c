@@ -214,10 +214,11 @@ status_of_cell (const Exec *x)
 static void
 hint_disk (RkSession *session)
 {
+  g_auto(GStrv) inputs = rk_session_dup_file_names (session);
   RkWorkspaceUsage usage;
   guint64 suggested;
 
-  rk_workspace_usage_measure (rk_session_get_workspace (session), 200000, &usage);
+  rk_workspace_usage_measure (rk_session_get_workspace (session), (const char * const *) inputs, 200000, &usage);
   suggested = rk_workspace_usage_suggested_disk (&usage);
   if (suggested > 0)
     {

@@ -237,9 +237,11 @@ give_to_workspace_owner (int dir,
 
 /* A second name for the dropped file itself, when it is on the
  * workspace's file system: no copy, however big (the sandbox binds it
- * read-only, so nothing inside can change it). Only a file whose mode and
- * owner the session never has to change: readable by the workspace's
- * owner as it is, never root's own (the sandbox leaves those alone). */
+ * read-only, so nothing inside can change it). Only a file of the
+ * workspace's owner that its owner can read: the session never changes its
+ * mode or owner (the sandbox's walks leave inputs alone), and the sandbox,
+ * which works as that owner, can move it in. As root the workspace is the
+ * sandbox user's, so root's files are copied (and the copy handed over). */
 static gboolean
 link_original (int                src,
                const struct stat *st,
@@ -250,9 +252,8 @@ link_original (int                src,
   struct stat ws;
   char path[64];
 
-  if (fstat (dir, &ws) != 0 || ws.st_dev != st->st_dev || st->st_uid == 0)
-    return FALSE;
-  if (ws.st_uid != st->st_uid && (st->st_mode & S_IROTH) == 0)
+  if (fstat (dir, &ws) != 0 || ws.st_dev != st->st_dev || ws.st_uid != st->st_uid
+      || (st->st_mode & S_IRUSR) == 0)
     return FALSE;
   g_snprintf (path, sizeof path, "/proc/self/fd/%d", src);
   for (guint attempt = 0; attempt < 16; attempt++)
@@ -339,6 +340,8 @@ import_file (const char   *workspace,
       set_errno_error (error, errno, _("copy"), display);
       goto out;
     }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    goto out;
   if (link_original (src, &st, dir, stage, tmp_name))
     goto named;
   if (!has_room_for (dir, st.st_size))

@@ -947,6 +947,7 @@ typedef struct
   guint64  disk_limit;
   GQueue   start_tasks;
   GQueue   cells;
+  GStrv    inputs;
 } OverDisk;
 
 static void
@@ -955,6 +956,7 @@ over_disk_free (gpointer data)
   OverDisk *d = data;
 
   g_free (d->workspace);
+  g_strfreev (d->inputs);
   g_free (d);
 }
 
@@ -967,7 +969,7 @@ over_disk_thread (GTask        *task,
   OverDisk *d = task_data;
   RkWorkspaceUsage usage;
 
-  rk_workspace_usage_measure (d->workspace, 200000, &usage);
+  rk_workspace_usage_measure (d->workspace, (const char * const *) d->inputs, 200000, &usage);
   g_task_return_pointer (task, rk_workspace_usage_over_disk_message (&usage, d->disk_limit), g_free);
   rk_workspace_usage_clear (&usage);
 }
@@ -992,6 +994,7 @@ explain_over_disk (RkKernel *self)
   OverDisk *d = g_new0 (OverDisk, 1);
 
   d->workspace = g_strdup (self->workspace);
+  d->inputs = g_strdupv (self->inputs);
   d->disk_limit = limit_value (self, "disk");
   d->start_tasks = self->start_tasks;
   d->cells = self->cells;

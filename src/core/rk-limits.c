@@ -241,11 +241,12 @@ note_file (RkWorkspaceUsage *usage,
 
 /* Depth first through directory fds, never following a link. */
 static void
-walk (int               dir_fd,
-      const char       *prefix,
-      guint            *budget,
-      guint             depth,
-      RkWorkspaceUsage *usage)
+walk (int                 dir_fd,
+      const char         *prefix,
+      const char * const *inputs,
+      guint              *budget,
+      guint               depth,
+      RkWorkspaceUsage   *usage)
 {
   DIR *dir = fdopendir (dir_fd);
   struct dirent *d;
@@ -271,6 +272,8 @@ walk (int               dir_fd,
       if (fstatat (dirfd (dir), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         continue;
       path = *prefix != '\0' ? g_build_filename (prefix, d->d_name, NULL) : g_strdup (d->d_name);
+      if (S_ISREG (st.st_mode) && depth == 0 && inputs != NULL && g_strv_contains (inputs, d->d_name))
+        continue;
       if (S_ISREG (st.st_mode))
         note_file (usage, path, (guint64) st.st_size);
       else if (S_ISDIR (st.st_mode) && depth < 64)
@@ -278,16 +281,17 @@ walk (int               dir_fd,
           int fd = openat (dirfd (dir), d->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
           if (fd >= 0)
-            walk (fd, path, budget, depth + 1, usage);
+            walk (fd, path, NULL, budget, depth + 1, usage);
         }
     }
   closedir (dir);
 }
 
 void
-rk_workspace_usage_measure (const char       *dir,
-                            guint             max_entries,
-                            RkWorkspaceUsage *usage)
+rk_workspace_usage_measure (const char         *dir,
+                            const char * const *inputs,
+                            guint               max_entries,
+                            RkWorkspaceUsage   *usage)
 {
   int fd;
 
@@ -297,7 +301,7 @@ rk_workspace_usage_measure (const char       *dir,
   memset (usage, 0, sizeof *usage);
   fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd >= 0)
-    walk (fd, "", &max_entries, 0, usage);
+    walk (fd, "", inputs, &max_entries, 0, usage);
 }
 
 void

@@ -80,9 +80,13 @@ typedef struct
   gboolean partial;      /* stopped at @max_entries */
 } RkWorkspaceUsage;
 
-void         rk_workspace_usage_measure (const char       *dir,
-                                         guint             max_entries,
-                                         RkWorkspaceUsage *usage);
+/* What the files of @dir take, but the inputs (@inputs, NULL-terminated
+ * or NULL: files at the top that the user added, which the sandbox never
+ * counts against its disk limit). */
+void         rk_workspace_usage_measure (const char         *dir,
+                                         const char * const *inputs,
+                                         guint               max_entries,
+                                         RkWorkspaceUsage   *usage);
 void         rk_workspace_usage_clear   (RkWorkspaceUsage *usage);
 /* One sentence for a kernel that cannot start because its workspace is
  * over @disk_limit bytes: what fills it, and how far to raise the limit. */

@@ -159,7 +159,7 @@ test_workspace_usage (void)
   /* A link is not followed: the file it names is not counted twice. */
   g_assert_cmpint (symlink ("big.csv", link), ==, 0);
 
-  rk_workspace_usage_measure (dir, 1000, &usage);
+  rk_workspace_usage_measure (dir, NULL, 1000, &usage);
   g_assert_cmpuint (usage.total, ==, (3 << 20) + (1 << 20) + 10);
   g_assert_cmpstr (usage.largest[0], ==, "big.csv");
   g_assert_cmpstr (usage.largest[1], ==, "out/part.parquet");
@@ -176,8 +176,19 @@ test_workspace_usage (void)
   g_assert_null (strstr (message, "delete some files first"));
   rk_workspace_usage_clear (&usage);
 
+  /* The files the user added are inputs: the sandbox never counts them,
+   * nor does this (a name at the top only: out/big.csv would count). */
+  {
+    const char *inputs[] = { "big.csv", "part.parquet", NULL };
+
+    rk_workspace_usage_measure (dir, inputs, 1000, &usage);
+    g_assert_cmpuint (usage.total, ==, (1 << 20) + 10);
+    g_assert_cmpstr (usage.largest[0], ==, "out/part.parquet");
+    rk_workspace_usage_clear (&usage);
+  }
+
   /* The walk stops where it is told to. */
-  rk_workspace_usage_measure (dir, 1, &usage);
+  rk_workspace_usage_measure (dir, NULL, 1, &usage);
   g_assert_true (usage.partial);
   rk_workspace_usage_clear (&usage);
 
