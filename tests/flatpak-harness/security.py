@@ -51,6 +51,7 @@ KNOWN = [
     ('--pty: a fresh terminal', 'limit: --nested has no --pty yet'),
     ('hard-linked into the workspace from outside', ROOT + ': the file outside is the sub-sandbox uid\'s own'),
     ('capped workspace:', 'limit: --workspace-fs tmpfs needs a mount namespace of its own, which --nested does not make (the walker bounds the workspace there)'),
+    ('the uid and gid maps seen inside name no host uid', 'limit: the maps are the outer sandbox\'s (Flatpak maps the user\'s own uid; --nested can make no user namespace to hide it)'),
     ('--start-fd:', 'not used there: the launcher passes --start-fd only to the userns backend on cgroup v2 (no cgroup of ours in a Flatpak); ' + PLUMB + ' (the fd is not forwarded through the portal)'),
 ]
 
