@@ -1819,6 +1819,8 @@ main (int argc, char **argv)
     die ("the caller is gone");
   signal (SIGPIPE, SIG_IGN);
 
+  if (argc < 1)
+    usage ();
   argv = copy_args (argc, argv);
   parse_args (argc, argv);
   /* The kernel counts file descriptors in flight over Unix sockets

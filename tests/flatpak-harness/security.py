@@ -53,6 +53,7 @@ KNOWN = [
     ('inputs (--input), bound workspace', 'limit: --nested makes no mount, so an input is as writable as the rest of the exposed workspace; the walker counts only what it grew by (docs/sandbox.md, "Inputs")'),
     ('--net loopback', 'the outer sandbox decides the network (flatpak-spawn --no-network: only lo); --nested refuses --net loopback'),
     ('capped workspace:', 'limit: --workspace-fs tmpfs needs a mount namespace of its own, which --nested does not make (the walker bounds the workspace there)'),
+    ('the uid and gid maps seen inside name no host uid', 'limit: the maps are the outer sandbox\'s (Flatpak maps the user\'s own uid; --nested can make no user namespace to hide it)'),
     ('--start-fd:', 'not used there: the launcher passes --start-fd only to the userns backend on cgroup v2 (no cgroup of ours in a Flatpak); ' + PLUMB + ' (the fd is not forwarded through the portal)'),
 ]
 

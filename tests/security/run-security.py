@@ -2798,19 +2798,28 @@ def _():
         stop(p, a, r)
 
 
-@case('info', 'PID-1\'s command line and the uid maps seen inside name no host path or host uid (issue 18, 7)')
+@case('info', 'the program\'s parent (PID-1; the monitor with --nested) shows no host path in its command line '
+              '(issue 18, 7)')
 def _():
     ws = new_workspace()
     got = run('''
-        def read(p):
-            with open(p, "rb") as f:
-                return f.read().decode(errors="replace")
-        print(json.dumps({n: read(p) for n, p in [
-            ("cmdline", "/proc/1/cmdline"), ("uid_map", "/proc/self/uid_map"), ("gid_map", "/proc/self/gid_map"),
-            ("pid1_uid_map", "/proc/1/uid_map")]}))
+        with open(f"/proc/{os.getppid()}/cmdline", "rb") as f:
+            print(json.dumps(f.read().decode(errors="replace")))
     ''', ws=ws, opts=['--setenv', 'RK_MARK', ws]).json()
-    equal(got['cmdline'], 'reckon-sandbox\x00', '/proc/1/cmdline')
-    for name in ('uid_map', 'gid_map', 'pid1_uid_map'):
+    equal(got, 'reckon-sandbox\x00', 'the parent\'s /proc/PID/cmdline')
+
+
+@case('info', 'the uid and gid maps seen inside name no host uid (issue 18, 7)')
+def _():
+    got = run('''
+        def read(p):
+            with open(p) as f:
+                return f.read()
+        print(json.dumps({n: read(p) for n, p in [
+            ("uid_map", "/proc/self/uid_map"), ("gid_map", "/proc/self/gid_map"),
+            ("parent_uid_map", f"/proc/{os.getppid()}/uid_map")]}))
+    ''').json()
+    for name in ('uid_map', 'gid_map', 'parent_uid_map'):
         equal(got[name].split(), ['1000', '1000', '1'], name)
 
 
