@@ -131,9 +131,12 @@ def main():
         wall, _, p = timed([PY, dq])
         dask_s.append(wall)
         failed |= not agree(p, sums, "Dask on the host")
-        wall, _, p = timed([CLI, "exec", "-f", big, rq])
+        # The cell's time limit raised: a full pass over 3 GB takes minutes.
+        wall, _, p = timed([CLI, "exec", "--timeout", "3600", "-f", big, rq])
         reckon_s.append(wall)
         failed |= not agree(p, sums, "reckon-cli exec")
+    if failed:
+        print("  (an answer above was wrong: the ratio below is not a measurement)")
     ratio = statistics.median(reckon_s) / statistics.median(dask_s)
     print("  groupby sum, 3 GB: reckon-cli exec %.1f s (2 GiB limit, whole run), Dask on the host %.1f s"
           " -> %.2fx (target <= 1.2x: %s)" % (statistics.median(reckon_s), statistics.median(dask_s), ratio,
