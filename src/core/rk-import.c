@@ -292,7 +292,6 @@ import_file (const char   *workspace,
   g_autofree char *buf = NULL;
   char tmp_name[32];
   struct stat st;
-  guint64 copied = 0;
   int src = -1, dir = -1, stage = -1, out = -1;
   char *result = NULL;
 
@@ -379,7 +378,6 @@ import_file (const char   *workspace,
         }
       if (n == 0)
         break;
-      copied += n;
       if (!write_all (out, buf, n))
         {
           set_errno_error (error, errno, _("copy"), display);

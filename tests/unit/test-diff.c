@@ -374,7 +374,7 @@ check_batch (guint    n,
   if (have_diff && have_patch)
     {
       const char *argv[] = { "sh", "-c", script->str, "sh", dir, NULL };
-      g_autoptr(GBytes) ignored = run (argv);
+      g_autoptr(GBytes) ignored G_GNUC_UNUSED = run (argv);
 
       for (guint i = 0; i < n; i++)
         {
