@@ -8,10 +8,13 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "rk-chat-stream.h"
 #include "rk-diff.h"
+#include "rk-json.h"
 #include "rk-markdown.h"
 #include "rk-observation.h"
 #include "rk-session.h"
+#include "rk-util.h"
 
 #define PYTHON_TOOL "python"
 
@@ -588,11 +591,11 @@ propose (RkAgent    *self,
 static char *
 code_from_arguments (const char *arguments)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonNode *root;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = rk_json_parse (arguments, -1, RK_CHAT_MAX_TOOL_ARGUMENTS,
+                                            RK_CHAT_MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT, &error);
 
-  if (json_parser_load_from_data (parser, arguments, -1, NULL)
-      && (root = json_parser_get_root (parser)) != NULL)
+  if (root != NULL)
     {
       if (JSON_NODE_HOLDS_OBJECT (root))
         {
@@ -612,6 +615,9 @@ code_from_arguments (const char *arguments)
         return g_strdup (json_node_get_string (root));
       return NULL;
     }
+  /* Nested too deeply or too long is not bare code either. */
+  if (g_error_matches (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE))
+    return NULL;
   if (arguments[0] != '{' && arguments[0] != '\0')
     return g_strdup (arguments);
   return NULL;
