@@ -982,6 +982,26 @@ history_from_transcript (RkAgent *self)
 
 /* -- object -- */
 
+/* The highest N of the "cell-N" ids in @transcript. A reopened conversation
+ * numbers its new cells after it: a second "cell-1" was taken for the first
+ * (the provenance credited a later cell's code to an earlier figure). */
+static guint
+last_cell_number (RkTranscript *transcript)
+{
+  guint last = 0;
+
+  for (guint i = 0; i < rk_transcript_get_n_entries (transcript); i++)
+    {
+      const char *id = rk_transcript_entry_get_cell_id (rk_transcript_get_entry (transcript, i));
+      guint64 n;
+
+      if (id != NULL && g_str_has_prefix (id, "cell-") &&
+          g_ascii_string_to_unsigned (id + 5, 10, 1, G_MAXUINT - 1, &n, NULL))
+        last = MAX (last, (guint) n);
+    }
+  return last;
+}
+
 RkAgent *
 rk_agent_new_for_session (RkModelClient *client,
                           RkSession     *session,
@@ -996,6 +1016,7 @@ rk_agent_new_for_session (RkModelClient *client,
   self->client = g_object_ref (client);
   self->session = g_object_ref (session);
   self->transcript = transcript ? g_object_ref (transcript) : rk_transcript_new ();
+  self->n_cells = last_cell_number (self->transcript);
   history_from_transcript (self);
   return self;
 }
@@ -1014,6 +1035,7 @@ rk_agent_new (RkModelClient *client,
   self->client = g_object_ref (client);
   self->kernel = g_object_ref (kernel);
   self->transcript = transcript ? g_object_ref (transcript) : rk_transcript_new ();
+  self->n_cells = last_cell_number (self->transcript);
   self->kernel_event_id = g_signal_connect (kernel, "event", G_CALLBACK (kernel_event_cb), self);
   return self;
 }

@@ -643,7 +643,7 @@ restart_session (RkSession          *session,
   rk_session_restart_async (session, cells, NULL, result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_true (rk_session_restart_finish (session, result, &error));
+  g_assert_true (rk_session_restart_finish (session, result, NULL, &error));
   g_assert_no_error (error);
 }
 
