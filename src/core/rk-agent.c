@@ -903,6 +903,76 @@ rk_agent_ask_async (RkAgent             *self,
   request_model (self);
 }
 
+/* The code entry that waits for a decision: the last code entry, with no
+ * decision for it and no question or answer after it (notes may follow). */
+static RkTranscriptEntry *
+pending_code_entry (RkTranscript *transcript)
+{
+  guint n = rk_transcript_get_n_entries (transcript);
+
+  for (guint i = n; i > 0; i--)
+    {
+      RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i - 1);
+
+      switch ((int) rk_transcript_entry_get_kind (e))
+        {
+        case RK_ENTRY_NOTE:
+        case RK_ENTRY_ASSISTANT:
+        case RK_ENTRY_REASONING:
+          continue;
+        case RK_ENTRY_CODE:
+          return rk_transcript_entry_get_cell_id (e) != NULL ? e : NULL;
+        default:
+          return NULL;
+        }
+    }
+  return NULL;
+}
+
+gboolean
+rk_agent_resume_async (RkAgent             *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  RkTranscriptEntry *entry;
+  RkAgentEvent event = { 0 };
+  g_autofree char *shown = NULL;
+
+  g_return_val_if_fail (RK_IS_AGENT (self), FALSE);
+
+  if (self->task != NULL || self->policy != RK_APPROVAL_ASK ||
+      (entry = pending_code_entry (self->transcript)) == NULL)
+    return FALSE;
+
+  self->task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (self->task, rk_agent_ask_async);
+  self->typed = FALSE;
+  self->step = 0;
+  self->repairs = 0;
+  self->last_failed = FALSE;
+  if (cancellable != NULL)
+    self->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
+
+  g_clear_pointer (&self->cell_id, g_free);
+  g_clear_pointer (&self->code, g_free);
+  g_clear_pointer (&self->tool_call_id, g_free);
+  self->cell_id = g_strdup (rk_transcript_entry_get_cell_id (entry));
+  self->code = g_strdup (rk_transcript_entry_get_text (entry) ? rk_transcript_entry_get_text (entry) : "");
+  self->code_entry = rk_transcript_entry_get_id (entry);
+  /* The model's tool call is not kept across a reopen: what it proposed goes
+   * back into the history as a fenced block, and its output as a message. */
+  shown = g_strdup_printf ("```python\n%s\n```", self->code);
+  json_array_add_element (self->history, message_new ("assistant", shown, NULL));
+
+  self->awaiting_approval = TRUE;
+  event.type = RK_AGENT_EVENT_APPROVAL_NEEDED;
+  event.cell_id = self->cell_id;
+  event.code = self->code;
+  g_signal_emit (self, signals[SIGNAL_EVENT], 0, &event);
+  return TRUE;
+}
+
 char *
 rk_agent_ask_finish (RkAgent       *self,
                      GAsyncResult  *result,

@@ -1494,6 +1494,24 @@ _rk_conversation_new_restored (RkModelClient        *client,
   if (!set_up_saving (self, error))
     return NULL;
   connect_parts (self);
+  /* Code that waited for approval when Reckon closed waits again, with its
+   * Run, Edit and Skip (issue 17), while the session can run it. */
+  if (!self->expired)
+    {
+      g_autoptr(GTask) task = g_task_new (self, NULL, NULL, NULL);
+
+      g_task_set_source_tag (task, rk_conversation_ask_async);
+      if (begin_turn (self, task, NULL))
+        {
+          if (rk_agent_resume_async (self->agent, self->turn, ask_done_cb, task))
+            g_steal_pointer (&task);
+          else
+            {
+              end_turn (self);
+              g_task_return_boolean (task, TRUE);
+            }
+        }
+    }
   return g_steal_pointer (&self);
 }
 

@@ -107,6 +107,36 @@ try:
     ask("Show two.")
     check("Edit, type, then Skip: the app lives and says the code was skipped",
           lambda: edit_then_skip("  # changed"))
+    # -- code waiting for approval survives a reopen (issue 17, item 4) --
+    ask("Show three.")
+    check("the third proposal waits for approval", lambda: app.find("Run", pyatspi.ROLE_PUSH_BUTTON, timeout=60))
+    home = app.home
+    tdir = os.path.join(home, "data", "reckon")
+
+    def saved_pending():
+        for root, _, files in os.walk(tdir):
+            for f in files:
+                if f.endswith(".json"):
+                    with open(os.path.join(root, f), errors="replace") as fh:
+                        text = fh.read()
+                    if "print('three')" in text:
+                        return True
+        return False
+    check("the proposal is saved before Reckon closes", lambda: wait_for(saved_pending, 15, "the autosave"))
+    app.quit()
+    app = App(settings=settings, home=home)
+    app.own_home = True
+    app.start(timeout=60)
+    check("after the reopen the waiting code has its Run, Edit and Skip",
+          lambda: (wait_text("print('three')", 30), app.find("Run", pyatspi.ROLE_PUSH_BUTTON, timeout=30),
+                   app.find("Edit", pyatspi.ROLE_PUSH_BUTTON, timeout=5),
+                   app.find("Skip", pyatspi.ROLE_PUSH_BUTTON, timeout=5)))
+    check("one approval bar, not two", lambda: wait_for(lambda: n_buttons("Run") == 1 or None, 5,
+                                                        f"one Run button (there are {n_buttons('Run')})"))
+    check("Run after the reopen runs the code and the model answers",
+          lambda: (app.click("Run"), wait_text("three", 90), wait_text("Three is done.", 90)))
+    check("no approval bar is left once it ran",
+          lambda: wait_for(lambda: n_buttons("Run") == 0 or None, 10, "no Run button"))
 except Exception as e:
     t.ok(False, "the flow ran to its end", f"{type(e).__name__}: {e}\n{app.output()}")
 finally:
