@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """test-walk.py — issue 17's walk through the recovery paths on the real app:
-ask → a cell fails → the model repairs it (a histogram) → another cell → the
-answer → the session expires (its results are said to be gone, with Restart
+ask → a cell makes a histogram → the next cell fails → the model repairs it →
+the answer → the session expires (its results are said to be gone, with Restart
 Session, and Save is not offered) → quit → reopen → Restart Session replays
 the cells that succeeded and says which it skipped and why → the next
 question sees the replayed variables → the histogram's provenance still
@@ -27,9 +27,9 @@ server = MockServer({
     "api": "openai",
     "models": [{"name": "qwen2.5-coder:7b", "tools": True}],
     "turns": [
-        code_turn("Loading.", "data = load_the_data()\n"),          # cell 1: NameError
-        code_turn("Let me fix that.", HIST),                         # cell 2: the repair, a figure
-        code_turn("Summing.", "total = sum(vals)\nprint('total', total)\n"),   # cell 3
+        code_turn("Plotting.", HIST),                                # cell 1: a figure
+        code_turn("Summing.", "total = sum(vals) + offset\nprint('total', total)\n"),   # cell 2: NameError
+        code_turn("Let me fix that.", "total = sum(vals)\nprint('total', total)\n"),     # cell 3: the repair
         {"text": "The total is 14."},
         # after the reopen and the restart: two new cells, then the answer
         code_turn("Doubling.", "print('double', total * 2)\n"),
@@ -85,7 +85,7 @@ def provenance_text():
 try:
     app.start(timeout=60)
     ask("Plot the values and sum them.")
-    check("the first cell fails, the repair makes a histogram, the answer comes",
+    check("a histogram, then a cell fails, the repair and the answer come",
           lambda: (wait_text("NameError", 90), wait_text("The total is 14.", 120)))
 
     # -- expiry: the results are said to be gone, Save is not offered --
@@ -110,7 +110,7 @@ try:
     check("Restart session replays the cells that succeeded and says it skipped the failed one, and why",
           lambda: (app.click("Restart session"),
                    wait_text("2 of 3 cells were run again", 120),
-                   wait_text("Cell 1 was skipped: it failed when it first ran (NameError", 5)))
+                   wait_text("Cell 2 was skipped: it failed when it first ran (NameError", 5)))
     check("the histogram is made again: its Save is offered",
           lambda: wait_for(lambda: histogram_save() is not None
                            and histogram_save().getState().contains(pyatspi.STATE_SENSITIVE), 30,
@@ -130,13 +130,15 @@ try:
         assert "NameError: name 'total'" not in bodies, "a cell did not see the replayed total"
     check("the next cells see the replayed variables (double 28, half 7.0: sum of the replayed vals is 14)", next_cells)
 
-    # -- provenance of the histogram after the reopen: cell 2, its own code --
+    # -- provenance of the histogram after the reopen: cell 1, its own code
+    # (the new cells were numbered cell-1 and cell-2 again, and the first
+    # took the histogram's place) --
     def provenance_right():
         text = provenance_text()
-        assert text.startswith("Made by cell 2 "), text
+        assert text.startswith("Made by cell 1 "), text
         assert "plt.hist(vals)" in text and "half" not in text and "double" not in text, text
         return text
-    check("the histogram's provenance names cell 2 and its code, not a later cell's", provenance_right)
+    check("the histogram's provenance names cell 1 and its code, not a later cell's", provenance_right)
 except Exception as e:
     t.ok(False, "the walk ran to its end", f"{type(e).__name__}: {e}\n{app.output()[-1500:]}")
 finally:
