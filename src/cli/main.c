@@ -32,16 +32,16 @@ static const RkCliCommand commands[] = {
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, "%s\n\n", _("Usage: reckon-cli COMMAND [OPTION…]"));
-  fprintf (out, "%s\n", _("Commands:"));
+  rk_cli_print (out, "%s\n\n", _("Usage: reckon-cli COMMAND [OPTION…]"));
+  rk_cli_print (out, "%s\n", _("Commands:"));
   for (const RkCliCommand *c = commands; c->name != NULL; c++)
-    fprintf (out, "  %-10s %s\n", c->name, _(c->summary));
-  fprintf (out, "\n%s\n", _("Run “reckon-cli COMMAND --help” for a command's options."));
+    rk_cli_print (out, "  %-10s %s\n", c->name, _(c->summary));
+  rk_cli_print (out, "\n%s\n", _("Run “reckon-cli COMMAND --help” for a command's options."));
   if (out == stdout)
     {
       g_autofree char *table = rk_cli_exit_table ();
 
-      fprintf (out, "\n%s", table);
+      rk_cli_print (out, "\n%s", table);
     }
 }
 
@@ -62,11 +62,11 @@ main (int argc, char **argv)
     {
       const char *why = rk_sandbox_launcher_get_unavailable_reason ();
 
-      printf ("reckon-cli %s\n", PACKAGE_VERSION);
+      rk_cli_print (stdout, "reckon-cli %s\n", PACKAGE_VERSION);
       /* Which sandbox runs code here (docs/sandbox.md, "Backends"). */
-      printf (_("Sandbox: %s\n"), rk_sandbox_launcher_get_backend_name ());
+      rk_cli_print (stdout, _("Sandbox: %s\n"), rk_sandbox_launcher_get_backend_name ());
       if (why != NULL)
-        printf ("%s\n", why);
+        rk_cli_print (stdout, "%s\n", why);
       return RK_CLI_EXIT_OK;
     }
 
@@ -80,7 +80,7 @@ main (int argc, char **argv)
         return c->run (argc - 1, argv + 1);
       }
 
-  fprintf (stderr, _("reckon-cli: unknown command “%s”.\n"), argv[1]);
+  rk_cli_print (stderr, _("reckon-cli: unknown command “%s”.\n"), argv[1]);
   print_usage (stderr);
   return RK_CLI_EXIT_USAGE;
 }

@@ -233,14 +233,14 @@ rk_cli_save_artifacts (RkSession  *session,
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
     {
       int errsv = errno;
-      fprintf (stderr, _("reckon: could not create “%s”: %s\n"), out_dir, g_strerror (errsv));
+      rk_cli_print (stderr, _("reckon: could not create “%s”: %s\n"), out_dir, g_strerror (errsv));
       return artifacts->len;
     }
   workspace_fd = open (workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (workspace_fd < 0)
     {
       int errsv = errno;
-      fprintf (stderr, _("reckon: could not open the workspace: %s\n"), g_strerror (errsv));
+      rk_cli_print (stderr, _("reckon: could not open the workspace: %s\n"), g_strerror (errsv));
       return artifacts->len;
     }
 
@@ -281,7 +281,7 @@ rk_cli_save_artifacts (RkSession  *session,
         {
           g_autofree char *label = rk_text_sanitize_for_terminal (artifact_label (artifact), RK_TEXT_SANITIZE_SINGLE_LINE);
 
-          fprintf (stderr, _("reckon: could not save %s: %s\n"), label, error->message);
+          rk_cli_print (stderr, _("reckon: could not save %s: %s\n"), label, error->message);
           g_clear_error (&error);
           failed++;
         }
@@ -299,7 +299,7 @@ rk_cli_save_artifacts (RkSession  *session,
       if (!rk_export_all (workspace, (const char * const *) paths->pdata, RK_EXPORT_FOLDER, key,
                           &limits, &skipped, NULL, &error))
         {
-          fprintf (stderr, _("reckon: could not save files in %s: %s\n"), (const char *) key, error->message);
+          rk_cli_print (stderr, _("reckon: could not save files in %s: %s\n"), (const char *) key, error->message);
           g_clear_error (&error);
           failed += paths->len - 1;
           continue;
@@ -309,7 +309,7 @@ rk_cli_save_artifacts (RkSession  *session,
         {
           g_autofree char *line = rk_text_sanitize_for_terminal (skipped[i], RK_TEXT_SANITIZE_SINGLE_LINE);
 
-          fprintf (stderr, _("reckon: not saved: %s\n"), line);
+          rk_cli_print (stderr, _("reckon: not saved: %s\n"), line);
         }
       failed += n_skipped;
       n_files += paths->len - 1 - n_skipped;
@@ -319,10 +319,10 @@ rk_cli_save_artifacts (RkSession  *session,
     {
       g_autofree char *line = rk_text_sanitize_for_terminal (g_ptr_array_index (saved, i), RK_TEXT_SANITIZE_SINGLE_LINE);
 
-      fprintf (stderr, _("reckon: saved %s\n"), line);
+      rk_cli_print (stderr, _("reckon: saved %s\n"), line);
     }
   if (saved->len + n_files > 0)
-    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "reckon: saved %u file in %s\n",
+    rk_cli_print (stderr, g_dngettext (GETTEXT_PACKAGE, "reckon: saved %u file in %s\n",
                                   "reckon: saved %u files in %s\n", saved->len + n_files),
              saved->len + n_files, out_dir);
   return failed;

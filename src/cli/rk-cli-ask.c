@@ -155,7 +155,7 @@ print_label (Ask        *a,
              const char *label)
 {
   ensure_line_start (a);
-  printf ("── %s ──\n", label);
+  rk_cli_print (stdout, "── %s ──\n", label);
   a->at_line_start = TRUE;
 }
 
@@ -216,7 +216,7 @@ print_code (Ask                *a,
       print_untrusted (a, stdout, event->code);
     }
   ensure_line_start (a);
-  printf ("──────────\n");
+  rk_cli_print (stdout, "──────────\n");
   fflush (stdout);
 }
 
@@ -319,7 +319,7 @@ decision_line_cb (GObject      *source,
   if (line == NULL)
     {
       /* End of input: nobody can approve, so nothing runs. */
-      printf ("\n");
+      rk_cli_print (stdout, "\n");
       g_free (a->declined);
       a->declined = g_strdup (_("the code was not run: the input ended at the approval prompt."));
       rk_agent_approve (a->agent, RK_AGENT_DECISION_SKIP, NULL);
@@ -351,14 +351,14 @@ decision_line_cb (GObject      *source,
         }
       else if (edit_error != NULL)
         {
-          fprintf (stderr, _("reckon: could not edit the code: %s\n"), edit_error->message);
+          rk_cli_print (stderr, _("reckon: could not edit the code: %s\n"), edit_error->message);
           read_decision (a);
         }
       else
         {
           EditRead *er = g_new0 (EditRead, 1);
 
-          printf ("%s\n", _("Type the code to run, then a line with only “.”:"));
+          rk_cli_print (stdout, "%s\n", _("Type the code to run, then a line with only “.”:"));
           fflush (stdout);
           g_clear_pointer (&a->pending_code, g_free);
           er->ask = a;
@@ -374,7 +374,7 @@ decision_line_cb (GObject      *source,
 static void
 read_decision (Ask *a)
 {
-  printf ("%s", _("Run this code? [y]es, [n]o, [e]dit: "));
+  rk_cli_print (stdout, "%s", _("Run this code? [y]es, [n]o, [e]dit: "));
   fflush (stdout);
   a->at_line_start = FALSE;
   g_data_input_stream_read_line_async (a->stdin_lines, G_PRIORITY_DEFAULT,
@@ -437,16 +437,16 @@ agent_event_cb (RkAgent            *agent,
       if (k->name != NULL && *k->name != '\0')
         {
           g_autofree char *name = rk_cli_name (k->name);
-          printf (_("[table “%s”: %" PRId64 " rows × %" PRId64 " columns]\n"),
+          rk_cli_print (stdout, _("[table “%s”: %" PRId64 " rows × %" PRId64 " columns]\n"),
                   name, k->rows, k->columns);
         }
       else
-        printf (_("[table %u: %" PRId64 " rows × %" PRId64 " columns]\n"),
+        rk_cli_print (stdout, _("[table %u: %" PRId64 " rows × %" PRId64 " columns]\n"),
                 a->n_tables, k->rows, k->columns);
       break;
     case RK_AGENT_EVENT_FIGURE:
       ensure_line_start (a);
-      printf (_("[figure %u: %" PRId64 "×%" PRId64 "]\n"), ++a->n_figures, k->width, k->height);
+      rk_cli_print (stdout, _("[figure %u: %" PRId64 "×%" PRId64 "]\n"), ++a->n_figures, k->width, k->height);
       break;
     case RK_AGENT_EVENT_CHART:
       ensure_line_start (a);
@@ -454,10 +454,10 @@ agent_event_cb (RkAgent            *agent,
       if (k->title != NULL && *k->title != '\0')
         {
           g_autofree char *title = rk_cli_name (k->title);
-          printf (_("[chart “%s”]\n"), title);
+          rk_cli_print (stdout, _("[chart “%s”]\n"), title);
         }
       else
-        printf (_("[chart %u]\n"), a->n_charts);
+        rk_cli_print (stdout, _("[chart %u]\n"), a->n_charts);
       break;
     case RK_AGENT_EVENT_FILE:
       if (!g_str_has_prefix (k->path, ".reckon/"))
@@ -465,7 +465,7 @@ agent_event_cb (RkAgent            *agent,
           g_autofree char *name = rk_cli_name (k->path);
 
           ensure_line_start (a);
-          printf (_("[file %s]\n"), name);
+          rk_cli_print (stdout, _("[file %s]\n"), name);
         }
       break;
     case RK_AGENT_EVENT_ERROR:
@@ -485,7 +485,7 @@ agent_event_cb (RkAgent            *agent,
           g_autofree char *sentence = rk_cli_limit_sentence (&a->limits, k->limit);
 
           if (sentence != NULL)
-            fprintf (stderr, "reckon: %s\n", sentence);
+            rk_cli_print (stderr, "reckon: %s\n", sentence);
         }
       break;
     case RK_AGENT_EVENT_RUN_FINISHED:
@@ -522,7 +522,7 @@ sigint_cb (gpointer user_data)
 
   if (++a->n_interrupts > 1)
     {
-      fprintf (stderr, "%s\n", _("reckon-cli ask: stopped."));
+      rk_cli_print (stderr, "%s\n", _("reckon-cli ask: stopped."));
       _exit (RK_CLI_EXIT_CANCELLED);
     }
   g_cancellable_cancel (a->cancellable);
@@ -734,7 +734,7 @@ fail (gboolean    json,
 {
   if (json)
     print_json_failure (message, status);
-  fprintf (stderr, "reckon-cli ask: %s\n", message);
+  rk_cli_print (stderr, "reckon-cli ask: %s\n", message);
   return status;
 }
 
@@ -1063,7 +1063,7 @@ rk_cli_ask (int    argc,
   else
     rk_cli_hint_out (rk_session_get_artifacts (session)->len);
   if (o.transcript_path != NULL && !rk_transcript_flush (transcript, &error))
-    fprintf (stderr, "reckon-cli ask: %s\n", error->message);
+    rk_cli_print (stderr, "reckon-cli ask: %s\n", error->message);
 
   rk_session_expire (session);
   ask_clear (&a);

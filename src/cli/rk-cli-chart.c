@@ -37,19 +37,19 @@ rk_cli_chart (int    argc,
   rk_cli_set_exit_help (context, _("the spec could not be read, or the picture not written"), RK_CLI_EXIT_USAGE, -1);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      fprintf (stderr, "reckon-cli chart: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli chart: %s\n", error->message);
       return RK_CLI_EXIT_USAGE;
     }
   if (specs == NULL || specs[0] == NULL || specs[1] != NULL || (out == NULL && !describe))
     {
-      fprintf (stderr, "%s\n", _("Usage: reckon-cli chart SPEC.json --out FILE.{png,svg,pdf} [--width W --height H --dark]"));
+      rk_cli_print (stderr, "%s\n", _("Usage: reckon-cli chart SPEC.json --out FILE.{png,svg,pdf} [--width W --height H --dark]"));
       return RK_CLI_EXIT_USAGE;
     }
 
   chart = rk_chart_new_from_file (specs[0], &error);
   if (chart == NULL)
     {
-      fprintf (stderr, "reckon-cli chart: %s: %s\n", specs[0], error->message);
+      rk_cli_print (stderr, "reckon-cli chart: %s: %s\n", specs[0], error->message);
       return RK_CLI_EXIT_FAILURE;
     }
 
@@ -61,13 +61,13 @@ rk_cli_chart (int    argc,
       g_autofree char *title = rk_cli_name (rk_chart_get_title (chart) ? rk_chart_get_title (chart) : "");
 
       /* A spec may come from the sandbox: names are printed clean. */
-      printf ("kind: %s\n", kinds[rk_chart_get_kind (chart)]);
-      printf ("title: %s\n", title);
+      rk_cli_print (stdout, "kind: %s\n", kinds[rk_chart_get_kind (chart)]);
+      rk_cli_print (stdout, "title: %s\n", title);
       for (guint i = 0; i < n; i++)
         {
           g_autofree char *series = rk_cli_name (rk_chart_get_series_name (chart, i));
 
-          printf ("series %u: %s (%" G_GSIZE_FORMAT ")\n", i + 1, series, rk_chart_get_n_points (chart, i));
+          rk_cli_print (stdout, "series %u: %s (%" G_GSIZE_FORMAT ")\n", i + 1, series, rk_chart_get_n_points (chart, i));
         }
     }
 
@@ -75,7 +75,7 @@ rk_cli_chart (int    argc,
       !rk_chart_export (chart, out, -1, width, height,
                         dark ? RK_CHART_STYLE_DARK : RK_CHART_STYLE_LIGHT, &error))
     {
-      fprintf (stderr, "reckon-cli chart: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli chart: %s\n", error->message);
       return RK_CLI_EXIT_FAILURE;
     }
   return RK_CLI_EXIT_OK;

@@ -75,10 +75,10 @@ event_cb (RkKernel      *kernel,
           g_autofree char *sentence = rk_cli_limit_sentence (&x->limits, ev->limit);
 
           if (sentence != NULL)
-            fprintf (stderr, "reckon: %s\n", sentence);
+            rk_cli_print (stderr, "reckon: %s\n", sentence);
           else if (ev->evalue != NULL)
             {
-              fprintf (stderr, _("reckon: the cell reached the sandbox's “%s” limit: "), ev->limit);
+              rk_cli_print (stderr, _("reckon: the cell reached the sandbox's “%s” limit: "), ev->limit);
               rk_cli_print_untrusted (stderr, ev->evalue);
               fputc ('\n', stderr);
             }
@@ -93,16 +93,16 @@ event_cb (RkKernel      *kernel,
       if (ev->name != NULL && ev->name[0] != '\0')
         {
           name = rk_cli_name (ev->name);
-          fprintf (stderr, _("reckon: table “%s”: %" PRId64 " rows × %" PRId64 " columns\n"),
+          rk_cli_print (stderr, _("reckon: table “%s”: %" PRId64 " rows × %" PRId64 " columns\n"),
                    name, ev->rows, ev->columns);
         }
       else
-        fprintf (stderr, _("reckon: table %u: %" PRId64 " rows × %" PRId64 " columns\n"),
+        rk_cli_print (stderr, _("reckon: table %u: %" PRId64 " rows × %" PRId64 " columns\n"),
                  x->n_tables, ev->rows, ev->columns);
       break;
 
     case RK_KERNEL_EVENT_FIGURE:
-      fprintf (stderr, _("reckon: figure %u: %" PRId64 "×%" PRId64 "\n"),
+      rk_cli_print (stderr, _("reckon: figure %u: %" PRId64 "×%" PRId64 "\n"),
                ++x->n_figures, ev->width, ev->height);
       break;
 
@@ -111,17 +111,17 @@ event_cb (RkKernel      *kernel,
       if (ev->title != NULL && ev->title[0] != '\0')
         {
           name = rk_cli_name (ev->title);
-          fprintf (stderr, _("reckon: chart “%s”\n"), name);
+          rk_cli_print (stderr, _("reckon: chart “%s”\n"), name);
         }
       else
-        fprintf (stderr, _("reckon: chart %u\n"), x->n_charts);
+        rk_cli_print (stderr, _("reckon: chart %u\n"), x->n_charts);
       break;
 
     case RK_KERNEL_EVENT_FILE:
       if (g_str_has_prefix (ev->path, ".reckon/"))
         break;
       name = rk_cli_name (ev->path);
-      fprintf (stderr, ev->change == RK_KERNEL_FILE_CREATED ? _("reckon: created %s\n") : _("reckon: changed %s\n"),
+      rk_cli_print (stderr, ev->change == RK_KERNEL_FILE_CREATED ? _("reckon: created %s\n") : _("reckon: changed %s\n"),
                name);
       break;
 
@@ -196,14 +196,14 @@ status_of_cell (const Exec *x)
       /* The limit line said it, with the --timeout to run again with. */
       return g_strcmp0 (x->done->limit, "time") == 0 ? RK_CLI_EXIT_TIME_LIMIT : RK_CLI_EXIT_FAILURE;
     case RK_KERNEL_STATUS_INTERRUPTED:
-      fprintf (stderr, "%s\n", _("reckon-cli exec: the cell was stopped (Ctrl+C)."));
+      rk_cli_print (stderr, "%s\n", _("reckon-cli exec: the cell was stopped (Ctrl+C)."));
       return RK_CLI_EXIT_CANCELLED;
     case RK_KERNEL_STATUS_DIED:
     default:
       if (x->done->message != NULL)
         {
           g_autofree char *why = rk_cli_name (x->done->message);
-          fprintf (stderr, "reckon-cli exec: %s\n", why);
+          rk_cli_print (stderr, "reckon-cli exec: %s\n", why);
         }
       return RK_CLI_EXIT_KERNEL_DIED;
     }
@@ -224,7 +224,7 @@ hint_disk (RkSession *session)
     {
       g_autofree char *flag = rk_limits_format_flag_size (suggested);
 
-      fprintf (stderr, _("reckon-cli exec: run again with --disk %s.\n"), flag);
+      rk_cli_print (stderr, _("reckon-cli exec: run again with --disk %s.\n"), flag);
     }
   rk_workspace_usage_clear (&usage);
 }
@@ -264,37 +264,37 @@ rk_cli_exec (int    argc,
                         RK_CLI_EXIT_KERNEL_DIED, RK_CLI_EXIT_TIME_LIMIT, RK_CLI_EXIT_NOT_SAVED, -1);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      fprintf (stderr, "reckon-cli exec: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli exec: %s\n", error->message);
       return RK_CLI_EXIT_USAGE;
     }
   if (rest == NULL || rest[0] == NULL || rest[1] != NULL)
     {
-      fprintf (stderr, "%s\n", _("reckon-cli exec: name exactly one file of Python code."));
+      rk_cli_print (stderr, "%s\n", _("reckon-cli exec: name exactly one file of Python code."));
       return RK_CLI_EXIT_USAGE;
     }
   if (!rk_cli_limits_parse (&limit_options, &x.limits, &error))
     {
-      fprintf (stderr, "reckon-cli exec: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli exec: %s\n", error->message);
       return RK_CLI_EXIT_USAGE;
     }
 
   code = read_code (rest[0], &error);
   if (code == NULL)
     {
-      fprintf (stderr, "reckon-cli exec: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli exec: %s\n", error->message);
       return RK_CLI_EXIT_USAGE;
     }
 
   if (out_dir != NULL && !rk_cli_check_out_dir (out_dir, &error))
     {
-      fprintf (stderr, "reckon-cli exec: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli exec: %s\n", error->message);
       return RK_CLI_EXIT_USAGE;
     }
 
   session = rk_cli_session_new (&x.limits, &error);
   if (session == NULL)
     {
-      fprintf (stderr, "reckon-cli exec: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli exec: %s\n", error->message);
       return RK_CLI_EXIT_SANDBOX;
     }
 
@@ -305,12 +305,12 @@ rk_cli_exec (int    argc,
 
       if (name == NULL)
         {
-          fprintf (stderr, _("reckon-cli exec: could not copy “%s”: %s\n"), data_files[i], error->message);
+          rk_cli_print (stderr, _("reckon-cli exec: could not copy “%s”: %s\n"), data_files[i], error->message);
           rk_session_expire (session);
           return RK_CLI_EXIT_USAGE;
         }
       if (g_strcmp0 (name, base) != 0)
-        fprintf (stderr, _("reckon: “%s” is available as “%s”\n"), data_files[i], name);
+        rk_cli_print (stderr, _("reckon: “%s” is available as “%s”\n"), data_files[i], name);
     }
 
   x.kernel = rk_session_get_kernel (session);
@@ -330,7 +330,7 @@ rk_cli_exec (int    argc,
 
   if (x.error != NULL)
     {
-      fprintf (stderr, "reckon-cli exec: %s\n", x.error->message);
+      rk_cli_print (stderr, "reckon-cli exec: %s\n", x.error->message);
       if (g_error_matches (x.error, RK_KERNEL_ERROR, RK_KERNEL_ERROR_LIMIT))
         hint_disk (session);
       status = g_error_matches (x.error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? RK_CLI_EXIT_CANCELLED

@@ -42,31 +42,31 @@ rk_cli_export (int    argc,
                         RK_CLI_EXIT_USAGE, -1);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      fprintf (stderr, "reckon-cli export: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli export: %s\n", error->message);
       return RK_CLI_EXIT_USAGE;
     }
   if (files == NULL || files[0] == NULL || files[1] != NULL || notebook == html)
     {
-      fprintf (stderr, "%s\n", _("Usage: reckon-cli export --notebook|--html TRANSCRIPT [--workspace DIR] [--out FILE]"));
+      rk_cli_print (stderr, "%s\n", _("Usage: reckon-cli export --notebook|--html TRANSCRIPT [--workspace DIR] [--out FILE]"));
       return RK_CLI_EXIT_USAGE;
     }
   if (workspace != NULL && !g_file_test (workspace, G_FILE_TEST_IS_DIR))
     {
-      fprintf (stderr, "reckon-cli export: %s\n", _("The workspace given is not a folder."));
+      rk_cli_print (stderr, "reckon-cli export: %s\n", _("The workspace given is not a folder."));
       return RK_CLI_EXIT_USAGE;
     }
 
   transcript = rk_transcript_load (files[0], &error);
   if (transcript == NULL)
     {
-      fprintf (stderr, "reckon-cli export: %s: %s\n", files[0], error->message);
+      rk_cli_print (stderr, "reckon-cli export: %s: %s\n", files[0], error->message);
       return RK_CLI_EXIT_FAILURE;
     }
   text = notebook ? rk_transcript_to_notebook (transcript, workspace, &error)
                   : rk_transcript_to_html (transcript, workspace, title, &error);
   if (text == NULL)
     {
-      fprintf (stderr, "reckon-cli export: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli export: %s\n", error->message);
       return RK_CLI_EXIT_FAILURE;
     }
   if (out == NULL)
@@ -76,7 +76,7 @@ rk_cli_export (int    argc,
     }
   if (!g_file_set_contents (out, text, -1, &error))
     {
-      fprintf (stderr, "reckon-cli export: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli export: %s\n", error->message);
       return RK_CLI_EXIT_FAILURE;
     }
   return RK_CLI_EXIT_OK;

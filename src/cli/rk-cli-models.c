@@ -71,7 +71,7 @@ rk_cli_models (int    argc,
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc > 1)
     {
-      fprintf (stderr, "reckon-cli models: %s\n", error ? error->message : _("unexpected argument"));
+      rk_cli_print (stderr, "reckon-cli models: %s\n", error ? error->message : _("unexpected argument"));
       return RK_CLI_EXIT_USAGE;
     }
   if (api != NULL)
@@ -82,7 +82,7 @@ rk_cli_models (int    argc,
         api_value = RK_MODEL_API_OLLAMA;
       else if (g_strcmp0 (api, "auto") != 0)
         {
-          fprintf (stderr, _("reckon-cli models: --api must be auto, openai or ollama.\n"));
+          rk_cli_print (stderr, _("reckon-cli models: --api must be auto, openai or ollama.\n"));
           return RK_CLI_EXIT_USAGE;
         }
     }
@@ -113,7 +113,7 @@ rk_cli_models (int    argc,
     {
       g_autofree char *message = rk_cli_model_error_message (error, endpoint, api_value);
 
-      fprintf (stderr, "reckon-cli models: %s\n", message);
+      rk_cli_print (stderr, "reckon-cli models: %s\n", message);
       return rk_cli_exit_for_model_error (error);
     }
 
@@ -144,7 +144,7 @@ rk_cli_models (int    argc,
       return RK_CLI_EXIT_OK;
     }
 
-  fprintf (stderr, _("Models at %s (%s):\n"), rk_model_client_get_resolved_endpoint (client),
+  rk_cli_print (stderr, _("Models at %s (%s):\n"), rk_model_client_get_resolved_endpoint (client),
            rk_model_client_get_resolved_api (client) == RK_MODEL_API_OLLAMA ? "Ollama" : "OpenAI-compatible");
   for (guint i = 0; i < models->len; i++)
     {
@@ -152,11 +152,11 @@ rk_cli_models (int    argc,
       g_autofree char *name = rk_cli_name (info->name);   /* the server's words */
 
       if (info->tools_known)
-        printf ("%s\t%s\n", name, info->tools ? "tools" : "no-tools");
+        rk_cli_print (stdout, "%s\t%s\n", name, info->tools ? "tools" : "no-tools");
       else
-        printf ("%s\n", name);
+        rk_cli_print (stdout, "%s\n", name);
     }
   if (models->len == 0)
-    fprintf (stderr, "%s\n", _("No models are installed there."));
+    rk_cli_print (stderr, "%s\n", _("No models are installed there."));
   return RK_CLI_EXIT_OK;
 }

@@ -51,12 +51,12 @@ rk_cli_profile (int    argc,
                         RK_CLI_EXIT_USAGE, RK_CLI_EXIT_SANDBOX, -1);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      fprintf (stderr, "reckon-cli profile: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli profile: %s\n", error->message);
       return RK_CLI_EXIT_USAGE;
     }
   if (files == NULL || files[0] == NULL)
     {
-      fprintf (stderr, "%s\n", _("reckon-cli profile: name at least one file."));
+      rk_cli_print (stderr, "%s\n", _("reckon-cli profile: name at least one file."));
       return RK_CLI_EXIT_USAGE;
     }
   /* The user's choices over the profiler's guess (the reading reckon.load
@@ -64,7 +64,7 @@ rk_cli_profile (int    argc,
   if (header != NULL && g_strcmp0 (header, "yes") != 0 && g_strcmp0 (header, "no") != 0 &&
       g_strcmp0 (header, "auto") != 0)
     {
-      fprintf (stderr, "reckon-cli profile: %s\n", _("--header takes yes, no or auto."));
+      rk_cli_print (stderr, "reckon-cli profile: %s\n", _("--header takes yes, no or auto."));
       return RK_CLI_EXIT_USAGE;
     }
   options.header = g_strcmp0 (header, "yes") == 0 ? RK_PROFILE_HEADER_YES
@@ -76,7 +76,7 @@ rk_cli_profile (int    argc,
   session = rk_cli_session_new (NULL, &error);
   if (session == NULL)
     {
-      fprintf (stderr, "reckon-cli profile: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli profile: %s\n", error->message);
       return RK_CLI_EXIT_SANDBOX;
     }
 
@@ -99,7 +99,7 @@ rk_cli_profile (int    argc,
   rk_session_expire (session);
   if (profiles == NULL)
     {
-      fprintf (stderr, "reckon-cli profile: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli profile: %s\n", error->message);
       return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ? RK_CLI_EXIT_USAGE
                                                                               : RK_CLI_EXIT_SANDBOX;
     }
@@ -118,7 +118,7 @@ rk_cli_profile (int    argc,
           g_autofree char *name = rk_cli_name (p->name);
           g_autofree char *why = rk_cli_name (p->error);
 
-          fprintf (stderr, "reckon-cli profile: %s: %s\n", name, why);
+          rk_cli_print (stderr, "reckon-cli profile: %s: %s\n", name, why);
           status = RK_CLI_EXIT_FAILURE;
         }
       else

@@ -83,19 +83,19 @@ rk_cli_table (int    argc,
   rk_cli_set_exit_help (context, _("the table could not be read, sorted or saved"), RK_CLI_EXIT_USAGE, -1);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      fprintf (stderr, "reckon-cli table: %s\n", error->message);
+      rk_cli_print (stderr, "reckon-cli table: %s\n", error->message);
       return RK_CLI_EXIT_USAGE;
     }
   if (files == NULL || files[0] == NULL || files[1] != NULL || head < 0)
     {
-      fprintf (stderr, "%s\n", _("Usage: reckon-cli table FILE.rkt [--head N] [--sort COLUMN[:desc]] [--out FILE.{csv,xlsx}]"));
+      rk_cli_print (stderr, "%s\n", _("Usage: reckon-cli table FILE.rkt [--head N] [--sort COLUMN[:desc]] [--out FILE.{csv,xlsx}]"));
       return RK_CLI_EXIT_USAGE;
     }
 
   table = rk_table_open (files[0], &error);
   if (table == NULL)
     {
-      fprintf (stderr, "reckon-cli table: %s: %s\n", files[0], error->message);
+      rk_cli_print (stderr, "reckon-cli table: %s: %s\n", files[0], error->message);
       return RK_CLI_EXIT_FAILURE;
     }
   n_rows = rk_table_get_n_rows (table);
@@ -115,12 +115,12 @@ rk_cli_table (int    argc,
       column = find_column (table, sort);
       if (column < 0)
         {
-          fprintf (stderr, _("reckon-cli table: no column “%s”.\n"), sort);
+          rk_cli_print (stderr, _("reckon-cli table: no column “%s”.\n"), sort);
           return RK_CLI_EXIT_USAGE;
         }
       if (!rk_table_sort (table, column, ascending, &error))
         {
-          fprintf (stderr, "reckon-cli table: %s\n", error->message);
+          rk_cli_print (stderr, "reckon-cli table: %s\n", error->message);
           return RK_CLI_EXIT_FAILURE;
         }
     }
@@ -136,13 +136,13 @@ rk_cli_table (int    argc,
           !rk_table_export (table, format, G_OUTPUT_STREAM (stream), NULL, NULL, NULL, &error) ||
           !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &error))
         {
-          fprintf (stderr, "reckon-cli table: %s: %s\n", out, error->message);
+          rk_cli_print (stderr, "reckon-cli table: %s: %s\n", out, error->message);
           return RK_CLI_EXIT_FAILURE;
         }
       return RK_CLI_EXIT_OK;
     }
 
-  printf (_("%u rows × %u columns (%u index)\n"), n_rows, n_cols, rk_table_get_n_index_columns (table));
+  rk_cli_print (stdout, _("%u rows × %u columns (%u index)\n"), n_rows, n_cols, rk_table_get_n_index_columns (table));
   for (guint c = 0; c < n_cols; c++)
     {
       const char *tz = rk_table_get_column_timezone (table, c);
@@ -150,7 +150,7 @@ rk_cli_table (int    argc,
       g_autofree char *name = rk_cli_name (rk_table_get_column_name (table, c));
       g_autofree char *zone = rk_cli_name (tz);
 
-      printf ("  %u\t%s\t%s%s%s%s%s\n", c + 1, name,
+      rk_cli_print (stdout, "  %u\t%s\t%s%s%s%s%s\n", c + 1, name,
               type_name (rk_table_get_column_type (table, c)),
               tz ? " " : "", tz ? zone : "",
               rk_table_check_column (table, c, &column_error) ? "" : "\t",

@@ -199,6 +199,22 @@ rk_cli_session_add_file (RkSession   *session,
 }
 
 void
+rk_cli_print (FILE       *out,
+              const char *format,
+              ...)
+{
+  g_autofree char *line = NULL;
+  g_autofree char *clean = NULL;
+  va_list args;
+
+  va_start (args, format);
+  line = g_strdup_vprintf (format, args);
+  va_end (args);
+  clean = rk_text_sanitize_for_terminal (line, RK_TEXT_SANITIZE_DEFAULT);
+  fputs (clean, out);
+}
+
+void
 rk_cli_print_untrusted (FILE       *out,
                         const char *text)
 {
@@ -219,7 +235,7 @@ rk_cli_hint_out (guint n_results)
 {
   if (n_results == 0)
     return;
-  fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
+  rk_cli_print (stderr, g_dngettext (GETTEXT_PACKAGE,
                                 "reckon: %u result was not kept (the workspace is deleted at the end); add --out DIR to save it.\n",
                                 "reckon: %u results were not kept (the workspace is deleted at the end); add --out DIR to save them.\n",
                                 n_results),

@@ -53,6 +53,14 @@ RkSession  *rk_cli_session_new         (const RkKernelLimits *limits,
 char       *rk_cli_session_add_file    (RkSession      *session,
                                         const char     *path,
                                         GError        **error);
+/* Every line reckon-cli prints goes through here: the whole line is
+ * formatted, then sanitised (rk_text_sanitize_for_terminal: no escape
+ * sequences, C0/C1 controls or bidi overrides; newlines and tabs stay), so
+ * a name or a message that a cell or a server chose reaches the terminal
+ * as plain text wherever it is put in a line. */
+void        rk_cli_print               (FILE           *out,
+                                        const char     *format,
+                                        ...) G_GNUC_PRINTF (2, 3);
 /* Text from the sandbox or a model, without control characters or escape
  * sequences (rk_text_sanitize_for_terminal). */
 void        rk_cli_print_untrusted     (FILE           *out,

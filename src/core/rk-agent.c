@@ -8,10 +8,13 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "rk-chat-stream.h"
 #include "rk-diff.h"
+#include "rk-json.h"
 #include "rk-markdown.h"
 #include "rk-observation.h"
 #include "rk-session.h"
+#include "rk-util.h"
 
 #define PYTHON_TOOL "python"
 
@@ -594,11 +597,11 @@ propose (RkAgent    *self,
 static char *
 code_from_arguments (const char *arguments)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonNode *root;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = rk_json_parse (arguments, -1, RK_CHAT_MAX_TOOL_ARGUMENTS,
+                                            RK_CHAT_MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT, &error);
 
-  if (json_parser_load_from_data (parser, arguments, -1, NULL)
-      && (root = json_parser_get_root (parser)) != NULL)
+  if (root != NULL)
     {
       if (JSON_NODE_HOLDS_OBJECT (root))
         {
@@ -618,6 +621,9 @@ code_from_arguments (const char *arguments)
         return g_strdup (json_node_get_string (root));
       return NULL;
     }
+  /* Nested too deeply or too long is not bare code either. */
+  if (g_error_matches (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE))
+    return NULL;
   if (arguments[0] != '{' && arguments[0] != '\0')
     return g_strdup (arguments);
   return NULL;
@@ -903,6 +909,76 @@ rk_agent_ask_async (RkAgent             *self,
   request_model (self);
 }
 
+/* The code entry that waits for a decision: the last code entry, with no
+ * decision for it and no question or answer after it (notes may follow). */
+static RkTranscriptEntry *
+pending_code_entry (RkTranscript *transcript)
+{
+  guint n = rk_transcript_get_n_entries (transcript);
+
+  for (guint i = n; i > 0; i--)
+    {
+      RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i - 1);
+
+      switch ((int) rk_transcript_entry_get_kind (e))
+        {
+        case RK_ENTRY_NOTE:
+        case RK_ENTRY_ASSISTANT:
+        case RK_ENTRY_REASONING:
+          continue;
+        case RK_ENTRY_CODE:
+          return rk_transcript_entry_get_cell_id (e) != NULL ? e : NULL;
+        default:
+          return NULL;
+        }
+    }
+  return NULL;
+}
+
+gboolean
+rk_agent_resume_async (RkAgent             *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  RkTranscriptEntry *entry;
+  RkAgentEvent event = { 0 };
+  g_autofree char *shown = NULL;
+
+  g_return_val_if_fail (RK_IS_AGENT (self), FALSE);
+
+  if (self->task != NULL || self->policy != RK_APPROVAL_ASK ||
+      (entry = pending_code_entry (self->transcript)) == NULL)
+    return FALSE;
+
+  self->task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (self->task, rk_agent_ask_async);
+  self->typed = FALSE;
+  self->step = 0;
+  self->repairs = 0;
+  self->last_failed = FALSE;
+  if (cancellable != NULL)
+    self->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
+
+  g_clear_pointer (&self->cell_id, g_free);
+  g_clear_pointer (&self->code, g_free);
+  g_clear_pointer (&self->tool_call_id, g_free);
+  self->cell_id = g_strdup (rk_transcript_entry_get_cell_id (entry));
+  self->code = g_strdup (rk_transcript_entry_get_text (entry) ? rk_transcript_entry_get_text (entry) : "");
+  self->code_entry = rk_transcript_entry_get_id (entry);
+  /* The model's tool call is not kept across a reopen: what it proposed goes
+   * back into the history as a fenced block, and its output as a message. */
+  shown = g_strdup_printf ("```python\n%s\n```", self->code);
+  json_array_add_element (self->history, message_new ("assistant", shown, NULL));
+
+  self->awaiting_approval = TRUE;
+  event.type = RK_AGENT_EVENT_APPROVAL_NEEDED;
+  event.cell_id = self->cell_id;
+  event.code = self->code;
+  g_signal_emit (self, signals[SIGNAL_EVENT], 0, &event);
+  return TRUE;
+}
+
 char *
 rk_agent_ask_finish (RkAgent       *self,
                      GAsyncResult  *result,
@@ -982,6 +1058,26 @@ history_from_transcript (RkAgent *self)
 
 /* -- object -- */
 
+/* The highest N of the "cell-N" ids in @transcript. A reopened conversation
+ * numbers its new cells after it: a second "cell-1" was taken for the first
+ * (the provenance credited a later cell's code to an earlier figure). */
+static guint
+last_cell_number (RkTranscript *transcript)
+{
+  guint last = 0;
+
+  for (guint i = 0; i < rk_transcript_get_n_entries (transcript); i++)
+    {
+      const char *id = rk_transcript_entry_get_cell_id (rk_transcript_get_entry (transcript, i));
+      guint64 n;
+
+      if (id != NULL && g_str_has_prefix (id, "cell-") &&
+          g_ascii_string_to_unsigned (id + 5, 10, 1, G_MAXUINT - 1, &n, NULL))
+        last = MAX (last, (guint) n);
+    }
+  return last;
+}
+
 RkAgent *
 rk_agent_new_for_session (RkModelClient *client,
                           RkSession     *session,
@@ -996,6 +1092,7 @@ rk_agent_new_for_session (RkModelClient *client,
   self->client = g_object_ref (client);
   self->session = g_object_ref (session);
   self->transcript = transcript ? g_object_ref (transcript) : rk_transcript_new ();
+  self->n_cells = last_cell_number (self->transcript);
   history_from_transcript (self);
   return self;
 }
@@ -1014,6 +1111,7 @@ rk_agent_new (RkModelClient *client,
   self->client = g_object_ref (client);
   self->kernel = g_object_ref (kernel);
   self->transcript = transcript ? g_object_ref (transcript) : rk_transcript_new ();
+  self->n_cells = last_cell_number (self->transcript);
   self->kernel_event_id = g_signal_connect (kernel, "event", G_CALLBACK (kernel_event_cb), self);
   return self;
 }

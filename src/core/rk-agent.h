@@ -116,6 +116,15 @@ void              rk_agent_ask_async          (RkAgent             *self,
                                                GCancellable        *cancellable,
                                                GAsyncReadyCallback  callback,
                                                gpointer             user_data);
+/* After a reopen: code that was waiting for approval when the conversation
+ * was closed (its last code entry, with no decision) waits again, and the
+ * turn goes on from the decision as rk_agent_ask_async's would (finish it
+ * with rk_agent_ask_finish). FALSE, and no callback, when nothing waits or
+ * the policy does not ask. */
+gboolean          rk_agent_resume_async       (RkAgent             *self,
+                                               GCancellable        *cancellable,
+                                               GAsyncReadyCallback  callback,
+                                               gpointer             user_data);
 char             *rk_agent_ask_finish         (RkAgent             *self,
                                                GAsyncResult        *result,
                                                GError             **error);

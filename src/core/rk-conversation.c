@@ -957,6 +957,18 @@ rk_conversation_retry (RkConversation *self)
 
   g_return_if_fail (RK_IS_CONVERSATION (self));
 
+  /* After a restart that failed, Retry restarts again. */
+  {
+    guint n = rk_transcript_get_n_entries (self->transcript);
+    RkTranscriptEntry *last = n > 0 ? rk_transcript_get_entry (self->transcript, n - 1) : NULL;
+
+    if (!self->busy && last != NULL && rk_transcript_entry_get_kind (last) == RK_ENTRY_NOTE &&
+        g_strcmp0 (rk_transcript_entry_get_name (last), "restart-error") == 0)
+      {
+        rk_conversation_restart_async (self, TRUE, NULL, NULL, NULL);
+        return;
+      }
+  }
   if (self->busy || self->last_question == NULL)
     return;
   /* The outcome, errors included, shows in the transcript. */
@@ -1165,6 +1177,69 @@ rk_conversation_get_last_question (RkConversation *self)
 
 /* -- restart ---------------------------------------------------------------- */
 
+/* What a restart replays: the cells that succeeded, in order. The data of
+ * the restart's task. */
+typedef struct
+{
+  GPtrArray *cells;     /* RkRunCell: every cell that ran */
+  GPtrArray *replayed;  /* RkRunCell, borrowed from @cells: the ones replayed */
+} Replay;
+
+static void
+replay_free (Replay *replay)
+{
+  g_clear_pointer (&replay->replayed, g_ptr_array_unref);
+  g_clear_pointer (&replay->cells, g_ptr_array_unref);
+  g_free (replay);
+}
+
+/* One sentence or more for the note of a restart that replayed @replay:
+ * how many cells ran again, and which were left out or failed, and why. */
+static char *
+replay_note (Replay    *replay,
+             GPtrArray *outcomes)
+{
+  GString *note = g_string_new (NULL);
+  guint n_failed = 0;
+
+  for (guint i = 0; outcomes != NULL && i < outcomes->len; i++)
+    n_failed += *(const char *) outcomes->pdata[i] != '\0';
+  if (replay->replayed->len == replay->cells->len && n_failed == 0)
+    {
+      g_string_append (note, _("The session was restarted: its files were added again and the code that ran was run again."));
+      return g_string_free (note, FALSE);
+    }
+  g_string_append_printf (note,
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "The session was restarted: its files were added again and %u of %u cell was run again.",
+                                       "The session was restarted: its files were added again and %u of %u cells were run again.",
+                                       replay->cells->len),
+                          replay->replayed->len, replay->cells->len);
+  for (guint i = 0; i < replay->cells->len; i++)
+    {
+      RkRunCell *cell = replay->cells->pdata[i];
+
+      if (cell->failure == NULL)
+        continue;
+      g_string_append_c (note, ' ');
+      /* Translators: a cell left out of a restart's replay; %s is its error */
+      g_string_append_printf (note, _("Cell %u was skipped: it failed when it first ran (%s)."),
+                              cell->number, cell->failure);
+    }
+  for (guint i = 0; outcomes != NULL && i < outcomes->len && i < replay->replayed->len; i++)
+    {
+      RkRunCell *cell = replay->replayed->pdata[i];
+      const char *why = outcomes->pdata[i];
+
+      if (*why == '\0')
+        continue;
+      g_string_append_c (note, ' ');
+      /* Translators: a cell that succeeded before and failed in a restart's replay */
+      g_string_append_printf (note, _("Cell %u did not succeed this time (%s)."), cell->number, why);
+    }
+  return g_string_free (note, FALSE);
+}
+
 static void
 restarted_cb (GObject      *source,
               GAsyncResult *result,
@@ -1172,18 +1247,26 @@ restarted_cb (GObject      *source,
 {
   g_autoptr(GTask) task = user_data;
   RkConversation *self = g_task_get_source_object (task);
+  Replay *replay = g_task_get_task_data (task);
+  g_autoptr(GPtrArray) outcomes = NULL;
   GError *error = NULL;
 
-  if (!rk_session_restart_finish (RK_SESSION (source), result, &error))
+  if (!rk_session_restart_finish (RK_SESSION (source), result, &outcomes, &error))
     {
-      rk_transcript_add_note (self->transcript, "error", error->message);
+      /* Its Retry restarts again (rk_conversation_retry), not the question. */
+      rk_transcript_add_note (self->transcript, "restart-error", error->message);
       g_task_return_error (task, error);
       return;
     }
-  rk_transcript_add_note (self->transcript, "session-restarted",
-                          g_task_get_task_data (task) != NULL
-                          ? _("The session was restarted: its files were added again and the code that ran was run again.")
-                          : _("The session was restarted: its files were added again."));
+  if (replay != NULL)
+    {
+      g_autofree char *note = replay_note (replay, outcomes);
+
+      rk_transcript_add_note (self->transcript, "session-restarted", note);
+    }
+  else
+    rk_transcript_add_note (self->transcript, "session-restarted",
+                            _("The session was restarted: its files were added again."));
   set_expired (self, FALSE);
   start_kernel (self);
   g_task_return_boolean (task, TRUE);
@@ -1211,9 +1294,24 @@ rk_conversation_restart_async (RkConversation      *self,
     }
   if (replay)
     {
-      cells = rk_transcript_get_run_code (self->transcript);
+      /* A cell that failed when it ran (and that the conversation then
+       * repaired) is left out: replayed, it would fail again (issue 17). */
+      Replay *r = g_new0 (Replay, 1);
+
+      r->cells = rk_transcript_get_run_cells (self->transcript);
+      r->replayed = g_ptr_array_new ();
+      cells = g_ptr_array_new ();
+      for (guint i = 0; i < r->cells->len; i++)
+        {
+          RkRunCell *cell = r->cells->pdata[i];
+
+          if (cell->failure != NULL)
+            continue;
+          g_ptr_array_add (r->replayed, cell);
+          g_ptr_array_add (cells, cell->code);
+        }
       g_ptr_array_add (cells, NULL);
-      g_task_set_task_data (task, GINT_TO_POINTER (1), NULL);
+      g_task_set_task_data (task, r, (GDestroyNotify) replay_free);
     }
   rk_session_restart_async (self->session, cells ? (const char * const *) cells->pdata : NULL,
                             cancellable, restarted_cb, g_steal_pointer (&task));
@@ -1573,6 +1671,24 @@ _rk_conversation_new_restored (RkModelClient        *client,
   if (!set_up_saving (self, error))
     return NULL;
   connect_parts (self);
+  /* Code that waited for approval when Reckon closed waits again, with its
+   * Run, Edit and Skip (issue 17), while the session can run it. */
+  if (!self->expired)
+    {
+      g_autoptr(GTask) task = g_task_new (self, NULL, NULL, NULL);
+
+      g_task_set_source_tag (task, rk_conversation_ask_async);
+      if (begin_turn (self, task, NULL))
+        {
+          if (rk_agent_resume_async (self->agent, self->turn, ask_done_cb, task))
+            g_steal_pointer (&task);
+          else
+            {
+              end_turn (self);
+              g_task_return_boolean (task, TRUE);
+            }
+        }
+    }
   return g_steal_pointer (&self);
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* rk-json.c — the typed JSON member getters every parser of outside JSON
- * uses (kernel protocol, chat streams, transcripts, profiles, chart specs). */
+/* rk-json.c — the parse entry and the typed JSON member getters every parser
+ * of outside JSON uses (model servers, kernel, transcripts, profiles, charts). */
 #define G_LOG_DOMAIN "rk-json"
 #include "config.h"
 #include "rk-json.h"
@@ -9,6 +9,116 @@
 #include <string.h>
 
 #include "rk-util.h"
+
+gboolean
+rk_json_scan_ok (const char      *text,
+                 gsize            len,
+                 guint            max_depth,
+                 RkJsonScanFlags  flags)
+{
+  gboolean in_string = FALSE;
+  guint depth = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = text[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            {
+              if ((flags & RK_JSON_SCAN_NO_ESCAPED_NUL) && i + 5 < len && text[i + 1] == 'u'
+                  && memcmp (text + i + 2, "0000", 4) == 0)
+                return FALSE;
+              i++;
+            }
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        in_string = TRUE;
+      else if (c == '{' || c == '[')
+        {
+          if (++depth > max_depth)
+            return FALSE;
+        }
+      else if ((c == '}' || c == ']') && depth > 0)
+        depth--;
+    }
+  return TRUE;
+}
+
+JsonNode *
+rk_json_parse (const char      *data,
+               gssize           len,
+               gsize            max_bytes,
+               guint            max_depth,
+               RkJsonScanFlags  flags,
+               GError         **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize n;
+
+  if (data == NULL)
+    data = "", len = 0;
+  /* strnlen: a text without its NUL is not read past @max_bytes + 1. */
+  n = len < 0 ? strnlen (data, MIN (max_bytes, (gsize) G_MAXSSIZE - 1) + 1) : (gsize) len;
+  if (n > max_bytes)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                   "JSON longer than %" G_GSIZE_FORMAT " bytes", max_bytes);
+      return NULL;
+    }
+  if (!g_utf8_validate_len (data, n, NULL))
+    {
+      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "JSON that is not valid UTF-8");
+      return NULL;
+    }
+  if (!rk_json_scan_ok (data, n, max_depth, flags))
+    {
+      if (rk_json_scan_ok (data, n, max_depth, RK_JSON_SCAN_DEFAULT))
+        g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "JSON with a NUL inside a string");
+      else
+        g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                     "JSON nested deeper than %u levels", max_depth);
+      return NULL;
+    }
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data, (gssize) n, &local_error))
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "not JSON (%s)", local_error->message);
+      return NULL;
+    }
+  /* An empty document (or only blanks) parses, to no root at all. */
+  if (json_parser_get_root (parser) == NULL)
+    {
+      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "empty JSON");
+      return NULL;
+    }
+  return json_parser_steal_root (parser);
+}
+
+JsonObject *
+rk_json_parse_object (const char      *data,
+                      gssize           len,
+                      gsize            max_bytes,
+                      guint            max_depth,
+                      RkJsonScanFlags  flags,
+                      GError         **error)
+{
+  g_autoptr(JsonNode) root = rk_json_parse (data, len, max_bytes, max_depth, flags, error);
+
+  if (root == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "not a JSON object");
+      return NULL;
+    }
+  return json_object_ref (json_node_get_object (root));
+}
 
 /* The member, or NULL when absent or null; FALSE (with an error) when it is
  * absent but required. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* rk-json.h — typed member getters for JSON that came from outside (the
- * kernel, a model server, a saved file): one set, with explicit limits. */
+/* rk-json.h — the one parse entry and the typed member getters for JSON that
+ * came from outside (the kernel, a model server, a saved file), with limits. */
 #pragma once
 
 #include <json-glib/json-glib.h>
@@ -15,6 +15,39 @@ typedef enum
   /* Absent or null is an error. */
   RK_JSON_REQUIRED = 1 << 0,
 } RkJsonFlags;
+
+typedef enum
+{
+  RK_JSON_SCAN_DEFAULT        = 0,
+  /* Also refuse "\u0000" inside strings, which would cut them short unseen. */
+  RK_JSON_SCAN_NO_ESCAPED_NUL = 1 << 0,
+} RkJsonScanFlags;
+
+/* json-glib's parser recurses once a nesting level, without a cap (1.6): a
+ * text of 10^6 '[' overflows the stack. TRUE when @text is nested at most
+ * @max_depth levels (and, with _NO_ESCAPED_NUL, has no "\u0000"). */
+gboolean     rk_json_scan_ok        (const char      *text,
+                                     gsize            len,
+                                     guint            max_depth,
+                                     RkJsonScanFlags  flags);
+
+/* The one way JSON from outside is read: fails with RK_PARSE_ERROR (one
+ * short sentence, for callers to prefix) when @len (-1: NUL-terminated) is
+ * over @max_bytes (_TOO_LARGE), when it is not UTF-8, nested deeper than
+ * @max_depth (_TOO_LARGE), empty or not JSON (_MALFORMED). The root, owned. */
+JsonNode    *rk_json_parse          (const char      *data,
+                                     gssize           len,
+                                     gsize            max_bytes,
+                                     guint            max_depth,
+                                     RkJsonScanFlags  flags,
+                                     GError         **error);
+/* The same, and the root must be an object; a reference to it. */
+JsonObject  *rk_json_parse_object   (const char      *data,
+                                     gssize           len,
+                                     gsize            max_bytes,
+                                     guint            max_depth,
+                                     RkJsonScanFlags  flags,
+                                     GError         **error);
 
 /* No limit on a string's length or an array's elements. */
 #define RK_JSON_UNLIMITED G_MAXSIZE

@@ -24,12 +24,14 @@
 #include "rk-export.h"
 #include "rk-import.h"
 #include "rk-limits.h"
+#include "rk-json.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 
 #define KERNEL_SCRIPT       "reckon_kernel.py"
 #define FONT_CACHE_REL      ".reckon/fontcache"
 #define FONT_CACHE_MAX      (4 * 1024 * 1024)
+#define FONT_LIST_MAX_DEPTH 16  /* matplotlib's fontlist-*.json is 3 deep */
 #define CHILD_REQUEST_FD    3
 #define CHILD_EVENT_FD      4
 #define CHILD_STATUS_FD     5
@@ -1240,7 +1242,7 @@ keep_font_cache (RkKernel *self)
       const char *name = entry->d_name;
       g_autofree char *dst = NULL;
       g_autofree char *contents = NULL;
-      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(JsonObject) list = NULL;
       gsize len = 0;
       int fd;
 
@@ -1251,9 +1253,9 @@ keep_font_cache (RkKernel *self)
       if (fd < 0)
         continue;
       contents = read_font_list (fd, &len);
-      if (contents == NULL || !g_utf8_validate (contents, (gssize) len, NULL) ||
-          !json_parser_load_from_data (parser, contents, (gssize) len, NULL) ||
-          !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+      if (contents == NULL ||
+          (list = rk_json_parse_object (contents, (gssize) len, FONT_CACHE_MAX, FONT_LIST_MAX_DEPTH,
+                                        RK_JSON_SCAN_DEFAULT, NULL)) == NULL)
         continue;
       dst = g_build_filename (dir, name, NULL);
       if (g_mkdir_with_parents (dir, 0700) == 0)

@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "rk-markdown.h"
+#include "rk-json.h"
 
 /* One JSON candidate is at most this long, nested at most this deep; all
  * candidates of one text together scan at most a few times its size. */
@@ -428,7 +429,6 @@ parse_json (const char *p,
             gsize       len,
             gsize      *budget)
 {
-  g_autoptr(JsonParser) parser = NULL;
   g_autofree char *valid = NULL;
   g_autofree char *repaired = NULL;
 
@@ -445,10 +445,8 @@ parse_json (const char *p,
   repaired = repair_json (valid, strlen (valid));
   if (match_object (repaired, strlen (repaired)) != strlen (repaired))
     return NULL;
-  parser = json_parser_new_immutable ();
-  if (json_parser_load_from_data (parser, repaired, -1, NULL))
-    return json_node_ref (json_parser_get_root (parser));
-  return NULL;
+  /* A control byte repaired to a six-byte escape grows sixfold. */
+  return rk_json_parse (repaired, -1, MAX_CANDIDATE * 6, MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT, NULL);
 }
 
 static const char *

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rk-model-client.h"
+#include "rk-json.h"
 #include "rk-model-replies.h"
 #include "rk-util.h"
 
@@ -526,30 +527,30 @@ server_message (GBytes *body)
 {
   gsize len = 0;
   const char *data = body ? g_bytes_get_data (body, &len) : NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *text = NULL;
+  g_autoptr(JsonObject) root = NULL;
   char *nl;
 
   if (data == NULL || len == 0)
     return NULL;
-  if (g_utf8_validate_len (data, len, NULL) && len < MAX_ERROR_BODY &&
-      json_parser_load_from_data (parser, data, len, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  root = rk_json_parse_object (data, (gssize) len, MAX_ERROR_BODY, RK_CHAT_MAX_JSON_DEPTH,
+                               RK_JSON_SCAN_DEFAULT, NULL);
+  if (root != NULL)
     {
-      JsonObject *root = json_node_get_object (json_parser_get_root (parser));
-      JsonNode *node = json_object_get_member (root, "error");
+      JsonObject *obj = root;
+      JsonNode *node = json_object_get_member (obj, "error");
       const char *keys[] = { "message", "detail" };
 
       if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
         {
-          root = json_node_get_object (node);
+          obj = json_node_get_object (node);
           node = NULL;
         }
       if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
         return g_utf8_make_valid (json_node_get_string (node), MIN (strlen (json_node_get_string (node)), 500));
       for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
         {
-          node = json_object_get_member (root, keys[i]);
+          node = json_object_get_member (obj, keys[i]);
           if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
             return g_utf8_make_valid (json_node_get_string (node), MIN (strlen (json_node_get_string (node)), 500));
         }
@@ -1155,12 +1156,12 @@ messages_for_ollama (JsonNode *messages)
               !JSON_NODE_HOLDS_VALUE (arguments) || json_node_get_value_type (arguments) != G_TYPE_STRING)
             continue;
           {
-            g_autoptr(JsonParser) parser = json_parser_new ();
-            JsonNode *parsed;
+            JsonObject *parsed = rk_json_parse_object (json_node_get_string (arguments), -1,
+                                                       RK_CHAT_MAX_TOOL_ARGUMENTS, RK_CHAT_MAX_JSON_DEPTH,
+                                                       RK_JSON_SCAN_DEFAULT, NULL);
 
-            if (json_parser_load_from_data (parser, json_node_get_string (arguments), -1, NULL) &&
-                (parsed = json_parser_get_root (parser)) != NULL && JSON_NODE_HOLDS_OBJECT (parsed))
-              json_object_set_member (json_node_get_object (function), "arguments", json_node_copy (parsed));
+            if (parsed != NULL)
+              json_object_set_object_member (json_node_get_object (function), "arguments", parsed);
             else
               {
                 /* What the model wrote was not an object: keep its text visible. */

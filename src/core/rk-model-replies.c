@@ -9,29 +9,28 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "rk-json.h"
 #include "rk-text.h"
 #include "rk-util.h"
 
 #define MAX_MODELS       10000
 #define MAX_NAME_BYTES   1024
 #define MAX_VERSION_CHARS 80
+/* The model client reads at most 4 MiB of a reply (MAX_BODY). */
+#define MAX_REPLY_BYTES  (4 * 1024 * 1024)
+#define MAX_REPLY_DEPTH  32
 
-/* The root object of @body, or NULL when @body is not valid UTF-8 JSON
- * with an object at the top. */
+/* The root object of @body, or NULL (with @error set) when @body is not
+ * JSON with an object at the top, within the limits. */
 static JsonObject *
-load_object (JsonParser *parser,
-             GBytes     *body)
+load_object (GBytes  *body,
+             GError **error)
 {
   gsize len = 0;
   const char *data = body ? g_bytes_get_data (body, &len) : NULL;
-  JsonNode *root;
 
-  if (data == NULL || !g_utf8_validate_len (data, len, NULL) ||
-      !json_parser_load_from_data (parser, data, len, NULL))
-    return NULL;
-  /* An empty document parses, to no root at all. */
-  root = json_parser_get_root (parser);
-  return root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+  return rk_json_parse_object (data, (gssize) len, MAX_REPLY_BYTES, MAX_REPLY_DEPTH,
+                               RK_JSON_SCAN_DEFAULT, error);
 }
 
 static const char *
@@ -50,14 +49,19 @@ rk_model_replies_parse_list (RkModelApi   api,
                              GBytes      *body,
                              GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(GPtrArray) models = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_model_info_free);
   const char *list_key = api == RK_MODEL_API_OLLAMA ? "models" : "data";
   const char *name_key = api == RK_MODEL_API_OLLAMA ? "name" : "id";
-  JsonObject *root = load_object (parser, body);
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonObject) root = load_object (body, &local_error);
   JsonNode *list = root ? json_object_get_member (root, list_key) : NULL;
   JsonArray *array;
 
+  if (root == NULL)
+    {
+      g_set_error (error, RK_PARSE_ERROR, local_error->code, "not a model list: %s", local_error->message);
+      return NULL;
+    }
   if (list == NULL || !(JSON_NODE_HOLDS_ARRAY (list) || JSON_NODE_HOLDS_NULL (list)))
     {
       g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "not a model list");
@@ -90,8 +94,7 @@ gboolean
 rk_model_replies_parse_capabilities (GBytes   *body,
                                      gboolean *tools)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  JsonObject *root = load_object (parser, body);
+  g_autoptr(JsonObject) root = load_object (body, NULL);
   JsonNode *caps = root ? json_object_get_member (root, "capabilities") : NULL;
   JsonArray *array;
 
@@ -114,8 +117,7 @@ char *
 rk_model_replies_parse_version (GBytes     *body,
                                 const char *member)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  JsonObject *root = load_object (parser, body);
+  g_autoptr(JsonObject) root = load_object (body, NULL);
   const char *version = root ? string_member (root, member) : NULL;
   g_autofree char *clean = NULL;
   char *end;

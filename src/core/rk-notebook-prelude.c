@@ -27,6 +27,7 @@
 #define MAX_SHEETS     64
 #define MAX_DATES      64
 #define MAX_STRING     4096
+#define MAX_DEPTH      32           /* nesting of a record */
 
 /* What comes before the readings. */
 static const char prelude_head[] =
@@ -565,19 +566,17 @@ file_entry (GString    *out,
 
 /* ---------------------------------------------------- where records are */
 
+/* A record beside a file or an attachment's detail: an object, read
+ * through the one parse entry (the kernel wrote the former). */
 static JsonNode *
 parse_object (const char *data,
               gssize      len)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonNode *root;
+  g_autoptr(JsonNode) root = rk_json_parse (data, len, MAX_RECORD, MAX_DEPTH, RK_JSON_SCAN_DEFAULT, NULL);
 
-  if (!json_parser_load_from_data (parser, data, len, NULL))
-    return NULL;
-  root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return NULL;
-  return json_node_copy (root);
+  return g_steal_pointer (&root);
 }
 
 /* The records beside the files (.reckon/readings/NAME.json), as

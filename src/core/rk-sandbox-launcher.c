@@ -34,6 +34,9 @@
  * Users never set it; it only ever selects the flatpak backend, which is
  * as strict as the other. */
 #define TEST_FLATPAK_INFO_ENV "RECKON_TEST_FLATPAK_INFO"
+/* The sandbox's answers and status line: one short flat object. */
+#define MAX_ANSWER_BYTES 4096
+#define MAX_ANSWER_DEPTH 4
 
 G_DEFINE_QUARK (rk-sandbox-launcher-error-quark, rk_sandbox_launcher_error)
 
@@ -602,23 +605,21 @@ rk_sandbox_launcher_parse_answer (const char  *line,
                                   char       **reason_out,
                                   GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonNode *root;
+  g_autoptr(JsonObject) root = NULL;
   gint64 id = 0;
 
   *id_out = 0;
   *ok_out = FALSE;
   *reason_out = NULL;
-  if (len > 4096 || !g_utf8_validate (line, (gssize) len, NULL)
-      || !json_parser_load_from_data (parser, line, (gssize) len, NULL)
-      || (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  root = rk_json_parse_object (line, (gssize) len, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH, RK_JSON_SCAN_DEFAULT, NULL);
+  if (root == NULL)
     {
       g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "the sandbox's answer is not a JSON object");
       return FALSE;
     }
-  if (!rk_json_get_int (json_node_get_object (root), "id", 1, G_MAXINT64, RK_JSON_REQUIRED, &id, error)
-      || !rk_json_get_bool (json_node_get_object (root), key, RK_JSON_REQUIRED, ok_out, error)
-      || !rk_json_dup_string (json_node_get_object (root), "error", 512, RK_JSON_OPTIONAL, reason_out, error))
+  if (!rk_json_get_int (root, "id", 1, G_MAXINT64, RK_JSON_REQUIRED, &id, error)
+      || !rk_json_get_bool (root, key, RK_JSON_REQUIRED, ok_out, error)
+      || !rk_json_dup_string (root, "error", 512, RK_JSON_OPTIONAL, reason_out, error))
     {
       *ok_out = FALSE;
       g_clear_pointer (reason_out, g_free);
@@ -636,7 +637,7 @@ rk_sandbox_launcher_find_limit (const char *status,
                                 gint64     *exit_out,
                                 gint64     *signal_out)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonObject) obj = NULL;
   g_auto(GStrv) lines = NULL;
   const char *nl = status != NULL ? memchr (status, '\n', status_len) : NULL;
   gsize len = nl != NULL ? (gsize) (nl - status) : status_len;
@@ -645,11 +646,10 @@ rk_sandbox_launcher_find_limit (const char *status,
     *exit_out = -1;
   if (signal_out != NULL)
     *signal_out = -1;
-  if (status != NULL && len > 0 && len < 4096 && g_utf8_validate (status, (gssize) len, NULL) &&
-      json_parser_load_from_data (parser, status, (gssize) len, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (status != NULL && len > 0 &&
+      (obj = rk_json_parse_object (status, (gssize) len, MAX_ANSWER_BYTES - 1, MAX_ANSWER_DEPTH,
+                                   RK_JSON_SCAN_DEFAULT, NULL)) != NULL)
     {
-      JsonObject *obj = json_node_get_object (json_parser_get_root (parser));
       JsonNode *node;
 
       if ((node = json_object_get_member (obj, "exit")) && json_node_get_value_type (node) == G_TYPE_INT64 &&

@@ -635,6 +635,7 @@ typedef struct
   GStrv    expected_names;
   GStrv    cells;
   guint    next_cell;
+  GPtrArray *outcomes;         /* per replayed cell: "" or why it failed */
 } RestartData;
 
 static void
@@ -646,6 +647,7 @@ restart_data_free (gpointer data)
   g_strfreev (d->originals);
   g_strfreev (d->expected_names);
   g_strfreev (d->cells);
+  g_clear_pointer (&d->outcomes, g_ptr_array_unref);
   g_free (d);
 }
 
@@ -723,14 +725,13 @@ replay_done_cb (GObject      *source,
       restart_fail (task, error);
       return;
     }
+  /* A cell that fails now does not stop the ones after it (issue 17): each
+   * says how it went, and the caller tells the user. */
   if (done->status != RK_KERNEL_STATUS_OK)
-    {
-      restart_fail (task, g_error_new (RK_SESSION_ERROR, RK_SESSION_ERROR_REPLAY,
-                                       _("Replaying cell %u of %u did not succeed (%s)."),
-                                       d->next_cell, g_strv_length (d->cells),
-                                       done->message ? done->message : rk_kernel_status_to_string (done->status)));
-      return;
-    }
+    g_ptr_array_add (d->outcomes, g_strdup (done->message && *done->message
+                                            ? done->message : rk_kernel_status_to_string (done->status)));
+  else
+    g_ptr_array_add (d->outcomes, g_strdup (""));
   replay_next (g_steal_pointer (&task));
 }
 
@@ -744,7 +745,7 @@ replay_next (GTask *task)
     {
       rk_session_keep_alive (self);
       g_signal_emit (self, signals[SIGNAL_RESTARTED], 0);
-      g_task_return_boolean (task, TRUE);
+      g_task_return_pointer (task, g_ptr_array_ref (d->outcomes), (GDestroyNotify) g_ptr_array_unref);
       g_object_unref (task);
       return;
     }
@@ -807,6 +808,7 @@ rk_session_restart_async (RkSession           *self,
   d->originals = g_strv_builder_end (originals);
   d->expected_names = g_strv_builder_end (names);
   d->cells = g_strdupv ((GStrv) replay_cells);
+  d->outcomes = g_ptr_array_new_with_free_func (g_free);
   g_task_set_task_data (task, d, restart_data_free);
 
   /* The old kernel and everything in the old workspace go first. */
@@ -829,11 +831,17 @@ rk_session_restart_async (RkSession           *self,
 gboolean
 rk_session_restart_finish (RkSession     *self,
                            GAsyncResult  *result,
+                           GPtrArray    **outcomes,
                            GError       **error)
 {
+  g_autoptr(GPtrArray) got = NULL;
+
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  got = g_task_propagate_pointer (G_TASK (result), error);
+  if (outcomes != NULL)
+    *outcomes = got != NULL ? g_ptr_array_ref (got) : NULL;
+  return got != NULL;
 }
 
 guint

@@ -158,7 +158,9 @@ void            rk_session_expire             (RkSession      *self);
  * the order they were first added, so they get the same names), then the
  * approved cells @replay_cells (NULL or empty: none) run in order. Works on
  * an expired session and on a live one (whose workspace is replaced).
- * Fails on the first file that cannot be re-imported or cell that fails. */
+ * Fails on the first file that cannot be re-imported; a cell that fails
+ * does not stop the ones after it. @outcomes (optional): one string per
+ * replayed cell, in order, "" when it ran and otherwise why it failed. */
 void            rk_session_restart_async      (RkSession           *self,
                                                const char * const  *replay_cells,
                                                GCancellable        *cancellable,
@@ -166,6 +168,7 @@ void            rk_session_restart_async      (RkSession           *self,
                                                gpointer             user_data);
 gboolean        rk_session_restart_finish     (RkSession           *self,
                                                GAsyncResult        *result,
+                                               GPtrArray          **outcomes,
                                                GError             **error);
 
 /* Deletes workspaces left under @sessions_dir (NULL: the default folder) by

@@ -26,7 +26,8 @@ typedef struct
   RkTable              *table;
   RkTableExportFormat   format;
   GOutputStream        *stream;
-  GBytes               *perm;
+  GBytes               *perm;      /* physical rows in the order written */
+  guint                 n_rows;    /* how many: all, or the ones asked for */
   RkTableProgressFunc   progress;
   gpointer              progress_data;
   GDestroyNotify        progress_data_free;
@@ -212,7 +213,7 @@ export_csv (ExportJob  *job,
             Sink       *sink)
 {
   RkTable *table = job->table;
-  guint n_rows = rk_table_get_n_rows (table);
+  guint n_rows = job->n_rows;
   guint n_cols = rk_table_get_n_columns (table);
   g_autoptr(GString) cell = g_string_new (NULL);
   g_autoptr(GString) scratch = g_string_new (NULL);
@@ -487,7 +488,7 @@ export_xlsx_sheet (ExportJob *job,
                    Sink      *sink)
 {
   RkTable *table = job->table;
-  guint n_rows = rk_table_get_n_rows (table);
+  guint n_rows = job->n_rows;
   guint n_cols = rk_table_get_n_columns (table);
   g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func (g_free);
   g_autofree RkTableColumnType *types = g_new (RkTableColumnType, MAX (n_cols, 1));
@@ -536,11 +537,11 @@ export_xlsx (ExportJob *job,
   g_autoptr(RkZipWriter) zip = NULL;
   gboolean ok;
 
-  if ((guint64) rk_table_get_n_rows (job->table) + 1 > RK_TABLE_XLSX_MAX_ROWS)
+  if ((guint64) job->n_rows + 1 > RK_TABLE_XLSX_MAX_ROWS)
     {
       g_set_error (&sink->error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                    _("The table has %u rows, more than an Excel sheet holds (1,048,575 below the header); save it as CSV instead."),
-                   rk_table_get_n_rows (job->table));
+                   job->n_rows);
       return FALSE;
     }
 
@@ -583,13 +584,14 @@ run_export (ExportJob     *job,
       g_propagate_error (error, sink.error);
       return FALSE;
     }
-  report_progress (job, rk_table_get_n_rows (job->table), rk_table_get_n_rows (job->table));
+  report_progress (job, job->n_rows, job->n_rows);
   return TRUE;
 }
 
 static ExportJob *
 export_job_new (RkTable             *self,
                 RkTableExportFormat  format,
+                GBytes              *rows,
                 GOutputStream       *stream,
                 RkTableProgressFunc  progress,
                 gpointer             progress_data,
@@ -601,8 +603,17 @@ export_job_new (RkTable             *self,
   job->table = g_object_ref (self);
   job->format = format;
   job->stream = g_object_ref (stream);
-  /* The order at the start: a sort meanwhile does not change what is written. */
-  job->perm = _rk_table_ref_permutation (self);
+  if (rows != NULL)
+    {
+      job->perm = g_bytes_ref (rows);
+      job->n_rows = g_bytes_get_size (rows) / sizeof (guint32);
+    }
+  else
+    {
+      /* The order at the start: a sort meanwhile does not change what is written. */
+      job->perm = _rk_table_ref_permutation (self);
+      job->n_rows = rk_table_get_n_rows (self);
+    }
   job->progress = progress;
   job->progress_data = progress_data;
   job->progress_data_free = progress_data_free;
@@ -625,7 +636,7 @@ rk_table_export (RkTable              *self,
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  job = export_job_new (self, format, stream, progress, progress_data, NULL);
+  job = export_job_new (self, format, NULL, stream, progress, progress_data, NULL);
   ok = run_export (job, cancellable, error);
   export_job_unref (job);
   return ok;
@@ -656,16 +667,45 @@ rk_table_export_async (RkTable              *self,
                        GAsyncReadyCallback   callback,
                        gpointer              user_data)
 {
+  rk_table_export_rows_async (self, format, NULL, stream, cancellable, progress, progress_data,
+                              progress_data_free, callback, user_data);
+}
+
+void
+rk_table_export_rows_async (RkTable              *self,
+                            RkTableExportFormat   format,
+                            GBytes               *rows,
+                            GOutputStream        *stream,
+                            GCancellable         *cancellable,
+                            RkTableProgressFunc   progress,
+                            gpointer              progress_data,
+                            GDestroyNotify        progress_data_free,
+                            GAsyncReadyCallback   callback,
+                            gpointer              user_data)
+{
   g_autoptr(GTask) task = NULL;
   ExportJob *job;
 
   g_return_if_fail (RK_IS_TABLE (self));
   g_return_if_fail (G_IS_OUTPUT_STREAM (stream));
 
-  job = export_job_new (self, format, stream, progress, progress_data, progress_data_free);
-  job->context = g_main_context_ref_thread_default ();
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, rk_table_export_async);
+  if (rows != NULL)
+    {
+      const guint32 *r = g_bytes_get_data (rows, NULL);
+      gsize n = g_bytes_get_size (rows) / sizeof (guint32);
+
+      for (gsize i = 0; i < n; i++)
+        if (r[i] >= rk_table_get_n_rows (self))
+          {
+            g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                                     "row %u is not in the table", r[i]);
+            return;
+          }
+    }
+  job = export_job_new (self, format, rows, stream, progress, progress_data, progress_data_free);
+  job->context = g_main_context_ref_thread_default ();
   g_task_set_task_data (task, job, (GDestroyNotify) export_job_unref);
   g_task_run_in_thread (task, export_thread);
 }

@@ -164,6 +164,18 @@ void                rk_table_export_async         (RkTable              *self,
                                                    GDestroyNotify        progress_data_free,
                                                    GAsyncReadyCallback   callback,
                                                    gpointer              user_data);
+/* The same for the physical rows in @rows (guint32 each, in the order to
+ * write; NULL: every row in the sorted order): what a filter shows. */
+void                rk_table_export_rows_async    (RkTable              *self,
+                                                   RkTableExportFormat   format,
+                                                   GBytes               *rows,
+                                                   GOutputStream        *stream,
+                                                   GCancellable         *cancellable,
+                                                   RkTableProgressFunc   progress,
+                                                   gpointer              progress_data,
+                                                   GDestroyNotify        progress_data_free,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
 gboolean            rk_table_export_finish        (RkTable       *self,
                                                    GAsyncResult  *result,
                                                    GError       **error);

@@ -812,6 +812,76 @@ rk_transcript_get_run_code_before (RkTranscript  *self,
   return out;
 }
 
+void
+rk_run_cell_free (RkRunCell *cell)
+{
+  if (cell == NULL)
+    return;
+  g_free (cell->code);
+  g_free (cell->failure);
+  g_free (cell);
+}
+
+GPtrArray *
+rk_transcript_get_run_cells (RkTranscript *self)
+{
+  g_autoptr(GHashTable) pending = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) ran = g_hash_table_new (g_str_hash, g_str_equal);  /* cell id -> RkRunCell */
+  GPtrArray *out;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
+
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_run_cell_free);
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      RkTranscriptEntry *e = self->entries->pdata[i];
+      RkTranscriptEntry *code;
+      RkRunCell *cell;
+
+      if (e->cell_id == NULL)
+        continue;
+      switch (e->kind)
+        {
+        case RK_ENTRY_CODE:
+          /* A new cell under an id seen before (a conversation saved before
+           * ids ran on across a reopen) starts afresh. */
+          g_hash_table_replace (pending, e->cell_id, e);
+          g_hash_table_remove (ran, e->cell_id);
+          break;
+        case RK_ENTRY_APPROVAL:
+          code = g_hash_table_lookup (pending, e->cell_id);
+          if (code == NULL)
+            break;
+          g_hash_table_remove (pending, e->cell_id);
+          if (e->decision != RK_DECISION_APPROVED && e->decision != RK_DECISION_AUTO &&
+              e->decision != RK_DECISION_EDITED)
+            break;
+          cell = g_new0 (RkRunCell, 1);
+          cell->code = g_strdup (e->decision == RK_DECISION_EDITED ? (e->text ? e->text : "")
+                                                                   : (code->text ? code->text : ""));
+          cell->number = out->len + 1;
+          g_ptr_array_add (out, cell);
+          g_hash_table_replace (ran, e->cell_id, cell);
+          break;
+        case RK_ENTRY_ERROR:
+          cell = g_hash_table_lookup (ran, e->cell_id);
+          if (cell != NULL && cell->failure == NULL)
+            {
+              const char *text = e->text != NULL && *e->text != '\0' ? e->text : NULL;
+
+              if (e->name != NULL && *e->name != '\0' && (text == NULL || !g_str_has_prefix (text, e->name)))
+                cell->failure = text != NULL ? g_strdup_printf ("%s: %s", e->name, text) : g_strdup (e->name);
+              else
+                cell->failure = g_strdup (text != NULL ? text : "error");
+            }
+          break;
+        default:
+          break;
+        }
+    }
+  return out;
+}
+
 /* ---- loading ---- */
 
 static gpointer

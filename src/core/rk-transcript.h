@@ -172,6 +172,22 @@ GPtrArray         *rk_transcript_get_run_code_before (RkTranscript *self,
                                                       const char   *cell_id,
                                                       char        **cell_code);
 
+/* The same cells as rk_transcript_get_run_code, each with its number among
+ * the cells that ran (1-based, as the provenance counts them) and, when it
+ * failed as it ran, the error it gave ("NameError: x"): a restart replays
+ * the ones that succeeded and says why it skipped the others. */
+typedef struct
+{
+  char  *code;
+  guint  number;
+  char  *failure;   /* NULL when the cell succeeded */
+} RkRunCell;
+
+void               rk_run_cell_free                 (RkRunCell     *cell);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkRunCell, rk_run_cell_free)
+/* Returns: (element-type RkRunCell) */
+GPtrArray         *rk_transcript_get_run_cells      (RkTranscript  *self);
+
 /* Exports (rk-transcript-export.c). @workspace is the session's folder, from
  * which figures are embedded (regular files beneath it only, size-capped);
  * NULL embeds none. */

@@ -38,20 +38,6 @@ gboolean     rk_check_sandbox_parts (GError    **error);
 /* The Python interpreter the kernel runs: $RECKON_PYTHON, else /usr/bin/python3. */
 const char  *rk_python_path         (void);
 
-typedef enum
-{
-  RK_JSON_SCAN_DEFAULT        = 0,
-  /* Also refuse "\u0000" inside strings, which would cut them short unseen. */
-  RK_JSON_SCAN_NO_ESCAPED_NUL = 1 << 0,
-} RkJsonScanFlags;
-
-/* json-glib's parser recurses once a nesting level: every parser of outside
- * JSON calls this first, and refuses text nested deeper than @max_depth. */
-gboolean     rk_json_scan_ok        (const char      *text,
-                                     gsize            len,
-                                     guint            max_depth,
-                                     RkJsonScanFlags  flags);
-
 /* TRUE if @rel is a relative path that stays beneath its base: no leading
  * '/', no '..' component, no empty component, no NUL, at most 4096 bytes. */
 gboolean     rk_path_is_beneath     (const char *rel);

@@ -10,6 +10,7 @@
 #include "rk-artifact-export.h"
 #include "rk-provenance.h"
 #include "rk-text.h"
+#include "rk-util.h"
 
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
@@ -28,6 +29,10 @@ struct _RkArtifactShelf
   GtkWidget          *stack;
   GtkWidget          *list;
   GtkWidget          *status;
+  GtkWidget          *gone_box;     /* "… are gone" and Restart Session */
+  GtkWidget          *gone_label;
+  guint               n_gone;       /* rows made for results that are gone */
+  gulong              restarted_handler;
   GtkFilterListModel *filtered;
   GtkSortListModel   *sorted;
   GCancellable       *cancellable;
@@ -53,6 +58,23 @@ static gboolean
 can_save (RkArtifactShelf *self)
 {
   return self->session != NULL && rk_session_get_state (self->session) == RK_SESSION_ACTIVE;
+}
+
+/* Whether the file of @entry is still in the session's workspace: results
+ * made before an expiry are gone, also once a restart made a new workspace
+ * (issue 17: their Save failed with "Could not open '.reckon/figures/f1.png'").
+ * One stat of a local file per row as it is made. */
+static gboolean
+is_present (RkArtifactShelf   *self,
+            RkTranscriptEntry *entry)
+{
+  const char *rel = rk_transcript_entry_get_path (entry);
+  g_autofree char *path = NULL;
+
+  if (!can_save (self) || rel == NULL || !rk_path_is_beneath (rel))
+    return FALSE;
+  path = g_build_filename (rk_session_get_workspace (self->session), rel, NULL);
+  return g_file_test (path, G_FILE_TEST_IS_REGULAR);
 }
 
 static void
@@ -81,6 +103,7 @@ typedef struct
 {
   GtkWidget *label;      /* weak: the popover's label */
   guint      entry_id;
+  gboolean   hashed;     /* the session's files could be read */
 } DetailsJob;
 
 static void
@@ -126,8 +149,12 @@ details_done_cb (GObject      *source,
           RkProvenanceInput *in = g_ptr_array_index (p->inputs, k);
           g_autofree char *name = rk_text_sanitize_for_terminal (in->name, RK_TEXT_SANITIZE_SINGLE_LINE);
 
+          /* Without a live session there is no file to hash: say why,
+           * rather than "could not be read" (issue 17). */
           g_string_append_printf (text, "\n• %s\n  %s", name,
-                                  in->sha256 != NULL ? in->sha256 : _("(could not be read)"));
+                                  in->sha256 != NULL ? in->sha256
+                                  : job->hashed ? _("(could not be read)")
+                                                    : _("(not checked: the session's files are gone until it is restarted)"));
         }
       if (p->code != NULL)
         {
@@ -156,6 +183,7 @@ details_show_cb (GtkPopover      *popover,
   job = g_new0 (DetailsJob, 1);
   job->label = label;
   job->entry_id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (popover), "rk-entry"));
+  job->hashed = can_save (self);
   g_object_add_weak_pointer (G_OBJECT (label), (gpointer *) &job->label);
   names = input_names (self);
   rk_provenance_collect_async (self->transcript, (const char * const *) names,
@@ -462,8 +490,18 @@ create_row_cb (gpointer item,
 
   gtk_widget_set_valign (save, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (save, "flat");
-  gtk_widget_set_tooltip_text (save, _("Save"));
-  gtk_widget_set_sensitive (save, can_save (self));
+  if (is_present (self, entry))
+    gtk_widget_set_tooltip_text (save, _("Save"));
+  else
+    {
+      /* Said plainly, not offered and then failed. */
+      g_autofree char *gone = g_strdup_printf ("%s · %s", subtitle, _("gone with the session that made it"));
+
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), gone);
+      gtk_widget_set_tooltip_text (save, _("This result is gone: restart the session to make it again"));
+      gtk_widget_set_sensitive (save, FALSE);
+      self->n_gone++;
+    }
   gtk_accessible_update_property (GTK_ACCESSIBLE (save), GTK_ACCESSIBLE_PROPERTY_LABEL, save_name, -1);
   g_object_set_data_full (G_OBJECT (save), "rk-entry", g_object_ref (entry), g_object_unref);
   g_signal_connect (save, "clicked", G_CALLBACK (save_clicked_cb), self);
@@ -507,6 +545,24 @@ update_empty (RkArtifactShelf *self)
 
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), n > 0 ? "list" : "empty");
   gtk_widget_set_sensitive (self->save_all_button, n > 0 && can_save (self));
+  gtk_widget_set_visible (self->gone_box, n > 0 && self->n_gone > 0);
+  if (self->n_gone > 0)
+    {
+      g_autofree char *text = g_strdup_printf (ngettext ("%u result is gone with the session that made it.",
+                                                         "%u results are gone with the session that made them.",
+                                                         self->n_gone), self->n_gone);
+
+      gtk_label_set_text (GTK_LABEL (self->gone_label), text);
+    }
+}
+
+/* Rows are made again (and counted again) on a new binding. */
+static void
+bind_rows (RkArtifactShelf *self)
+{
+  self->n_gone = 0;
+  gtk_list_box_bind_model (GTK_LIST_BOX (self->list), self->sorted ? G_LIST_MODEL (self->sorted) : NULL,
+                           self->sorted ? create_row_cb : NULL, self, NULL);
 }
 
 static void
@@ -524,11 +580,18 @@ session_state_cb (RkSession       *session,
                   GParamSpec      *pspec,
                   RkArtifactShelf *self)
 {
-  /* rows rebind their Save buttons */
+  /* rows rebind their Save buttons; a message about the old state goes
+   * (issue 17: a failed save's message stayed for over an hour) */
+  set_status (self, NULL);
   if (self->sorted != NULL)
-    gtk_list_box_bind_model (GTK_LIST_BOX (self->list), G_LIST_MODEL (self->sorted),
-                             create_row_cb, self, NULL);
+    bind_rows (self);
   update_empty (self);
+}
+
+static void
+session_restarted_cb (RkArtifactShelf *self)
+{
+  session_state_cb (self->session, NULL, self);
 }
 
 void
@@ -544,7 +607,10 @@ rk_artifact_shelf_set_session (RkArtifactShelf *self,
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   if (self->session != NULL)
-    g_clear_signal_handler (&self->state_handler, self->session);
+    {
+      g_clear_signal_handler (&self->state_handler, self->session);
+      g_clear_signal_handler (&self->restarted_handler, self->session);
+    }
   if (self->sorted != NULL)
     g_signal_handlers_disconnect_by_func (self->sorted, items_changed_cb, self);
   gtk_list_box_bind_model (GTK_LIST_BOX (self->list), NULL, NULL, NULL, NULL);
@@ -555,8 +621,13 @@ rk_artifact_shelf_set_session (RkArtifactShelf *self,
   set_status (self, NULL);
 
   if (self->session != NULL)
-    self->state_handler = g_signal_connect (self->session, "notify::state",
-                                            G_CALLBACK (session_state_cb), self);
+    {
+      self->state_handler = g_signal_connect (self->session, "notify::state",
+                                              G_CALLBACK (session_state_cb), self);
+      /* after the replay, the results it made again are there again */
+      self->restarted_handler = g_signal_connect_swapped (self->session, "restarted",
+                                                          G_CALLBACK (session_restarted_cb), self);
+    }
   if (self->transcript != NULL)
     {
       GtkFilter *filter = GTK_FILTER (gtk_custom_filter_new (filter_cb, NULL, NULL));
@@ -565,8 +636,7 @@ rk_artifact_shelf_set_session (RkArtifactShelf *self,
       self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->transcript)), filter);
       self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)), sorter);
       g_signal_connect (self->sorted, "items-changed", G_CALLBACK (items_changed_cb), self);
-      gtk_list_box_bind_model (GTK_LIST_BOX (self->list), G_LIST_MODEL (self->sorted),
-                               create_row_cb, self, NULL);
+      bind_rows (self);
     }
   update_empty (self);
 }
@@ -681,6 +751,29 @@ rk_artifact_shelf_init (RkArtifactShelf *self)
   gtk_widget_set_margin_end (self->status, 12);
   gtk_widget_set_visible (self->status, FALSE);
   gtk_box_append (GTK_BOX (self->box), self->status);
+
+  /* Results made before the session expired are gone: said once, with the
+   * way to make them again. */
+  self->gone_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_margin_start (self->gone_box, 12);
+  gtk_widget_set_margin_end (self->gone_box, 12);
+  self->gone_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->gone_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->gone_label), 0);
+  gtk_widget_add_css_class (self->gone_label, "caption");
+  gtk_box_append (GTK_BOX (self->gone_box), self->gone_label);
+  {
+    GtkWidget *restart = gtk_button_new_with_mnemonic (_("_Restart Session"));
+
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (restart), "win.restart-session");
+    gtk_widget_set_halign (restart, GTK_ALIGN_START);
+    gtk_widget_set_tooltip_text (restart, _("Add the files again and replay the code that succeeded, to make the results again"));
+    gtk_accessible_update_property (GTK_ACCESSIBLE (restart), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    _("Restart Session to make the results again"), -1);
+    gtk_box_append (GTK_BOX (self->gone_box), restart);
+  }
+  gtk_widget_set_visible (self->gone_box, FALSE);
+  gtk_box_append (GTK_BOX (self->box), self->gone_box);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Results"), -1);
   update_empty (self);

@@ -174,8 +174,12 @@ rk_code_block_set_editable (RkCodeBlock *self,
   editable = !!editable;
   if (editable == gtk_text_view_get_editable (GTK_TEXT_VIEW (self->view)))
     return;
+  /* The caret stays visible (steady, not blinking, while read-only: it is
+   * how a keyboard selects code to copy). Hiding it here crashed GTK 4.8
+   * (issue 17): a click on Skip takes the focus first, the view keeps its
+   * blink tick, and set_cursor_visible (FALSE) without the focus does not
+   * stop it; the next blink asserts the cursor is visible and aborts. */
   gtk_text_view_set_editable (GTK_TEXT_VIEW (self->view), editable);
-  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self->view), editable);
   if (editable)
     {
       gtk_widget_add_css_class (GTK_WIDGET (self), "editing");

@@ -324,8 +324,15 @@ rk_error_view_set_entry (RkErrorView       *self,
     settings = settings_if_installed ();
   if (is_note)
     {
-      retry = g_strcmp0 (name, "error") == 0;
+      gboolean restart = g_strcmp0 (name, "restart-error") == 0;
+
+      retry = restart || g_strcmp0 (name, "error") == 0;
       status = !retry;
+      /* Retry does what failed: a restart restarts again (issue 17: it
+       * said it would ask the last question again). */
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->retry_button),
+                                   restart ? _("Restart the session again, replaying the code that succeeded")
+                                           : _("Ask the last question again"));
       message = g_strdup (text);
     }
   else if (self->limit != NULL)

@@ -551,6 +551,16 @@ selection_tsv (RkTableView *self,
     }
 
   out = g_string_new (NULL);
+  /* The header row first, as Save writes it (issue 17: Copy left it out). */
+  for (guint c = 0; c < n_columns; c++)
+    {
+      if (only_column >= 0 && c != (guint) only_column)
+        continue;
+      if (c > 0 && only_column < 0)
+        g_string_append_c (out, '\t');
+      append_tsv_field (out, rk_table_get_column_name (self->table, c) ? rk_table_get_column_name (self->table, c) : "");
+    }
+  g_string_append_c (out, '\n');
   for (gboolean ok = gtk_bitset_iter_init_first (&iter, selected, &position);
        ok;
        ok = gtk_bitset_iter_next (&iter, &position))
@@ -637,11 +647,14 @@ typedef struct
   GFile               *file;
   GOutputStream       *stream;
   gboolean             open_after;
+  gulong               pending_handler;  /* waiting for the filter to finish */
 } ExportJob;
 
 static void
 export_job_free (ExportJob *job)
 {
+  if (job->pending_handler != 0 && job->self->filter_model != NULL)
+    g_clear_signal_handler (&job->pending_handler, job->self->filter_model);
   g_clear_object (&job->self);
   g_clear_object (&job->file);
   g_clear_object (&job->stream);
@@ -727,6 +740,52 @@ export_done_cb (GObject      *object,
   }
 }
 
+/* The physical rows the filter shows, in the order shown; NULL (every row)
+ * without a filter. */
+static GBytes *
+shown_rows (RkTableView *self)
+{
+  GListModel *model = G_LIST_MODEL (self->filter_model);
+  guint n = g_list_model_get_n_items (model);
+  guint32 *rows;
+
+  if (self->filter_text == NULL)
+    return NULL;
+  rows = g_new (guint32, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(RkTableRow) row = g_list_model_get_item (model, i);
+
+      rows[i] = rk_table_row_get_index (row);
+    }
+  return g_bytes_new_take (rows, (gsize) n * sizeof (guint32));
+}
+
+static void
+export_shown_rows (ExportJob *job)
+{
+  RkTableView *self = job->self;
+  g_autoptr(GBytes) rows = shown_rows (self);
+  /* not job->… in the same call that hands job on: the order is unspecified */
+  RkTableExportFormat format = job->format;
+  GOutputStream *out = job->stream;
+
+  rk_table_export_rows_async (self->table, format, rows, out,
+                              self->export_cancellable, NULL, NULL, NULL,
+                              export_done_cb, job);
+}
+
+static void
+filter_settled_cb (GtkFilterListModel *model,
+                   GParamSpec         *pspec,
+                   ExportJob          *job)
+{
+  if (gtk_filter_list_model_get_pending (model) > 0)
+    return;
+  g_clear_signal_handler (&job->pending_handler, model);
+  export_shown_rows (job);
+}
+
 static void
 replace_done_cb (GObject      *object,
                  GAsyncResult *result,
@@ -745,15 +804,20 @@ replace_done_cb (GObject      *object,
     }
   show_message (self, _("Saving…"));
   job->stream = G_OUTPUT_STREAM (g_steal_pointer (&stream));
-  {
-    /* not job->… in the same call that steals job: the order is unspecified */
-    RkTableExportFormat format = job->format;
-    GOutputStream *out = job->stream;
-
-    rk_table_export_async (self->table, format, out,
-                           self->export_cancellable, NULL, NULL, NULL,
-                           export_done_cb, g_steal_pointer (&job));
-  }
+  if (self->filter_text != NULL)
+    {
+      /* Save what the filter shows (issue 17: 8 rows were saved while 3
+       * were shown), once it has looked at every row. */
+      reveal_all (self);
+      if (gtk_filter_list_model_get_pending (self->filter_model) > 0)
+        {
+          job->pending_handler = g_signal_connect (self->filter_model, "notify::pending",
+                                                   G_CALLBACK (filter_settled_cb), job);
+          g_steal_pointer (&job);
+          return;
+        }
+    }
+  export_shown_rows (g_steal_pointer (&job));
 }
 
 static void

@@ -643,7 +643,7 @@ restart_session (RkSession          *session,
   rk_session_restart_async (session, cells, NULL, result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_true (rk_session_restart_finish (session, result, &error));
+  g_assert_true (rk_session_restart_finish (session, result, NULL, &error));
   g_assert_no_error (error);
 }
 
@@ -765,6 +765,35 @@ test_follows_session (Fixture       *f,
   rk_session_expire (session);
 }
 
+/* Issue 17: tool-call arguments nested 10^6 deep (json-glib 1.6 overflowed
+ * its stack parsing them, SIGSEGV) are not code: the model is told so, and
+ * its next turn is the answer. */
+static void
+test_hostile_arguments (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *deep = g_strnfill (1000000, '[');
+  g_autofree char *script = g_strconcat (
+    "{\"api\":\"openai\",\"models\":[\"m\"],\"turns\":["
+    "{\"tool_calls\":[{\"id\":\"call_1\",\"name\":\"python\",\"arguments\":\"", deep, "\"}]},"
+    "{\"text\":\"Sorry.\"}]}", NULL);
+  g_autofree char *answer = NULL;
+  g_autofree char *told = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!sandbox_usable ())
+    {
+      g_test_skip ("reckon-sandbox is not built (RECKON_SANDBOX unset)");
+      return;
+    }
+  start (f, script, RK_MODEL_API_OPENAI);
+  answer = ask (f, "Anything?", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (answer, ==, "Sorry.");
+  told = last_message_sent (f, 1);
+  g_assert_nonnull (strstr (told, "must be a JSON object"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -780,6 +809,7 @@ main (int    argc,
   g_test_add ("/rk/agent/repair-limit", Fixture, NULL, fixture_setup, test_repair_limit, fixture_teardown);
   g_test_add ("/rk/agent/step-limit", Fixture, NULL, fixture_setup, test_step_limit, fixture_teardown);
   g_test_add ("/rk/agent/text-tool-call", Fixture, NULL, fixture_setup, test_text_tool_call, fixture_teardown);
+  g_test_add ("/rk/agent/hostile-arguments", Fixture, NULL, fixture_setup, test_hostile_arguments, fixture_teardown);
   g_test_add ("/rk/agent/approval", Fixture, NULL, fixture_setup, test_approval, fixture_teardown);
   g_test_add ("/rk/agent/fault-keeps-conversation", Fixture, NULL, fixture_setup, test_fault_keeps_conversation, fixture_teardown);
   g_test_add ("/rk/agent/cancel-stream", Fixture, NULL, fixture_setup, test_cancel_stream, fixture_teardown);

@@ -343,8 +343,12 @@ CLEAR = "\x1b[2J\x1b[H"                     # CSI: clear the screen, cursor home
 RLO = "\u202e"                              # right-to-left override
 
 
+C1_CSI = "\u009b"                          # C1 control: CSI in one character
+
+
 def clean(text):
-    return "\x1b" not in text and "\x07" not in text and RLO not in text and "\u2066" not in text
+    return ("\x1b" not in text and "\x07" not in text and RLO not in text and "\u2066" not in text
+            and not any("\u0080" <= c <= "\u009f" for c in text))
 
 
 def hygiene(tmp):
@@ -371,6 +375,26 @@ def hygiene(tmp):
     if rkt:
         q = run(["table", os.path.join(out, rkt[0])])
         check("hostile table: `table` prints it clean", clean(q.stdout), repr(q.stdout))
+
+    # Issue 17: every line goes through the one sanitiser, also the ones
+    # that name a folder, a file or an error: an --out folder whose name
+    # carries an escape, a bidi override and a C1 control (the "saved N
+    # files in" line printed it raw), one that cannot be made, a --file
+    # that is not there.
+    hostile_dir = os.path.join(tmp, "out" + HOSTILE + RLO + C1_CSI + "dir")
+    p = run(["exec", "--out", hostile_dir, code])
+    check("hostile --out folder: the results are saved there, every line clean",
+          p.returncode == 1 and "saved" in p.stderr and clean(p.stderr) and clean(p.stdout)
+          and os.path.isdir(hostile_dir), repr(p.stderr))
+    blocker = os.path.join(tmp, "a-file")
+    with open(blocker, "w") as f:
+        f.write("x")
+    p = run(["exec", "--out", os.path.join(blocker, "o" + HOSTILE + RLO + C1_CSI), code])
+    check("hostile --out that cannot be made: one clean line",
+          p.returncode == 2 and "cannot be created" in p.stderr and clean(p.stderr), repr(p.stderr))
+    p = run(["exec", "--file", os.path.join(tmp, "none" + CLEAR + RLO + C1_CSI + ".csv"), code])
+    check("hostile --file that is not there: clean error lines",
+          p.returncode != 0 and "could not copy" in p.stderr and clean(p.stderr), repr(p.stderr))
 
     turns = [{"text": "Look " + HOSTILE + CLEAR + RLO + "here", "code": "print('ok')\n"},
              {"text": "Fine" + CLEAR + "."}]

@@ -144,11 +144,48 @@ test_exit_statuses (void)
   g_assert_nonnull (strstr (out, "Exit status"));
 }
 
+/* Issue 17: a model list nested 10^6 deep killed `reckon-cli models` (and
+ * the window's model picker) with SIGSEGV in json-glib's recursion. */
+static void
+test_hostile_nesting (void)
+{
+  const char *apis[] = { "ollama", "openai" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (apis); i++)
+    {
+      Mock mock = { 0 };
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      g_autofree char *deep = g_strnfill (1000000, '[');
+      g_autofree char *script = g_strdup_printf ("{\"api\":\"%s\",\"bodies\":{\"%s\":\"%s\"}}", apis[i],
+                                                 i == 0 ? "/api/tags" : "/v1/models", deep);
+
+      mock_start (&mock, script);
+      /* Probed (the list answers the probe), then named. */
+      for (guint named = 0; named < 2; named++)
+        {
+          g_assert_cmpint (run_cli (&out, &err, "--endpoint", mock.url, "--api", named ? apis[i] : "auto", NULL), ==, 7);
+          g_assert_cmpstr (out, ==, "");
+          /* One line: the program's name and one sentence naming the server. */
+          g_test_message ("%s", err);
+          g_assert_true (g_str_has_prefix (err, "reckon-cli models: "));
+          g_assert_nonnull (strstr (err, mock.url));
+          if (named)
+            g_assert_nonnull (strstr (err, "malformed model list"));
+          g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+          g_clear_pointer (&out, g_free);
+          g_clear_pointer (&err, g_free);
+        }
+      mock_stop (&mock);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/rk/cli/models/list", test_list);
   g_test_add_func ("/rk/cli/models/exit-statuses", test_exit_statuses);
+  g_test_add_func ("/rk/cli/models/hostile-nesting", test_hostile_nesting);
   return g_test_run ();
 }

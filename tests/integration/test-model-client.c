@@ -629,6 +629,158 @@ test_tools_unsupported (void)
   run_clear (&run);
 }
 
+/* Issue 17: json-glib 1.6 recurses once a nesting level without a cap, and
+ * 10^6 '[' overflowed the stack (SIGSEGV) on every reply that skipped the
+ * depth scan. Each path of a model server's reply gets one now; each gives
+ * one sentence (or, for the best-effort probes, nothing) and no crash. */
+#define DEEP 1000000
+
+static char *
+deep_text (void)
+{
+  return g_strnfill (DEEP, '[');
+}
+
+static void
+assert_one_sentence (const GError *error,
+                     RkMockServer *server)
+{
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_null (strchr (error->message, '\n'));
+  /* The server's own words are quoted, cut at 2,000 bytes (rk-chat-stream). */
+  g_assert_cmpuint (strlen (error->message), <, 2200);
+  g_assert_nonnull (strstr (error->message, rk_mock_server_get_url (server)));
+}
+
+static void
+test_hostile_nesting_probes (void)
+{
+  g_autofree char *deep = deep_text ();
+  const char *apis[] = { "ollama", "openai" };
+
+  /* The model list, on both formats. */
+  for (guint i = 0; i < G_N_ELEMENTS (apis); i++)
+    {
+      g_autofree char *script = g_strdup_printf ("{\"api\":\"%s\",\"bodies\":{\"%s\":\"%s\"}}", apis[i],
+                                                 i == 0 ? "/api/tags" : "/v1/models", deep);
+      g_autoptr(RkMockServer) server = server_new (script);
+      g_autoptr(RkModelClient) client = client_for (server, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) models = list_models (client, TRUE, &error);
+
+      g_assert_null (models);
+      g_assert_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_PROTOCOL);
+      assert_one_sentence (error, server);
+    }
+
+  /* The capabilities of one model (Ollama's /api/show): unknown, not a crash. */
+  {
+    g_autofree char *script = g_strdup_printf ("{\"api\":\"ollama\",\"models\":[\"m\"],"
+                                               "\"bodies\":{\"/api/show\":\"%s\"}}", deep);
+    g_autoptr(RkMockServer) server = server_new (script);
+    g_autoptr(RkModelClient) client = client_for (server, NULL);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GPtrArray) models = list_models (client, TRUE, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (models->len, ==, 1);
+    g_assert_false (((RkModelInfo *) g_ptr_array_index (models, 0))->tools_known);
+  }
+
+  /* The server's version, on both formats: none. */
+  for (guint i = 0; i < G_N_ELEMENTS (apis); i++)
+    {
+      g_autofree char *script = g_strdup_printf ("{\"api\":\"%s\",\"bodies\":{\"%s\":\"%s\"}}", apis[i],
+                                                 i == 0 ? "/api/version" : "/props", deep);
+      g_autoptr(RkMockServer) server = server_new (script);
+      g_autoptr(RkModelClient) client = client_for (server, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *version = server_version (client, &error);
+
+      g_assert_no_error (error);
+      g_assert_null (version);
+    }
+}
+
+static void
+test_hostile_nesting_chat (void)
+{
+  g_autofree char *deep = deep_text ();
+  struct { const char *api; const char *before; const char *after; } cases[] = {
+    /* An error body of a failed chat request. */
+    { "ollama", "{\"fault\":\"500\",\"body\":\"", "\"}" },
+    /* One SSE event's data (OpenAI), one NDJSON line (Ollama). */
+    { "openai", "{\"raw\":[\"data: ", "\\n\\n\"]}" },
+    { "ollama", "{\"raw\":[\"", "\\n\"]}" },
+    /* An SSE error event. */
+    { "openai", "{\"raw\":[\"event: error\\ndata: ", "\\n\\n\"]}" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *turn = g_strconcat (cases[i].before, deep, cases[i].after, NULL);
+      g_autofree char *script = g_strdup_printf ("{\"api\":\"%s\",\"turns\":[%s]}", cases[i].api, turn);
+      g_autoptr(RkMockServer) server = server_new (script);
+      g_autoptr(GError) error = chat_error (server, "mock-model", 0);
+
+      assert_one_sentence (error, server);
+    }
+
+  /* An error body is read up to 64 KiB: nested as deep as fits in that. */
+  {
+    g_autofree char *shallower = g_strnfill (60000, '[');
+    g_autofree char *script = g_strconcat ("{\"turns\":[{\"fault\":\"500\",\"body\":\"", shallower, "\"}]}", NULL);
+    g_autoptr(RkMockServer) server = server_new (script);
+    g_autoptr(GError) error = chat_error (server, "mock-model", 0);
+
+    g_assert_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_HTTP);
+    assert_one_sentence (error, server);
+  }
+}
+
+/* Tool-call arguments nested 10^6 deep: the reply carries them as text; the
+ * next request (which sends Ollama the arguments as an object) sends them
+ * as text instead of parsing them. */
+static void
+test_hostile_nesting_tool_arguments (void)
+{
+  g_autofree char *deep = deep_text ();
+  const char *apis[] = { "ollama", "openai" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (apis); i++)
+    {
+      g_autofree char *script = g_strdup_printf (
+        "{\"api\":\"%s\",\"models\":[\"m\"],\"turns\":["
+        "{\"tool_calls\":[{\"id\":\"call_1\",\"name\":\"python\",\"arguments\":\"%s\"}]},"
+        "{\"text\":\"ok\"}]}", apis[i], deep);
+      g_autoptr(RkMockServer) server = server_new (script);
+      g_autoptr(RkModelClient) client = client_for (server, "m");
+      g_autoptr(JsonNode) messages = user_messages ("Sum it");
+      g_autoptr(JsonNode) tools = python_tool ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RkChatReply) reply = NULL;
+      g_autoptr(RkChatReply) reply2 = NULL;
+      RkToolCall *call;
+      Run run;
+
+      run_init (&run);
+      reply = chat (client, messages, tools, &run, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (reply->tool_calls->len, ==, 1);
+      call = g_ptr_array_index (reply->tool_calls, 0);
+      g_assert_cmpuint (strlen (call->arguments), ==, DEEP);
+      run_clear (&run);
+
+      json_array_add_element (json_node_get_array (messages), rk_chat_reply_to_message (reply));
+      run_init (&run);
+      reply2 = chat (client, messages, tools, &run, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (reply2->content, ==, "ok");
+      run_clear (&run);
+    }
+}
+
 static void
 test_fault_500 (void)
 {
@@ -829,6 +981,9 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/model-client/auto-probe", test_auto_probe_and_candidates);
   g_test_add_func ("/rk/model-client/default-candidates", test_default_candidates);
   g_test_add_func ("/rk/model-client/options", test_api_key_and_options);
+  g_test_add_func ("/rk/model-client/hostile-nesting/probes", test_hostile_nesting_probes);
+  g_test_add_func ("/rk/model-client/hostile-nesting/chat", test_hostile_nesting_chat);
+  g_test_add_func ("/rk/model-client/hostile-nesting/tool-arguments", test_hostile_nesting_tool_arguments);
   g_test_add_func ("/rk/model-client/fault/refused", test_fault_refused);
   g_test_add_func ("/rk/model-client/fault/refused-mid-conversation", test_fault_refused_mid_conversation);
   g_test_add_func ("/rk/model-client/fault/model-missing", test_fault_model_missing);

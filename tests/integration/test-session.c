@@ -340,7 +340,7 @@ restart_cb (GObject      *source,
 {
   Wait *w = user_data;
 
-  rk_session_restart_finish (RK_SESSION (source), result, &w->error);
+  rk_session_restart_finish (RK_SESSION (source), result, NULL, &w->error);
   w->done = TRUE;
 }
 

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rk-json.h"
 #include "rk-mock-server.h"
+#include "rk-util.h"
 
 typedef enum
 {
@@ -44,6 +46,7 @@ struct _RkMockServer
   gboolean      repeat_last;   /* when the turns run out, replay the last one */
   gboolean      enforce_tools; /* a request with tools for a model without them gets Ollama's 400 */
   char         *version;       /* reported at /api/version (Ollama) and /props (llama.cpp) */
+  JsonObject   *bodies;        /* path -> the verbatim body that path answers (hostile replies) */
 
   GMutex        mutex;         /* guards what follows and the start handshake */
   GCond         cond;
@@ -395,7 +398,9 @@ build_pieces (JsonObject *turn,
           json_builder_set_member_name (b, "name");
           json_builder_add_string_value (b, name);
           json_builder_set_member_name (b, "arguments");
-          if (json_parser_load_from_data (parser, joined->str, joined->len, NULL) &&
+          /* Hostile arguments (nested 10^6 deep) go out as the string. */
+          if (rk_json_scan_ok (joined->str, joined->len, 64, RK_JSON_SCAN_DEFAULT) &&
+              json_parser_load_from_data (parser, joined->str, joined->len, NULL) &&
               JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
             json_builder_add_value (b, json_node_copy (json_parser_get_root (parser)));
           else
@@ -777,7 +782,8 @@ handle_chat (RkMockServer      *self,
       const char *message = obj_string (turn, "message", "mock: internal error");
       g_autofree char *escaped = g_strescape (message, NULL);
       g_autofree char *json = g_strdup_printf ("{\"error\":\"%s\"}", escaped);
-      respond_json (msg, obj_int (turn, "status", 500), json);
+      /* "body": the error body verbatim (hostile or broken JSON). */
+      respond_json (msg, obj_int (turn, "status", 500), obj_string (turn, "body", json));
       return;
     }
 
@@ -978,7 +984,9 @@ handler_cb (SoupServer        *server,
                     "{\"error\":{\"code\":503,\"message\":\"Loading model\",\"type\":\"unavailable_error\"}}");
       return;
     }
-  if (self->allow_openai && strcmp (path, "/v1/models") == 0 && strcmp (method, "GET") == 0)
+  if (self->bodies != NULL && !is_chat && json_object_has_member (self->bodies, path))
+    respond_json (msg, SOUP_STATUS_OK, obj_string (self->bodies, path, ""));
+  else if (self->allow_openai && strcmp (path, "/v1/models") == 0 && strcmp (method, "GET") == 0)
     handle_models (self, msg, FALSE);
   else if (self->allow_ollama && strcmp (path, "/api/tags") == 0 && strcmp (method, "GET") == 0)
     handle_models (self, msg, TRUE);
@@ -1094,6 +1102,9 @@ load_script (RkMockServer *self,
   self->repeat_last = obj_bool (root, "repeat_last", FALSE);
   self->enforce_tools = obj_bool (root, "enforce_tools", FALSE);
   self->version = g_strdup (obj_string (root, "version", NULL));
+  if (json_object_has_member (root, "bodies") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (root, "bodies")))
+    self->bodies = json_object_get_object_member (root, "bodies");
   return TRUE;
 }
 

@@ -296,7 +296,8 @@ try:
         got = subprocess.run(["/usr/bin/python3", "-c", CLIPBOARD_READER], env=env,
                              capture_output=True, text=True, timeout=30)
         assert got.returncode == 0, got.stderr.strip()[-500:]
-        expected = "".join("\t".join(r) + "\n" for r in DESC_ROWS)
+        # The header row first (issue 17: Copy left it out).
+        expected = "id\tscore\n" + "".join("\t".join(r) + "\n" for r in DESC_ROWS)
         assert got.stdout == expected, f"clipboard {got.stdout!r}, expected {expected!r}"
         return f"{got.stdout!r}"
     check("three rows selected and copied are the TSV block on the clipboard", copy_block)
@@ -322,6 +323,31 @@ try:
         close_window(small, small_xid)
         return f"{len(got) - 1} rows and the header"
     check("the small table saved as XLSX through the file chooser reads back with openpyxl", save_xlsx)
+
+    # -- issue 17: with a filter, Save writes the rows shown (it wrote all of
+    # them) and Copy gives them with the header row --
+    def save_filtered():
+        import csv
+        small, small_xid = open_window("small", "_Open Table Open Table", "small")
+        app.set_text(first_named(small, "Filter rows"), "l")
+        wait_for(lambda: find_node(small, "2 of 4 rows"), 20, "the filter to show 2 of 4 rows")
+        dest = os.path.join(work, "filtered.csv")
+        save_through_chooser(small, "Save table", "Save as CSV…", dest)
+        with open(dest, newline="", encoding="utf-8") as f:
+            got = list(csv.reader(f))
+        expected = [["city", "temp", "rain"], ["Oslo", "4.5", "763"], ["Lima", "19.25", "16"]]
+        assert got == expected, f"the CSV has {got}, expected {expected}"
+        app.press("Copy", root=small, timeout=20)
+        time.sleep(0.5)
+        env = dict(app.env, NO_AT_BRIDGE="1", GTK_A11Y="none")
+        clip = subprocess.run(["/usr/bin/python3", "-c", CLIPBOARD_READER], env=env,
+                              capture_output=True, text=True, timeout=30)
+        want = "city\ttemp\train\nOslo\t4.5\t763\nLima\t19.25\t16\n"
+        assert clip.stdout == want, f"clipboard {clip.stdout!r}, expected {want!r}"
+        close_window(small, small_xid)
+        return f"{len(got) - 1} rows and the header, saved and copied"
+    check("with a filter showing 2 of 4 rows, Save as CSV writes those 2 and Copy gives them with the header",
+          save_filtered)
 
     # -- save the chart as SVG --
     def save_svg():

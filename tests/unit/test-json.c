@@ -220,6 +220,71 @@ test_array_object (void)
   g_clear_error (&error);
 }
 
+/* rk_json_parse: the one entry for outside JSON refuses, with one sentence
+ * and no crash, what json-glib's recursive parser cannot take. */
+static void
+test_parse_hostile (void)
+{
+  g_autofree char *deep = g_strnfill (1000000, '[');
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonObject) obj = NULL;
+  const char text[] = "{\"a\": [1, {\"b\": \"[[[{{{\"}]}";
+
+  /* 10^6 '[' (a stack overflow in json-glib 1.6): refused, as too deep. */
+  node = rk_json_parse (deep, -1, G_MAXSIZE, 64, RK_JSON_SCAN_DEFAULT, &error);
+  g_assert_null (node);
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "nested deeper than 64"));
+  g_clear_error (&error);
+
+  /* Depth exactly at the cap parses; one more does not. Brackets inside
+   * strings do not count. */
+  node = rk_json_parse (text, -1, 100, 3, RK_JSON_SCAN_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+  g_clear_pointer (&node, json_node_unref);
+  g_assert_null (rk_json_parse (text, -1, 100, 2, RK_JSON_SCAN_DEFAULT, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE);
+  g_clear_error (&error);
+
+  /* Size: over the cap by one byte, with a length or without (then it is not
+   * read past the cap + 1). */
+  g_assert_null (rk_json_parse (text, strlen (text), strlen (text) - 1, 8, RK_JSON_SCAN_DEFAULT, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE);
+  g_clear_error (&error);
+  g_assert_null (rk_json_parse (deep, -1, 10, 8, RK_JSON_SCAN_DEFAULT, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "longer than 10 bytes"));
+  g_clear_error (&error);
+
+  /* Not UTF-8, an escaped NUL when refused, empty, broken, NULL. */
+  g_assert_null (rk_json_parse ("{\"a\": \"\xff\"}", -1, 100, 8, RK_JSON_SCAN_DEFAULT, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
+  g_clear_error (&error);
+  g_assert_null (rk_json_parse ("{\"a\": \"x\\u0000\"}", -1, 100, 8, RK_JSON_SCAN_NO_ESCAPED_NUL, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
+  g_clear_error (&error);
+  g_assert_null (rk_json_parse ("  \n", -1, 100, 8, RK_JSON_SCAN_DEFAULT, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
+  g_clear_error (&error);
+  g_assert_null (rk_json_parse ("{\"a\": }", -1, 100, 8, RK_JSON_SCAN_DEFAULT, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
+  g_assert_nonnull (strstr (error->message, "not JSON"));
+  g_clear_error (&error);
+  g_assert_null (rk_json_parse (NULL, 0, 100, 8, RK_JSON_SCAN_DEFAULT, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
+  g_clear_error (&error);
+
+  /* _object: an array at the top is not an object; a reference otherwise. */
+  g_assert_null (rk_json_parse_object ("[1]", -1, 100, 8, RK_JSON_SCAN_DEFAULT, &error));
+  g_assert_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED);
+  g_clear_error (&error);
+  obj = rk_json_parse_object (text, -1, 100, 8, RK_JSON_SCAN_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_object_has_member (obj, "a"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -231,6 +296,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/json/double", test_double);
   g_test_add_func ("/rk/json/bool-enum", test_bool_enum);
   g_test_add_func ("/rk/json/array-object", test_array_object);
+  g_test_add_func ("/rk/json/parse-hostile", test_parse_hostile);
 
   return g_test_run ();
 }
