@@ -544,7 +544,8 @@ extract_call (JsonObject  *o,
               if (inner != NULL && JSON_NODE_HOLDS_OBJECT (inner))
                 {
                   const char *c = get_string (json_node_get_object (inner), code_keys);
-                  if (c != NULL)
+                  /* Blank code is no call, here as below (fuzz-markdown). */
+                  if (c != NULL && !is_only_blank (c))
                     {
                       *name_out = g_strdup (name ? name : "python");
                       *code_out = g_strdup (c);

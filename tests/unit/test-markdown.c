@@ -341,6 +341,15 @@ test_tool_calls_hostile (void)
     g_string_append (many, "{\"a\":\"");
   c2 = rk_markdown_find_tool_calls (many->str, many->len);
   g_assert_cmpuint (c2->len, ==, 0);
+
+  /* Arguments as a JSON string whose code is blank: no call (found by
+   * fuzz-markdown; a blank cell was offered to run). */
+  {
+    static const char blank[] = "<tool_call>\n{\"name\": \"python\", \"arguments\": \"{\\\"code\\\": \\\" \\\"}\"}\n</tool_call>";
+    g_autoptr(GPtrArray) c3 = rk_markdown_find_tool_calls (blank, strlen (blank));
+
+    g_assert_cmpuint (c3->len, ==, 0);
+  }
 }
 
 /* The markup must be well-formed with only Pango/GtkLabel tags. */
