@@ -767,47 +767,29 @@ rk_transcript_get_run_code_before (RkTranscript  *self,
                                    const char    *cell_id,
                                    char         **cell_code)
 {
-  g_autoptr(GHashTable) pending = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) cells = NULL;
   GPtrArray *out;
 
   g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
 
   if (cell_code != NULL)
     *cell_code = NULL;
-
   out = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < self->entries->len; i++)
+  cells = rk_transcript_get_run_cells (self);
+  for (guint i = 0; i < cells->len; i++)
     {
-      RkTranscriptEntry *e = self->entries->pdata[i];
-      RkTranscriptEntry *code;
-      g_autofree char *ran = NULL;
+      RkRunCell *cell = cells->pdata[i];
 
-      if (e->cell_id == NULL)
-        continue;
-      if (e->kind == RK_ENTRY_CODE)
-        {
-          g_hash_table_replace (pending, e->cell_id, e);
-          continue;
-        }
-      if (e->kind != RK_ENTRY_APPROVAL)
-        continue;
-      code = g_hash_table_lookup (pending, e->cell_id);
-      if (code == NULL)
-        continue;
-      g_hash_table_remove (pending, e->cell_id);
-      if (e->decision == RK_DECISION_APPROVED || e->decision == RK_DECISION_AUTO)
-        ran = g_strdup (code->text ? code->text : "");
-      else if (e->decision == RK_DECISION_EDITED)
-        ran = g_strdup (e->text ? e->text : "");
-      else
-        continue;
-      if (cell_id != NULL && g_str_equal (e->cell_id, cell_id))
+      if (cell_id != NULL && g_strcmp0 (cell->cell_id, cell_id) == 0)
         {
           if (cell_code != NULL)
-            *cell_code = g_steal_pointer (&ran);
+            *cell_code = g_strdup (cell->code);
           break;
         }
-      g_ptr_array_add (out, g_steal_pointer (&ran));
+      /* A cell that failed as it ran left nothing to rebuild, and replaying
+       * it would fail again and stop the rest (as Restart Session does). */
+      if (cell->failure == NULL)
+        g_ptr_array_add (out, g_strdup (cell->code));
     }
   return out;
 }
@@ -817,6 +799,7 @@ rk_run_cell_free (RkRunCell *cell)
 {
   if (cell == NULL)
     return;
+  g_free (cell->cell_id);
   g_free (cell->code);
   g_free (cell->failure);
   g_free (cell);
@@ -857,6 +840,7 @@ rk_transcript_get_run_cells (RkTranscript *self)
               e->decision != RK_DECISION_EDITED)
             break;
           cell = g_new0 (RkRunCell, 1);
+          cell->cell_id = g_strdup (e->cell_id);
           cell->code = g_strdup (e->decision == RK_DECISION_EDITED ? (e->text ? e->text : "")
                                                                    : (code->text ? code->text : ""));
           cell->number = out->len + 1;

@@ -166,8 +166,9 @@ gboolean           rk_transcript_append_text        (RkTranscript  *self,
  * code, the edited code if edited; skipped code is left out.
  * Returns: (element-type utf8) */
 GPtrArray         *rk_transcript_get_run_code       (RkTranscript  *self);
-/* The same up to the cell @cell_id: the code that ran before it, and in
- * @cell_code its own (NULL if it did not run). */
+/* The same up to the cell @cell_id: the code that ran before it and
+ * succeeded (a cell that failed as it ran is left out), and in @cell_code
+ * its own (NULL if it did not run). */
 GPtrArray         *rk_transcript_get_run_code_before (RkTranscript *self,
                                                       const char   *cell_id,
                                                       char        **cell_code);
@@ -178,6 +179,7 @@ GPtrArray         *rk_transcript_get_run_code_before (RkTranscript *self,
  * the ones that succeeded and says why it skipped the others. */
 typedef struct
 {
+  char  *cell_id;
   char  *code;
   guint  number;
   char  *failure;   /* NULL when the cell succeeded */
