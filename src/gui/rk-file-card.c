@@ -361,6 +361,13 @@ show_profile (RkFileCard          *self,
                                                         profile->tables->len),
                                   profile->tables->len);
         }
+      /* While the rows are counted, the count and its percentage end the
+       * line (tick_cb appends how far it got). */
+      if (estimate && profile->engine == RK_ENGINE_DASK)
+        {
+          g_string_append (summary, " · ");
+          g_string_append (summary, _("Large file: read in parts"));
+        }
       g_string_append (summary, " · ");
       if (estimate)
         /* TRANSLATORS: on a big file's card while its rows are counted: the
@@ -391,7 +398,7 @@ show_profile (RkFileCard          *self,
           g_string_append_printf (summary, _(" (first table, “%s”)"), where);
         }
       show_columns (self, t);
-      if (profile->engine == RK_ENGINE_DASK)
+      if (profile->engine == RK_ENGINE_DASK && !estimate)
         {
           g_string_append (summary, " · ");
           /* TRANSLATORS: on a file's card: the file is bigger than the sandbox's memory
