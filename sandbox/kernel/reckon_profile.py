@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""reckon_profile.py FILE... — print one JSON document profiling each file.
+"""reckon_profile.py [--partial] FILE... — print one JSON document profiling each file.
 
 Run by the host inside reckon-sandbox (never outside it: the files are
 untrusted). The document: {"version": 1, "files": [{"name": ..., ...}]},
 one entry per argument, each with either a profile or one "error" sentence.
+With --partial, a big CSV's profile from its sample (rows estimated) comes
+first, as a line of its own: {"version": 1, "partial": true, "index": I,
+"files": [FILE]}, while its rows are still counted.
 """
 
 import os

@@ -30,6 +30,7 @@ typedef struct
   RkFileProfile *profile;     /* NULL while busy */
   gboolean       busy;
   double         progress;    /* 0..1 read by the profiler, -1: not known */
+  RkFileProfile *estimate;    /* from the sample, rows estimated, while busy */
 } FileState;
 
 struct _RkConversation
@@ -48,6 +49,7 @@ struct _RkConversation
   GPtrArray           *files;        /* FileState, in the order added */
   GQueue               waiting;      /* FileState copied, waiting to be profiled */
   guint                n_profiling;
+  guint64              profile_memory;  /* the kernel's memory limit, for the profiler too */
 
   RkApprovalPolicy     policy;
   gboolean             auto_approve;
@@ -91,6 +93,7 @@ enum
 {
   SIGNAL_PROFILE_CHANGED,
   SIGNAL_PROFILE_PROGRESS,
+  SIGNAL_PROFILE_PARTIAL,
   N_SIGNALS
 };
 
@@ -107,6 +110,7 @@ file_state_free (gpointer data)
   g_free (fs->original);
   g_clear_object (&fs->cancellable);
   g_clear_pointer (&fs->profile, rk_file_profile_free);
+  g_clear_pointer (&fs->estimate, rk_file_profile_free);
   g_free (fs);
 }
 
@@ -438,6 +442,8 @@ rk_conversation_set_kernel_limits (RkConversation       *self,
   g_return_if_fail (RK_IS_CONVERSATION (self));
 
   rk_session_set_kernel_limits (self->session, limits);
+  /* Profiles judge "lazy or not" against the limit reckon.load will have. */
+  self->profile_memory = limits != NULL ? limits->memory_bytes : 0;
   /* The time limit applies at once; the rest from the next kernel start. */
   if (limits != NULL)
     rk_kernel_set_cell_time_limit (rk_session_get_kernel (self->session), limits->cell_time_seconds);
@@ -509,6 +515,7 @@ file_done (RkConversation *self,
   g_autofree char *name = g_strdup (fs->name);
 
   g_clear_pointer (&fs->profile, rk_file_profile_free);
+  g_clear_pointer (&fs->estimate, rk_file_profile_free);
   fs->profile = profile;
   fs->busy = FALSE;
   g_clear_object (&fs->cancellable);
@@ -565,6 +572,20 @@ profile_progress_cb (const char *name,
   g_signal_emit (op->self, signals[SIGNAL_PROFILE_PROGRESS], 0, name, op->fs->progress);
 }
 
+/* A big CSV's profile from its sample, before its rows are counted (in the
+ * GUI thread, at most once; never after profiled_cb). */
+static void
+profile_partial_cb (const RkFileProfile *profile,
+                    gpointer             user_data)
+{
+  FileOp *op = user_data;
+
+  if (!op->fs->busy || op->fs->estimate != NULL || g_strcmp0 (profile->name, op->fs->name) != 0)
+    return;
+  op->fs->estimate = rk_file_profile_copy (profile);
+  g_signal_emit (op->self, signals[SIGNAL_PROFILE_PARTIAL], 0, op->fs->name);
+}
+
 /* The profiler's readings reached the workspace (or not: reckon.load then
  * detects the reading again, as the profiler did). */
 static void
@@ -617,8 +638,11 @@ start_profile (RkConversation *self,
   fs->progress = -1;
   options.stage_readings = TRUE;
   options.inputs = (const char * const *) inputs;
-  rk_profile_files_with_progress_async (rk_session_get_workspace (self->session), names, &options,
-                                        profile_progress_cb, op, fs->cancellable, profiled_cb, op);
+  options.memory_bytes = self->profile_memory;
+  g_clear_pointer (&fs->estimate, rk_file_profile_free);
+  rk_profile_files_with_partial_async (rk_session_get_workspace (self->session), names, &options,
+                                       profile_progress_cb, profile_partial_cb, op, fs->cancellable,
+                                       profiled_cb, op);
 }
 
 /* Starts waiting files while there is a free slot. */
@@ -754,6 +778,18 @@ rk_conversation_get_profile (RkConversation *self,
 
   fs = find_file (self, name);
   return fs != NULL && !fs->busy ? fs->profile : NULL;
+}
+
+RkFileProfile *
+rk_conversation_get_estimate (RkConversation *self,
+                              const char     *name)
+{
+  FileState *fs;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+
+  fs = find_file (self, name);
+  return fs != NULL && fs->busy ? fs->estimate : NULL;
 }
 
 gboolean
@@ -1867,6 +1903,9 @@ rk_conversation_class_init (RkConversationClass *klass)
   signals[SIGNAL_PROFILE_PROGRESS] =
     g_signal_new ("profile-progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
+  signals[SIGNAL_PROFILE_PARTIAL] =
+    g_signal_new ("profile-partial", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

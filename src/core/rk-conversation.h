@@ -67,6 +67,10 @@ void            rk_conversation_add_files      (RkConversation  *self,
  * could not be read has a profile holding only an error sentence. */
 RkFileProfile  *rk_conversation_get_profile    (RkConversation *self,
                                                 const char     *name);
+/* While a big CSV is profiled: its profile from the sample, rows estimated
+ * (rows_approximate), until the exact count comes; else NULL. */
+RkFileProfile  *rk_conversation_get_estimate   (RkConversation *self,
+                                                const char     *name);
 /* TRUE while @name is being copied or profiled. */
 gboolean        rk_conversation_is_profiling   (RkConversation *self,
                                                 const char     *name);
@@ -176,6 +180,9 @@ void            rk_conversation_close          (RkConversation *self);
  *                     or its workspace name changed
  *   "profile-progress" (const char *name, double fraction)  how much of the
  *                     file the profiler has read, 0 to 1, a few times a second
+ *   "profile-partial" (const char *name)  a big CSV's profile from its sample
+ *                     is known (rk_conversation_get_estimate), its rows still
+ *                     being counted; "profile-changed" follows with the exact one
  */
 
 G_END_DECLS

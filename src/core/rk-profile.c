@@ -7,14 +7,17 @@
 #include <errno.h>
 #include <math.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <gio/gunixinputstream.h>
 #include <json-glib/json-glib.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rk-json.h"
+#include "rk-profile-output.h"
 #include "rk-profile-progress.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
@@ -1217,7 +1220,9 @@ typedef struct
   GStrv  option_args;          /* the user's choices, as profiler arguments */
   GStrv  inputs;               /* RkProfileOptions.inputs */
   RkProfileProgressFunc progress;
+  RkProfilePartialFunc  partial;
   gpointer              progress_data;
+  guint64               memory_bytes;  /* RkProfileOptions.memory_bytes */
 } ProfileData;
 
 /* Where the worker thread sends progress: to the task's main context, at
@@ -1230,6 +1235,8 @@ typedef struct
   RkProfileProgressFunc  func;
   gpointer               data;
   gint64                 last_post;
+  RkProfilePartialFunc   partial;
+  GHashTable            *partial_sent;  /* names: one partial a file, over every run */
 } ProgressSink;
 
 typedef struct
@@ -1286,6 +1293,58 @@ progress_post (ProgressSink *sink,
   g_source_attach (source, g_task_get_context (sink->task));
 }
 
+typedef struct
+{
+  GTask         *task;
+  RkFileProfile *profile;
+} PartialMessage;
+
+static void
+partial_message_free (gpointer data)
+{
+  PartialMessage *m = data;
+
+  g_object_unref (m->task);
+  rk_file_profile_free (m->profile);
+  g_free (m);
+}
+
+static gboolean
+partial_message_cb (gpointer data)
+{
+  PartialMessage *m = data;
+  ProfileData *d = g_task_get_task_data (m->task);
+
+  if (!g_task_get_completed (m->task) && !g_cancellable_is_cancelled (g_task_get_cancellable (m->task)) &&
+      d->partial != NULL)
+    d->partial (m->profile, d->progress_data);
+  return G_SOURCE_REMOVE;
+}
+
+/* Takes @profile: to the caller's main context, once per file. */
+static void
+partial_post (ProgressSink  *sink,
+              RkFileProfile *profile)
+{
+  g_autoptr(GSource) source = NULL;
+  PartialMessage *m;
+
+  if (sink == NULL || sink->partial == NULL || g_hash_table_contains (sink->partial_sent, profile->name))
+    {
+      rk_file_profile_free (profile);
+      return;
+    }
+  g_hash_table_add (sink->partial_sent, g_strdup (profile->name));
+  m = g_new0 (PartialMessage, 1);
+  m->task = g_object_ref (sink->task);
+  m->profile = profile;
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, partial_message_cb, m, partial_message_free);
+  g_source_set_static_name (source, "[reckon] partial profile");
+  g_source_attach (source, g_task_get_context (sink->task));
+}
+
 /* A progress line of one run: its index names one of the run's files. */
 typedef struct
 {
@@ -1302,6 +1361,19 @@ run_progress_cb (guint    index,
   RunProgress *rp = user_data;
 
   progress_post (rp->sink, rp->names[index], done, total);
+}
+
+/* A partial profile of one run: named as the host named the file. */
+static void
+run_partial_cb (guint          index,
+                RkFileProfile *profile,
+                gpointer       user_data)
+{
+  RunProgress *rp = user_data;
+
+  g_free (profile->name);
+  profile->name = g_strdup (rp->names[index]);
+  partial_post (rp->sink, profile);
 }
 
 static void
@@ -1383,9 +1455,9 @@ options_to_args (const RkProfileOptions  *options,
  * cancelled or when stdout went over its cap (the child is then killed). */
 static gboolean
 drain (GSubprocess             *proc,
-       GByteArray              *out,
-       gsize                    out_cap,
+       RkProfileOutputReader   *out,
        RkProfileProgressReader *err,
+       guint                    timeout,
        GCancellable            *cancellable,
        gboolean                *too_large)
 {
@@ -1396,7 +1468,7 @@ drain (GSubprocess             *proc,
   gboolean open_[2] = { TRUE, TRUE };
   GPollFD cancel_fd = { 0, };
   gboolean have_cancel = cancellable != NULL && g_cancellable_make_pollfd (cancellable, &cancel_fd);
-  gint64 deadline = g_get_monotonic_time () + (gint64) (profile_timeout + 30) * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout + 30) * G_USEC_PER_SEC;
   guint8 buf[65536];
   gboolean ok = TRUE;
 
@@ -1452,14 +1524,15 @@ drain (GSubprocess             *proc,
             }
           if (i == 0)
             {
-              if (out->len + (gsize) r > out_cap)
+              /* Partial lines go to the caller as they come; a line over
+               * the cap stops the run. */
+              if (!rk_profile_output_reader_feed (out, buf, r))
                 {
                   *too_large = TRUE;
                   g_subprocess_send_signal (proc, SIGKILL);
                   ok = FALSE;
                   goto done;
                 }
-              g_byte_array_append (out, buf, r);
             }
           else
             /* Progress lines are taken out; the rest is kept, capped. */
@@ -1467,10 +1540,39 @@ drain (GSubprocess             *proc,
         }
     }
 done:
+  if (ok)
+    rk_profile_output_reader_finish (out);
   rk_profile_progress_reader_finish (err);
   if (have_cancel)
     g_cancellable_release_fd (cancellable);
   return ok;
+}
+
+/* The wall-clock limit of a run: profile_timeout (60 s) plus 30 s for each
+ * GB of the files profiled (a cold 10 GB CSV is read at the disk's speed,
+ * about 70 s at 150 MB/s), at most an hour. */
+#define TIMEOUT_PER_GB 30
+#define TIMEOUT_MAX    3600
+
+static guint
+profile_timeout_for (const char         *workspace,
+                     const char * const *names,
+                     guint               n_names)
+{
+  guint64 total = 0;
+  guint64 extra;
+
+  for (guint i = 0; i < n_names; i++)
+    {
+      g_autofree char *path = g_build_filename (workspace, names[i], NULL);
+      GStatBuf st;
+
+      /* lstat: a link a cell planted in the workspace adds nothing. */
+      if (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode))
+        total += (guint64) st.st_size;
+    }
+  extra = (total * TIMEOUT_PER_GB + 999999999) / 1000000000;
+  return (guint) MIN ((guint64) profile_timeout + extra, MAX (TIMEOUT_MAX, (guint64) profile_timeout));
 }
 
 /* Runs the profiler once over @names. Returns one profile per name, or NULL
@@ -1482,6 +1584,7 @@ run_profiler (const char         *workspace,
               const char * const *option_args,
               const char * const *names,
               guint               n_names,
+              guint64             memory_bytes,
               ProgressSink       *sink,
               GCancellable       *cancellable,
               char              **failure,
@@ -1490,6 +1593,7 @@ run_profiler (const char         *workspace,
   g_autoptr(RkSandboxChild) child = NULL;
   RunProgress run_progress = { sink, names };
   RkProfileProgressReader err_reader;
+  RkProfileOutputReader out_reader;
   GSubprocess *proc;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GByteArray) out = g_byte_array_new ();
@@ -1497,7 +1601,8 @@ run_profiler (const char         *workspace,
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *err_text = NULL;
   g_autoptr(GPtrArray) parsed = NULL;
-  gboolean too_large = FALSE;
+  gboolean too_large = FALSE, ok;
+  guint timeout = profile_timeout_for (workspace, names, n_names);
   int status;
 
   RkSandboxSpec spec = { 0, };
@@ -1517,8 +1622,8 @@ run_profiler (const char         *workspace,
 
   spec.workspace = workspace;
   spec.inputs = inputs;
-  spec.memory_bytes = profile_memory;
-  spec.timeout_seconds = profile_timeout;
+  spec.memory_bytes = memory_bytes > 0 ? memory_bytes : profile_memory;
+  spec.timeout_seconds = timeout;
   spec.max_procs = 16;
   spec.status_fd = -1;
   spec.flags = G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE;
@@ -1537,7 +1642,10 @@ run_profiler (const char         *workspace,
   proc = rk_sandbox_child_get_process (child);
 
   rk_profile_progress_reader_init (&err_reader, n_names, err, MAX_STDERR, run_progress_cb, &run_progress);
-  if (!drain (proc, out, RK_PROFILE_MAX_JSON, &err_reader, cancellable, &too_large))
+  rk_profile_output_reader_init (&out_reader, n_names, out, RK_PROFILE_MAX_JSON, run_partial_cb, &run_progress);
+  ok = drain (proc, &out_reader, &err_reader, timeout, cancellable, &too_large);
+  rk_profile_output_reader_clear (&out_reader);
+  if (!ok)
     {
       g_subprocess_wait (proc, NULL, NULL);
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -1621,6 +1729,7 @@ profile_files_args (const char          *workspace,
                     const char * const  *inputs,
                     const char * const  *names,
                     const char * const  *option_args,
+                    guint64              memory_bytes,
                     ProgressSink        *sink,
                     GCancellable        *cancellable,
                     GError             **error)
@@ -1655,7 +1764,7 @@ profile_files_args (const char          *workspace,
   if (valid->len > 1)
     {
       batch = run_profiler (workspace, inputs, option_args, (const char * const *) valid->pdata, valid->len,
-                            sink, cancellable, &failure, error);
+                            memory_bytes, sink, cancellable, &failure, error);
       g_clear_pointer (&failure, g_free);
       if (batch == NULL && g_cancellable_is_cancelled (cancellable))
         return NULL;
@@ -1685,7 +1794,8 @@ profile_files_args (const char          *workspace,
               continue;
             }
         }
-      one = run_profiler (workspace, inputs, option_args, &names[i], 1, sink, cancellable, &failure, error);
+      one = run_profiler (workspace, inputs, option_args, &names[i], 1, memory_bytes, sink, cancellable, &failure,
+                          error);
       if (one == NULL && g_cancellable_is_cancelled (cancellable))
         return NULL;
       if (one != NULL)
@@ -1712,7 +1822,8 @@ rk_profile_files_with_options (const char              *workspace,
   if (option_args == NULL)
     return NULL;
   return profile_files_args (workspace, options != NULL ? options->inputs : NULL, names,
-                             (const char * const *) option_args, NULL, cancellable, error);
+                             (const char * const *) option_args, options != NULL ? options->memory_bytes : 0,
+                             NULL, cancellable, error);
 }
 
 static void
@@ -1723,10 +1834,12 @@ profile_thread (GTask        *task,
 {
   ProfileData *d = task_data;
   GError *error = NULL;
-  ProgressSink sink = { task, d->progress, d->progress_data, 0 };
+  g_autoptr(GHashTable) sent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  ProgressSink sink = { task, d->progress, d->progress_data, 0, d->partial, sent };
   GPtrArray *out = profile_files_args (d->workspace, (const char * const *) d->inputs,
                                       (const char * const *) d->names,
-                                      (const char * const *) d->option_args, &sink, cancellable, &error);
+                                      (const char * const *) d->option_args, d->memory_bytes, &sink,
+                                      cancellable, &error);
 
   if (out == NULL)
     g_task_return_error (task, error);
@@ -1765,6 +1878,21 @@ rk_profile_files_with_progress_async (const char              *workspace,
                                       GAsyncReadyCallback      callback,
                                       gpointer                 user_data)
 {
+  rk_profile_files_with_partial_async (workspace, names, options, progress, NULL, progress_data, cancellable,
+                                       callback, user_data);
+}
+
+void
+rk_profile_files_with_partial_async (const char              *workspace,
+                                     const char * const      *names,
+                                     const RkProfileOptions  *options,
+                                     RkProfileProgressFunc    progress,
+                                     RkProfilePartialFunc     partial,
+                                     gpointer                 data,
+                                     GCancellable            *cancellable,
+                                     GAsyncReadyCallback      callback,
+                                     gpointer                 user_data)
+{
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   g_autoptr(GError) error = NULL;
   ProfileData *d;
@@ -1782,7 +1910,20 @@ rk_profile_files_with_progress_async (const char              *workspace,
   d->option_args = option_args;
   d->inputs = options != NULL ? g_strdupv ((GStrv) options->inputs) : NULL;
   d->progress = progress;
-  d->progress_data = progress_data;
+  d->partial = partial;
+  d->progress_data = data;
+  d->memory_bytes = options != NULL ? options->memory_bytes : 0;
+  if (partial != NULL)
+    {
+      /* Only a caller that takes partial profiles asks for them: an older
+       * host never sees two documents. */
+      g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+      g_strv_builder_add (b, "--partial");
+      g_strv_builder_addv (b, (const char **) d->option_args);
+      g_strfreev (d->option_args);
+      d->option_args = g_strv_builder_end (b);
+    }
   g_task_set_task_data (task, d, profile_data_free);
   g_task_run_in_thread (task, profile_thread);
 }

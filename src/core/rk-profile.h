@@ -166,9 +166,13 @@ typedef struct
    * and not counted against the disk limit while the profiler runs
    * (RkSandboxSpec.inputs); NULL: the files profiled. */
   const char * const *inputs;
+  /* The sandbox's memory limit for the profiler (0: 2 GiB, or what
+   * rk_profile_set_limits set): the conversation's, so that the profile's
+   * engine choice (pandas or Dask) is the one reckon.load makes. */
+  guint64              memory_bytes;
 } RkProfileOptions;
 
-#define RK_PROFILE_OPTIONS_INIT { RK_PROFILE_HEADER_AUTO, NULL, NULL, -1, FALSE }
+#define RK_PROFILE_OPTIONS_INIT { RK_PROFILE_HEADER_AUTO, NULL, NULL, -1, FALSE, NULL, 0 }
 
 GType           rk_file_profile_get_type   (void) G_GNUC_CONST;
 #define RK_TYPE_FILE_PROFILE (rk_file_profile_get_type ())
@@ -238,6 +242,11 @@ typedef void (*RkProfileProgressFunc) (const char *name,
                                        guint64     total,
                                        gpointer    user_data);
 
+/* A big CSV's profile from its sample, before its rows are counted: the
+ * table's rows are estimated (rows_approximate). */
+typedef void (*RkProfilePartialFunc) (const RkFileProfile *profile,
+                                      gpointer             user_data);
+
 /* rk_profile_files_with_options_async() that also reports progress, a few
  * times a second at most, through @progress called in the thread-default
  * main context of the caller, never after @callback has run; @progress_data
@@ -250,6 +259,20 @@ void            rk_profile_files_with_progress_async (const char              *w
                                                       GCancellable            *cancellable,
                                                       GAsyncReadyCallback      callback,
                                                       gpointer                 user_data);
+
+/* rk_profile_files_with_progress_async() that also hands over, in the same
+ * main context and at most once per file, a big CSV's profile from its
+ * sample (the profiler's --partial) while its exact row count goes on;
+ * never after @callback has run. @data goes to @progress and @partial. */
+void            rk_profile_files_with_partial_async (const char              *workspace,
+                                                     const char * const      *names,
+                                                     const RkProfileOptions  *options,
+                                                     RkProfileProgressFunc    progress,
+                                                     RkProfilePartialFunc     partial,
+                                                     gpointer                 data,
+                                                     GCancellable            *cancellable,
+                                                     GAsyncReadyCallback      callback,
+                                                     gpointer                 user_data);
 
 /* How the file was read, in plain words for the card and the model
  * ("comma-separated, first row is the header, 1 comment line skipped,
@@ -264,7 +287,9 @@ gboolean        rk_file_profile_get_alternative  (const RkFileProfile *self,
                                                   RkProfileOptions    *options,
                                                   char               **label);
 
-/* Limits of one profiling run (defaults: 2 GiB memory, 60 s). Tests lower them. */
+/* Limits of one profiling run (defaults: 2 GiB memory, 60 s; a run's wall
+ * clock limit grows by 30 s for each GB of its files, up to an hour). Tests
+ * lower them. */
 void            rk_profile_set_limits      (guint64              memory_bytes,
                                             guint                timeout_seconds);
 

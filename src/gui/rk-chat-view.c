@@ -674,8 +674,14 @@ bind_cb (GtkSignalListItemFactory *factory,
           if (profile != NULL)
             rk_entry_row_set_profile (row, profile);
           else if (rk_conversation_is_profiling (self->conversation, name))
-            /* A row bound again while the file is read shows how far it got. */
-            rk_entry_row_set_progress (row, rk_conversation_get_progress (self->conversation, name));
+            {
+              RkFileProfile *estimate = rk_conversation_get_estimate (self->conversation, name);
+
+              /* A row bound again while the file is read shows how far it got. */
+              if (estimate != NULL)
+                rk_entry_row_set_estimate (row, estimate);
+              rk_entry_row_set_progress (row, rk_conversation_get_progress (self->conversation, name));
+            }
           else if (!rk_conversation_is_profiling (self->conversation, name) &&
                    rk_transcript_entry_get_detail (entry) == NULL)
             {
@@ -790,6 +796,27 @@ profile_progress_cb (RkChatView *self,
 }
 
 static void
+profile_partial_cb (RkChatView *self,
+                    const char *name)
+{
+  GHashTableIter iter;
+  gpointer row;
+  RkFileProfile *estimate = rk_conversation_get_estimate (self->conversation, name);
+
+  if (estimate == NULL)
+    return;
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    {
+      RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
+
+      if (entry != NULL && g_strcmp0 (rk_transcript_entry_get_name (entry), name) == 0 &&
+          rk_transcript_entry_get_kind (entry) == RK_ENTRY_ATTACHMENT)
+        rk_entry_row_set_estimate (row, estimate);
+    }
+}
+
+static void
 session_workspace_cb (RkChatView *self)
 {
   /* A restarted session has a new workspace: rows bind to it from now on. */
@@ -854,6 +881,7 @@ rk_chat_view_set_conversation (RkChatView     *self,
       g_signal_connect_swapped (conversation, "notify::cell-started", G_CALLBACK (conversation_state_cb), self);
       g_signal_connect_swapped (conversation, "profile-changed", G_CALLBACK (profile_changed_cb), self);
       g_signal_connect_swapped (conversation, "profile-progress", G_CALLBACK (profile_progress_cb), self);
+      g_signal_connect_swapped (conversation, "profile-partial", G_CALLBACK (profile_partial_cb), self);
       if (session != NULL)
         g_signal_connect_swapped (session, "restarted", G_CALLBACK (session_workspace_cb), self);
       conversation_state_cb (self);

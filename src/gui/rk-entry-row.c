@@ -800,6 +800,15 @@ rk_entry_row_set_profile (RkEntryRow          *self,
 }
 
 void
+rk_entry_row_set_estimate (RkEntryRow          *self,
+                           const RkFileProfile *estimate)
+{
+  g_return_if_fail (RK_IS_ENTRY_ROW (self));
+  if (self->card != NULL && rk_file_card_get_profiling (self->card))
+    rk_file_card_set_estimate (self->card, estimate);
+}
+
+void
 rk_entry_row_set_progress (RkEntryRow *self,
                            double      fraction)
 {

@@ -31,6 +31,10 @@ void               rk_entry_row_set_state       (RkEntryRow        *self,
 /* Attachment rows: the file's profile, NULL while it is profiled. */
 void               rk_entry_row_set_profile     (RkEntryRow          *self,
                                                  const RkFileProfile *profile);
+/* Attachment rows, while a big CSV is profiled: its profile from the
+ * sample, rows estimated, shown until rk_entry_row_set_profile(). */
+void               rk_entry_row_set_estimate    (RkEntryRow          *self,
+                                                 const RkFileProfile *estimate);
 /* How much of an attachment's file was read (0 to 1, -1: not known). */
 void               rk_entry_row_set_progress    (RkEntryRow          *self,
                                                  double               fraction);

@@ -33,6 +33,7 @@ struct _RkFileCard
   guint       timer_id;
   guint64     size;
   double      progress;        /* 0..1 read so far, -1: not known */
+  char       *estimate;        /* while profiling: the summary from the sample, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (RkFileCard, rk_file_card, GTK_TYPE_WIDGET)
@@ -167,7 +168,14 @@ tick_cb (gpointer user_data)
   g_autofree char *text = NULL;
   int percent = self->progress >= 0 ? (int) (self->progress * 100.0) : -1;
 
-  if (self->size > 0 && percent >= 0)
+  if (self->estimate != NULL && percent >= 0)
+    /* TRANSLATORS: a file's summary from a sample, e.g. "CSV · 10.0 GB · about
+     * 260,000,000 rows × 6 columns, counting…", and how much of the file was
+     * counted so far, e.g. "45 %" */
+    what = g_strdup_printf (_("%s %d %%"), self->estimate, percent);
+  else if (self->estimate != NULL)
+    what = g_strdup (self->estimate);
+  else if (self->size > 0 && percent >= 0)
     {
       g_autofree char *size = g_format_size (self->size);
       /* TRANSLATORS: %s is the size of the file being read, e.g. "182.3 MB";
@@ -240,15 +248,17 @@ rk_file_card_set_started (RkFileCard *self,
     tick_cb (self);
 }
 
+static void show_profile (RkFileCard          *self,
+                          const RkFileProfile *profile,
+                          gboolean             estimate);
+
 void
 rk_file_card_set_profile (RkFileCard          *self,
                           const RkFileProfile *profile)
 {
-  g_autoptr(GString) summary = g_string_new (NULL);
-  g_autoptr(GString) notes = g_string_new (NULL);
-
   g_return_if_fail (RK_IS_FILE_CARD (self));
 
+  g_clear_pointer (&self->estimate, g_free);
   self->profiling = profile == NULL;
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), self->profiling);
   gtk_spinner_set_spinning (self->spinner, self->profiling);
@@ -284,6 +294,40 @@ rk_file_card_set_profile (RkFileCard          *self,
       gtk_widget_add_css_class (GTK_WIDGET (self), "rk-file-error");
       return;
     }
+  show_profile (self, profile, FALSE);
+}
+
+void
+rk_file_card_set_estimate (RkFileCard          *self,
+                           const RkFileProfile *estimate)
+{
+  g_return_if_fail (RK_IS_FILE_CARD (self));
+
+  /* Only while the file is read: the exact profile always wins. */
+  if (!self->profiling || estimate == NULL || estimate->error != NULL)
+    return;
+  gtk_image_set_from_icon_name (self->icon, kind_icon (estimate->kind));
+  show_profile (self, estimate, TRUE);
+  tick_cb (self);
+}
+
+const char *
+rk_file_card_get_estimate (RkFileCard *self)
+{
+  g_return_val_if_fail (RK_IS_FILE_CARD (self), NULL);
+  return self->profiling ? self->estimate : NULL;
+}
+
+/* The summary, columns and notes of @profile; @estimate: its rows are
+ * being counted (the spinner, progress and Cancel stay; tick_cb shows the
+ * summary with how far the count got). */
+static void
+show_profile (RkFileCard          *self,
+              const RkFileProfile *profile,
+              gboolean             estimate)
+{
+  g_autoptr(GString) summary = g_string_new (NULL);
+  g_autoptr(GString) notes = g_string_new (NULL);
 
   g_string_append (summary, kind_label (profile->kind));
   if (profile->size > 0)
@@ -317,8 +361,22 @@ rk_file_card_set_profile (RkFileCard          *self,
                                                         profile->tables->len),
                                   profile->tables->len);
         }
+      /* While the rows are counted, the count and its percentage end the
+       * line (tick_cb appends how far it got). */
+      if (estimate && profile->engine == RK_ENGINE_DASK)
+        {
+          g_string_append (summary, " · ");
+          g_string_append (summary, _("Large file: read in parts"));
+        }
       g_string_append (summary, " · ");
-      if (t->rows == 1 && !t->rows_approximate)
+      if (estimate)
+        /* TRANSLATORS: on a big file's card while its rows are counted: the
+         * rows estimated from a sample, e.g. "about 260,000,000 rows × 6
+         * columns, counting…"; %s is a number */
+        g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "about %s rows × %u column, counting…",
+                                                      "about %s rows × %u columns, counting…", t->n_columns),
+                                rows, t->n_columns);
+      else if (t->rows == 1 && !t->rows_approximate)
         /* TRANSLATORS: a table of one row: "1 row × 7 columns" */
         g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "1 row × %u column", "1 row × %u columns",
                                                       t->n_columns),
@@ -340,7 +398,7 @@ rk_file_card_set_profile (RkFileCard          *self,
           g_string_append_printf (summary, _(" (first table, “%s”)"), where);
         }
       show_columns (self, t);
-      if (profile->engine == RK_ENGINE_DASK)
+      if (profile->engine == RK_ENGINE_DASK && !estimate)
         {
           g_string_append (summary, " · ");
           /* TRANSLATORS: on a file's card: the file is bigger than the sandbox's memory
@@ -367,7 +425,13 @@ rk_file_card_set_profile (RkFileCard          *self,
     }
   gtk_label_set_text (self->notes_label, notes->str);
   gtk_widget_set_visible (GTK_WIDGET (self->notes_label), notes->len > 0);
-  gtk_label_set_text (self->summary, summary->str);
+  if (estimate)
+    {
+      g_free (self->estimate);
+      self->estimate = g_strdup (summary->str);
+    }
+  else
+    gtk_label_set_text (self->summary, summary->str);
   gtk_widget_set_visible (self->details, gtk_widget_get_visible (GTK_WIDGET (self->columns_label)) || notes->len > 0);
 }
 
@@ -417,6 +481,7 @@ static void
 rk_file_card_finalize (GObject *object)
 {
   g_free (RK_FILE_CARD (object)->name);
+  g_free (RK_FILE_CARD (object)->estimate);
   G_OBJECT_CLASS (rk_file_card_parent_class)->finalize (object);
 }
 

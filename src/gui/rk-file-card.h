@@ -37,6 +37,12 @@ double      rk_file_card_get_progress (RkFileCard          *self);
 void        rk_file_card_set_profile  (RkFileCard          *self,
                                        const RkFileProfile *profile);
 gboolean    rk_file_card_get_profiling (RkFileCard         *self);
+/* While profiling: a big CSV's profile from its sample (rows estimated),
+ * shown with the progress and Cancel until rk_file_card_set_profile(). */
+void        rk_file_card_set_estimate (RkFileCard          *self,
+                                       const RkFileProfile *estimate);
+/* The estimated summary shown, or NULL. */
+const char *rk_file_card_get_estimate (RkFileCard          *self);
 /* The one-line summary shown, e.g. "CSV · 1,204 rows × 7 columns". */
 const char *rk_file_card_get_summary  (RkFileCard          *self);
 const char *rk_file_card_get_name     (RkFileCard          *self);

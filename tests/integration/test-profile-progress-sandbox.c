@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "test-profile-progress-sandbox"
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -159,6 +160,97 @@ test_big_csv (void)
   g_main_loop_unref (run.loop);
 }
 
+typedef struct
+{
+  Run            run;
+  RkFileProfile *partial;
+  guint          n_partials;
+  gboolean       partial_late;
+  gboolean       partial_before_progress_end;
+} PartialRun;
+
+static void
+partial_cb (const RkFileProfile *profile,
+            gpointer             user_data)
+{
+  PartialRun *pr = user_data;
+
+  g_assert_cmpstr (profile->name, ==, "big.csv");
+  if (pr->run.finished)
+    pr->partial_late = TRUE;
+  pr->n_partials++;
+  g_clear_pointer (&pr->partial, rk_file_profile_free);
+  pr->partial = rk_file_profile_copy (profile);
+  g_test_message ("partial after %u progress reports", pr->run.fractions->len);
+}
+
+static void
+partial_progress_cb (const char *name,
+                     guint64     done,
+                     guint64     total,
+                     gpointer    user_data)
+{
+  progress_cb (name, done, total, &((PartialRun *) user_data)->run);
+}
+
+static void
+partial_profiled_cb (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  profiled_cb (source, result, &((PartialRun *) user_data)->run);
+}
+
+/* With a partial callback: the sample's profile comes once, before the
+ * result, its rows estimated (within 2 % here: every row is as long); the
+ * result has the exact count. The memory limit given is the profiler's. */
+static void
+test_partial (void)
+{
+  const char *names[] = { "big.csv", NULL };
+  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
+  PartialRun pr = { { 0, }, };
+  const RkFileProfile *p;
+  const RkTableProfile *t;
+  const RkTableProfile *est;
+  guint64 limit = G_GUINT64_CONSTANT (3) * 1024 * 1024 * 1024;
+
+  if (skip_without_sandbox ())
+    return;
+  options.memory_bytes = limit;
+  pr.run.loop = g_main_loop_new (NULL, FALSE);
+  pr.run.fractions = g_array_new (FALSE, FALSE, sizeof (double));
+  uncache (big_path);
+  rk_profile_files_with_partial_async (workspace, names, &options, partial_progress_cb, partial_cb, &pr, NULL,
+                                       partial_profiled_cb, &pr);
+  g_main_loop_run (pr.run.loop);
+  linger (pr.run.loop);
+
+  g_assert_no_error (pr.run.error);
+  g_assert_cmpuint (pr.run.profiles->len, ==, 1);
+  p = g_ptr_array_index (pr.run.profiles, 0);
+  g_assert_null (p->error);
+  t = g_ptr_array_index (p->tables, 0);
+  g_assert_cmpuint (t->rows, ==, big_rows);
+  g_assert_false (t->rows_approximate);
+  g_assert_cmpuint (p->memory_limit, ==, limit);
+
+  g_assert_cmpuint (pr.n_partials, ==, 1);
+  g_assert_false (pr.partial_late);
+  g_assert_nonnull (pr.partial);
+  est = g_ptr_array_index (pr.partial->tables, 0);
+  g_test_message ("estimated %" G_GUINT64_FORMAT " rows, counted %" G_GUINT64_FORMAT, est->rows, t->rows);
+  g_assert_true (est->rows_approximate);
+  g_assert_cmpuint (est->n_columns, ==, 5);
+  g_assert_cmpfloat (fabs ((double) est->rows - (double) big_rows), <=, 0.02 * (double) big_rows);
+  g_assert_cmpuint (pr.partial->memory_limit, ==, limit);
+
+  g_clear_pointer (&pr.partial, rk_file_profile_free);
+  g_ptr_array_unref (pr.run.profiles);
+  g_array_unref (pr.run.fractions);
+  g_main_loop_unref (pr.run.loop);
+}
+
 /* Cancelled at the first report: the run ends cancelled, nothing after. */
 static void
 test_cancel (void)
@@ -194,7 +286,27 @@ typedef struct
   GArray    *fractions;
   gboolean   profiled;
   gboolean   late;
+  guint      n_partials;
+  guint64    estimated_rows;
 } ConvRun;
+
+static void
+conv_partial_cb (RkConversation *conv,
+                 const char     *name,
+                 ConvRun        *run)
+{
+  RkFileProfile *estimate = rk_conversation_get_estimate (conv, name);
+
+  g_assert_cmpstr (name, ==, "big.csv");
+  g_assert_true (rk_conversation_is_profiling (conv, name));
+  g_assert_null (rk_conversation_get_profile (conv, name));
+  g_assert_nonnull (estimate);
+  g_assert_true (((RkTableProfile *) estimate->tables->pdata[0])->rows_approximate);
+  run->estimated_rows = ((RkTableProfile *) estimate->tables->pdata[0])->rows;
+  if (run->profiled)
+    run->late = TRUE;
+  run->n_partials++;
+}
 
 static void
 conv_progress_cb (RkConversation *conv,
@@ -250,6 +362,7 @@ test_conversation (void)
   run.fractions = g_array_new (FALSE, FALSE, sizeof (double));
   g_signal_connect (conv, "profile-progress", G_CALLBACK (conv_progress_cb), &run);
   g_signal_connect (conv, "profile-changed", G_CALLBACK (conv_profile_changed_cb), &run);
+  g_signal_connect (conv, "profile-partial", G_CALLBACK (conv_partial_cb), &run);
   file = g_file_new_for_path (big_path);
   uncache (big_path);
   rk_conversation_add_files (conv, &file, 1);
@@ -260,6 +373,11 @@ test_conversation (void)
   g_assert_nonnull (p);
   g_assert_null (p->error);
   g_assert_cmpfloat (rk_conversation_get_progress (conv, "big.csv"), ==, -1);
+  /* The sample's profile came once, before the exact one, and is gone. */
+  g_assert_cmpuint (run.n_partials, ==, 1);
+  g_assert_cmpfloat (fabs ((double) run.estimated_rows - (double) big_rows), <=, 0.02 * (double) big_rows);
+  g_assert_null (rk_conversation_get_estimate (conv, "big.csv"));
+  g_assert_cmpuint (((RkTableProfile *) p->tables->pdata[0])->rows, ==, big_rows);
   g_test_message ("%u progress signals", run.fractions->len);
   /* The conversation's copy of the file is in the page cache, so this
    * read is quick: one report at least. */
@@ -310,6 +428,7 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/rk/profile/progress/big-csv", test_big_csv);
+  g_test_add_func ("/rk/profile/progress/partial", test_partial);
   g_test_add_func ("/rk/profile/progress/cancel", test_cancel);
   g_test_add_func ("/rk/profile/progress/conversation", test_conversation);
 

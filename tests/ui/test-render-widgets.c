@@ -817,6 +817,22 @@ run_code_seen_cb (GtkWidget  *card,
   d->count++;
 }
 
+static GtkWidget *
+label_containing (GtkWidget  *w,
+                  const char *text)
+{
+  if (GTK_IS_LABEL (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), text) != NULL)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = label_containing (c, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_file_card (void)
 {
@@ -859,8 +875,36 @@ test_file_card (void)
     g_assert_false (gtk_widget_get_visible (bar));
     g_assert_cmpstr (rk_file_card_get_summary (c), ==, "Reading the file (200.0\xc2\xa0MB)… 1:15");
     rk_file_card_set_progress (c, 0.5);
-    /* Read: no bar, no progress. */
+
+    /* A big CSV's sample profile: the columns at once, the rows labelled
+     * as estimated, with the percentage counted; bar, time and Cancel stay. */
+    {
+      RkFileProfile *est = rk_file_profile_copy (profiles->pdata[0]);
+      RkTableProfile *table = est->tables->pdata[0];
+      GtkWidget *columns;
+
+      table->rows = 260000000;
+      table->rows_approximate = TRUE;
+      est->size = 10000000000;
+      g_assert_null (rk_file_card_get_estimate (c));
+      rk_file_card_set_estimate (c, est);
+      g_assert_nonnull (rk_file_card_get_estimate (c));
+      g_assert_true (rk_file_card_get_profiling (c));
+      g_assert_true (gtk_widget_get_visible (cancel));
+      g_assert_true (gtk_widget_get_visible (bar));
+      g_assert_nonnull (strstr (rk_file_card_get_summary (c), "CSV · 10.0\xc2\xa0GB · about "));
+      g_assert_nonnull (strstr (rk_file_card_get_summary (c), " rows × 2 columns, counting… 50 % 1:15"));
+      columns = label_containing (card, "city");
+      g_assert_nonnull (columns);
+      g_assert_true (gtk_widget_get_visible (columns));
+      rk_file_card_set_progress (c, 0.75);
+      g_assert_nonnull (strstr (rk_file_card_get_summary (c), "counting… 75 % 1:15"));
+      rk_file_profile_free (est);
+    }
+    /* Read: no bar, no progress, no estimate. */
     rk_file_card_set_profile (c, profiles->pdata[0]);
+    g_assert_null (rk_file_card_get_estimate (c));
+    g_assert_null (strstr (rk_file_card_get_summary (c), "counting"));
     g_assert_false (gtk_widget_get_visible (bar));
     g_assert_cmpfloat (rk_file_card_get_progress (c), ==, -1);
   }

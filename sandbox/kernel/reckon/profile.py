@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import sys
 import warnings
 
 # Before anything imports an XML parser: entity expansion (billion laughs),
@@ -40,6 +41,10 @@ MAX_TEXT_LINES = 10
 SNIFF_BYTES = rd.SNIFF_BYTES
 MAX_SHEET_ROWS = rd.MAX_SHEET_ROWS
 MAX_JSON_BYTES = 64 * 1024 * 1024
+# With --partial: called with a big CSV's profile from its sample (rows
+# estimated) while the exact row count goes on; main() prints it.
+PARTIAL = None
+
 BIG_CSV = 32 * 1024 * 1024  # above this, CSV statistics come from a sample
 SAMPLE_ROWS = 200000
 
@@ -316,6 +321,14 @@ def _profile_csv(path, kind, raw, complete, result, options, compression=None, m
         head_rows = df.head(HEAD_ROWS).astype(str).values.tolist()
     table = _profile_frame(df, None, head_rows)
     table["header"] = reading["header"]
+    if big and len(df) >= SAMPLE_ROWS and counting is not None and PARTIAL is not None:
+        # The sample's statistics are ready and the count goes on: the host
+        # may show them at once, with the rows estimated from the bytes the
+        # sample took.
+        try:
+            _send_partial(path, reading, df, table, size, result, notes)
+        except Exception:  # noqa: BLE001 - the partial is a courtesy; the final document follows
+            pass
     if big and len(df) >= SAMPLE_ROWS:
         if lines is None:
             _size, lines = counting.result() if counting is not None else _unpacked_size_and_lines(path, reading)
@@ -324,6 +337,50 @@ def _profile_csv(path, kind, raw, complete, result, options, compression=None, m
         table["rows_sampled"] = len(df)
         if not _rows_exact(df) or reading.get("comment"):
             table["rows_approximate"] = True
+    _finish_csv(path, reading, df, table, size, result)
+    return reading
+
+
+def _sample_bytes(path, reading, rows):
+    """The bytes the first @rows lines (with any skipped lines and the
+    header) take, or None past 256 MiB."""
+    want = rows + int(reading.get("skip_lines", 0)) + (1 if reading["header"] else 0)
+    seen = done = 0
+    with open(path, "rb") as f:
+        while done < (256 << 20):
+            block = f.read(1 << 22)
+            if not block:
+                return done or None
+            n = block.count(b"\n")
+            if seen + n >= want:
+                pos = -1
+                for _ in range(want - seen):
+                    pos = block.index(b"\n", pos + 1)
+                return done + pos + 1
+            seen += n
+            done += len(block)
+    return None
+
+
+def _send_partial(path, reading, df, table, size, result, notes):
+    import copy
+
+    taken = _sample_bytes(path, reading, len(df))
+    if not taken:
+        return
+    est = copy.deepcopy(table)
+    est["rows"] = max(len(df), int(size * len(df) / taken))  # bytes per sampled row
+    est["rows_sampled"] = len(df)
+    est["rows_approximate"] = True
+    res = copy.deepcopy(result)
+    res["notes"] = list(notes)
+    rdg = copy.deepcopy(reading)
+    _finish_csv(path, rdg, df, est, size, res)
+    PARTIAL(res)
+
+
+def _finish_csv(path, reading, df, table, size, result):
+    notes = result.setdefault("notes", [])
     if not _rows_exact(df):
         # Dask splits a file into blocks at line breaks: a cell holding one
         # would be cut in two, so such a table is never read lazily.
@@ -337,7 +394,6 @@ def _profile_csv(path, kind, raw, complete, result, options, compression=None, m
     result["tables"] = [table]
     result["reading"] = _reading_for_profile(reading)
     result["read_hint"] = _hint(path, reading)
-    return reading
 
 
 def _choose_engine(path, reading, df, table, size, result):
@@ -856,6 +912,8 @@ def _parse_option(arg, options):
         options["skip"] = int(value) if value.isdigit() else None
     elif key == "stage-readings":
         rd.STAGE_READINGS = True
+    elif key == "partial":
+        options["partial"] = True
     else:
         return False
     return True
@@ -868,13 +926,36 @@ def main(argv):
 
     files = []
     options = {}
+    global PARTIAL
+
     progress = Progress()  # "reckon-progress" lines on stderr, for the file's card
     for p in argv:
         if p.startswith("--") and _parse_option(p, options):
             continue
+        if options.get("partial"):
+            PARTIAL = _partial_printer(len(files), os.path.basename(p))
         with progress.watch(len(files), p):
             files.append(profile_file(p, dict(options)))
+        PARTIAL = None
         gc.collect()  # give back what a big file took before the next one
     progress.close()
     doc = {"version": 1, "defused": DEFUSED, "files": files}
     return json.dumps(doc, ensure_ascii=False, allow_nan=False, default=str)
+
+
+def _partial_printer(index, name):
+    """One line on stdout, at most once per file, before the final document:
+    {"version": 1, "partial": true, "index": I, "files": [FILE]} (I: the
+    file's place among the file arguments; the host checks both)."""
+    sent = []
+
+    def send(result):
+        if sent:
+            return
+        sent.append(True)
+        result = dict(result, name=name)
+        doc = {"version": 1, "partial": True, "index": index, "defused": DEFUSED, "files": [result]}
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, allow_nan=False, default=str) + "\n")
+        sys.stdout.flush()
+
+    return send
