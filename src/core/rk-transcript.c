@@ -759,7 +759,16 @@ rk_transcript_append_text (RkTranscript *self,
 GPtrArray *
 rk_transcript_get_run_code (RkTranscript *self)
 {
-  return rk_transcript_get_run_code_before (self, NULL, NULL);
+  g_autoptr(GPtrArray) cells = NULL;
+  GPtrArray *out;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
+
+  cells = rk_transcript_get_run_cells (self);
+  out = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < cells->len; i++)
+    g_ptr_array_add (out, g_strdup (((RkRunCell *) cells->pdata[i])->code));
+  return out;
 }
 
 GPtrArray *

@@ -310,6 +310,17 @@ test_run_code (void)
   g_assert_true (g_str_has_prefix (code->pdata[0], "import pandas"));
   g_assert_cmpstr (code->pdata[1], ==, "df.plot()\n");
   g_assert_cmpstr (code->pdata[2], ==, "1/0\n");
+
+  /* What a re-run replays before a cell leaves out the cell that failed
+   * (c3, ZeroDivisionError), as Restart Session does. */
+  {
+    g_autofree char *c4 = NULL;
+    g_autoptr(GPtrArray) before = rk_transcript_get_run_code_before (t, "c4", &c4);
+
+    g_assert_cmpuint (before->len, ==, 2);
+    g_assert_cmpstr (before->pdata[1], ==, "df.plot()\n");
+    g_assert_null (c4);  /* skipped: it never ran */
+  }
 }
 
 static void
