@@ -48,6 +48,23 @@ class TapSuite:
         self.n += 1
         print(f"ok {self.n} - {name} # SKIP {reason}", flush=True)
 
+    def check(self, name, fn, more=None):
+        """Runs one step of a flow: ok when @fn returns, not ok with the
+        reason (and @more(), such as the app's output) when it times out or
+        an assertion fails. Returns whether it passed."""
+        try:
+            fn()
+            self.ok(True, name)
+            return True
+        except (TimeoutError, IndexError, AssertionError, RuntimeError) as e:
+            self.ok(False, name, f"{e}\n{more()[-1500:]}" if more is not None else e)
+            return False
+
+    def shot(self, app, name):
+        """A screenshot of the screen, checked to be not blank."""
+        path, colors = app.screenshot(name)
+        return self.ok(colors > 16, f"screenshot {name} is not blank ({colors} colours)", path)
+
     def done(self):
         print(f"1..{self.n}", flush=True)
         sys.exit(1 if self.failed else 0)
@@ -263,6 +280,10 @@ class App:
                 pass
         walk(root or self.root, add)
         return out
+
+    def wait_text(self, text, timeout=60):
+        """Waits until some text in the window holds @text."""
+        return wait_for(lambda: any(text in s for s in self.texts()), timeout, f"text {text!r} in the window")
 
     def screenshot(self, name):
         os.makedirs(SHOTS, exist_ok=True)

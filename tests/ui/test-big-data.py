@@ -47,22 +47,15 @@ app = App(settings={"endpoint": server.url, "api-kind": "openai", "model": "qwen
 
 
 def shot(name):
-    path, colors = app.screenshot(f"big-data-{name}")
-    t.ok(colors > 16, f"screenshot {name} is not blank ({colors} colours)", path)
+    t.shot(app, f"big-data-{name}")
 
 
 def wait_text(text, timeout=60):
-    return wait_for(lambda: any(text in s for s in app.texts()), timeout, f"text {text!r} in the window")
+    return app.wait_text(text, timeout)
 
 
 def check(name, fn):
-    try:
-        fn()
-        t.ok(True, name)
-        return True
-    except (TimeoutError, IndexError, AssertionError, RuntimeError) as e:
-        t.ok(False, name, e)
-        return False
+    return t.check(name, fn)
 
 
 def workspace_file():

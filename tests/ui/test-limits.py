@@ -39,22 +39,15 @@ def setting(name):
 
 
 def shot(name):
-    path, colors = app.screenshot(f"limits-{name}")
-    t.ok(colors > 16, f"screenshot {name} is not blank ({colors} colours)", path)
+    t.shot(app, f"limits-{name}")
 
 
 def wait_text(text, timeout=60):
-    return wait_for(lambda: any(text in s for s in app.texts()), timeout, f"text {text!r} in the window")
+    return app.wait_text(text, timeout)
 
 
 def check(name, fn):
-    try:
-        fn()
-        t.ok(True, name)
-        return True
-    except (TimeoutError, IndexError, AssertionError, RuntimeError) as e:
-        t.ok(False, name, e)
-        return False
+    return t.check(name, fn)
 
 
 def run_python(code):

@@ -38,18 +38,11 @@ app = App(settings={"endpoint": server.url, "api-kind": "openai", "model": "qwen
 
 
 def shot(name):
-    path, colors = app.screenshot(f"partial-card-{name}")
-    t.ok(colors > 16, f"screenshot {name} is not blank ({colors} colours)", path)
+    t.shot(app, f"partial-card-{name}")
 
 
 def check(name, fn):
-    try:
-        fn()
-        t.ok(True, name)
-        return True
-    except (TimeoutError, IndexError, AssertionError, RuntimeError) as e:
-        t.ok(False, name, e)
-        return False
+    return t.check(name, fn)
 
 
 def card():

@@ -36,17 +36,11 @@ app = App(settings=settings)
 
 
 def wait_text(text, timeout=60):
-    return wait_for(lambda: any(text in s for s in app.texts()), timeout, f"text {text!r} in the window")
+    return app.wait_text(text, timeout)
 
 
 def check(name, fn):
-    try:
-        fn()
-        t.ok(True, name)
-        return True
-    except (TimeoutError, IndexError, AssertionError, RuntimeError) as e:
-        t.ok(False, name, f"{e}\n{app.output()}")
-        return False
+    return t.check(name, fn, app.output)
 
 
 def ask(question):
