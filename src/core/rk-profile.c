@@ -1246,6 +1246,29 @@ typedef struct
   guint64  done, total;
 } ProgressMessage;
 
+/* Whether the task's caller still wants news from the worker thread. */
+static gboolean
+task_listening (GTask *task)
+{
+  return !g_task_get_completed (task) && !g_cancellable_is_cancelled (g_task_get_cancellable (task));
+}
+
+/* Runs @cb (@message) in @task's main context, from the worker thread. */
+static void
+post_to_task (GTask          *task,
+              GSourceFunc     cb,
+              gpointer        message,
+              GDestroyNotify  message_free,
+              const char     *what)
+{
+  g_autoptr(GSource) source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, cb, message, message_free);
+  g_source_set_static_name (source, what);
+  g_source_attach (source, g_task_get_context (task));
+}
+
 static void
 progress_message_free (gpointer data)
 {
@@ -1262,8 +1285,7 @@ progress_message_cb (gpointer data)
   ProgressMessage *m = data;
   ProfileData *d = g_task_get_task_data (m->task);
 
-  if (!g_task_get_completed (m->task) && !g_cancellable_is_cancelled (g_task_get_cancellable (m->task)) &&
-      d->progress != NULL)
+  if (task_listening (m->task) && d->progress != NULL)
     d->progress (m->name, m->done, m->total, d->progress_data);
   return G_SOURCE_REMOVE;
 }
@@ -1276,7 +1298,6 @@ progress_post (ProgressSink *sink,
 {
   gint64 now = g_get_monotonic_time ();
   ProgressMessage *m;
-  g_autoptr(GSource) source = NULL;
 
   if (sink == NULL || sink->func == NULL || (sink->last_post != 0 && now - sink->last_post < PROGRESS_INTERVAL))
     return;
@@ -1286,11 +1307,7 @@ progress_post (ProgressSink *sink,
   m->name = g_strdup (name);
   m->done = done;
   m->total = total;
-  source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, progress_message_cb, m, progress_message_free);
-  g_source_set_static_name (source, "[reckon] profile progress");
-  g_source_attach (source, g_task_get_context (sink->task));
+  post_to_task (sink->task, progress_message_cb, m, progress_message_free, "[reckon] profile progress");
 }
 
 typedef struct
@@ -1315,8 +1332,7 @@ partial_message_cb (gpointer data)
   PartialMessage *m = data;
   ProfileData *d = g_task_get_task_data (m->task);
 
-  if (!g_task_get_completed (m->task) && !g_cancellable_is_cancelled (g_task_get_cancellable (m->task)) &&
-      d->partial != NULL)
+  if (task_listening (m->task) && d->partial != NULL)
     d->partial (m->profile, d->progress_data);
   return G_SOURCE_REMOVE;
 }
@@ -1326,7 +1342,6 @@ static void
 partial_post (ProgressSink  *sink,
               RkFileProfile *profile)
 {
-  g_autoptr(GSource) source = NULL;
   PartialMessage *m;
 
   if (sink == NULL || sink->partial == NULL || g_hash_table_contains (sink->partial_sent, profile->name))
@@ -1338,11 +1353,7 @@ partial_post (ProgressSink  *sink,
   m = g_new0 (PartialMessage, 1);
   m->task = g_object_ref (sink->task);
   m->profile = profile;
-  source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, partial_message_cb, m, partial_message_free);
-  g_source_set_static_name (source, "[reckon] partial profile");
-  g_source_attach (source, g_task_get_context (sink->task));
+  post_to_task (sink->task, partial_message_cb, m, partial_message_free, "[reckon] partial profile");
 }
 
 /* A progress line of one run: its index names one of the run's files. */
