@@ -281,6 +281,12 @@ class App:
         walk(root or self.root, add)
         return out
 
+    def ask(self, question):
+        """Types @question into the composer and sends it."""
+        box = self.find("Your question", timeout=20)
+        self.set_text(box, question)
+        self.click("Send")
+
     def wait_text(self, text, timeout=60):
         """Waits until some text in the window holds @text."""
         return wait_for(lambda: any(text in s for s in self.texts()), timeout, f"text {text!r} in the window")

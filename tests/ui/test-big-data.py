@@ -86,9 +86,7 @@ try:
             assert (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino), f"{ws} is a copy"
     check("the workspace holds the user's file itself (a second name; as root a read-only copy)", same_file)
 
-    box = app.find("Your question", timeout=20)
-    app.set_text(box, "What is the total amount by region?")
-    app.click("Send")
+    app.ask("What is the total amount by region?")
     check("the model is told the table is a lazy Dask DataFrame",
           lambda: wait_for(lambda: any("lazy Dask DataFrame" in str(r.get("body", r)) for r in server.requests()),
                            60, "a request that says so"))

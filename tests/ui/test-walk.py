@@ -52,9 +52,7 @@ def check(name, fn):
 
 
 def ask(question):
-    box = app.find("Your question", timeout=20)
-    app.set_text(box, question)
-    app.click("Send")
+    app.ask(question)
 
 
 def buttons(prefix):
