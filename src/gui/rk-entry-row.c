@@ -26,6 +26,7 @@
 #include "rk-file-chip.h"
 #include "rk-markdown-view.h"
 #include "rk-output-view.h"
+#include "rk-request-view.h"
 #include "rk-table-view.h"
 #include "rk-entry-row.h"
 
@@ -102,6 +103,51 @@ status_line (const char *icon_name,
 
 /* -- user ------------------------------------------------------------------ */
 
+static void
+show_sent_cb (GtkButton *button,
+              gpointer   user_data)
+{
+  RkEntryRow *self = RK_ENTRY_ROW (user_data);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *view;
+
+  if (self->entry == NULL)
+    return;
+  view = rk_request_view_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, self->entry);
+  gtk_window_present (GTK_WINDOW (view));
+}
+
+/* The button is there once something was sent for the question. */
+static void
+sent_changed_cb (GtkWidget *button)
+{
+  RkTranscriptEntry *entry = g_object_get_data (G_OBJECT (button), "rk-entry");
+
+  gtk_widget_set_visible (button, entry != NULL && rk_transcript_entry_get_detail (entry) != NULL);
+}
+
+static GtkWidget *
+sent_button (RkEntryRow *self)
+{
+  GtkWidget *button = gtk_button_new ();
+  GtkWidget *content = adw_button_content_new ();
+
+  adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (content), "dialog-information-symbolic");
+  adw_button_content_set_label (ADW_BUTTON_CONTENT (content), _("What Was Sent to the Model"));
+  gtk_button_set_child (GTK_BUTTON (button), content);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_add_css_class (button, "caption");
+  gtk_widget_add_css_class (button, "rk-sent-button");
+  gtk_widget_set_halign (button, GTK_ALIGN_END);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("What was sent to the model"), -1);
+  g_signal_connect (button, "clicked", G_CALLBACK (show_sent_cb), self);
+  g_object_set_data_full (G_OBJECT (button), "rk-entry", g_object_ref (self->entry), g_object_unref);
+  g_signal_connect_object (self->entry, "notify::detail", G_CALLBACK (sent_changed_cb), button, G_CONNECT_SWAPPED);
+  sent_changed_cb (button);
+  return button;
+}
+
 static GtkWidget *
 build_user (RkEntryRow *self)
 {
@@ -129,6 +175,7 @@ build_user (RkEntryRow *self)
       gtk_widget_set_halign (chip, GTK_ALIGN_END);
       gtk_box_append (GTK_BOX (outer), chip);
     }
+  gtk_box_append (GTK_BOX (outer), sent_button (self));
   gtk_accessible_update_property (GTK_ACCESSIBLE (outer), GTK_ACCESSIBLE_PROPERTY_LABEL, _("You asked"), -1);
   return outer;
 }

@@ -29,6 +29,7 @@ struct _RkPreferencesWindow
   GtkSpinButton        *disk_spin;
   GtkSpinButton        *time_spin;
   GtkSpinButton        *expiry_spin;
+  GtkSpinButton        *samples_spin;
 
   GSettings            *settings;
   GCancellable         *cancellable;
@@ -251,6 +252,7 @@ rk_preferences_window_class_init (RkPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, disk_spin);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, time_spin);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, expiry_spin);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, samples_spin);
   gtk_widget_class_bind_template_callback (widget_class, endpoint_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, model_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, api_key_apply_cb);
@@ -273,6 +275,8 @@ rk_preferences_window_init (RkPreferencesWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Time limit in seconds"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->expiry_spin),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Idle minutes before a session ends"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->samples_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sample values per column"), -1);
 }
 
 GtkWidget *
@@ -308,6 +312,7 @@ rk_preferences_window_new (GSettings *settings)
   g_settings_bind (settings, "cell-time-limit", self->time_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind_with_mapping (settings, "idle-expiry-seconds", self->expiry_spin, "value",
                                 G_SETTINGS_BIND_DEFAULT, seconds_to_minutes, minutes_to_seconds, NULL, NULL);
+  g_settings_bind (settings, "prompt-samples", self->samples_spin, "value", G_SETTINGS_BIND_DEFAULT);
 
   return GTK_WIDGET (self);
 }
