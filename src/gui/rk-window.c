@@ -549,6 +549,7 @@ rk_window_dispose (GObject *object)
   g_clear_object (&self->store);
   g_clear_object (&self->client);
   g_clear_object (&self->settings);
+  g_clear_object (&self->recent_menu);
   g_clear_object (&self->send_cancellable);
   g_clear_object (&self->open_cancellable);
   g_clear_object (&self->cancellable);
@@ -603,6 +604,8 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, composer_stop_cb);
 
   _rk_window_class_actions_init (klass);
+  _rk_window_class_recent_init (klass);
+  _rk_window_class_print_init (klass);
 }
 
 static void
@@ -670,6 +673,7 @@ rk_window_init (RkWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Try Again"), -1);
 
   _rk_window_dnd_init (self);
+  _rk_window_recent_init (self);
 }
 
 RkWindow *
@@ -687,6 +691,7 @@ rk_window_add_files (RkWindow  *self,
 
   if (n_files == 0)
     return;
+  _rk_window_recent_note (self, files, n_files);
   if (self->conversation == NULL)
     _rk_window_new_conversation (self);
   if (self->conversation == NULL)

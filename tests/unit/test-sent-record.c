@@ -198,7 +198,7 @@ test_hostile (void)
 }
 
 static const char profile_json[] =
-  "{\"files\": [{\"name\": \"s.csv\", \"kind\": \"csv\", \"size\": 120, \"tables\": [{\"rows\": 9, \"columns\": 2,"
+  "{\"version\": 1, \"files\": [{\"name\": \"s.csv\", \"kind\": \"csv\", \"size\": 120, \"tables\": [{\"rows\": 9, \"columns\": 2,"
   " \"header\": true, \"column_info\": [{\"name\": \"city\", \"type\": \"text\", \"unique\": 8,"
   " \"values\": [\"Lyon\", \"Nice\", \"Paris\", \"Metz\", \"Caen\", \"Brest\", \"Arles\", \"Dijon\"]},"
   " {\"name\": \"pop\", \"type\": \"integer\", \"min\": 1, \"max\": 9, \"mean\": 4}],"
