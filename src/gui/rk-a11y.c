@@ -5,6 +5,8 @@
 
 #include "rk-a11y.h"
 
+#include <glib/gi18n-lib.h>
+
 void
 rk_a11y_name_button (GtkWidget  *button,
                      const char *name)
@@ -14,4 +16,93 @@ rk_a11y_name_button (GtkWidget  *button,
 
   gtk_accessible_reset_relation (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
+/* The text a person reads on @widget's label child, without mnemonic
+ * underscores, or NULL. */
+static const char *
+label_text (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *text;
+
+      if (GTK_IS_LABEL (child) && (text = gtk_label_get_text (GTK_LABEL (child))) != NULL && *text != '\0')
+        return text;
+      if (!GTK_IS_BUTTON (child) && (text = label_text (child)) != NULL)
+        return text;
+    }
+  return NULL;
+}
+
+static char *
+without_underscores (const char *text)
+{
+  GString *s = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    if (*p != '_' || p[1] == '_')
+      g_string_append_c (s, *p == '_' ? *++p : *p);
+  return g_string_free (s, FALSE);
+}
+
+static void
+name_one (GtkWidget *widget)
+{
+  const char *text = NULL;
+  g_autofree char *owned = NULL;
+
+  if (GTK_IS_BUTTON (widget))
+    {
+      GtkWidget *parent = gtk_widget_get_parent (widget);
+
+      /* A menu button's own toggle: the menu button's label or tooltip. */
+      if (GTK_IS_MENU_BUTTON (parent))
+        text = gtk_menu_button_get_label (GTK_MENU_BUTTON (parent)) ? gtk_menu_button_get_label (GTK_MENU_BUTTON (parent))
+                                                                    : gtk_widget_get_tooltip_text (parent);
+      if (text == NULL)
+        text = label_text (widget);
+      if (text == NULL)
+        text = gtk_widget_get_tooltip_text (widget);
+    }
+  else if (GTK_IS_MENU_BUTTON (widget))
+    {
+      text = gtk_menu_button_get_label (GTK_MENU_BUTTON (widget));
+      if (text == NULL)
+        text = gtk_widget_get_tooltip_text (widget);
+    }
+  else if (GTK_IS_SWITCH (widget) || GTK_IS_CHECK_BUTTON (widget))
+    {
+      GtkWidget *row = gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_ROW);
+
+      text = GTK_IS_CHECK_BUTTON (widget) ? label_text (widget) : NULL;
+      if (text == NULL && row != NULL)
+        text = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row));
+    }
+  else if (GTK_IS_SEARCH_ENTRY (widget))
+    text = _("Search");
+  else if (GTK_IS_POPOVER (widget))
+    {
+      GtkWidget *parent = gtk_widget_get_parent (widget);
+
+      text = parent != NULL && GTK_IS_MENU_BUTTON (parent) ? gtk_widget_get_tooltip_text (parent) : NULL;
+      if (text == NULL)
+        text = _("Menu");
+    }
+  if (text == NULL || *text == '\0')
+    return;
+  owned = without_underscores (text);
+  rk_a11y_name_button (widget, owned);
+}
+
+void
+rk_a11y_name_tree (GtkWidget *root)
+{
+  g_return_if_fail (GTK_IS_WIDGET (root));
+
+  name_one (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    rk_a11y_name_tree (child);
 }

@@ -6,6 +6,7 @@
 #define G_LOG_DOMAIN "rk-chart-view"
 #include "config.h"
 
+#include "rk-a11y.h"
 #include "rk-chart-view.h"
 
 #include "rk-text.h"
@@ -709,6 +710,9 @@ rk_chart_view_constructed (GObject *object)
   gtk_accessible_update_property (GTK_ACCESSIBLE (save_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save chart"), -1);
   gtk_box_append (GTK_BOX (self->toolbar), save_button);
   gtk_box_append (GTK_BOX (self->box), self->toolbar);
+  /* The menu buttons' own toggles and popovers carry no name in GTK 4.8. */
+  rk_a11y_name_tree (self->series_button);
+  rk_a11y_name_tree (save_button);
 
   self->area = gtk_drawing_area_new ();
   gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (self->area), 320);
@@ -746,6 +750,7 @@ rk_chart_view_constructed (GObject *object)
     gtk_widget_set_hexpand (self->readout, TRUE);
     gtk_box_append (GTK_BOX (row), self->readout);
     self->open_button = gtk_button_new_with_mnemonic (_("_Open Chart"));
+    rk_a11y_name_button (self->open_button, _("Open Chart"));
     gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "chart.open-window");
     gtk_widget_add_css_class (self->open_button, "flat");
     gtk_widget_add_css_class (self->open_button, "caption");

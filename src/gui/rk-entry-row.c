@@ -649,6 +649,37 @@ build_attachment (RkEntryRow *self)
 
 /* -- binding ----------------------------------------------------------------- */
 
+/* What a screen reader says for the row as a list item: GTK 4.8 gives the
+ * list's own item widget (the row's parent) no name at all. */
+static void
+name_list_item (RkEntryRow *self)
+{
+  GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self));
+  const char *name;
+
+  if (parent == NULL || self->entry == NULL)
+    return;
+  switch ((int) rk_transcript_entry_get_kind (self->entry))
+    {
+    case RK_ENTRY_ATTACHMENT: name = _("File"); break;
+    case RK_ENTRY_USER:       name = _("Question"); break;
+    case RK_ENTRY_ASSISTANT:  name = _("Reply"); break;
+    case RK_ENTRY_ANSWER:     name = _("Answer"); break;
+    case RK_ENTRY_REASONING:  name = _("The model’s reasoning"); break;
+    case RK_ENTRY_CODE:       name = _("Code"); break;
+    case RK_ENTRY_APPROVAL:   name = _("Decision on the code"); break;
+    case RK_ENTRY_STREAM:
+    case RK_ENTRY_RESULT:     name = _("Output"); break;
+    case RK_ENTRY_TABLE:      name = _("Table"); break;
+    case RK_ENTRY_CHART:      name = _("Chart"); break;
+    case RK_ENTRY_FIGURE:     name = _("Figure"); break;
+    case RK_ENTRY_FILE:       name = _("File made by the code"); break;
+    case RK_ENTRY_ERROR:      name = _("Error"); break;
+    default:                  name = _("Note"); break;
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (parent), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
 void
 rk_entry_row_bind (RkEntryRow        *self,
                    RkTranscriptEntry *entry,
@@ -731,6 +762,7 @@ rk_entry_row_bind (RkEntryRow        *self,
   else
     gtk_widget_remove_css_class (self->frame, "rk-cell-group");
   g_object_set_data (G_OBJECT (self), "rk-row-group", (gpointer) group);
+  name_list_item (self);
 }
 
 void

@@ -649,6 +649,8 @@ rk_window_init (RkWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Conversation"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->primary_menu_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->primary_menu_button)),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->model_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
   /* The drop-down's own toggle button is what takes the focus: name it too. */

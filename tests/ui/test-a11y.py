@@ -36,7 +36,8 @@ CODE = ("import matplotlib.pyplot as plt\n"
 server = MockServer({
     "api": "openai",
     "models": [{"name": "qwen2.5-coder:7b", "tools": True}],
-    "turns": [{"text": "Looking.", "tool_calls": [{"name": "python", "arguments": {"code": CODE}}]},
+    "turns": [{"text": "Hello."},
+              {"text": "Looking.", "tool_calls": [{"name": "python", "arguments": {"code": CODE}}]},
               {"text": "Units peak in **March**."}],
 })
 app = App(settings={"endpoint": server.url, "api-kind": "openai", "model": "qwen2.5-coder:7b",
@@ -150,6 +151,11 @@ try:
     app.start(timeout=60)
     subprocess.run([RECKON_APP, csv_path], env=app.env, timeout=60, check=False)
     app.wait_text("6 rows", 90)
+    # The first question's row, while it is on screen: what it sent.
+    app.ask("Hi")
+    app.wait_text("Hello.", 60)
+    open_and_check("What Was Sent to the Model",
+                   lambda: app.click("What was sent to the model"), "What Was Sent to the Model")
     app.ask("When do units peak?")
     app.wait_text("Units peak in", 180)
     wait_for(lambda: any("Open Chart" in (s or "").replace("_", "") for s in app.texts()), 30, "the chart")
@@ -172,10 +178,8 @@ try:
         key("Escape")
 
     open_and_check("Preferences", lambda: key("ctrl+comma"), "Preferences")
-    open_and_check("the keyboard shortcuts", lambda: key("ctrl+question"), "Shortcuts")
+    open_and_check("the keyboard shortcuts", lambda: key("ctrl+question"), None)
     open_and_check("About", lambda: (app.press("Main Menu"), app.press("About Reckon")), "About")
-    open_and_check("What Was Sent to the Model",
-                   lambda: app.click("What was sent to the model"), "What Was Sent to the Model")
     open_and_check("the table's window", lambda: click_containing("Open Table"), None)
     open_and_check("the chart's window", lambda: click_containing("Open Chart"), "Units by month")
     open_and_check("the figure viewer", lambda: click_containing("Open figure"), "Units line")
