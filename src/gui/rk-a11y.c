@@ -47,30 +47,61 @@ without_underscores (const char *text)
   return g_string_free (s, FALSE);
 }
 
+/* What an icon-only button of GTK or libadwaita does, by its icon. */
+static const char *
+icon_meaning (GtkWidget *button)
+{
+  static const struct { const char *icon; const char *name; } known[] = {
+    { "edit-find-symbolic", N_("Search") },
+    { "window-close-symbolic", N_("Close") },
+    { "go-previous-symbolic", N_("Back") },
+    { "open-menu-symbolic", N_("Menu") },
+    { "edit-copy-symbolic", N_("Copy") },
+    { "pan-down-symbolic", N_("Menu") },
+  };
+
+  for (GtkWidget *child = gtk_widget_get_first_child (button); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_IMAGE (child) && gtk_image_get_icon_name (GTK_IMAGE (child)) != NULL)
+      for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+        if (g_str_equal (gtk_image_get_icon_name (GTK_IMAGE (child)), known[i].icon))
+          return _(known[i].name);
+  return NULL;
+}
+
+/* The name of a menu button or drop-down, for its toggle and popover. */
+static const char *
+owner_name (GtkWidget *owner)
+{
+  if (GTK_IS_MENU_BUTTON (owner) && gtk_menu_button_get_label (GTK_MENU_BUTTON (owner)) != NULL)
+    return gtk_menu_button_get_label (GTK_MENU_BUTTON (owner));
+  if (GTK_IS_MENU_BUTTON (owner) || GTK_IS_DROP_DOWN (owner))
+    return gtk_widget_get_tooltip_text (owner);
+  return NULL;
+}
+
 static void
 name_one (GtkWidget *widget)
 {
+  GtkWidget *parent = gtk_widget_get_parent (widget);
   const char *text = NULL;
   g_autofree char *owned = NULL;
 
   if (GTK_IS_BUTTON (widget))
     {
-      GtkWidget *parent = gtk_widget_get_parent (widget);
-
-      /* A menu button's own toggle: the menu button's label or tooltip. */
-      if (GTK_IS_MENU_BUTTON (parent))
-        text = gtk_menu_button_get_label (GTK_MENU_BUTTON (parent)) ? gtk_menu_button_get_label (GTK_MENU_BUTTON (parent))
-                                                                    : gtk_widget_get_tooltip_text (parent);
+      text = parent != NULL ? owner_name (parent) : NULL;
       if (text == NULL)
         text = label_text (widget);
       if (text == NULL)
         text = gtk_widget_get_tooltip_text (widget);
+      if (text == NULL)
+        text = icon_meaning (widget);
     }
   else if (GTK_IS_MENU_BUTTON (widget))
     {
-      text = gtk_menu_button_get_label (GTK_MENU_BUTTON (widget));
+      text = owner_name (widget);
       if (text == NULL)
-        text = gtk_widget_get_tooltip_text (widget);
+        text = _("Menu");
     }
   else if (GTK_IS_SWITCH (widget) || GTK_IS_CHECK_BUTTON (widget))
     {
@@ -84,9 +115,7 @@ name_one (GtkWidget *widget)
     text = _("Search");
   else if (GTK_IS_POPOVER (widget))
     {
-      GtkWidget *parent = gtk_widget_get_parent (widget);
-
-      text = parent != NULL && GTK_IS_MENU_BUTTON (parent) ? gtk_widget_get_tooltip_text (parent) : NULL;
+      text = parent != NULL ? owner_name (parent) : NULL;
       if (text == NULL)
         text = _("Menu");
     }

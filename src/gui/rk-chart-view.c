@@ -711,6 +711,9 @@ rk_chart_view_constructed (GObject *object)
   gtk_box_append (GTK_BOX (self->toolbar), save_button);
   gtk_box_append (GTK_BOX (self->box), self->toolbar);
   /* The menu buttons' own toggles and popovers carry no name in GTK 4.8. */
+  for (GtkWidget *child = gtk_widget_get_first_child (self->kind_dropdown); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    rk_a11y_name_tree (child);
   rk_a11y_name_tree (self->series_button);
   rk_a11y_name_tree (save_button);
 

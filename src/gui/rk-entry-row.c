@@ -16,6 +16,7 @@
 #include "rk-text.h"
 #include "rk-trace.h"
 #include "rk-util.h"
+#include "rk-a11y.h"
 #include "rk-approval-bar.h"
 #include "rk-chart-view.h"
 #include "rk-code-block.h"
@@ -139,8 +140,7 @@ sent_button (RkEntryRow *self)
   gtk_widget_add_css_class (button, "caption");
   gtk_widget_add_css_class (button, "rk-sent-button");
   gtk_widget_set_halign (button, GTK_ALIGN_END);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("What was sent to the model"), -1);
+  rk_a11y_name_button (button, _("What was sent to the model"));
   g_signal_connect (button, "clicked", G_CALLBACK (show_sent_cb), self);
   g_object_set_data_full (G_OBJECT (button), "rk-entry", g_object_ref (self->entry), g_object_unref);
   g_signal_connect_object (self->entry, "notify::detail", G_CALLBACK (sent_changed_cb), button, G_CONNECT_SWAPPED);

@@ -57,7 +57,9 @@ def problem(node):
         role = node.getRole()
         if role not in CONTROLS and not (role == R.ROLE_TEXT and node.getState().contains(R.STATE_EDITABLE)):
             return None
-        if not visible(node):
+        # What a person can reach: shown on screen (a closed popover's
+        # items are not).
+        if not visible(node) or not node.getState().contains(R.STATE_SHOWING):
             return None
         name = (node.name or "").strip()
         what = f"{node.getRoleName()} {name!r}"
@@ -177,7 +179,20 @@ try:
     finally:
         key("Escape")
 
-    open_and_check("Preferences", lambda: key("ctrl+comma"), "Preferences")
+    open_and_check("Preferences", lambda: key("ctrl+comma"), "Preferences", closer=lambda: None)
+
+    def combo_items():
+        app.press("Kind")
+        wait_for(lambda: app.find("OpenAI-compatible", None, timeout=3) or True, 5, "the list")
+        problems = audit(app.root)
+        t.ok(not problems, "Preferences' drop-down list: its items have names", "\n".join(problems[:20]))
+    try:
+        combo_items()
+    except Exception as e:
+        t.ok(False, "Preferences' drop-down list opens", f"{e}")
+    finally:
+        key("Escape")
+        key("Escape")
     open_and_check("the keyboard shortcuts", lambda: key("ctrl+question"), None)
     open_and_check("About", lambda: (app.press("Main Menu"), app.press("About Reckon")), "About")
     open_and_check("the table's window", lambda: click_containing("Open Table"), None)
