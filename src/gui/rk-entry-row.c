@@ -131,10 +131,12 @@ static GtkWidget *
 sent_button (RkEntryRow *self)
 {
   GtkWidget *button = gtk_button_new ();
-  GtkWidget *content = adw_button_content_new ();
+  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
-  adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (content), "dialog-information-symbolic");
-  adw_button_content_set_label (ADW_BUTTON_CONTENT (content), _("What Was Sent to the Model"));
+  /* Not AdwButtonContent: libadwaita 1.2 names the button after its label
+   * as well, which AT-SPI reads twice. */
+  gtk_box_append (GTK_BOX (content), gtk_image_new_from_icon_name ("dialog-information-symbolic"));
+  gtk_box_append (GTK_BOX (content), gtk_label_new (_("What Was Sent to the Model")));
   gtk_button_set_child (GTK_BUTTON (button), content);
   gtk_widget_add_css_class (button, "flat");
   gtk_widget_add_css_class (button, "caption");

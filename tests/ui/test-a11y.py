@@ -69,7 +69,7 @@ def problem(node):
         return f"{what}: no name (under {path_of(node)})"
     if MNEMONIC.search(name):
         return f"{what}: a mnemonic underscore in the name"
-    words = name.split()
+    words = name.lower().split()
     if len(words) >= 2 and len(words) % 2 == 0 and words[:len(words) // 2] == words[len(words) // 2:]:
         return f"{what}: the same words twice"
     if re.match(r"^Gtk[A-Z]\w+$", name) or re.match(r"^Adw[A-Z]\w+$", name):
