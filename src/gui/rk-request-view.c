@@ -23,6 +23,37 @@ struct _RkRequestView
 
 G_DEFINE_FINAL_TYPE (RkRequestView, rk_request_view, ADW_TYPE_WINDOW)
 
+/* The lines that head a request or a message, set apart from the text
+ * that was sent, so the parts can be found at a glance. */
+static void
+mark_headings (GtkTextBuffer *buffer)
+{
+  int n = gtk_text_buffer_get_line_count (buffer);
+
+  for (int line = 0; line < n; line++)
+    {
+      GtkTextIter start, end;
+      g_autofree char *text = NULL;
+
+      gtk_text_buffer_get_iter_at_line (buffer, &start, line);
+      end = start;
+      if (!gtk_text_iter_ends_line (&end))
+        gtk_text_iter_forward_to_line_end (&end);
+      text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+      if (g_str_has_prefix (text, "── ") && g_str_has_suffix (text, " ──"))
+        gtk_text_buffer_apply_tag_by_name (buffer, "heading", &start, &end);
+      else if (line == 0 || g_str_has_prefix (text, "Request "))
+        {
+          GtkTextIter before = start;
+
+          /* Only the lines rk_sent_record_to_text() starts a request with. */
+          if (line == 0 || (gtk_text_iter_backward_line (&before) && gtk_text_iter_ends_line (&before) &&
+                            gtk_text_iter_starts_line (&before)))
+            gtk_text_buffer_apply_tag_by_name (buffer, "request", &start, &end);
+        }
+    }
+}
+
 static void
 show_record (RkRequestView *self)
 {
@@ -57,6 +88,7 @@ show_record (RkRequestView *self)
     }
   gtk_label_set_text (GTK_LABEL (self->summary), summary);
   gtk_text_buffer_set_text (buffer, self->text, -1);
+  mark_headings (buffer);
 }
 
 static void
@@ -138,6 +170,11 @@ rk_request_view_init (RkRequestView *self)
   gtk_text_view_set_right_margin (GTK_TEXT_VIEW (self->text_view), 12);
   gtk_text_view_set_top_margin (GTK_TEXT_VIEW (self->text_view), 8);
   gtk_text_view_set_bottom_margin (GTK_TEXT_VIEW (self->text_view), 12);
+  gtk_text_buffer_create_tag (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text_view)), "heading",
+                              "weight", PANGO_WEIGHT_BOLD, "family", "Sans", "pixels-above-lines", 6, NULL);
+  gtk_text_buffer_create_tag (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text_view)), "request",
+                              "weight", PANGO_WEIGHT_BOLD, "family", "Sans", "scale", 1.2,
+                              "pixels-above-lines", 12, NULL);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("What was sent to the model"), -1);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->text_view);
