@@ -49,7 +49,7 @@ def one(what, code, tmp):
     try:
         port = int(server.stdout.readline())
         p = subprocess.run([CLI, "ask", "--endpoint", f"http://127.0.0.1:{port}", "--model", "m",
-                            "--api", "openai", "--no-tools", "--approve", "auto", "--max-repairs", "0",
+                            "--api", "openai", "--no-tools", "--approve", "auto", "--max-repairs", "1",
                             "--idle-timeout", "3", "Load the sales from the web"],
                            capture_output=True, text=True, timeout=180)
     finally:

@@ -7,7 +7,8 @@ model" opens a window whose text holds exactly the system prompt the server
 received (the file's column statistics and sample values in it), the
 question, the model's code and its result; Preferences' "Sample values per
 column" set to 0 takes the sample values out of the next request; after
-quitting and reopening, the first question still shows what it sent."""
+quitting and reopening, the first question still shows what it sent. Code
+that tries the network shows one plain sentence in the window."""
 import configparser
 import json
 import os
@@ -38,7 +39,9 @@ server = MockServer({
     "models": [{"name": "qwen2.5-coder:7b", "tools": True}],
     "turns": [code_turn("Counting.", "print('rows', 6 * 4)\n"),
               {"text": "There are 24 rows."},
-              {"text": "Second answer."}],
+              {"text": "Second answer."},
+              code_turn("Fetching.", "import urllib.request\nurllib.request.urlopen('https://example.com/a.csv')\n"),
+              {"text": "The web cannot be reached."}],
 })
 settings = {"endpoint": server.url, "api-kind": "openai", "model": "qwen2.5-coder:7b",
             "approval-policy": "auto"}
@@ -167,6 +170,15 @@ try:
         assert "Request 1 of 2" in text and "North" in text and "How many rows are there?" in text, text[:300]
         close_view()
     check("after quit and reopen the first question still shows what it sent", after_reopen)
+
+    # Code that tries the network: one plain sentence in the window.
+    def no_network():
+        app.ask("Get the file from the web")
+        app.wait_text("Code runs without network access; add the file instead.", 120)
+        app.wait_text("The web cannot be reached.", 60)
+        shown = [s for s in app.texts() if "URLError" in s or "Errno" in s or "NoNetwork" in s]
+        assert not shown, shown
+    check("code that tries the network shows one plain sentence, no URLError", no_network)
 except Exception as e:  # the app died or never appeared: report, do not hang
     t.ok(False, "the flow ran to its end", f"{type(e).__name__}: {e}\n{app.output()[-1500:]}")
 finally:
