@@ -135,3 +135,32 @@ rk_a11y_name_tree (GtkWidget *root)
        child = gtk_widget_get_next_sibling (child))
     rk_a11y_name_tree (child);
 }
+
+static void
+popover_shown_cb (GtkWidget *popover,
+                  GtkWidget *button)
+{
+  gtk_widget_set_has_tooltip (button, FALSE);
+}
+
+static void
+popover_hidden_cb (GtkWidget *popover,
+                   GtkWidget *button)
+{
+  gtk_widget_set_has_tooltip (button, TRUE);
+}
+
+void
+rk_menu_button_quiet_tooltip (GtkMenuButton *button)
+{
+  GtkPopover *popover;
+
+  g_return_if_fail (GTK_IS_MENU_BUTTON (button));
+
+  popover = gtk_menu_button_get_popover (button);
+  if (popover == NULL || g_object_get_data (G_OBJECT (popover), "rk-quiet-tooltip") != NULL)
+    return;
+  g_object_set_data (G_OBJECT (popover), "rk-quiet-tooltip", button);
+  g_signal_connect_object (popover, "show", G_CALLBACK (popover_shown_cb), button, 0);
+  g_signal_connect_object (popover, "hide", G_CALLBACK (popover_hidden_cb), button, 0);
+}

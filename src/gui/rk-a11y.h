@@ -21,4 +21,9 @@ void rk_a11y_name_button (GtkWidget  *button,
  * Preferences' search): it replaces names set before. */
 void rk_a11y_name_tree   (GtkWidget  *root);
 
+/* The pointer rests on a menu button after the click that opens it, so
+ * GTK 4.8 shows its tooltip again, over the menu's first item: no tooltip
+ * while its popover is open. Call it again if the popover is replaced. */
+void rk_menu_button_quiet_tooltip (GtkMenuButton *button);
+
 G_END_DECLS

@@ -716,6 +716,8 @@ rk_chart_view_constructed (GObject *object)
     rk_a11y_name_tree (child);
   rk_a11y_name_tree (self->series_button);
   rk_a11y_name_tree (save_button);
+  rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (self->series_button));
+  rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (save_button));
 
   self->area = gtk_drawing_area_new ();
   gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (self->area), 320);

@@ -1136,6 +1136,7 @@ create_save_popup_cb (GtkMenuButton *button,
     return;
   menu = make_save_menu ();
   gtk_menu_button_set_menu_model (button, menu);
+  rk_menu_button_quiet_tooltip (button);
 }
 
 static void

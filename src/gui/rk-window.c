@@ -9,6 +9,7 @@
 
 #include "rk-chat-view.h"
 #include "rk-text.h"
+#include "rk-a11y.h"
 #include "rk-window-private.h"
 
 G_DEFINE_FINAL_TYPE (RkWindow, rk_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -651,6 +652,8 @@ rk_window_init (RkWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->primary_menu_button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
+  rk_menu_button_quiet_tooltip (self->primary_menu_button);
+  rk_menu_button_quiet_tooltip (self->server_help_button);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->model_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
   /* The drop-down's own toggle button is what takes the focus: name it too. */
