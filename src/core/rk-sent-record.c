@@ -338,8 +338,8 @@ rk_sent_record_to_text (GPtrArray *requests)
       guint from = 0;
 
       /* TRANSLATORS: "Request 1 of 3 · 11634 characters" */
-      g_string_append_printf (s, _("Request %u of %u · %" G_GSIZE_FORMAT " characters"),
-                              i + 1, requests->len, r->chars);
+      g_string_append_printf (s, _("Request %u of %u · %u characters"),
+                              i + 1, requests->len, (guint) MIN (r->chars, G_MAXUINT));
       if (r->tools)
         g_string_append_printf (s, " · %s", _("the python tool offered"));
       g_string_append (s, "\n\n");

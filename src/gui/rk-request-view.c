@@ -80,10 +80,10 @@ show_record (RkRequestView *self)
 
       /* TRANSLATORS: "2 requests; the first had 11634 characters" */
       summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                              "%u request to the model; it had %" G_GSIZE_FORMAT " characters.",
-                                              "%u requests to the model; the first had %" G_GSIZE_FORMAT " characters.",
+                                              "%u request to the model; it had %u characters.",
+                                              "%u requests to the model; the first had %u characters.",
                                               requests->len),
-                                 requests->len, first->chars);
+                                 requests->len, (guint) MIN (first->chars, G_MAXUINT));
       self->text = rk_sent_record_to_text (requests);
     }
   gtk_label_set_text (GTK_LABEL (self->summary), summary);
