@@ -714,8 +714,12 @@ rk_chart_view_constructed (GObject *object)
   for (GtkWidget *child = gtk_widget_get_first_child (self->kind_dropdown); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     rk_a11y_name_tree (child);
-  rk_a11y_name_tree (self->series_button);
-  rk_a11y_name_tree (save_button);
+  for (GtkWidget *child = gtk_widget_get_first_child (self->series_button); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    rk_a11y_name_tree (child);
+  for (GtkWidget *child = gtk_widget_get_first_child (save_button); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    rk_a11y_name_tree (child);
   rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (self->series_button));
   rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (save_button));
 
