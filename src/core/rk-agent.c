@@ -808,7 +808,7 @@ record_request (RkAgent    *self,
       (question = rk_transcript_lookup (self->transcript, self->question_entry)) == NULL)
     return;
   record = rk_sent_record_add_request (rk_transcript_entry_get_detail (question), system,
-                                       self->history, self->use_tools, RK_TRANSCRIPT_MAX_OUTPUT);
+                                       self->history, self->use_tools, RK_SENT_RECORD_KEEP_BYTES);
   rk_transcript_set_sent_record (self->transcript, self->question_entry, record);
 }
 

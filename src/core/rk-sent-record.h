@@ -12,6 +12,11 @@ G_BEGIN_DECLS
  * the oldest messages of the conversation are left out first, and the
  * record says how many. */
 #define RK_SENT_RECORD_MAX_REQUESTS 64
+/* What the agent keeps for one question: the system prompt (at most some
+ * 16 KiB) and the newest messages. Each question keeps the conversation
+ * before it, so a long conversation would otherwise grow its file by the
+ * square of its length. */
+#define RK_SENT_RECORD_KEEP_BYTES   (128u << 10)
 
 /* @record (NULL for the first request of the question) plus one more
  * request: @system, then @messages (a JSON array of chat messages), with
