@@ -627,7 +627,7 @@ run_typed (RkAgent     *agent,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  rk_agent_run_code_async (agent, code, NULL, result_cb, &result);
+  rk_agent_run_code_async (agent, code, RK_CODE_PROPOSED, NULL, result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   return rk_agent_run_code_finish (agent, result, error);
