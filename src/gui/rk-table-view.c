@@ -183,19 +183,29 @@ format_cell (RkTable *table,
   return rk_table_get_cell_text (table, row, column);
 }
 
+/* A null says so; a value cut short at the column's edge (the ellipsis)
+ * shows whole: nothing is cut without a way to read it. */
 static gboolean
-null_tooltip_cb (GtkWidget  *label,
+cell_tooltip_cb (GtkWidget  *label,
                  int         x,
                  int         y,
                  gboolean    keyboard,
                  GtkTooltip *tooltip,
                  gpointer    user_data)
 {
-  if (!GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "rk-null")))
+  if (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "rk-null")))
+    gtk_tooltip_set_text (tooltip, _("No value"));
+  else if (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))))
+    gtk_tooltip_set_text (tooltip, gtk_label_get_text (GTK_LABEL (label)));
+  else
     return FALSE;
-  gtk_tooltip_set_text (tooltip, _("No value"));
   return TRUE;
 }
+
+/* Longer than this many characters, a value may not fit a column (180 px
+ * for text, resizable): assistive technologies get it whole in the cell's
+ * description, whatever the width. Checked per bind, so kept cheap. */
+#define LONG_CELL_CHARS 20
 
 static void
 cell_setup_cb (GtkSignalListItemFactory *factory,
@@ -216,7 +226,10 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
     }
   else
     gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (null_tooltip_cb), NULL);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (cell_tooltip_cb), NULL);
+  /* not gtk_widget_set_tooltip_text(): that asks the display server where
+   * the pointer is, a round trip for each cell bound while scrolling */
+  gtk_widget_set_has_tooltip (label, TRUE);
   gtk_list_item_set_child (item, label);
 }
 
@@ -241,13 +254,25 @@ set_null_look (GtkLabel *label,
     gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
-  /* not gtk_widget_set_tooltip_text(): that asks the display server where
-   * the pointer is, a round trip for each cell turning null or back */
-  gtk_widget_set_has_tooltip (GTK_WIDGET (label), null);
-  if (null)
+}
+
+/* The cell's description: "No value" for a null, the whole value when it
+ * may be cut, none otherwise (a null's is touched only when it changes). */
+static void
+set_description (GtkLabel   *label,
+                 const char *text)
+{
+  enum { NONE, NULL_VALUE, WHOLE } kind = text == NULL ? NULL_VALUE
+                                        : g_utf8_strlen (text, -1) > LONG_CELL_CHARS ? WHOLE : NONE;
+  int had = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "rk-described"));
+
+  if (kind == WHOLE)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  else if (kind == NULL_VALUE && had != NULL_VALUE)
     gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("No value"), -1);
-  else
+  else if (kind == NONE && had != NONE)
     gtk_accessible_reset_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+  g_object_set_data (G_OBJECT (label), "rk-described", GINT_TO_POINTER (kind));
 }
 
 static void
@@ -265,6 +290,7 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   text = format_cell (self->table, rk_table_row_get_index (row), column, TRUE, FALSE);
   /* A null is shown, dimmed and in italics, so it never looks like "". */
   set_null_look (label, text == NULL);
+  set_description (label, text);
   gtk_label_set_text (label, text != NULL ? text : C_("table cell", "null"));
 }
 
