@@ -28,6 +28,7 @@ struct _RkChatView
 {
   GtkWidget           parent_instance;
 
+  GtkWidget          *box;
   RkChatSearch       *search;
   GtkScrolledWindow  *scroller;
   GtkListView        *list;
@@ -1195,6 +1196,7 @@ rk_chat_view_class_init (RkChatViewClass *klass)
 
   g_type_ensure (RK_TYPE_CHAT_SEARCH);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-chat-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkChatView, box);
   gtk_widget_class_bind_template_child (widget_class, RkChatView, search);
   gtk_widget_class_bind_template_child (widget_class, RkChatView, scroller);
   gtk_widget_class_bind_template_callback (widget_class, search_match_cb);

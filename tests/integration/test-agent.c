@@ -751,7 +751,7 @@ test_follows_session (Fixture       *f,
   f->agent = rk_agent_new_for_session (f->client, session, NULL);
   rk_agent_set_policy (f->agent, RK_APPROVAL_AUTO);
 
-  out = run_typed (f->agent, "x = 20\nprint('x set')\n", &error);
+  out = run_typed (f->agent, "x = 20\nprint('x set')\n", RK_CODE_PROPOSED, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (out, "x set"));
   first = rk_session_get_kernel (session);
@@ -759,7 +759,7 @@ test_follows_session (Fixture       *f,
 
   rk_session_expire (session);
   g_clear_pointer (&out, g_free);
-  out = run_typed (f->agent, "print(x)\n", &error);
+  out = run_typed (f->agent, "print(x)\n", RK_CODE_PROPOSED, &error);
   g_assert_error (error, RK_SESSION_ERROR, RK_SESSION_ERROR_EXPIRED);
   g_assert_null (out);
   g_clear_error (&error);
@@ -768,7 +768,7 @@ test_follows_session (Fixture       *f,
   cells = rk_transcript_get_run_code (rk_agent_get_transcript (f->agent));
   g_ptr_array_add (cells, NULL);
   restart_session (session, (const char * const *) cells->pdata);
-  out = run_typed (f->agent, "print(x + 1)\n", &error);
+  out = run_typed (f->agent, "print(x + 1)\n", RK_CODE_PROPOSED, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (out, "21"));
   /* The agent let go of the old kernel once it moved to the new one. */

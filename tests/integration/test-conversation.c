@@ -876,8 +876,8 @@ test_sigkill (void)
       g_assert_no_error (error);
       g_assert_true (g_file_set_contents (id_path, rk_conversation_get_id (f.conv), -1, NULL));
       /* A cell is running and the autosave (300 ms) has had its turn. */
-      rk_conversation_run_code_async (f.conv, "import time\nprint('sleeping', RK_CODE_PROPOSED, flush=True)\ntime.sleep(60)\n",
-                                      NULL, NULL, NULL);
+      rk_conversation_run_code_async (f.conv, "import time\nprint('sleeping', flush=True)\ntime.sleep(60)\n",
+                                      RK_CODE_PROPOSED, NULL, NULL, NULL);
       end = g_get_monotonic_time () + G_USEC_PER_SEC;
       while (g_get_monotonic_time () < end)
         g_main_context_iteration (NULL, FALSE);

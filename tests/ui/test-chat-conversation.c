@@ -157,7 +157,7 @@ test_run (Fixture       *f,
 
   if (skip_without_sandbox ())
     return;
-  rk_conversation_run_code_async (f->conversation, "print('answer', RK_CODE_PROPOSED, 6 * 7)\n", NULL, run_done_cb, NULL);
+  rk_conversation_run_code_async (f->conversation, "print('answer', 6 * 7)\n", RK_CODE_PROPOSED, NULL, run_done_cb, NULL);
   spin_until (is_pending, f, 60, "the approval");
   cell = rk_conversation_get_pending_approval (f->conversation);
   for (int i = 0; i < 100; i++)
@@ -222,8 +222,8 @@ test_stop (Fixture       *f,
   if (skip_without_sandbox ())
     return;
   rk_conversation_set_auto_approve (f->conversation, TRUE);
-  rk_conversation_run_code_async (f->conversation, "import time\nprint('go', RK_CODE_PROPOSED, flush=True)\nwhile True:\n    time.sleep(0.05)\n",
-                                  NULL, run_done_cb, NULL);
+  rk_conversation_run_code_async (f->conversation, "import time\nprint('go', flush=True)\nwhile True:\n    time.sleep(0.05)\n",
+                                  RK_CODE_PROPOSED, NULL, run_done_cb, NULL);
   spin_until (is_running, f, 60, "the cell to start");
   cell = rk_conversation_get_running_cell (f->conversation);
   for (int i = 0; i < 100; i++)

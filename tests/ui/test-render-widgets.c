@@ -1214,7 +1214,6 @@ test_chat_view (void)
     g_assert_false (rk_chat_view_get_following (RK_CHAT_VIEW (view)));
   }
 
-  g_free (d.code);
   gtk_window_destroy (GTK_WINDOW (window));
   spin (50);
 }
