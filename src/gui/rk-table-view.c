@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "rk-table-view.h"
+#include "rk-save.h"
 #include "rk-number.h"
 #include "rk-text.h"
 
@@ -866,22 +867,21 @@ start_export (RkTableView         *self,
 }
 
 static void
-chooser_response_cb (GtkNativeDialog *dialog,
-                     int              response,
-                     RkTableView     *self)
+chosen_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
 {
-  RkTableExportFormat format = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "rk-format"));
+  RkTableView *self = RK_TABLE_VIEW (object);
+  g_autofree char *sentence = NULL;
+  g_autofree char *path = rk_save_finish (result, &sentence, NULL);
 
-  if (response == GTK_RESPONSE_ACCEPT)
+  if (path != NULL)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      if (file != NULL)
-        start_export (self, format, file, FALSE);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      start_export (self, GPOINTER_TO_INT (user_data), file, FALSE);
     }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
+  else if (sentence != NULL)
+    show_message (self, sentence);
 }
 
 static const char *
@@ -898,32 +898,14 @@ save_action (GtkWidget  *widget,
   RkTableView *self = RK_TABLE_VIEW (widget);
   const char *kind = g_variant_get_string (parameter, NULL);
   RkTableExportFormat format = g_str_equal (kind, "xlsx") ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV;
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *dialog;
-  g_autofree char *name = NULL;
+  gboolean xlsx = format == RK_TABLE_EXPORT_XLSX;
+  g_autofree char *name = g_strconcat (suggested_base_name (self), xlsx ? ".xlsx" : ".csv", NULL);
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
-  dialog = gtk_file_chooser_native_new (format == RK_TABLE_EXPORT_XLSX ? _("Save Table as XLSX")
-                                                                       : _("Save Table as CSV"),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Save"), _("_Cancel"));
-  name = g_strconcat (suggested_base_name (self), format == RK_TABLE_EXPORT_XLSX ? ".xlsx" : ".csv", NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  if (format == RK_TABLE_EXPORT_XLSX)
-    {
-      gtk_file_filter_set_name (filter, _("Excel Workbook"));
-      gtk_file_filter_add_suffix (filter, "xlsx");
-    }
-  else
-    {
-      gtk_file_filter_set_name (filter, _("CSV File"));
-      gtk_file_filter_add_suffix (filter, "csv");
-    }
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_object_set_data (G_OBJECT (dialog), "rk-format", GINT_TO_POINTER (format));
-  g_signal_connect (dialog, "response", G_CALLBACK (chooser_response_cb), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  gtk_file_filter_set_name (filter, xlsx ? _("Excel Workbook") : _("CSV File"));
+  gtk_file_filter_add_suffix (filter, xlsx ? "xlsx" : "csv");
+  rk_save_async (widget, xlsx ? _("Save Table as XLSX") : _("Save Table as CSV"), name, filter,
+                 NULL, NULL, NULL, NULL, chosen_cb, GINT_TO_POINTER (format));
 }
 
 /* GtkFileLauncher is GTK 4.10: save a copy in the cache and hand its URI to
