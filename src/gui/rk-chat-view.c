@@ -645,62 +645,31 @@ approve_action (GtkWidget  *widget,
     rk_conversation_approve (self->conversation, RK_AGENT_DECISION_RUN, NULL);
 }
 
+/* The actions that pass straight on to the conversation. */
 static void
-edit_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
+conversation_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
 {
-  RkChatView *self = RK_CHAT_VIEW (widget);
+  RkConversation *conversation = RK_CHAT_VIEW (widget)->conversation;
 
-  if (self->conversation != NULL)
-    rk_conversation_approve (self->conversation, RK_AGENT_DECISION_EDIT, g_variant_get_string (parameter, NULL));
-}
-
-static void
-skip_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  RkChatView *self = RK_CHAT_VIEW (widget);
-
-  if (self->conversation != NULL)
-    rk_conversation_approve (self->conversation, RK_AGENT_DECISION_SKIP, NULL);
-  /* Skip hides with its bar: the keyboard goes where the next question is
-   * typed, not to the top of the window. */
-  gtk_widget_activate_action (widget, "win.focus-composer", NULL);
-}
-
-static void
-stop_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  RkChatView *self = RK_CHAT_VIEW (widget);
-
-  if (self->conversation != NULL)
-    rk_conversation_stop (self->conversation);
-}
-
-static void
-retry_action (GtkWidget  *widget,
-              const char *action_name,
-              GVariant   *parameter)
-{
-  RkChatView *self = RK_CHAT_VIEW (widget);
-
-  if (self->conversation != NULL)
-    rk_conversation_retry (self->conversation);
-}
-
-static void
-cancel_profile_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  RkChatView *self = RK_CHAT_VIEW (widget);
-
-  if (self->conversation != NULL)
-    rk_conversation_cancel_profile (self->conversation, g_variant_get_string (parameter, NULL));
+  if (conversation == NULL)
+    return;
+  if (g_str_equal (action_name, "chat.edit"))
+    rk_conversation_approve (conversation, RK_AGENT_DECISION_EDIT, g_variant_get_string (parameter, NULL));
+  else if (g_str_equal (action_name, "chat.skip"))
+    {
+      rk_conversation_approve (conversation, RK_AGENT_DECISION_SKIP, NULL);
+      /* Skip hides with its bar: the keyboard goes where the next question
+       * is typed, not to the top of the window. */
+      gtk_widget_activate_action (widget, "win.focus-composer", NULL);
+    }
+  else if (g_str_equal (action_name, "chat.stop"))
+    rk_conversation_stop (conversation);
+  else if (g_str_equal (action_name, "chat.retry"))
+    rk_conversation_retry (conversation);
+  else if (g_str_equal (action_name, "chat.cancel-profile"))
+    rk_conversation_cancel_profile (conversation, g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -1184,11 +1153,11 @@ rk_chat_view_class_init (RkChatViewClass *klass)
   widget_class->focus = rk_chat_view_focus;
 
   gtk_widget_class_install_action (widget_class, "chat.approve", NULL, approve_action);
-  gtk_widget_class_install_action (widget_class, "chat.edit", "s", edit_action);
-  gtk_widget_class_install_action (widget_class, "chat.skip", NULL, skip_action);
-  gtk_widget_class_install_action (widget_class, "chat.stop", NULL, stop_action);
-  gtk_widget_class_install_action (widget_class, "chat.retry", NULL, retry_action);
-  gtk_widget_class_install_action (widget_class, "chat.cancel-profile", "s", cancel_profile_action);
+  gtk_widget_class_install_action (widget_class, "chat.edit", "s", conversation_action);
+  gtk_widget_class_install_action (widget_class, "chat.skip", NULL, conversation_action);
+  gtk_widget_class_install_action (widget_class, "chat.stop", NULL, conversation_action);
+  gtk_widget_class_install_action (widget_class, "chat.retry", NULL, conversation_action);
+  gtk_widget_class_install_action (widget_class, "chat.cancel-profile", "s", conversation_action);
   gtk_widget_class_install_action (widget_class, "chat.run-code", "s", run_code_action);
   gtk_widget_class_install_action (widget_class, "chat.run-again", "(sb)", run_again_action);
   gtk_widget_class_install_action (widget_class, "chat.show-entry", "u", show_entry_action);
