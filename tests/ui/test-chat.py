@@ -176,6 +176,9 @@ try:
         key("Return")
         wait_for(lambda: "1 of 2" in (entry.description or ""), 10, "Enter to go round to the first")
         app.screenshot("i19-search")
+        unnamed = [f"{n.getRoleName()} in {n.parent.getRoleName()}" for n in app.find_all(pyatspi.ROLE_PUSH_BUTTON)
+                   if not n.name]
+        assert not unnamed, f"buttons without a name while the search bar shows: {unnamed}"
         key("Escape")
         # Closing the bar (and only that) hands the keyboard back.
         wait_for(lambda: focused_name() == "Your question", 10, "Escape to close the bar")
