@@ -434,13 +434,6 @@ build_prose (RkEntryRow *self)
 
 /* -- attachments ------------------------------------------------------------ */
 
-static void
-card_cancel_cb (RkEntryRow *self)
-{
-  if (self->card != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (self), "chat.cancel-profile", "s", rk_file_card_get_name (self->card));
-}
-
 /* The conversation keeps each file's profile in its entry's detail, as the
  * profiler's JSON object for that one file (so a restored conversation shows
  * it too). */
@@ -467,13 +460,6 @@ entry_detail_cb (RkEntryRow *self)
 
   if (profile != NULL && self->card != NULL)
     rk_file_card_set_profile (self->card, profile);
-}
-
-static void
-card_run_code_cb (RkEntryRow *self,
-                  const char *code)
-{
-  gtk_widget_activate_action (GTK_WIDGET (self), "chat.run-code", "s", code);
 }
 
 static void
@@ -518,8 +504,6 @@ build_attachment (RkEntryRow *self)
   rk_file_card_set_started (RK_FILE_CARD (card), rk_transcript_entry_get_timestamp (self->entry));
   if (profile != NULL)
     rk_file_card_set_profile (RK_FILE_CARD (card), profile);
-  g_signal_connect_swapped (card, "cancel", G_CALLBACK (card_cancel_cb), self);
-  g_signal_connect_swapped (card, "run-code", G_CALLBACK (card_run_code_cb), self);
   g_signal_connect_swapped (self->entry, "notify::detail", G_CALLBACK (entry_detail_cb), self);
   self->card = RK_FILE_CARD (card);
   self->size_after_copy = FALSE;
