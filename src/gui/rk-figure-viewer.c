@@ -140,7 +140,7 @@ copy_action (GtkWidget  *widget,
   if (GDK_IS_TEXTURE (self->paintable))
     {
       gdk_clipboard_set_texture (gtk_widget_get_clipboard (widget), GDK_TEXTURE (self->paintable));
-      adw_toast_overlay_add_toast (self->toasts, adw_toast_new (_("Figure copied")));
+      rk_save_toast (widget, _("Figure copied"));
     }
 }
 
