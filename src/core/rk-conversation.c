@@ -980,6 +980,7 @@ run_done_cb (GObject      *source,
 void
 rk_conversation_run_code_async (RkConversation      *self,
                                 const char          *code,
+                                RkCodeOrigin         origin,
                                 GCancellable        *cancellable,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
@@ -993,7 +994,7 @@ rk_conversation_run_code_async (RkConversation      *self,
   g_task_set_source_tag (task, rk_conversation_run_code_async);
   if (!begin_turn (self, task, cancellable))
     return;
-  rk_agent_run_code_async (self->agent, code, self->turn, run_done_cb, g_steal_pointer (&task));
+  rk_agent_run_code_async (self->agent, code, origin, self->turn, run_done_cb, g_steal_pointer (&task));
 }
 
 char *
@@ -1092,10 +1093,8 @@ rerun_cell (GTask *task)
   Rerun *r = g_task_get_task_data (task);
 
   set_busy (self, FALSE);
-  rk_conversation_run_code_async (self, r->code, g_task_get_cancellable (task), rerun_done_cb, task);
   /* Pressing "… and run again" was the approval of this very code. */
-  if (rk_conversation_get_pending_approval (self) != NULL)
-    rk_conversation_approve (self, RK_AGENT_DECISION_RUN, NULL);
+  rk_conversation_run_code_async (self, r->code, RK_CODE_TYPED, g_task_get_cancellable (task), rerun_done_cb, task);
 }
 
 static void rerun_replay_next (GTask *task);

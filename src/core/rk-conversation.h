@@ -98,11 +98,13 @@ void            rk_conversation_ask_async      (RkConversation      *self,
 char           *rk_conversation_ask_finish     (RkConversation  *self,
                                                 GAsyncResult    *result,
                                                 GError         **error);
-/* "Run Python": code the user typed, through the same approval and
- * rendering path as model code; no model needed. Returns what the run
+/* "Run Python" (RK_CODE_TYPED: runs at once) or a one-click analysis
+ * (RK_CODE_PROPOSED: asked about), through the rendering path of model code
+ * (see rk_agent_run_code_async); no model needed. Returns what the run
  * printed, as the model would see it. */
 void            rk_conversation_run_code_async (RkConversation      *self,
                                                 const char          *code,
+                                                RkCodeOrigin         origin,
                                                 GCancellable        *cancellable,
                                                 GAsyncReadyCallback  callback,
                                                 gpointer             user_data);

@@ -38,15 +38,6 @@ struct _RkFileCard
 
 G_DEFINE_FINAL_TYPE (RkFileCard, rk_file_card, GTK_TYPE_WIDGET)
 
-enum
-{
-  SIGNAL_CANCEL,
-  SIGNAL_RUN_CODE,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
-
 static const char *
 kind_label (RkFileKind kind)
 {
@@ -459,14 +450,8 @@ rk_file_card_get_name (RkFileCard *self)
 static void
 cancel_clicked_cb (RkFileCard *self)
 {
-  g_signal_emit (self, signals[SIGNAL_CANCEL], 0);
-}
-
-static void
-run_code_cb (RkFileCard *self,
-             const char *code)
-{
-  g_signal_emit (self, signals[SIGNAL_RUN_CODE], 0, code);
+  if (self->name != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "chat.cancel-profile", "s", self->name);
 }
 
 static void
@@ -494,13 +479,6 @@ rk_file_card_class_init (RkFileCardClass *klass)
   object_class->dispose = rk_file_card_dispose;
   object_class->finalize = rk_file_card_finalize;
 
-  signals[SIGNAL_CANCEL] =
-    g_signal_new ("cancel", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
-  signals[SIGNAL_RUN_CODE] =
-    g_signal_new ("run-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
-
   g_type_ensure (RK_TYPE_ANALYSIS_BUTTON);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-file-card.ui");
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, box);
@@ -515,7 +493,6 @@ rk_file_card_class_init (RkFileCardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, notes_label);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, analysis_button);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, run_code_cb);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rk-file-card");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);

@@ -223,7 +223,7 @@ composer_send_cb (RkWindow   *self,
   self->send_cancellable = g_cancellable_new ();
 
   if (code)
-    rk_conversation_run_code_async (self->conversation, text, self->send_cancellable, send_done_cb, data);
+    rk_conversation_run_code_async (self->conversation, text, RK_CODE_TYPED, self->send_cancellable, send_done_cb, data);
   else
     rk_conversation_ask_async (self->conversation, text, self->send_cancellable, send_done_cb, data);
   update_busy (self);

@@ -189,7 +189,7 @@ run_code (Fixture     *f,
           GError     **error)
 {
   g_clear_object (&f->result);
-  rk_conversation_run_code_async (f->conv, code, NULL, result_cb, f);
+  rk_conversation_run_code_async (f->conv, code, RK_CODE_PROPOSED, NULL, result_cb, f);
   wait_result (f);
   return rk_conversation_run_code_finish (f->conv, f->result, error);
 }
@@ -877,7 +877,7 @@ test_sigkill (void)
       g_assert_true (g_file_set_contents (id_path, rk_conversation_get_id (f.conv), -1, NULL));
       /* A cell is running and the autosave (300 ms) has had its turn. */
       rk_conversation_run_code_async (f.conv, "import time\nprint('sleeping', flush=True)\ntime.sleep(60)\n",
-                                      NULL, NULL, NULL);
+                                      RK_CODE_PROPOSED, NULL, NULL, NULL);
       end = g_get_monotonic_time () + G_USEC_PER_SEC;
       while (g_get_monotonic_time () < end)
         g_main_context_iteration (NULL, FALSE);
