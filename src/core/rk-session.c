@@ -6,6 +6,8 @@
 #include "rk-session.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -503,6 +505,74 @@ rk_session_add_file_finish (RkSession     *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Unlinks the plain file @name of the folder @dir, without following a
+ * link in @dir itself; a missing file is no error. */
+static gboolean
+unlink_in (const char  *dir,
+           const char  *name,
+           GError     **error)
+{
+  int dirfd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int saved;
+
+  if (dirfd < 0)
+    {
+      saved = errno;
+      if (saved == ENOENT)
+        return TRUE;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
+      return FALSE;
+    }
+  if (unlinkat (dirfd, name, 0) != 0 && errno != ENOENT)
+    {
+      saved = errno;
+      close (dirfd);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
+      return FALSE;
+    }
+  close (dirfd);
+  return TRUE;
+}
+
+gboolean
+rk_session_remove_file (RkSession   *self,
+                        const char  *name,
+                        GError     **error)
+{
+  g_autofree char *readings = NULL;
+  g_autofree char *sidecar = NULL;
+
+  g_return_val_if_fail (RK_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  for (guint i = 0; i < self->files->len; i++)
+    {
+      RkSessionFile *f = g_ptr_array_index (self->files, i);
+
+      if (g_strcmp0 (f->name, name) != 0)
+        continue;
+      /* Names come from rk_import_file: one plain component. */
+      if (strchr (name, '/') != NULL || !rk_path_is_beneath (name))
+        break;
+      if (!unlink_in (self->workspace, name, error))
+        return FALSE;
+      readings = g_build_filename (self->workspace, ".reckon", "readings", NULL);
+      sidecar = g_strconcat (name, ".json", NULL);
+      if (!unlink_in (readings, sidecar, NULL))
+        g_debug ("the reading of %s stays", name);
+      g_ptr_array_remove_index (self->files, i);
+      if (self->kernel != NULL)
+        {
+          g_auto(GStrv) names = rk_session_dup_file_names (self);
+          rk_kernel_set_inputs (self->kernel, (const char * const *) names);
+        }
+      g_signal_emit (self, signals[SIGNAL_FILES_CHANGED], 0);
+      return TRUE;
+    }
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no file “%s” in this session."), name);
+  return FALSE;
 }
 
 GPtrArray *
