@@ -138,6 +138,7 @@ transcript_items_changed_cb (RkWindow   *self,
       g_clear_pointer (&self->pending_text, g_free);
     }
   _rk_window_update_chat (self);
+  _rk_window_files_added (self, model, position, added);
 }
 
 typedef struct
@@ -603,6 +604,7 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, composer_stop_cb);
 
   _rk_window_class_actions_init (klass);
+  _rk_window_class_files_init (klass);
 }
 
 static void
