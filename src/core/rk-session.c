@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "rk-export.h"
 #include "rk-import.h"
 #include "rk-util.h"
 #include "rk-workspace.h"
@@ -507,32 +508,39 @@ rk_session_add_file_finish (RkSession     *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-/* Unlinks the plain file @name of the folder @dir, without following a
- * link in @dir itself; a missing file is no error. */
+/* Unlinks @name (one component) in the folder @rel_dir beneath the folder
+ * open at @root_fd ("" for that folder itself), reached without following a
+ * symlink at any step: code in the sandbox writes the workspace and may
+ * have made any of them a link. A link named @name is unlinked itself. A
+ * missing file or folder is no error. */
 static gboolean
-unlink_in (const char  *dir,
-           const char  *name,
-           GError     **error)
+unlink_beneath (int          root_fd,
+                const char  *rel_dir,
+                const char  *name,
+                GError     **error)
 {
-  int dirfd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  int saved;
+  g_autoptr(GError) local_error = NULL;
+  int dirfd = *rel_dir != '\0' ? rk_export_open_dir_beneath (root_fd, rel_dir, &local_error) : dup (root_fd);
+  int saved = 0;
 
   if (dirfd < 0)
     {
-      saved = errno;
-      if (saved == ENOENT)
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
         return TRUE;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
+      if (local_error != NULL)
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      else
+        g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (errno), g_strerror (errno));
       return FALSE;
     }
   if (unlinkat (dirfd, name, 0) != 0 && errno != ENOENT)
+    saved = errno;
+  close (dirfd);
+  if (saved != 0)
     {
-      saved = errno;
-      close (dirfd);
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
       return FALSE;
     }
-  close (dirfd);
   return TRUE;
 }
 
@@ -541,8 +549,8 @@ rk_session_remove_file (RkSession   *self,
                         const char  *name,
                         GError     **error)
 {
-  g_autofree char *readings = NULL;
   g_autofree char *sidecar = NULL;
+  int root_fd;
 
   g_return_val_if_fail (RK_IS_SESSION (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
@@ -556,12 +564,23 @@ rk_session_remove_file (RkSession   *self,
       /* Names come from rk_import_file: one plain component. */
       if (strchr (name, '/') != NULL || !rk_path_is_beneath (name))
         break;
-      if (!unlink_in (self->workspace, name, error))
-        return FALSE;
-      readings = g_build_filename (self->workspace, ".reckon", "readings", NULL);
+      root_fd = open (self->workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (root_fd < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
+          return FALSE;
+        }
+      if (!unlink_beneath (root_fd, "", name, error))
+        {
+          close (root_fd);
+          return FALSE;
+        }
       sidecar = g_strconcat (name, ".json", NULL);
-      if (!unlink_in (readings, sidecar, NULL))
+      if (!unlink_beneath (root_fd, ".reckon/readings", sidecar, NULL))
         g_debug ("the reading of %s stays", name);
+      close (root_fd);
       g_ptr_array_remove_index (self->files, i);
       if (self->kernel != NULL)
         {

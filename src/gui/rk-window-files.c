@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rk-a11y.h"
 #include "rk-analyses.h"
 #include "rk-chat-view.h"
 #include "rk-file-card.h"
@@ -174,6 +175,35 @@ undo_remove_cb (AdwToast *toast,
   rk_conversation_add_files (removed->conversation, &file, 1);
 }
 
+/* A shown toast's button reads its raw label and its label child
+ * ("_Undo Undo") on GTK 4.8, and its close button has no name at all;
+ * libadwaita 1.2 builds both itself, in the overlay's last child, when
+ * the toast is shown. */
+static void
+name_toast_button (RkWindow   *self,
+                   const char *label,
+                   const char *name)
+{
+  GtkWidget *shown = gtk_widget_get_last_child (GTK_WIDGET (self->toast_overlay));
+  g_autoptr(GPtrArray) queue = g_ptr_array_new ();
+
+  if (shown != NULL)
+    g_ptr_array_add (queue, shown);
+  for (guint i = 0; i < queue->len; i++)
+    {
+      GtkWidget *widget = g_ptr_array_index (queue, i);
+
+      if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+        rk_a11y_name_button (widget, name);
+      else if (GTK_IS_BUTTON (widget) && gtk_button_get_label (GTK_BUTTON (widget)) == NULL)
+        /* its close button, an icon with a tooltip only */
+        rk_a11y_name_button (widget, _("Dismiss"));
+      for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+           child = gtk_widget_get_next_sibling (child))
+        g_ptr_array_add (queue, child);
+    }
+}
+
 static void
 file_remove_action (GtkWidget  *widget,
                     const char *action_name,
@@ -206,8 +236,12 @@ file_remove_action (GtkWidget  *widget,
       removed->original = g_steal_pointer (&original);
       adw_toast_set_button_label (toast, _("_Undo"));
       g_signal_connect_data (toast, "button-clicked", G_CALLBACK (undo_remove_cb), removed, removed_free, 0);
+      /* Shown now, over any message before it: the Undo is for this. */
+      adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
     }
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  if (adw_toast_get_button_label (toast) != NULL)
+    name_toast_button (self, adw_toast_get_button_label (toast), _("Undo"));
 }
 
 /* -- the whole table ---------------------------------------------------------- */
@@ -230,30 +264,6 @@ open_table_free (OpenTable *open)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenTable, open_table_free)
-
-static void
-present_table (RkWindow   *self,
-               RkTable    *table,
-               const char *title)
-{
-  GtkWidget *window = adw_window_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *full = rk_table_view_new (table);
-
-  rk_table_view_set_title (RK_TABLE_VIEW (full), title);
-  gtk_widget_set_margin_start (full, 12);
-  gtk_widget_set_margin_end (full, 12);
-  gtk_widget_set_margin_top (full, 6);
-  gtk_widget_set_margin_bottom (full, 12);
-  gtk_widget_set_vexpand (full, TRUE);
-  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
-  gtk_box_append (GTK_BOX (box), full);
-  adw_window_set_content (ADW_WINDOW (window), box);
-  gtk_window_set_title (GTK_WINDOW (window), title);
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 640);
-  gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (self));
-  gtk_window_present (GTK_WINDOW (window));
-}
 
 static void
 table_loaded_cb (GObject      *source,
@@ -286,7 +296,7 @@ table_loaded_cb (GObject      *source,
           rk_window_toast (open->window, error->message);
           return;
         }
-      present_table (open->window, table, open->title);
+      rk_table_view_open_window (table, open->title, GTK_WIDGET (open->window));
       return;
     }
 }

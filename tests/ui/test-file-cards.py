@@ -92,6 +92,22 @@ def on_screen(node):
     return h > 0 and y >= cy - 1 and y < cy + ch
 
 
+def find_outside_chat(name, role):
+    """@name (with @role) anywhere but in the chat's list: a walk of the
+    window with four cards in the chat takes longer than a toast lasts."""
+    queue = [app.root]
+    while queue:
+        node = queue.pop(0)
+        try:
+            if node.name == name and node.getRole() == role:
+                return node
+            if node.name != "Conversation":
+                queue += [node.getChildAtIndex(i) for i in range(node.childCount)]
+        except Exception:   # the tree changes under us
+            pass
+    return None
+
+
 def check(name, fn):
     return t.check(name, fn, app.output)
 
@@ -137,9 +153,17 @@ try:
         do_action(picker)
         wait_for(lambda: app.exists("ubuntu"), 10, "the sheets listed")
         shot("i19-sheet-picker")
-        click_at(app.find("ubuntu", timeout=10))
-        key("Escape")
-        wait_for(lambda: "Warty" in names_under(card("distro-info.ods")), 20, "the ubuntu sheet's first rows")
+        # The popup is a surface of its own: its extents are not the
+        # screen's, so no pointer click. Its list's Selection interface
+        # marks the sheet, Return picks it (as a keyboard user would).
+        sheets_list = find_node(c, "GtkListView", pyatspi.ROLE_LIST) or find_node(c, "Sheets", pyatspi.ROLE_LIST)
+        names = [sheets_list.getChildAtIndex(i) and names_under(sheets_list.getChildAtIndex(i))
+                 for i in range(sheets_list.childCount)]
+        index = next(i for i, n in enumerate(names) if n and "ubuntu" in n)
+        assert sheets_list.querySelection().selectChild(index), names
+        key("Return")
+        wait_for(lambda: any("Warty" in s for s in names_under(card("distro-info.ods"))), 20,
+                 "the ubuntu sheet's first rows")
         assert any("(sheet “ubuntu”)" in s for s in app.texts(card("distro-info.ods"))), \
             app.texts(card("distro-info.ods"))
     check("the sheet picker shows the other sheet (ubuntu: Warty)", sheets)
@@ -183,8 +207,14 @@ try:
         t.skip("the profiler's other reading", "python3-sklearn is not installed")
 
     def sidebar_leads():
-        row = app.find("distro-info.ods", pyatspi.ROLE_LIST_ITEM, timeout=10)
-        click_at(row)
+        # The file's row, not the conversation's (named after the file too):
+        # the one that holds the file's Remove button.
+        rows = []
+        walk(app.root, lambda n: rows.append(n) if n.name == "distro-info.ods" and n.getRole() == pyatspi.ROLE_LIST_ITEM
+             and find_node(n, "Remove distro-info.ods from the conversation", pyatspi.ROLE_PUSH_BUTTON) else None)
+        assert rows, "no row for distro-info.ods in the sidebar's Files"
+        assert not on_screen(card("distro-info.ods")), "the card is in view before the row is clicked"
+        click_at(rows[0])
         wait_for(lambda: state(card("distro-info.ods"), pyatspi.STATE_FOCUSED), 20, "the card focused")
         assert on_screen(card("distro-info.ods"))
     check("a file in the sidebar leads to its card (scrolled to, focused) on Enter", sidebar_leads)
@@ -200,17 +230,21 @@ try:
             raise AssertionError(f"card {c} states {c.getState().getStates() if c else None}")
     check("a new card is scrolled into view", new_card_shown)
 
+    undo_button = []
+
     def remove():
         assert workspace_copy("distro-info.ods") and saved_mentions(book)
         app.click("Remove distro-info.ods from the conversation", timeout=10)
+        # The toast's button, named without its mnemonic underscore (found
+        # first: the toast leaves after 10 s).
+        undo_button.append(wait_for(lambda: find_outside_chat("Undo", pyatspi.ROLE_PUSH_BUTTON), 10, "the toast's Undo"))
         wait_for(lambda: card("distro-info.ods") is None, 20, "the card gone")
         assert not workspace_copy("distro-info.ods"), workspace_copy("distro-info.ods")
         assert hashlib.sha256(open(book, "rb").read()).hexdigest() == book_sum
     check("a file is removed: its card and workspace copy go; the original is untouched", remove)
 
     def undo():
-        undo_button = wait_for(lambda: [n for n in app.find_all(pyatspi.ROLE_PUSH_BUTTON) if "Undo" in (n.name or "")],
-                               10, "the toast's Undo")
+        assert undo_button, "no Undo in the toast"
         do_action(undo_button[0])
         wait_for(lambda: card("distro-info.ods") and find_node(card("distro-info.ods"), "Open the whole table",
                                                                   pyatspi.ROLE_PUSH_BUTTON), 90, "the card back")
