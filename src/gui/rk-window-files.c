@@ -180,9 +180,9 @@ undo_remove_cb (AdwToast *toast,
  * libadwaita 1.2 builds both itself, in the overlay's last child, when
  * the toast is shown. */
 static void
-name_toast_button (RkWindow   *self,
-                   const char *label,
-                   const char *name)
+name_toast_buttons (RkWindow   *self,
+                    const char *label,
+                    const char *name)
 {
   GtkWidget *shown = gtk_widget_get_last_child (GTK_WIDGET (self->toast_overlay));
   g_autoptr(GPtrArray) queue = g_ptr_array_new ();
@@ -193,7 +193,7 @@ name_toast_button (RkWindow   *self,
     {
       GtkWidget *widget = g_ptr_array_index (queue, i);
 
-      if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+      if (GTK_IS_BUTTON (widget) && label != NULL && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
         rk_a11y_name_button (widget, name);
       else if (GTK_IS_BUTTON (widget) && gtk_button_get_label (GTK_BUTTON (widget)) == NULL)
         /* its close button, an icon with a tooltip only */
@@ -240,8 +240,7 @@ file_remove_action (GtkWidget  *widget,
       adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
     }
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
-  if (adw_toast_get_button_label (toast) != NULL)
-    name_toast_button (self, adw_toast_get_button_label (toast), _("Undo"));
+  name_toast_buttons (self, adw_toast_get_button_label (toast), _("Undo"));
 }
 
 /* -- the whole table ---------------------------------------------------------- */
