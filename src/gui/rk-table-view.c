@@ -937,21 +937,18 @@ open_external_action (GtkWidget  *widget,
                 file, TRUE);
 }
 
-/* The whole table in a window of its own, for working with it. */
-static void
-open_window_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
+GtkWindow *
+rk_table_view_open_window (RkTable    *table,
+                           const char *title,
+                           GtkWidget  *parent)
 {
-  RkTableView *self = RK_TABLE_VIEW (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkRoot *root = parent != NULL ? gtk_widget_get_root (parent) : NULL;
   GtkWidget *window = adw_window_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *header = adw_header_bar_new ();
-  GtkWidget *full = rk_table_view_new (self->table);
-  const char *title = self->title != NULL ? self->title : _("Table");
+  GtkWidget *full = rk_table_view_new (table);
 
-  rk_table_view_set_title (RK_TABLE_VIEW (full), self->title);
+  rk_table_view_set_title (RK_TABLE_VIEW (full), title);
   gtk_widget_set_margin_start (full, 12);
   gtk_widget_set_margin_end (full, 12);
   gtk_widget_set_margin_top (full, 6);
@@ -960,11 +957,21 @@ open_window_action (GtkWidget  *widget,
   gtk_box_append (GTK_BOX (box), header);
   gtk_box_append (GTK_BOX (box), full);
   adw_window_set_content (ADW_WINDOW (window), box);
-  gtk_window_set_title (GTK_WINDOW (window), title);
+  gtk_window_set_title (GTK_WINDOW (window), title != NULL ? title : _("Table"));
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 640);
   if (GTK_IS_WINDOW (root))
     gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
   gtk_window_present (GTK_WINDOW (window));
+  return GTK_WINDOW (window);
+}
+
+/* The whole table in a window of its own, for working with it. */
+static void
+open_window_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  rk_table_view_open_window (RK_TABLE_VIEW (widget)->table, RK_TABLE_VIEW (widget)->title, widget);
 }
 
 /* ---------------------------------------------------------------- build */

@@ -139,6 +139,7 @@ transcript_items_changed_cb (RkWindow   *self,
       g_clear_pointer (&self->pending_text, g_free);
     }
   _rk_window_update_chat (self);
+  _rk_window_files_added (self, model, position, added);
 }
 
 typedef struct
@@ -607,6 +608,7 @@ rk_window_class_init (RkWindowClass *klass)
   _rk_window_class_actions_init (klass);
   _rk_window_class_recent_init (klass);
   _rk_window_class_print_init (klass);
+  _rk_window_class_files_init (klass);
 }
 
 static void
