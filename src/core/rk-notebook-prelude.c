@@ -638,14 +638,14 @@ add_saved_readings (GHashTable *readings,
 
 /* The records the transcript keeps: each attachment entry's profile. */
 static void
-add_attachment_readings (GHashTable   *readings,
-                         RkTranscript *transcript)
+add_attachment_readings (GHashTable *readings,
+                         GListModel *entries)
 {
-  guint n = rk_transcript_get_n_entries (transcript);
+  guint n = g_list_model_get_n_items (entries);
 
   for (guint i = 0; i < n && g_hash_table_size (readings) < MAX_RECORDS; i++)
     {
-      RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i);
+      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (entries, i);
       const char *name = rk_transcript_entry_get_name (e);
       const char *detail = rk_transcript_entry_get_detail (e);
       g_autoptr(JsonNode) doc = NULL;
@@ -671,8 +671,8 @@ compare_names (const void *a,
 }
 
 char *
-rk_notebook_prelude (RkTranscript *transcript,
-                     int           workspace_fd)
+rk_notebook_prelude (GListModel *entries,
+                     int         workspace_fd)
 {
   g_autoptr(GHashTable) readings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                           (GDestroyNotify) json_node_unref);
@@ -680,13 +680,13 @@ rk_notebook_prelude (RkTranscript *transcript,
   GString *out = g_string_new (prelude_head);
   guint n = 0;
 
-  g_return_val_if_fail (RK_IS_TRANSCRIPT (transcript), NULL);
+  g_return_val_if_fail (G_IS_LIST_MODEL (entries), NULL);
 
   /* What reckon.load replayed comes first; a conversation whose workspace
    * is gone still has its attachment entries. */
   if (workspace_fd >= 0)
     add_saved_readings (readings, workspace_fd);
-  add_attachment_readings (readings, transcript);
+  add_attachment_readings (readings, entries);
 
   names = (const char **) g_hash_table_get_keys_as_array (readings, &n);
   qsort (names, n, sizeof (char *), compare_names);

@@ -3,9 +3,9 @@
  * for Reckon's `reckon` module that reads each file as Reckon read it. */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
-#include "rk-transcript.h"
+#include "rk-transcript-entry.h"
 
 G_BEGIN_DECLS
 
@@ -13,8 +13,9 @@ G_BEGIN_DECLS
  * replays each file's recorded reading (the record beside the file in the
  * workspace open at @workspace_fd, or, when there is none, the one in the
  * file's attachment entry) as the pandas arguments Reckon used, and guesses
- * only for files with no record. @workspace_fd may be -1. */
-char *rk_notebook_prelude (RkTranscript *transcript,
-                           int           workspace_fd);
+ * only for files with no record. @entries is the transcript, a list of
+ * RkTranscriptEntry. @workspace_fd may be -1. */
+char *rk_notebook_prelude (GListModel *entries,
+                           int         workspace_fd);
 
 G_END_DECLS

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "rk-json.h"
-#include "rk-profile-output.h"
+#include "rk-profile-private.h"
 #include "rk-profile-progress.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
@@ -1537,7 +1537,7 @@ drain (GSubprocess             *proc,
             {
               /* Partial lines go to the caller as they come; a line over
                * the cap stops the run. */
-              if (!rk_profile_output_reader_feed (out, buf, r))
+              if (!_rk_profile_output_reader_feed (out, buf, r))
                 {
                   *too_large = TRUE;
                   g_subprocess_send_signal (proc, SIGKILL);
@@ -1552,7 +1552,7 @@ drain (GSubprocess             *proc,
     }
 done:
   if (ok)
-    rk_profile_output_reader_finish (out);
+    _rk_profile_output_reader_finish (out);
   rk_profile_progress_reader_finish (err);
   if (have_cancel)
     g_cancellable_release_fd (cancellable);
@@ -1653,9 +1653,9 @@ run_profiler (const char         *workspace,
   proc = rk_sandbox_child_get_process (child);
 
   rk_profile_progress_reader_init (&err_reader, n_names, err, MAX_STDERR, run_progress_cb, &run_progress);
-  rk_profile_output_reader_init (&out_reader, n_names, out, RK_PROFILE_MAX_JSON, run_partial_cb, &run_progress);
+  _rk_profile_output_reader_init (&out_reader, n_names, out, RK_PROFILE_MAX_JSON, run_partial_cb, &run_progress);
   ok = drain (proc, &out_reader, &err_reader, timeout, cancellable, &too_large);
-  rk_profile_output_reader_clear (&out_reader);
+  _rk_profile_output_reader_clear (&out_reader);
   if (!ok)
     {
       g_subprocess_wait (proc, NULL, NULL);

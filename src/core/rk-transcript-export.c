@@ -816,7 +816,7 @@ notebook_to_json (Notebook *nb)
       /* Without this, a notebook that uses Reckon's helpers fails outside
        * Reckon: a stand-in that reads each file as Reckon read it. */
       JsonObject *o = json_object_new ();
-      g_autofree char *prelude = rk_notebook_prelude (nb->transcript, nb->ws);
+      g_autofree char *prelude = rk_notebook_prelude (G_LIST_MODEL (nb->transcript), nb->ws);
 
       json_object_set_string_member (o, "id", "rk-prelude");
       json_object_set_string_member (o, "cell_type", "code");

@@ -289,7 +289,8 @@ _rk_window_new_conversation (RkWindow *self)
   g_autoptr(RkConversation) conversation = NULL;
   g_autoptr(GError) error = NULL;
 
-  conversation = rk_conversation_new (self->client, self->store, &error);
+  conversation = self->store != NULL ? rk_conversation_store_create (self->store, self->client, &error)
+                                     : rk_conversation_new (self->client, &error);
   if (conversation == NULL)
     {
       rk_window_toast (self, error->message);

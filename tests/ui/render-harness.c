@@ -132,7 +132,7 @@ activate_conversation (GtkApplication *app,
       return;
     }
   rk_model_client_set_endpoint (client, "http://127.0.0.1:9");
-  conversation = rk_conversation_new (client, NULL, &error);
+  conversation = rk_conversation_new (client, &error);
   if (conversation == NULL)
     {
       g_printerr ("%s\n", error->message);

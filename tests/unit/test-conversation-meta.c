@@ -7,7 +7,8 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
-#include "rk-conversation-private.h"
+#include "rk-conversation-store-private.h"
+#include "rk-conversation-store.h"
 #include "rk-workspace.h"
 
 static void

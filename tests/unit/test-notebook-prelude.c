@@ -123,7 +123,7 @@ test_hostile (void)
   attach (t, "array.csv", "{\"reading\": [1, 2]}");
   attach (t, "none.csv", NULL);
 
-  prelude = rk_notebook_prelude (t, -1);
+  prelude = rk_notebook_prelude (G_LIST_MODEL (t), -1);
   g_assert_true (g_utf8_validate (prelude, -1, NULL));
   g_assert_true (g_str_has_prefix (prelude, "# Reckon ran this analysis"));
   check_readings (prelude,
@@ -212,7 +212,7 @@ test_saved_readings (void)
 
   fd = open (ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   g_assert_cmpint (fd, >=, 0);
-  prelude = rk_notebook_prelude (t, fd);
+  prelude = rk_notebook_prelude (G_LIST_MODEL (t), fd);
   close (fd);
   check_readings (prelude,
     "{\"fresh.csv\": {\"read_csv\": {\"encoding\": \"utf-8\", \"sep\": \"|\", \"header\": 0, \"skiprows\": 0,"
@@ -247,7 +247,7 @@ static void
 test_no_records (void)
 {
   g_autoptr(RkTranscript) t = rk_transcript_new ();
-  g_autofree char *prelude = rk_notebook_prelude (t, -1);
+  g_autofree char *prelude = rk_notebook_prelude (G_LIST_MODEL (t), -1);
 
   g_assert_nonnull (strstr (prelude, "try:\n    import reckon\nexcept ImportError:\n"));
   g_assert_nonnull (strstr (prelude, "    _reckon_readings = {\n    }\n"));
