@@ -613,13 +613,13 @@ rk_conversation_store_delete (RkConversationStore  *self,
                                 : g_build_filename (g_get_user_cache_dir (), "reckon", "sessions", NULL);
       g_autofree char *workspace = g_build_filename (parent, meta->session_id, NULL);
 
-      if (!rk_workspace_delete (workspace, error))
+      if (!rk_workspace_delete_folder (workspace, error))
         return FALSE;
     }
   if (is_plain_name (id))
     {
       folder = folder_of (self, id);
-      if (!rk_workspace_delete (folder, error))
+      if (!rk_workspace_delete_folder (folder, error))
         return FALSE;
     }
   if (find_item (self, id, &pos))

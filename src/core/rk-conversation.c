@@ -738,7 +738,7 @@ predict_name (RkConversation *self,
               const char     *basename)
 {
   g_autofree char *clean = rk_import_sanitize_name (basename, RK_IMPORT_NAME_MAX);
-  const char *workspace = rk_session_get_workspace (self->session);
+  const char *workspace = rk_workspace_get_path (rk_session_get_workspace (self->session));
 
   for (guint n = 1; n < 10000; n++)
     {
@@ -1730,7 +1730,8 @@ _rk_conversation_new_restored (RkModelClient               *client,
       if (fs->profile == NULL)
         {
           /* Closed while it was being read: read it again if it is there. */
-          g_autofree char *path = g_build_filename (rk_session_get_workspace (self->session), fs->name, NULL);
+          g_autofree char *path = g_build_filename (rk_workspace_get_path (rk_session_get_workspace (self->session)),
+                                                    fs->name, NULL);
 
           if (!self->expired && g_file_test (path, G_FILE_TEST_IS_REGULAR))
             profile_file (self, fs);

@@ -5,6 +5,7 @@
 #include "rk-profile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -1215,7 +1216,7 @@ rk_profiles_to_prompt (GPtrArray *profiles,
 
 typedef struct
 {
-  char  *workspace;
+  RkWorkspace *workspace;
   GStrv  names;
   GStrv  option_args;          /* the user's choices, as profiler arguments */
   GStrv  inputs;               /* RkProfileOptions.inputs */
@@ -1392,7 +1393,7 @@ profile_data_free (gpointer data)
 {
   ProfileData *d = data;
 
-  g_free (d->workspace);
+  g_clear_object (&d->workspace);
   g_strfreev (d->names);
   g_strfreev (d->option_args);
   g_strfreev (d->inputs);
@@ -1566,22 +1567,24 @@ done:
 #define TIMEOUT_MAX    3600
 
 static guint
-profile_timeout_for (const char         *workspace,
+profile_timeout_for (RkWorkspace        *workspace,
                      const char * const *names,
                      guint               n_names)
 {
   guint64 total = 0;
   guint64 extra;
+  int dir = rk_workspace_dup_fd (workspace, NULL);
 
-  for (guint i = 0; i < n_names; i++)
+  for (guint i = 0; dir >= 0 && i < n_names; i++)
     {
-      g_autofree char *path = g_build_filename (workspace, names[i], NULL);
-      GStatBuf st;
+      struct stat st;
 
-      /* lstat: a link a cell planted in the workspace adds nothing. */
-      if (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode))
+      /* No follow: a link a cell planted in the workspace adds nothing. */
+      if (fstatat (dir, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st.st_mode))
         total += (guint64) st.st_size;
     }
+  if (dir >= 0)
+    close (dir);
   extra = (total * TIMEOUT_PER_GB + 999999999) / 1000000000;
   return (guint) MIN ((guint64) profile_timeout + extra, MAX (TIMEOUT_MAX, (guint64) profile_timeout));
 }
@@ -1590,7 +1593,7 @@ profile_timeout_for (const char         *workspace,
  * with *@failure set to the sentence for what went wrong (and @error set only
  * when cancelled). */
 static GPtrArray *
-run_profiler (const char         *workspace,
+run_profiler (RkWorkspace        *workspace,
               const char * const *inputs,
               const char * const *option_args,
               const char * const *names,
@@ -1727,7 +1730,7 @@ run_profiler (const char         *workspace,
 }
 
 GPtrArray *
-rk_profile_files (const char          *workspace,
+rk_profile_files (RkWorkspace         *workspace,
                   const char * const  *names,
                   GCancellable        *cancellable,
                   GError             **error)
@@ -1736,7 +1739,7 @@ rk_profile_files (const char          *workspace,
 }
 
 static GPtrArray *
-profile_files_args (const char          *workspace,
+profile_files_args (RkWorkspace         *workspace,
                     const char * const  *inputs,
                     const char * const  *names,
                     const char * const  *option_args,
@@ -1819,7 +1822,7 @@ profile_files_args (const char          *workspace,
 }
 
 GPtrArray *
-rk_profile_files_with_options (const char              *workspace,
+rk_profile_files_with_options (RkWorkspace             *workspace,
                                const char * const      *names,
                                const RkProfileOptions  *options,
                                GCancellable            *cancellable,
@@ -1827,7 +1830,7 @@ rk_profile_files_with_options (const char              *workspace,
 {
   g_auto(GStrv) option_args = NULL;
 
-  g_return_val_if_fail (workspace != NULL, NULL);
+  g_return_val_if_fail (RK_IS_WORKSPACE (workspace), NULL);
 
   option_args = options_to_args (options, error);
   if (option_args == NULL)
@@ -1859,7 +1862,7 @@ profile_thread (GTask        *task,
 }
 
 void
-rk_profile_files_async (const char          *workspace,
+rk_profile_files_async (RkWorkspace         *workspace,
                         const char * const  *names,
                         GCancellable        *cancellable,
                         GAsyncReadyCallback  callback,
@@ -1869,7 +1872,7 @@ rk_profile_files_async (const char          *workspace,
 }
 
 void
-rk_profile_files_with_options_async (const char              *workspace,
+rk_profile_files_with_options_async (RkWorkspace             *workspace,
                                      const char * const      *names,
                                      const RkProfileOptions  *options,
                                      GCancellable            *cancellable,
@@ -1880,7 +1883,7 @@ rk_profile_files_with_options_async (const char              *workspace,
 }
 
 void
-rk_profile_files_with_progress_async (const char              *workspace,
+rk_profile_files_with_progress_async (RkWorkspace             *workspace,
                                       const char * const      *names,
                                       const RkProfileOptions  *options,
                                       RkProfileProgressFunc    progress,
@@ -1894,7 +1897,7 @@ rk_profile_files_with_progress_async (const char              *workspace,
 }
 
 void
-rk_profile_files_with_partial_async (const char              *workspace,
+rk_profile_files_with_partial_async (RkWorkspace             *workspace,
                                      const char * const      *names,
                                      const RkProfileOptions  *options,
                                      RkProfileProgressFunc    progress,
@@ -1916,7 +1919,7 @@ rk_profile_files_with_partial_async (const char              *workspace,
       return;
     }
   d = g_new0 (ProfileData, 1);
-  d->workspace = g_strdup (workspace);
+  d->workspace = g_object_ref (workspace);
   d->names = g_strdupv ((GStrv) names);
   d->option_args = option_args;
   d->inputs = options != NULL ? g_strdupv ((GStrv) options->inputs) : NULL;

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* rk-workspace.c — workspace folders: created private, removed without
- * following links (the sandboxed code may have left symlinks anywhere). */
+/* rk-workspace.c — the workspace folder held open, names resolved beneath
+ * it through fds only (docs/threat-model.md items 15-17, 57), folders made
+ * private and removed without following links (the sandboxed code may have
+ * left symlinks anywhere). */
 #define G_LOG_DOMAIN "rk-workspace"
 #include "config.h"
 #include "rk-workspace.h"
+#include "rk-workspace-private.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,11 +15,271 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-char *
-rk_workspace_create (const char  *parent,
-                     GError     **error)
+#include "rk-util.h"
+
+#ifdef __has_include
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#define HAVE_OPENAT2_H 1
+#endif
+#endif
+
+#ifndef HAVE_OPENAT2_H
+struct open_how
+{
+  guint64 flags;
+  guint64 mode;
+  guint64 resolve;
+};
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS   0x04
+#define RESOLVE_BENEATH       0x08
+#endif
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+struct _RkWorkspace
+{
+  GObject  parent_instance;
+
+  char    *path;
+  /* The folder, or -1 while it is gone. Workers resolve names beneath it
+   * while the main thread may delete or remake it: the lock keeps an fd
+   * from being closed (and its number reused) under a resolution. */
+  GMutex   lock;
+  int      fd;
+};
+
+G_DEFINE_FINAL_TYPE (RkWorkspace, rk_workspace, G_TYPE_OBJECT)
+G_DEFINE_QUARK (rk-workspace-error-quark, rk_workspace_error)
+
+static gboolean force_fallback;
+
+void
+_rk_workspace_set_force_fallback (gboolean force)
+{
+  force_fallback = force;
+}
+
+/* openat with O_NOFOLLOW at every step: each folder on the way is opened
+ * O_DIRECTORY | O_NOFOLLOW from the one before, so a symlink anywhere fails
+ * with ELOOP or ENOTDIR instead of being followed. */
+static int
+open_stepwise (int         dirfd,
+               const char *rel,
+               int         flags)
+{
+  g_auto(GStrv) parts = g_strsplit (rel, "/", -1);
+  int cur = dirfd;
+  int fd = -1;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      gboolean last = parts[i + 1] == NULL;
+      int next = openat (cur, parts[i],
+                         last ? flags | O_NOFOLLOW
+                              : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      int errsv = errno;
+
+      if (cur != dirfd)
+        close (cur);
+      if (next < 0)
+        {
+          errno = errsv;
+          return -1;
+        }
+      if (last)
+        fd = next;
+      else
+        cur = next;
+    }
+  return fd;
+}
+
+/* The one resolver: @rel beneath @dirfd, never through a symlink, with
+ * openat2 or the stepwise fallback. */
+static int
+open_beneath_flags (int         dirfd,
+                    const char *rel,
+                    int         flags)
+{
+  int fd = -1;
+
+  if (!force_fallback)
+    {
+      struct open_how how = { 0, };
+
+      how.flags = flags;
+      how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+      fd = (int) syscall (SYS_openat2, dirfd, rel, &how, sizeof how);
+    }
+  if (force_fallback || (fd < 0 && (errno == ENOSYS || errno == E2BIG || errno == EPERM)))
+    fd = open_stepwise (dirfd, rel, flags);
+  return fd;
+}
+
+GBytes *
+rk_workspace_read_file_at (int          dirfd,
+                           const char  *rel_path,
+                           gsize        max,
+                           GError     **error)
+{
+  struct stat st;
+  char *buf;
+  gsize got = 0;
+  int fd = rk_workspace_open_file_at (dirfd, rel_path, error);
+
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 || st.st_size < 0 || (guint64) st.st_size > max)
+    {
+      close (fd);
+      g_set_error (error, RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_TOO_LARGE,
+                   _("“%s” is too large to read."), rel_path);
+      return NULL;
+    }
+  buf = g_malloc (st.st_size + 1);
+  while (got < (gsize) st.st_size)
+    {
+      ssize_t r = read (fd, buf + got, st.st_size - got);
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        break;
+      got += r;
+    }
+  close (fd);
+  buf[got] = '\0';
+  return g_bytes_new_take (buf, got);
+}
+
+int
+rk_workspace_open_folder_at (int          dirfd,
+                             const char  *rel_path,
+                             GError     **error)
+{
+  int fd;
+
+  if (!rk_path_is_beneath (rel_path))
+    {
+      g_set_error (error, RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED,
+                   _("“%s” is not a name inside the workspace."), rel_path ? rel_path : "");
+      return -1;
+    }
+  fd = open_beneath_flags (dirfd, rel_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    {
+      int errsv = errno;
+
+      if (errsv == ELOOP || errsv == EXDEV || errsv == ENOTDIR)
+        g_set_error (error, RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED,
+                     _("“%s” is a symbolic link or lies behind one."), rel_path);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                     _("Could not open “%s”: %s."), rel_path, g_strerror (errsv));
+      return -1;
+    }
+  return fd;
+}
+
+int
+rk_workspace_open_file_at (int          dirfd,
+                           const char  *rel_path,
+                           GError     **error)
+{
+  int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+  struct stat st;
+  int fd = -1;
+  int errsv;
+
+  if (!rk_path_is_beneath (rel_path))
+    {
+      g_set_error (error, RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED,
+                   _("“%s” is not a name inside the workspace."), rel_path ? rel_path : "");
+      return -1;
+    }
+
+  fd = open_beneath_flags (dirfd, rel_path, flags);
+  if (fd < 0)
+    {
+      errsv = errno;
+      if (errsv == ELOOP || errsv == EXDEV || errsv == ENOTDIR)
+        g_set_error (error, RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED,
+                     _("“%s” is a symbolic link or lies behind one, so it is not exported."), rel_path);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                     _("Could not open “%s”: %s."), rel_path, g_strerror (errsv));
+      return -1;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_REGULAR,
+                   _("“%s” is not a regular file, so it is not exported."), rel_path);
+      return -1;
+    }
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+/* -- the handle ------------------------------------------------------------ */
+
+static int
+open_folder (const char *path)
+{
+  return open (path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+static void
+set_gone_error (RkWorkspace  *self,
+                GError      **error)
+{
+  g_set_error (error, RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_GONE,
+               _("The workspace is gone: restart the session first."));
+}
+
+RkWorkspace *
+rk_workspace_new (const char *path)
+{
+  RkWorkspace *self;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self = g_object_new (RK_TYPE_WORKSPACE, NULL);
+  self->path = g_canonicalize_filename (path, NULL);
+  self->fd = open_folder (self->path);
+  return self;
+}
+
+RkWorkspace *
+rk_workspace_open (const char  *path,
+                   GError     **error)
+{
+  g_autoptr(RkWorkspace) self = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self = rk_workspace_new (path);
+  if (self->fd < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not open the workspace: %s."), g_strerror (errsv));
+      return NULL;
+    }
+  return g_steal_pointer (&self);
+}
+
+static char *
+make_temporary (const char  *parent,
+                GError     **error)
 {
   g_autofree char *templ = NULL;
   char *dir;
@@ -44,6 +307,158 @@ rk_workspace_create (const char  *parent,
     }
   return g_strdup (dir);
 }
+
+
+RkWorkspace *
+rk_workspace_new_temporary (const char  *parent,
+                            GError     **error)
+{
+  g_autofree char *path = make_temporary (parent, error);
+
+  if (path == NULL)
+    return NULL;
+  return rk_workspace_open (path, error);
+}
+
+const char *
+rk_workspace_get_path (RkWorkspace *self)
+{
+  g_return_val_if_fail (RK_IS_WORKSPACE (self), NULL);
+
+  return self->path;
+}
+
+gboolean
+rk_workspace_exists (RkWorkspace *self)
+{
+  gboolean exists;
+
+  g_return_val_if_fail (RK_IS_WORKSPACE (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  exists = self->fd >= 0;
+  g_mutex_unlock (&self->lock);
+  return exists;
+}
+
+gboolean
+rk_workspace_make (RkWorkspace  *self,
+                   GError      **error)
+{
+  int fd;
+
+  g_return_val_if_fail (RK_IS_WORKSPACE (self), FALSE);
+
+  if (g_mkdir (self->path, 0700) != 0 || (fd = open_folder (self->path)) < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not create a session folder: %s."), g_strerror (errsv));
+      return FALSE;
+    }
+  g_mutex_lock (&self->lock);
+  if (self->fd >= 0)
+    close (self->fd);
+  self->fd = fd;
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+gboolean
+rk_workspace_delete (RkWorkspace  *self,
+                     GError      **error)
+{
+  g_return_val_if_fail (RK_IS_WORKSPACE (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  if (self->fd >= 0)
+    close (self->fd);
+  self->fd = -1;
+  g_mutex_unlock (&self->lock);
+  return rk_workspace_delete_folder (self->path, error);
+}
+
+int
+rk_workspace_dup_fd (RkWorkspace  *self,
+                     GError      **error)
+{
+  int fd = -1;
+
+  g_return_val_if_fail (RK_IS_WORKSPACE (self), -1);
+
+  g_mutex_lock (&self->lock);
+  if (self->fd >= 0)
+    fd = openat (self->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  else
+    errno = ENOENT;
+  g_mutex_unlock (&self->lock);
+  if (fd < 0)
+    {
+      int errsv = errno;
+
+      set_gone_error (self, error);
+      errno = errsv;
+    }
+  return fd;
+}
+
+int
+rk_workspace_open_file (RkWorkspace  *self,
+                        const char   *rel_path,
+                        GError      **error)
+{
+  int fd = -1;
+
+  g_return_val_if_fail (RK_IS_WORKSPACE (self), -1);
+
+  g_mutex_lock (&self->lock);
+  if (self->fd >= 0)
+    fd = rk_workspace_open_file_at (self->fd, rel_path, error);
+  else
+    set_gone_error (self, error);
+  g_mutex_unlock (&self->lock);
+  return fd;
+}
+
+GBytes *
+rk_workspace_read_file (RkWorkspace  *self,
+                        const char   *rel_path,
+                        gsize         max,
+                        GError      **error)
+{
+  GBytes *bytes = NULL;
+
+  g_return_val_if_fail (RK_IS_WORKSPACE (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  if (self->fd >= 0)
+    bytes = rk_workspace_read_file_at (self->fd, rel_path, max, error);
+  else
+    set_gone_error (self, error);
+  g_mutex_unlock (&self->lock);
+  return bytes;
+}
+
+int
+rk_workspace_open_folder (RkWorkspace  *self,
+                          const char   *rel_path,
+                          GError      **error)
+{
+  int fd = -1;
+
+  g_return_val_if_fail (RK_IS_WORKSPACE (self), -1);
+
+  g_mutex_lock (&self->lock);
+  if (self->fd >= 0)
+    fd = rk_workspace_open_folder_at (self->fd, rel_path, error);
+  else
+    set_gone_error (self, error);
+  g_mutex_unlock (&self->lock);
+  return fd;
+}
+
+/* -- removal ---------------------------------------------------------------- */
 
 /* Empties the folder open at @dirfd (which this takes over), depth first. */
 static int
@@ -100,8 +515,8 @@ delete_contents (int    dirfd,
 }
 
 gboolean
-rk_workspace_delete (const char  *path,
-                     GError     **error)
+rk_workspace_delete_folder (const char  *path,
+                            GError     **error)
 {
   int fd;
   int errsv;
@@ -146,4 +561,30 @@ fail:
   g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
                _("Could not delete the session folder: %s."), g_strerror (errsv));
   return FALSE;
+}
+
+static void
+rk_workspace_finalize (GObject *object)
+{
+  RkWorkspace *self = RK_WORKSPACE (object);
+
+  if (self->fd >= 0)
+    close (self->fd);
+  g_mutex_clear (&self->lock);
+  g_free (self->path);
+
+  G_OBJECT_CLASS (rk_workspace_parent_class)->finalize (object);
+}
+
+static void
+rk_workspace_class_init (RkWorkspaceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = rk_workspace_finalize;
+}
+
+static void
+rk_workspace_init (RkWorkspace *self)
+{
+  g_mutex_init (&self->lock);
+  self->fd = -1;
 }
