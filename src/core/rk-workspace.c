@@ -458,6 +458,72 @@ rk_workspace_open_folder (RkWorkspace  *self,
   return fd;
 }
 
+typedef struct
+{
+  char  *rel_path;
+  gsize  max;
+} ReadData;
+
+static void
+read_data_free (gpointer data)
+{
+  ReadData *d = data;
+
+  g_free (d->rel_path);
+  g_free (d);
+}
+
+static void
+read_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  ReadData *d = task_data;
+  GError *error = NULL;
+  GBytes *bytes = rk_workspace_read_file (source_object, d->rel_path, d->max, &error);
+
+  if (bytes == NULL)
+    g_task_return_error (task, error);
+  else if (!g_task_return_error_if_cancelled (task))
+    g_task_return_pointer (task, bytes, (GDestroyNotify) g_bytes_unref);
+  else
+    g_bytes_unref (bytes);
+}
+
+void
+rk_workspace_read_file_async (RkWorkspace         *self,
+                              const char          *rel_path,
+                              gsize                max,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ReadData *d;
+
+  g_return_if_fail (RK_IS_WORKSPACE (self));
+  g_return_if_fail (rel_path != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_workspace_read_file_async);
+  d = g_new0 (ReadData, 1);
+  d->rel_path = g_strdup (rel_path);
+  d->max = max;
+  g_task_set_task_data (task, d, read_data_free);
+  g_task_run_in_thread (task, read_thread);
+}
+
+GBytes *
+rk_workspace_read_file_finish (RkWorkspace   *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /* -- removal ---------------------------------------------------------------- */
 
 /* Empties the folder open at @dirfd (which this takes over), depth first. */

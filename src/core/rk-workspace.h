@@ -83,6 +83,17 @@ GBytes       *rk_workspace_read_file     (RkWorkspace  *self,
                                           gsize         max,
                                           GError      **error);
 
+/* The same in a worker thread (a figure shown by the window). */
+void          rk_workspace_read_file_async  (RkWorkspace         *self,
+                                             const char          *rel_path,
+                                             gsize                max,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+GBytes       *rk_workspace_read_file_finish (RkWorkspace         *self,
+                                             GAsyncResult        *result,
+                                             GError             **error);
+
 /* The same for a folder beneath it (O_DIRECTORY). Returns the fd or -1. */
 int           rk_workspace_open_folder   (RkWorkspace  *self,
                                           const char   *rel_path,

@@ -15,6 +15,7 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct _RkArtifactShelf
 {
@@ -63,18 +64,21 @@ can_save (RkArtifactShelf *self)
 /* Whether the file of @entry is still in the session's workspace: results
  * made before an expiry are gone, also once a restart made a new workspace
  * (issue 17: their Save failed with "Could not open '.reckon/figures/f1.png'").
- * One stat of a local file per row as it is made. */
+ * One open of a local file per row as it is made, as Save would open it. */
 static gboolean
 is_present (RkArtifactShelf   *self,
             RkTranscriptEntry *entry)
 {
   const char *rel = rk_transcript_entry_get_path (entry);
-  g_autofree char *path = NULL;
+  int fd;
 
   if (!can_save (self) || rel == NULL || !rk_path_is_beneath (rel))
     return FALSE;
-  path = g_build_filename (rk_session_get_workspace (self->session), rel, NULL);
-  return g_file_test (path, G_FILE_TEST_IS_REGULAR);
+  fd = rk_workspace_open_file (rk_session_get_workspace (self->session), rel, NULL);
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
 }
 
 static void
@@ -197,7 +201,7 @@ typedef struct
 {
   RkArtifactShelf *self;
   RkEntryKind      kind;
-  char            *workspace;
+  RkWorkspace     *workspace;
   char            *rel_path;
   char            *dest;
 } SaveJob;
@@ -206,7 +210,7 @@ static void
 save_job_free (SaveJob *job)
 {
   g_clear_object (&job->self);
-  g_free (job->workspace);
+  g_clear_object (&job->workspace);
   g_free (job->rel_path);
   g_free (job->dest);
   g_free (job);
@@ -289,7 +293,7 @@ save_clicked_cb (GtkButton       *button,
   job = g_new0 (SaveJob, 1);
   job->self = g_object_ref (self);
   job->kind = rk_transcript_entry_get_kind (entry);
-  job->workspace = g_strdup (rk_session_get_workspace (self->session));
+  job->workspace = g_object_ref (rk_session_get_workspace (self->session));
   job->rel_path = g_strdup (rk_transcript_entry_get_path (entry));
   name = rk_artifact_save_name (job->kind, job->rel_path, rk_transcript_entry_get_title (entry));
   if (job->kind == RK_ENTRY_CHART)

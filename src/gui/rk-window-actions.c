@@ -212,12 +212,12 @@ save_all_action (GtkWidget  *widget,
 
 typedef struct
 {
-  RkWindow *window;
-  GFile    *file;
-  GBytes   *transcript;   /* a snapshot: the live one may grow meanwhile */
-  char     *workspace;    /* NULL once expired: nothing embedded then */
-  char     *title;
-  gboolean  html;
+  RkWindow    *window;
+  GFile       *file;
+  GBytes      *transcript;   /* a snapshot: the live one may grow meanwhile */
+  RkWorkspace *workspace;    /* NULL once expired: nothing embedded then */
+  char        *title;
+  gboolean     html;
 } ExportData;
 
 static void
@@ -226,7 +226,7 @@ export_data_free (ExportData *data)
   g_clear_object (&data->window);
   g_clear_object (&data->file);
   g_clear_pointer (&data->transcript, g_bytes_unref);
-  g_free (data->workspace);
+  g_clear_object (&data->workspace);
   g_free (data->title);
   g_free (data);
 }
@@ -310,7 +310,7 @@ export_response_cb (RkWindow             *self,
   data->file = g_steal_pointer (&file);
   data->transcript = rk_transcript_to_bytes (rk_conversation_get_transcript (self->conversation));
   if (rk_session_get_state (session) == RK_SESSION_ACTIVE)
-    data->workspace = g_strdup (rk_session_get_workspace (session));
+    data->workspace = g_object_ref (rk_session_get_workspace (session));
   data->title = g_strdup (rk_conversation_get_title (self->conversation));
   data->html = html;
 
