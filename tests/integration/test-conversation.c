@@ -95,7 +95,7 @@ fixture_teardown (Fixture       *f,
   g_assert_finalize_object (g_steal_pointer (&f->store));
   g_clear_object (&f->client);
   g_hash_table_unref (f->profiled);
-  rk_workspace_delete (f->root, NULL);
+  rk_workspace_delete_folder (f->root, NULL);
   g_free (f->root);
   g_free (f->data_dir);
   g_free (f->sessions_dir);
@@ -602,7 +602,7 @@ test_restore (Fixture       *f,
   g_assert_no_error (error);
   rk_conversation_set_title (f->conv, "Sales check");
   id = g_strdup (rk_conversation_get_id (f->conv));
-  workspace = g_strdup (rk_session_get_workspace (rk_conversation_get_session (f->conv)));
+  workspace = g_strdup (rk_workspace_get_path (rk_session_get_workspace (rk_conversation_get_session (f->conv))));
   n_entries = rk_transcript_get_n_entries (rk_conversation_get_transcript (f->conv));
   drop_conversation (f);
 
@@ -636,7 +636,7 @@ test_restore (Fixture       *f,
 
   /* Its workspace gone (expired while Reckon was closed): marked expired.
    * Opened in the background this time. */
-  g_assert_true (rk_workspace_delete (workspace, NULL));
+  g_assert_true (rk_workspace_delete_folder (workspace, NULL));
   g_clear_object (&f->result);
   rk_conversation_store_open_async (store2, id, f->client, NULL, result_cb, f);
   wait_result (f);
@@ -916,7 +916,7 @@ test_sigkill (void)
   rk_conversation_close (conv);
   g_clear_object (&conv);
   g_clear_object (&store);
-  rk_workspace_delete (root, NULL);
+  rk_workspace_delete_folder (root, NULL);
 }
 
 int

@@ -226,7 +226,7 @@ test_store_list (void)
 
   g_signal_handlers_disconnect_by_data (store, &changes);
   g_assert_finalize_object (store);
-  rk_workspace_delete (root, NULL);
+  rk_workspace_delete_folder (root, NULL);
 }
 
 int
