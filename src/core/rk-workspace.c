@@ -123,16 +123,17 @@ open_beneath_flags (int         dirfd,
   return fd;
 }
 
-GBytes *
-rk_workspace_read_file_at (int          dirfd,
-                           const char  *rel_path,
-                           gsize        max,
-                           GError     **error)
+/* The whole of the file open at @fd (which this takes over), if it is at
+ * most @max bytes. */
+static GBytes *
+read_whole (int          fd,
+            const char  *rel_path,
+            gsize        max,
+            GError     **error)
 {
   struct stat st;
   char *buf;
   gsize got = 0;
-  int fd = rk_workspace_open_file_at (dirfd, rel_path, error);
 
   if (fd < 0)
     return NULL;
@@ -157,6 +158,15 @@ rk_workspace_read_file_at (int          dirfd,
   close (fd);
   buf[got] = '\0';
   return g_bytes_new_take (buf, got);
+}
+
+GBytes *
+rk_workspace_read_file_at (int          dirfd,
+                           const char  *rel_path,
+                           gsize        max,
+                           GError     **error)
+{
+  return read_whole (rk_workspace_open_file_at (dirfd, rel_path, error), rel_path, max, error);
 }
 
 int
@@ -237,8 +247,7 @@ open_folder (const char *path)
 }
 
 static void
-set_gone_error (RkWorkspace  *self,
-                GError      **error)
+set_gone_error (GError **error)
 {
   g_set_error (error, RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_GONE,
                _("The workspace is gone: restart the session first."));
@@ -307,7 +316,6 @@ make_temporary (const char  *parent,
     }
   return g_strdup (dir);
 }
-
 
 RkWorkspace *
 rk_workspace_new_temporary (const char  *parent,
@@ -397,9 +405,30 @@ rk_workspace_dup_fd (RkWorkspace  *self,
     {
       int errsv = errno;
 
-      set_gone_error (self, error);
+      set_gone_error (error);
       errno = errsv;
     }
+  return fd;
+}
+
+/* A name beneath the folder, resolved under the lock (only the open: what
+ * is read from the result is read without it). */
+static int
+open_beneath (RkWorkspace  *self,
+              const char   *rel_path,
+              gboolean      folder,
+              GError      **error)
+{
+  int fd = -1;
+
+  g_mutex_lock (&self->lock);
+  if (self->fd < 0)
+    set_gone_error (error);
+  else if (folder)
+    fd = rk_workspace_open_folder_at (self->fd, rel_path, error);
+  else
+    fd = rk_workspace_open_file_at (self->fd, rel_path, error);
+  g_mutex_unlock (&self->lock);
   return fd;
 }
 
@@ -408,17 +437,9 @@ rk_workspace_open_file (RkWorkspace  *self,
                         const char   *rel_path,
                         GError      **error)
 {
-  int fd = -1;
-
   g_return_val_if_fail (RK_IS_WORKSPACE (self), -1);
 
-  g_mutex_lock (&self->lock);
-  if (self->fd >= 0)
-    fd = rk_workspace_open_file_at (self->fd, rel_path, error);
-  else
-    set_gone_error (self, error);
-  g_mutex_unlock (&self->lock);
-  return fd;
+  return open_beneath (self, rel_path, FALSE, error);
 }
 
 GBytes *
@@ -427,17 +448,9 @@ rk_workspace_read_file (RkWorkspace  *self,
                         gsize         max,
                         GError      **error)
 {
-  GBytes *bytes = NULL;
-
   g_return_val_if_fail (RK_IS_WORKSPACE (self), NULL);
 
-  g_mutex_lock (&self->lock);
-  if (self->fd >= 0)
-    bytes = rk_workspace_read_file_at (self->fd, rel_path, max, error);
-  else
-    set_gone_error (self, error);
-  g_mutex_unlock (&self->lock);
-  return bytes;
+  return read_whole (open_beneath (self, rel_path, FALSE, error), rel_path, max, error);
 }
 
 int
@@ -445,17 +458,9 @@ rk_workspace_open_folder (RkWorkspace  *self,
                           const char   *rel_path,
                           GError      **error)
 {
-  int fd = -1;
-
   g_return_val_if_fail (RK_IS_WORKSPACE (self), -1);
 
-  g_mutex_lock (&self->lock);
-  if (self->fd >= 0)
-    fd = rk_workspace_open_folder_at (self->fd, rel_path, error);
-  else
-    set_gone_error (self, error);
-  g_mutex_unlock (&self->lock);
-  return fd;
+  return open_beneath (self, rel_path, TRUE, error);
 }
 
 typedef struct
