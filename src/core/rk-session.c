@@ -631,11 +631,11 @@ rk_session_export_all_finish (RkSession     *self,
 typedef struct
 {
   RkWorkspace *workspace;
-  GStrv    originals;
-  GStrv    expected_names;
-  GStrv    cells;
-  guint    next_cell;
-  GPtrArray *outcomes;         /* per replayed cell: "" or why it failed */
+  GStrv        originals;
+  GStrv        expected_names;
+  GStrv        cells;
+  guint        next_cell;
+  GPtrArray   *outcomes;         /* per replayed cell: "" or why it failed */
 } RestartData;
 
 static void
