@@ -345,6 +345,8 @@ rk_error_view_set_entry (RkErrorView       *self,
   else if (name != NULL && *name != '\0' && !g_str_has_prefix (text, name) && !rk_kernel_error_is_plain (name))
     /* TRANSLATORS: a Python error, e.g. "KeyError: 'price'" */
     message = g_strdup_printf (_("%s: %s"), name, text);
+  else if (rk_kernel_error_is_plain (name))
+    message = g_strdup (rk_kernel_error_plain_sentence (name));
   else
     message = g_strdup (text);
 
