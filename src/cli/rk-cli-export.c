@@ -17,6 +17,7 @@ rk_cli_export (int    argc,
 {
   g_autofree char *out = NULL;
   g_autofree char *workspace = NULL;
+  g_autoptr(RkWorkspace) folder = NULL;
   g_autofree char *title = NULL;
   g_autofree char *text = NULL;
   g_auto(GStrv) files = NULL;
@@ -50,7 +51,7 @@ rk_cli_export (int    argc,
       rk_cli_print (stderr, "%s\n", _("Usage: reckon-cli export --notebook|--html TRANSCRIPT [--workspace DIR] [--out FILE]"));
       return RK_CLI_EXIT_USAGE;
     }
-  if (workspace != NULL && !g_file_test (workspace, G_FILE_TEST_IS_DIR))
+  if (workspace != NULL && (folder = rk_workspace_open (workspace, NULL)) == NULL)
     {
       rk_cli_print (stderr, "reckon-cli export: %s\n", _("The workspace given is not a folder."));
       return RK_CLI_EXIT_USAGE;
@@ -62,8 +63,8 @@ rk_cli_export (int    argc,
       rk_cli_print (stderr, "reckon-cli export: %s: %s\n", files[0], error->message);
       return RK_CLI_EXIT_FAILURE;
     }
-  text = notebook ? rk_transcript_to_notebook (transcript, workspace, &error)
-                  : rk_transcript_to_html (transcript, workspace, title, &error);
+  text = notebook ? rk_transcript_to_notebook (transcript, folder, &error)
+                  : rk_transcript_to_html (transcript, folder, title, &error);
   if (text == NULL)
     {
       rk_cli_print (stderr, "reckon-cli export: %s\n", error->message);

@@ -21,7 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rk-export.h"
 #include "rk-import.h"
 #include "rk-limits.h"
 #include "rk-json.h"
@@ -116,7 +115,7 @@ struct _RkKernel
 {
   GObject         parent_instance;
 
-  char           *workspace;
+  RkWorkspace    *workspace;
   RkKernelLimits  limits;
   GStrv           inputs;
   RkKernelLimits  launched_limits; /* those of the last sandbox started */
@@ -363,13 +362,8 @@ static gboolean
 artifact_is_safe (RkKernel   *self,
                   const char *rel)
 {
-  int dirfd = open (self->workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  int fd;
+  int fd = rk_workspace_open_file (self->workspace, rel, NULL);
 
-  if (dirfd < 0)
-    return FALSE;
-  fd = rk_export_open_beneath (dirfd, rel, NULL);
-  close (dirfd);
   if (fd < 0)
     return FALSE;
   close (fd);
@@ -945,11 +939,11 @@ death_message (Instance  *inst,
  * and the cells that waited for it fail with that sentence. */
 typedef struct
 {
-  char    *workspace;
-  guint64  disk_limit;
-  GQueue   start_tasks;
-  GQueue   cells;
-  GStrv    inputs;
+  RkWorkspace *workspace;
+  guint64      disk_limit;
+  GQueue       start_tasks;
+  GQueue       cells;
+  GStrv        inputs;
 } OverDisk;
 
 static void
@@ -957,7 +951,7 @@ over_disk_free (gpointer data)
 {
   OverDisk *d = data;
 
-  g_free (d->workspace);
+  g_clear_object (&d->workspace);
   g_strfreev (d->inputs);
   g_free (d);
 }
@@ -995,7 +989,7 @@ explain_over_disk (RkKernel *self)
   g_autoptr(GTask) task = g_task_new (self, NULL, over_disk_done_cb, NULL);
   OverDisk *d = g_new0 (OverDisk, 1);
 
-  d->workspace = g_strdup (self->workspace);
+  d->workspace = g_object_ref (self->workspace);
   d->inputs = g_strdupv (self->inputs);
   d->disk_limit = limit_value (self, "disk");
   d->start_tasks = self->start_tasks;
@@ -1183,18 +1177,14 @@ open_workspace_dir (RkKernel   *self,
                     const char *rel,
                     gboolean    create)
 {
-  int ws = open (self->workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  int cur, fd = -1;
+  int ws, cur;
   g_auto(GStrv) parts = NULL;
 
+  if (!create)
+    return rk_workspace_open_folder (self->workspace, rel, NULL);
+  ws = rk_workspace_dup_fd (self->workspace, NULL);
   if (ws < 0)
     return -1;
-  if (!create)
-    {
-      fd = rk_export_open_dir_beneath (ws, rel, NULL);
-      close (ws);
-      return fd;
-    }
   parts = g_strsplit (rel, "/", -1);
   cur = ws;
   for (guint i = 0; parts[i] != NULL; i++)
@@ -1206,7 +1196,7 @@ open_workspace_dir (RkKernel   *self,
           close (cur);
           return -1;
         }
-      next = rk_export_open_dir_beneath (cur, parts[i], NULL);
+      next = rk_workspace_open_folder_at (cur, parts[i], NULL);
       close (cur);
       if (next < 0)
         return -1;
@@ -1216,7 +1206,7 @@ open_workspace_dir (RkKernel   *self,
 }
 
 /* Everything read from the workspace here goes through fds opened beneath
- * it (rk_export_open_beneath): a cell may have swapped .reckon or
+ * it (rk_workspace_open_file_at): a cell may have swapped .reckon or
  * .reckon/fontcache for a symlink, or does so while this runs. */
 static void
 keep_font_cache (RkKernel *self)
@@ -1249,7 +1239,7 @@ keep_font_cache (RkKernel *self)
       if (!g_str_has_prefix (name, "fontlist-") || !g_str_has_suffix (name, ".json") ||
           strlen (name) > 64 || strchr (name, '/') != NULL)
         continue;
-      fd = rk_export_open_beneath (dirfd (d), name, NULL);
+      fd = rk_workspace_open_file_at (dirfd (d), name, NULL);
       if (fd < 0)
         continue;
       contents = read_font_list (fd, &len);
@@ -1875,7 +1865,7 @@ rk_kernel_take_incoming_finish (RkKernel      *self,
 
 /* -- object ------------------------------------------------------------- */
 
-const char *
+RkWorkspace *
 rk_kernel_get_workspace (RkKernel *self)
 {
   g_return_val_if_fail (RK_IS_KERNEL (self), NULL);
@@ -1979,7 +1969,7 @@ rk_kernel_finalize (GObject *object)
 {
   RkKernel *self = RK_KERNEL (object);
 
-  g_free (self->workspace);
+  g_clear_object (&self->workspace);
   g_strfreev (self->inputs);
 
   G_OBJECT_CLASS (rk_kernel_parent_class)->finalize (object);
@@ -2052,15 +2042,15 @@ rk_kernel_init (RkKernel *self)
 }
 
 RkKernel *
-rk_kernel_new (const char           *workspace_dir,
+rk_kernel_new (RkWorkspace          *workspace,
                const RkKernelLimits *limits)
 {
   RkKernel *self;
 
-  g_return_val_if_fail (workspace_dir != NULL, NULL);
+  g_return_val_if_fail (RK_IS_WORKSPACE (workspace), NULL);
 
   self = g_object_new (RK_TYPE_KERNEL, NULL);
-  self->workspace = g_canonicalize_filename (workspace_dir, NULL);
+  self->workspace = g_object_ref (workspace);
   if (limits != NULL)
     self->limits = *limits;
   return self;

@@ -7,6 +7,7 @@
 
 #include "rk-enum-types.h"
 #include "rk-kernel-protocol.h"
+#include "rk-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -54,10 +55,10 @@ typedef struct
   guint64 cell_time_seconds;
 } RkKernelLimits;
 
-RkKernel       *rk_kernel_new              (const char          *workspace_dir,
+RkKernel       *rk_kernel_new              (RkWorkspace         *workspace,
                                             const RkKernelLimits *limits);
 
-const char     *rk_kernel_get_workspace    (RkKernel            *self);
+RkWorkspace    *rk_kernel_get_workspace    (RkKernel            *self);
 RkKernelState   rk_kernel_get_state        (RkKernel            *self);
 /* The "ready" event of the running kernel (versions), or NULL. */
 RkKernelEvent  *rk_kernel_get_ready_event  (RkKernel            *self);

@@ -288,18 +288,18 @@ walk (int                 dir_fd,
 }
 
 void
-rk_workspace_usage_measure (const char         *dir,
+rk_workspace_usage_measure (RkWorkspace        *workspace,
                             const char * const *inputs,
                             guint               max_entries,
                             RkWorkspaceUsage   *usage)
 {
   int fd;
 
-  g_return_if_fail (dir != NULL);
+  g_return_if_fail (RK_IS_WORKSPACE (workspace));
   g_return_if_fail (usage != NULL);
 
   memset (usage, 0, sizeof *usage);
-  fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  fd = rk_workspace_dup_fd (workspace, NULL);
   if (fd >= 0)
     walk (fd, "", inputs, &max_entries, 0, usage);
 }

@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "rk-workspace.h"
+
 G_BEGIN_DECLS
 
 #define RK_LIMITS_ERROR (rk_limits_error_quark ())
@@ -80,10 +82,10 @@ typedef struct
   gboolean partial;      /* stopped at @max_entries */
 } RkWorkspaceUsage;
 
-/* What the files of @dir take, but the inputs (@inputs, NULL-terminated
- * or NULL: files at the top that the user added, which the sandbox never
- * counts against its disk limit). */
-void         rk_workspace_usage_measure (const char         *dir,
+/* What the files of @workspace take, but the inputs (@inputs,
+ * NULL-terminated or NULL: files at the top that the user added, which the
+ * sandbox never counts against its disk limit). */
+void         rk_workspace_usage_measure (RkWorkspace        *workspace,
                                          const char * const *inputs,
                                          guint               max_entries,
                                          RkWorkspaceUsage   *usage);

@@ -6,6 +6,8 @@
 
 #include <gio/gio.h>
 
+#include "rk-workspace.h"
+
 G_BEGIN_DECLS
 
 #define RK_SANDBOX_LAUNCHER_ERROR (rk_sandbox_launcher_error_quark ())
@@ -40,8 +42,8 @@ gboolean          rk_sandbox_launcher_has_capped_workspace (void);
 /* Paths as the program inside sees them: a file of the kernel folder
  * (sandbox/kernel), and a name in the workspace. */
 char             *rk_sandbox_launcher_kernel_path        (const char *name);
-char             *rk_sandbox_launcher_workspace_path     (const char *workspace,
-                                                          const char *name);
+char             *rk_sandbox_launcher_workspace_path     (RkWorkspace *workspace,
+                                                          const char  *name);
 
 /* reckon-sandbox takes at most this many --input names; further files
  * are ordinary files of the workspace. */
@@ -51,7 +53,7 @@ char             *rk_sandbox_launcher_workspace_path     (const char *workspace,
  * descriptors handed to the program at fixed numbers, and the program. */
 typedef struct
 {
-  const char          *workspace;
+  RkWorkspace         *workspace;
   guint64              memory_bytes;
   guint64              cpu_seconds;
   guint64              timeout_seconds;

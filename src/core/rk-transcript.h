@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 
 #include "rk-transcript-entry.h"
+#include "rk-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -205,10 +206,10 @@ GPtrArray         *rk_transcript_get_run_cells      (RkTranscript  *self);
  * which figures are embedded (regular files beneath it only, size-capped);
  * NULL embeds none. */
 char              *rk_transcript_to_notebook        (RkTranscript  *self,
-                                                     const char    *workspace,
+                                                     RkWorkspace   *workspace,
                                                      GError       **error);
 char              *rk_transcript_to_html            (RkTranscript  *self,
-                                                     const char    *workspace,
+                                                     RkWorkspace   *workspace,
                                                      const char    *title,
                                                      GError       **error);
 

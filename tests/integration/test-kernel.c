@@ -293,14 +293,14 @@ test_artifacts (Fixture       *f,
   g_assert_cmpint (figure->width, ==, 640);
   /* the axes title, on one line, names the figure */
   g_assert_cmpstr (figure->title, ==, "Growth of a");
-  figure_path = g_build_filename (f->k.workspace, figure->path, NULL);
+  figure_path = g_build_filename (rk_workspace_get_path (f->k.workspace), figure->path, NULL);
   g_assert_true (g_file_test (figure_path, G_FILE_TEST_IS_REGULAR));
 
   file = find (f, RK_KERNEL_EVENT_FILE, NULL);
   g_assert_nonnull (file);
   g_assert_cmpstr (file->path, ==, "new.csv");
   g_assert_cmpint (file->change, ==, RK_KERNEL_FILE_CREATED);
-  file_path = g_build_filename (f->k.workspace, file->path, NULL);
+  file_path = g_build_filename (rk_workspace_get_path (f->k.workspace), file->path, NULL);
   g_assert_true (g_file_test (file_path, G_FILE_TEST_IS_REGULAR));
 
   g_assert_nonnull (find (f, RK_KERNEL_EVENT_RESULT, NULL));
@@ -311,7 +311,7 @@ test_artifacts (Fixture       *f,
     }
   else
     {
-      g_autofree char *table_path = g_build_filename (f->k.workspace, table->path, NULL);
+      g_autofree char *table_path = g_build_filename (rk_workspace_get_path (f->k.workspace), table->path, NULL);
 
       g_assert_cmpstr (table->name, ==, "df");
       g_assert_cmpint (table->rows, ==, 3);
@@ -328,7 +328,7 @@ test_artifacts (Fixture       *f,
 
     g_assert_nonnull (chart);
     g_assert_cmpstr (chart->title, ==, "A by B");
-    chart_path = g_build_filename (f->k.workspace, chart->path, NULL);
+    chart_path = g_build_filename (rk_workspace_get_path (f->k.workspace), chart->path, NULL);
     g_assert_true (g_file_test (chart_path, G_FILE_TEST_IS_REGULAR));
   }
 
@@ -371,11 +371,11 @@ assert_no_escape (Fixture *f)
 
       if (ev->path != NULL)
         {
-          g_autofree char *full = g_build_filename (f->k.workspace, ev->path, NULL);
+          g_autofree char *full = g_build_filename (rk_workspace_get_path (f->k.workspace), ev->path, NULL);
           g_autofree char *canon = g_canonicalize_filename (full, NULL);
 
           g_assert_true (rk_path_is_beneath (ev->path));
-          g_assert_true (g_str_has_prefix (canon, f->k.workspace));
+          g_assert_true (g_str_has_prefix (canon, rk_workspace_get_path (f->k.workspace)));
           g_assert_false (g_file_test (full, G_FILE_TEST_IS_SYMLINK));
         }
     }
@@ -667,7 +667,7 @@ test_disk_limit (void)
        * once (ENOSPC), the cell says which limit, and the kernel lives on
        * with its variables. */
       RkKernelEvent *error = find (f, RK_KERNEL_EVENT_ERROR, NULL);
-      g_autofree char *big = g_build_filename (f->k.workspace, "big.bin", NULL);
+      g_autofree char *big = g_build_filename (rk_workspace_get_path (f->k.workspace), "big.bin", NULL);
       struct stat st;
 
       g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_ERROR);
@@ -692,7 +692,7 @@ test_disk_limit (void)
 
   /* Over the limit, no kernel can start until files go. */
   {
-    g_autofree char *big = g_build_filename (f->k.workspace, "big.bin", NULL);
+    g_autofree char *big = g_build_filename (rk_workspace_get_path (f->k.workspace), "big.bin", NULL);
 
     f->k.finished = FALSE;
     rk_kernel_execute_async (f->k.kernel, "'blocked'", NULL, rk_test_kernel_execute_cb, &f->k);

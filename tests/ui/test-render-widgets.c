@@ -750,11 +750,12 @@ static void
 test_figure_view (void)
 {
   g_autofree char *ws = make_workspace ();
+  g_autoptr(RkWorkspace) handle = rk_workspace_open (ws, NULL);
   GtkWidget *view = g_object_ref_sink (rk_figure_view_new ());
   gboolean loaded = FALSE;
 
   g_signal_connect (view, "loaded", G_CALLBACK (set_flag_cb), &loaded);
-  rk_figure_view_load (RK_FIGURE_VIEW (view), ws, "fig.png", "A figure");
+  rk_figure_view_load (RK_FIGURE_VIEW (view), handle, "fig.png", "A figure");
   g_assert_true (wait_for (&loaded, 5000));
   g_assert_null (rk_figure_view_get_error (RK_FIGURE_VIEW (view)));
   g_assert_nonnull (rk_figure_view_get_paintable (RK_FIGURE_VIEW (view)));
@@ -782,13 +783,13 @@ test_figure_view (void)
   }
 
   loaded = FALSE;
-  rk_figure_view_load (RK_FIGURE_VIEW (view), ws, "escape.png", NULL);
+  rk_figure_view_load (RK_FIGURE_VIEW (view), handle, "escape.png", NULL);
   g_assert_true (wait_for (&loaded, 5000));
   g_assert_nonnull (rk_figure_view_get_error (RK_FIGURE_VIEW (view)));
   g_assert_null (rk_figure_view_get_paintable (RK_FIGURE_VIEW (view)));
 
   loaded = FALSE;
-  rk_figure_view_load (RK_FIGURE_VIEW (view), ws, "../fig.png", NULL);
+  rk_figure_view_load (RK_FIGURE_VIEW (view), handle, "../fig.png", NULL);
   g_assert_true (wait_for (&loaded, 5000));
   g_assert_nonnull (rk_figure_view_get_error (RK_FIGURE_VIEW (view)));
 
@@ -800,17 +801,18 @@ static void
 test_file_chip (void)
 {
   g_autofree char *ws = make_workspace ();
+  g_autoptr(RkWorkspace) handle = rk_workspace_open (ws, NULL);
   GtkWidget *chip = g_object_ref_sink (rk_file_chip_new ());
   gboolean known = FALSE;
 
   g_signal_connect (chip, "size-known", G_CALLBACK (set_flag_cb), &known);
-  rk_file_chip_set_file (RK_FILE_CHIP (chip), ws, "out.csv", "text/csv", NULL);
+  rk_file_chip_set_file (RK_FILE_CHIP (chip), handle, "out.csv", "text/csv", NULL);
   g_assert_cmpstr (rk_file_chip_get_name (RK_FILE_CHIP (chip)), ==, "out.csv");
   g_assert_true (wait_for (&known, 5000));
   g_assert_cmpstr (rk_file_chip_get_size_text (RK_FILE_CHIP (chip)), ==, "8 bytes");
 
   known = FALSE;
-  rk_file_chip_set_file (RK_FILE_CHIP (chip), ws, "escape.png", "image/png", NULL);
+  rk_file_chip_set_file (RK_FILE_CHIP (chip), handle, "escape.png", "image/png", NULL);
   g_assert_true (wait_for (&known, 5000));
   g_assert_cmpstr (rk_file_chip_get_size_text (RK_FILE_CHIP (chip)), ==, "Gone");
   g_object_unref (chip);

@@ -150,6 +150,7 @@ test_workspace_usage (void)
   g_autofree char *sub = g_build_filename (dir, "out", NULL);
   g_autofree char *link = g_build_filename (dir, "link", NULL);
   g_autofree char *message = NULL;
+  g_autoptr(RkWorkspace) ws = NULL;
   RkWorkspaceUsage usage;
 
   g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
@@ -159,7 +160,8 @@ test_workspace_usage (void)
   /* A link is not followed: the file it names is not counted twice. */
   g_assert_cmpint (symlink ("big.csv", link), ==, 0);
 
-  rk_workspace_usage_measure (dir, NULL, 1000, &usage);
+  ws = rk_workspace_open (dir, NULL);
+  rk_workspace_usage_measure (ws, NULL, 1000, &usage);
   g_assert_cmpuint (usage.total, ==, (3 << 20) + (1 << 20) + 10);
   g_assert_cmpstr (usage.largest[0], ==, "big.csv");
   g_assert_cmpstr (usage.largest[1], ==, "out/part.parquet");
@@ -181,18 +183,18 @@ test_workspace_usage (void)
   {
     const char *inputs[] = { "big.csv", "part.parquet", NULL };
 
-    rk_workspace_usage_measure (dir, inputs, 1000, &usage);
+    rk_workspace_usage_measure (ws, inputs, 1000, &usage);
     g_assert_cmpuint (usage.total, ==, (1 << 20) + 10);
     g_assert_cmpstr (usage.largest[0], ==, "out/part.parquet");
     rk_workspace_usage_clear (&usage);
   }
 
   /* The walk stops where it is told to. */
-  rk_workspace_usage_measure (dir, NULL, 1, &usage);
+  rk_workspace_usage_measure (ws, NULL, 1, &usage);
   g_assert_true (usage.partial);
   rk_workspace_usage_clear (&usage);
 
-  rk_workspace_delete (dir, NULL);
+  rk_workspace_delete_folder (dir, NULL);
 }
 
 int

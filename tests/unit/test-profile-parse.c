@@ -344,20 +344,21 @@ test_options_refused (void)
   const char *names[] = { "x.csv", NULL };
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) out = NULL;
+  g_autoptr(RkWorkspace) nowhere = rk_workspace_new ("/nonexistent");
 
   /* Checked before any sandbox is started. */
   options.delimiter = ";;";
-  out = rk_profile_files_with_options ("/nonexistent", names, &options, NULL, &error);
+  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
   g_assert_null (out);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   options.delimiter = "\n";
-  out = rk_profile_files_with_options ("/nonexistent", names, &options, NULL, &error);
+  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   options.delimiter = "semicolon";
   options.sheet = "";
-  out = rk_profile_files_with_options ("/nonexistent", names, &options, NULL, &error);
+  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
 }
 

@@ -145,6 +145,7 @@ test_backend_flatpak (void)
   g_autofree char *info_dir = g_dir_make_tmp ("rk-launcher-info-XXXXXX", NULL);
   g_autofree char *info = g_build_filename (info_dir, "flatpak-info", NULL);
   g_autofree char *bin = fake_flatpak_spawn_dir ();
+  g_autoptr(RkWorkspace) fake = rk_workspace_new ("/home/u/ws");
   g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
   g_autofree char *kpath = NULL, *wpath = NULL;
 
@@ -161,10 +162,11 @@ test_backend_flatpak (void)
     const char *argv[] = { "/bin/true", NULL };
     RkSandboxSpec spec = { 0, };
     g_autoptr(GError) error = NULL;
+    g_autoptr(RkWorkspace) ws = rk_workspace_new (info_dir);
     int fds[2];
 
     g_assert_cmpint (pipe (fds), ==, 0);
-    spec.workspace = info_dir;
+    spec.workspace = ws;
     spec.argv = argv;
     spec.status_fd = -1;
     spec.host_fds[0] = fds[1];
@@ -185,7 +187,7 @@ test_backend_flatpak (void)
   g_assert_null (rk_sandbox_launcher_get_unavailable_reason ());
   kpath = rk_sandbox_launcher_kernel_path ("reckon_kernel.py");
   g_assert_false (g_str_has_prefix (kpath, "/opt/reckon/kernel"));
-  wpath = rk_sandbox_launcher_workspace_path ("/home/u/ws", "a.csv");
+  wpath = rk_sandbox_launcher_workspace_path (fake, "a.csv");
   g_assert_cmpstr (wpath, ==, "/home/u/ws/a.csv");
 
   g_setenv ("PATH", old_path, TRUE);
@@ -204,6 +206,7 @@ static void
 test_backend_plain (void)
 {
   g_autofree char *kpath = NULL, *wpath = NULL;
+  g_autoptr(RkWorkspace) fake = rk_workspace_new ("/home/u/ws");
 
   g_unsetenv ("RECKON_TEST_FLATPAK_INFO");
   _rk_sandbox_launcher_reset_for_tests ();
@@ -218,7 +221,7 @@ test_backend_plain (void)
   if (rk_sandbox_launcher_get_backend () == RK_SANDBOX_BACKEND_USERNS)
     {
       kpath = rk_sandbox_launcher_kernel_path ("reckon_kernel.py");
-      wpath = rk_sandbox_launcher_workspace_path ("/home/u/ws", "a.csv");
+      wpath = rk_sandbox_launcher_workspace_path (fake, "a.csv");
       g_assert_cmpstr (kpath, ==, "/opt/reckon/kernel/reckon_kernel.py");
       g_assert_cmpstr (wpath, ==, "/workspace/a.csv");
     }

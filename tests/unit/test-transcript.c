@@ -748,6 +748,7 @@ test_notebook (void)
 {
   g_autoptr(RkTranscript) t = sample ();
   g_autofree char *ws = make_workspace ();
+  g_autoptr(RkWorkspace) handle = rk_workspace_open (ws, NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *nb = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
@@ -758,7 +759,7 @@ test_notebook (void)
   guint n_code = 0, n_png = 0;
 
   rk_transcript_add_artifact (t, "c2", &link);
-  nb = rk_transcript_to_notebook (t, ws, &error);
+  nb = rk_transcript_to_notebook (t, handle, &error);
   g_assert_no_error (error);
   g_assert_nonnull (nb);
 
@@ -829,13 +830,14 @@ test_html (void)
 {
   g_autoptr(RkTranscript) t = sample ();
   g_autofree char *ws = make_workspace ();
+  g_autoptr(RkWorkspace) handle = rk_workspace_open (ws, NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *html = NULL;
   RkTranscriptArtifact link = { RK_ENTRY_FIGURE, "figures/link.png", "image/png", "linked", 0, 0, 0, 0 };
 
   rk_transcript_add_artifact (t, "c2", &link);
   rk_transcript_add_assistant (t, "</pre><img src=x onerror=alert(1)> & \"quotes\"");
-  html = rk_transcript_to_html (t, ws, "Sales <review>", &error);
+  html = rk_transcript_to_html (t, handle, "Sales <review>", &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_prefix (html, "<!DOCTYPE html>"));
   g_assert_nonnull (strstr (html, "<title>Sales &lt;review&gt;</title>"));
