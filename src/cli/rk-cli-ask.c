@@ -111,10 +111,10 @@ print_json_event (const RkAgentEvent *event)
         {
           json_builder_set_member_name (b, "status");
           json_builder_add_string_value (b, rk_kernel_status_to_string (k->status));
-          if (k->limit != NULL)
+          if (k->limit != RK_SANDBOX_LIMIT_NONE)
             {
               json_builder_set_member_name (b, "limit");
-              json_builder_add_string_value (b, k->limit);
+              json_builder_add_string_value (b, rk_sandbox_limit_to_name (k->limit));
             }
         }
     }
@@ -480,7 +480,7 @@ agent_event_cb (RkAgent            *agent,
         fputc ('\n', stderr);
       a->at_line_start = TRUE;
       /* A sandbox limit: its size and the flag that raises it. */
-      if (k != NULL && k->type == RK_KERNEL_EVENT_ERROR && k->limit != NULL)
+      if (k != NULL && k->type == RK_KERNEL_EVENT_ERROR && k->limit != RK_SANDBOX_LIMIT_NONE)
         {
           g_autofree char *sentence = rk_cli_limit_sentence (&a->limits, k->limit);
 

@@ -70,7 +70,7 @@ event_cb (RkKernel      *kernel,
         fputc ('\n', stderr);
       /* A sandbox limit in words after the bare exception the traceback
        * ends with: its size, and the flag that raises it. */
-      if (ev->limit != NULL)
+      if (ev->limit != RK_SANDBOX_LIMIT_NONE)
         {
           g_autofree char *sentence = rk_cli_limit_sentence (&x->limits, ev->limit);
 
@@ -78,7 +78,8 @@ event_cb (RkKernel      *kernel,
             rk_cli_print (stderr, "reckon: %s\n", sentence);
           else if (ev->evalue != NULL)
             {
-              rk_cli_print (stderr, _("reckon: the cell reached the sandbox's “%s” limit: "), ev->limit);
+              rk_cli_print (stderr, _("reckon: the cell reached the sandbox's “%s” limit: "),
+                            rk_sandbox_limit_to_name (ev->limit));
               rk_cli_print_untrusted (stderr, ev->evalue);
               fputc ('\n', stderr);
             }
@@ -194,7 +195,7 @@ status_of_cell (const Exec *x)
       return RK_CLI_EXIT_OK;
     case RK_KERNEL_STATUS_ERROR:
       /* The limit line said it, with the --timeout to run again with. */
-      return g_strcmp0 (x->done->limit, "time") == 0 ? RK_CLI_EXIT_TIME_LIMIT : RK_CLI_EXIT_FAILURE;
+      return x->done->limit == RK_SANDBOX_LIMIT_TIME ? RK_CLI_EXIT_TIME_LIMIT : RK_CLI_EXIT_FAILURE;
     case RK_KERNEL_STATUS_INTERRUPTED:
       rk_cli_print (stderr, "%s\n", _("reckon-cli exec: the cell was stopped (Ctrl+C)."));
       return RK_CLI_EXIT_CANCELLED;

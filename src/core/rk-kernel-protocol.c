@@ -58,7 +58,6 @@ rk_kernel_event_unref (RkKernelEvent *self)
   g_free (self->evalue);
   g_free (self->traceback);
   g_free (self->message);
-  g_free (self->limit);
   g_free (self);
 }
 
@@ -125,6 +124,7 @@ parse_fields (RkKernelEvent *ev,
               JsonObject    *obj,
               GError       **error)
 {
+  g_autofree char *limit = NULL;
   int word;
 
   if (ev->type != RK_KERNEL_EVENT_READY &&
@@ -189,13 +189,14 @@ parse_fields (RkKernelEvent *ev,
       if (!rk_json_dup_string (obj, "ename", RK_KERNEL_MAX_SHORT, RK_JSON_REQUIRED, &ev->ename, error) ||
           !rk_json_dup_string (obj, "evalue", RK_KERNEL_MAX_LINE, RK_JSON_REQUIRED, &ev->evalue, error) ||
           !rk_json_dup_string (obj, "traceback", RK_KERNEL_MAX_LINE, RK_JSON_REQUIRED, &ev->traceback, error) ||
-          !rk_json_dup_string (obj, "limit", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &ev->limit, error))
+          !rk_json_dup_string (obj, "limit", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &limit, error))
         return FALSE;
       /* Only the limits the kernel itself can see (a capped workspace's
-       * tmpfs says "disk" or "files" by ENOSPC); anything else is dropped. */
-      if (ev->limit != NULL && !g_strv_contains ((const char * const[]) { "memory", "cpu", "disk", "files", NULL },
-                                                 ev->limit))
-        g_clear_pointer (&ev->limit, g_free);
+       * tmpfs says disk or files by ENOSPC); anything else is dropped. */
+      ev->limit = rk_sandbox_limit_from_name (limit);
+      if (ev->limit != RK_SANDBOX_LIMIT_MEMORY && ev->limit != RK_SANDBOX_LIMIT_CPU &&
+          ev->limit != RK_SANDBOX_LIMIT_DISK && ev->limit != RK_SANDBOX_LIMIT_FILES)
+        ev->limit = RK_SANDBOX_LIMIT_NONE;
       return TRUE;
 
     case RK_KERNEL_EVENT_DONE:

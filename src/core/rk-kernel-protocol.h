@@ -5,6 +5,8 @@
 
 #include <glib-object.h>
 
+#include "rk-limits.h"
+
 G_BEGIN_DECLS
 
 /* Longest line the host accepts from the kernel, newline excluded. */
@@ -88,8 +90,8 @@ typedef struct
   RkKernelFileChange change;          /* FILE */
 
   /* ERROR (limit, below, may name the sandbox limit the error stands for:
-   * "memory" for a MemoryError under the sandbox's memory limit, "cpu";
-   * RkKernel sets "time" when it stopped a cell at its time limit) */
+   * memory for a MemoryError under the sandbox's memory limit, cpu, disk or
+   * files; RkKernel sets time when it stopped a cell at its time limit) */
   char              *ename;
   char              *evalue;
   char              *traceback;
@@ -100,12 +102,12 @@ typedef struct
   gint64             truncated_bytes;
   /* DONE with status DIED, or ERROR at the time limit (set by the host,
    * never parsed): one sentence for the user, and the sandbox limit that was
-   * crossed ("memory", "cpu", "time", "disk", "file-size", "timeout", ...)
-   * or NULL. ERROR: the limit of an error event (parsed). */
+   * crossed, or RK_SANDBOX_LIMIT_NONE. ERROR: the limit of an error event
+   * (parsed). */
   char              *message;
-  char              *limit;
+  RkSandboxLimit     limit;
   /* With ->limit, set by the host, never parsed: the limit in force when it
-   * was crossed, in bytes ("memory", "disk") or seconds ("time"); 0 when
+   * was crossed, in bytes (memory, disk) or seconds (time); 0 when
    * not known. */
   guint64            limit_value;
 } RkKernelEvent;

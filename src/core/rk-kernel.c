@@ -262,16 +262,20 @@ static guint64 cell_time_limit (RkKernel *self);
 
 /* The value of the limit @limit held at, for a window or a terminal to say. */
 static guint64
-limit_value (RkKernel   *self,
-             const char *limit)
+limit_value (RkKernel       *self,
+             RkSandboxLimit  limit)
 {
-  if (g_strcmp0 (limit, "memory") == 0)
-    return self->launched_limits.memory_bytes > 0 ? self->launched_limits.memory_bytes : DEFAULT_MEMORY_BYTES;
-  if (g_strcmp0 (limit, "disk") == 0)
-    return self->launched_limits.disk_bytes > 0 ? self->launched_limits.disk_bytes : DEFAULT_DISK_BYTES;
-  if (g_strcmp0 (limit, "time") == 0)
-    return cell_time_limit (self);
-  return 0;
+  switch (limit)
+    {
+    case RK_SANDBOX_LIMIT_MEMORY:
+      return self->launched_limits.memory_bytes > 0 ? self->launched_limits.memory_bytes : DEFAULT_MEMORY_BYTES;
+    case RK_SANDBOX_LIMIT_DISK:
+      return self->launched_limits.disk_bytes > 0 ? self->launched_limits.disk_bytes : DEFAULT_DISK_BYTES;
+    case RK_SANDBOX_LIMIT_TIME:
+      return cell_time_limit (self);
+    default:
+      return 0;
+    }
 }
 
 static void
@@ -280,7 +284,7 @@ emit_event (RkKernel      *self,
 {
   GQuark detail = g_quark_from_static_string (rk_kernel_event_type_to_string (ev->type));
 
-  if (ev->limit != NULL && ev->limit_value == 0)
+  if (ev->limit != RK_SANDBOX_LIMIT_NONE && ev->limit_value == 0)
     ev->limit_value = limit_value (self, ev->limit);
   g_signal_emit (self, signals[SIGNAL_EVENT], detail, ev);
 }
@@ -323,7 +327,7 @@ finish_running (RkKernel      *self,
 static void
 abort_running (RkKernel       *self,
                RkKernelStatus  status,
-               const char     *limit,
+               RkSandboxLimit  limit,
                const char     *message)
 {
   Cell *cell;
@@ -336,20 +340,20 @@ abort_running (RkKernel       *self,
 
   error = rk_kernel_event_new (RK_KERNEL_EVENT_ERROR);
   error->id = g_strdup (cell->id);
-  if (g_strcmp0 (limit, "time") == 0)
+  if (limit == RK_SANDBOX_LIMIT_TIME)
     error->ename = g_strdup ("TimeLimitExceeded");
   else
     error->ename = g_strdup (status == RK_KERNEL_STATUS_INTERRUPTED ? "KeyboardInterrupt" : "KernelDied");
   error->evalue = g_strdup (message);
   error->traceback = g_strdup ("");
-  error->limit = g_strdup (limit);
+  error->limit = limit;
   emit_event (self, error);
 
   done = rk_kernel_event_new (RK_KERNEL_EVENT_DONE);
   done->id = g_strdup (cell->id);
   done->status = status;
   done->message = g_strdup (message);
-  done->limit = g_strdup (limit);
+  done->limit = limit;
   emit_event (self, done);
 
   finish_running (self, done);
@@ -538,14 +542,14 @@ handle_event (RkKernel      *self,
           error->ename = g_strdup ("TimeLimitExceeded");
           error->evalue = g_strdup (message);
           error->traceback = g_strdup ("");
-          error->limit = g_strdup ("time");
+          error->limit = RK_SANDBOX_LIMIT_TIME;
           emit_event (self, error);
           done->id = g_strdup (cell->id);
           done->status = RK_KERNEL_STATUS_ERROR;
           done->duration_ms = ev->duration_ms;
           done->truncated_bytes = ev->truncated_bytes;
           done->message = g_steal_pointer (&message);
-          done->limit = g_strdup ("time");
+          done->limit = RK_SANDBOX_LIMIT_TIME;
           emit_event (self, done);
           finish_running (self, done);
           pump (self);
@@ -863,28 +867,8 @@ tail_read_cb (GObject      *object,
 
 /* -- exit and death ----------------------------------------------------- */
 
-static char *
-limit_message (const char *limit)
-{
-  if (g_strcmp0 (limit, "memory") == 0)
-    return g_strdup (_("The cell was stopped because it used more memory than the sandbox allows."));
-  if (g_strcmp0 (limit, "cpu") == 0)
-    return g_strdup (_("The cell was stopped because it used more CPU time than the sandbox allows."));
-  if (g_strcmp0 (limit, "file-size") == 0)
-    return g_strdup (_("The cell was stopped because it wrote a file larger than the sandbox allows."));
-  if (g_strcmp0 (limit, "disk") == 0)
-    return g_strdup (_("The cell was stopped because the workspace grew past its disk limit."));
-  if (g_strcmp0 (limit, "files") == 0)
-    return g_strdup (_("The cell was stopped because it created more files than the sandbox allows."));
-  if (g_strcmp0 (limit, "timeout") == 0)
-    return g_strdup (_("The cell was stopped because the kernel ran past its time limit."));
-  if (g_strcmp0 (limit, "procs") == 0 || g_strcmp0 (limit, "processes") == 0)
-    return g_strdup (_("The cell was stopped because it started more processes than the sandbox allows."));
-  return g_strdup_printf (_("The cell was stopped because it crossed the sandbox's “%s” limit."), limit);
-}
-
 /* The limit named by the sandbox's status line or its stderr. */
-static char *
+static RkSandboxLimit
 find_limit (Instance  *inst,
             gint64    *status_exit,
             gint64    *status_signal)
@@ -894,11 +878,11 @@ find_limit (Instance  *inst,
 }
 
 static char *
-death_message (Instance  *inst,
-               char     **limit_out)
+death_message (Instance       *inst,
+               RkSandboxLimit *limit_out)
 {
   gint64 status_exit, status_signal;
-  g_autofree char *limit = find_limit (inst, &status_exit, &status_signal);
+  RkSandboxLimit limit = find_limit (inst, &status_exit, &status_signal);
   int exit_code = -1, sig = -1;
 
   if (g_subprocess_get_if_exited (inst->process))
@@ -906,14 +890,11 @@ death_message (Instance  *inst,
   else if (g_subprocess_get_if_signaled (inst->process))
     sig = g_subprocess_get_term_sig (inst->process);
 
-  if (limit == NULL && exit_code == 124)
-    limit = g_strdup ("timeout");
-  if (limit != NULL)
-    {
-      *limit_out = g_strdup (limit);
-      return limit_message (limit);
-    }
-  *limit_out = NULL;
+  if (limit == RK_SANDBOX_LIMIT_NONE && exit_code == 124)
+    limit = RK_SANDBOX_LIMIT_TIMEOUT;
+  *limit_out = limit;
+  if (limit != RK_SANDBOX_LIMIT_NONE)
+    return rk_sandbox_limit_describe (limit);
   if (inst->host_reason != NULL)
     return g_strdup (inst->host_reason);
   if (status_signal < 0 && exit_code > 128 && exit_code < 128 + 65)
@@ -997,7 +978,7 @@ explain_over_disk (RkKernel *self)
 
   d->workspace = g_strdup (self->workspace);
   d->inputs = g_strdupv (self->inputs);
-  d->disk_limit = limit_value (self, "disk");
+  d->disk_limit = limit_value (self, RK_SANDBOX_LIMIT_DISK);
   d->start_tasks = self->start_tasks;
   d->cells = self->cells;
   g_queue_init (&self->start_tasks);
@@ -1010,7 +991,7 @@ static void
 handle_exit (Instance *inst)
 {
   g_autoptr(RkKernel) self = NULL;
-  g_autofree char *limit = NULL;
+  RkSandboxLimit limit = RK_SANDBOX_LIMIT_NONE;
   g_autofree char *message = NULL;
   RkKernelState was;
 
@@ -1041,19 +1022,19 @@ handle_exit (Instance *inst)
       g_autoptr(GError) error = NULL;
       int code = RK_KERNEL_ERROR_DIED;
 
-      if (g_strcmp0 (limit, "disk") == 0)
+      if (limit == RK_SANDBOX_LIMIT_DISK)
         {
           set_state (self, RK_KERNEL_STATE_STOPPED);
           explain_over_disk (self);
           instance_unref (inst);
           return;
         }
-      if (g_strcmp0 (limit, "files") == 0)
+      if (limit == RK_SANDBOX_LIMIT_FILES)
         {
           g_free (message);
           message = g_strdup (_("The Python kernel cannot start while the workspace holds more files than allowed; delete some first."));
         }
-      if (limit != NULL)
+      if (limit != RK_SANDBOX_LIMIT_NONE)
         code = RK_KERNEL_ERROR_LIMIT;
       else if (g_subprocess_get_if_exited (inst->process) && g_subprocess_get_exit_status (inst->process) == 125)
         code = RK_KERNEL_ERROR_SANDBOX;
@@ -1690,10 +1671,10 @@ interrupt_timeout_cb (gpointer user_data)
       g_autofree char *limit_text = time_limit_message (self);
       g_autofree char *message = g_strdup_printf ("%s %s", limit_text,
                                                   _("It did not stop when interrupted, so the kernel was restarted and its variables are lost."));
-      abort_running (self, RK_KERNEL_STATUS_ERROR, "time", message);
+      abort_running (self, RK_KERNEL_STATUS_ERROR, RK_SANDBOX_LIMIT_TIME, message);
     }
   else
-    abort_running (self, RK_KERNEL_STATUS_INTERRUPTED, NULL,
+    abort_running (self, RK_KERNEL_STATUS_INTERRUPTED, RK_SANDBOX_LIMIT_NONE,
                    _("The cell did not stop when interrupted, so the kernel was restarted and its variables are lost."));
   if (self->inst == NULL && self->state == RK_KERNEL_STATE_STOPPED)
     spawn_instance (self);
@@ -1762,7 +1743,7 @@ rk_kernel_restart_async (RkKernel            *self,
       instance_kill (self->inst);
       g_clear_pointer (&self->ready, rk_kernel_event_unref);
       set_state (self, RK_KERNEL_STATE_STOPPED);
-      abort_running (self, RK_KERNEL_STATUS_DIED, NULL,
+      abort_running (self, RK_KERNEL_STATUS_DIED, RK_SANDBOX_LIMIT_NONE,
                      _("The kernel was restarted before the cell finished."));
     }
   /* Queued cells wait for the fresh kernel. */
@@ -2037,7 +2018,7 @@ rk_kernel_class_init (RkKernelClass *klass)
   signals[SIGNAL_DIED] =
     g_signal_new ("died", G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+                  G_TYPE_NONE, 2, RK_TYPE_SANDBOX_LIMIT, G_TYPE_STRING);
   signals[SIGNAL_PROTOCOL_ERROR] =
     g_signal_new ("protocol-error", G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,

@@ -152,7 +152,7 @@ void            rk_kernel_shutdown         (RkKernel            *self);
  *                   running cell, already validated (paths beneath the
  *                   workspace, regular files, no symlinks).
  *   "state-changed" (RkKernelState state)
- *   "died"          (const char *limit_or_NULL, const char *message)
+ *   "died"          (RkSandboxLimit limit, const char *message)
  *                   the sandbox ended without being asked to.
  *   "protocol-error" (GError *error)          a line was dropped.
  */

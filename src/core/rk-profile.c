@@ -1697,13 +1697,12 @@ run_profiler (const char         *workspace,
       return NULL;
     }
   {
-    g_autofree char *limit = rk_sandbox_launcher_find_limit (NULL, 0, err_text, NULL, NULL);
+    RkSandboxLimit limit = rk_sandbox_launcher_find_limit (NULL, 0, err_text, NULL, NULL);
 
-    if (limit != NULL)
+    if (limit != RK_SANDBOX_LIMIT_NONE)
       {
-        g_autofree char *clean = clean_string (limit, 64);
-
-        *failure = g_strdup_printf (_("Profiling this file was stopped at the sandbox's “%s” limit."), clean);
+        *failure = g_strdup_printf (_("Profiling this file was stopped at the sandbox's “%s” limit."),
+                                    rk_sandbox_limit_to_name (limit));
         return NULL;
       }
   }

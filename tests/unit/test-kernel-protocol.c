@@ -170,17 +170,17 @@ test_nonce_and_limit (void)
   parse_fails (long_nonce, (gsize) -1, RK_PARSE_ERROR_TOO_LARGE);
 
   mem = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"MemoryError\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"memory\"}");
-  g_assert_cmpstr (mem->limit, ==, "memory");
+  g_assert_cmpint (mem->limit, ==, RK_SANDBOX_LIMIT_MEMORY);
   {
     g_autoptr(RkKernelEvent) disk = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"OSError\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"disk\"}");
     g_autoptr(RkKernelEvent) files = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"OSError\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"files\"}");
     g_autoptr(RkKernelEvent) other = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"E\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"time\"}");
-    g_assert_cmpstr (disk->limit, ==, "disk");
-    g_assert_cmpstr (files->limit, ==, "files");
-    g_assert_null (other->limit);
+    g_assert_cmpint (disk->limit, ==, RK_SANDBOX_LIMIT_DISK);
+    g_assert_cmpint (files->limit, ==, RK_SANDBOX_LIMIT_FILES);
+    g_assert_cmpint (other->limit, ==, RK_SANDBOX_LIMIT_NONE);
   }
   evil = parse_ok ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"E\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":\"disk\\u001b[2J\"}");
-  g_assert_null (evil->limit);
+  g_assert_cmpint (evil->limit, ==, RK_SANDBOX_LIMIT_NONE);
   parse_fails ("{\"type\":\"error\",\"id\":\"c\",\"ename\":\"E\",\"evalue\":\"\",\"traceback\":\"\",\"limit\":1}",
                (gsize) -1, RK_PARSE_ERROR_MALFORMED);
 }
