@@ -241,9 +241,6 @@ rk_cli_exec (int    argc,
   GOptionEntry entries[] = {
     { "file", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &data_files, N_("Copy DATA into the workspace first (repeatable)"), N_("DATA") },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, N_("Copy tables (as CSV), figures, charts and created files into DIR"), N_("DIR") },
-    { "memory", 0, 0, G_OPTION_ARG_STRING, &limit_options.memory, N_("Memory the code may use, e.g. 512M or 4G (default 2G)"), N_("SIZE") },
-    { "disk", 0, 0, G_OPTION_ARG_STRING, &limit_options.disk, N_("Space the files in the workspace may take, e.g. 4G (default 1G)"), N_("SIZE") },
-    { "timeout", 't', 0, G_OPTION_ARG_STRING, &limit_options.timeout, N_("Stop the cell after SECONDS (default 120)"), N_("SECONDS") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
@@ -256,6 +253,7 @@ rk_cli_exec (int    argc,
   int status;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  rk_cli_add_limit_options (context, &limit_options, 't');
   g_option_context_set_summary (context,
     _("Runs CODE.py (or “-” for standard input) as one cell in a fresh kernel inside "
       "the sandbox, over a temporary workspace that is deleted afterwards. Output "

@@ -111,6 +111,25 @@ rk_cli_limit_options_clear (RkCliLimitOptions *options)
   g_clear_pointer (&options->timeout, g_free);
 }
 
+void
+rk_cli_add_limit_options (GOptionContext    *context,
+                          RkCliLimitOptions *options,
+                          char               timeout_short)
+{
+  /* The options' names are the limits' own (rk_sandbox_limit_cli_option). */
+  GOptionEntry entries[] = {
+    { rk_sandbox_limit_cli_option (RK_SANDBOX_LIMIT_MEMORY) + 2, 0, 0, G_OPTION_ARG_STRING, &options->memory,
+      N_("Memory the code may use, e.g. 512M or 4G (default 2G)"), N_("SIZE") },
+    { rk_sandbox_limit_cli_option (RK_SANDBOX_LIMIT_DISK) + 2, 0, 0, G_OPTION_ARG_STRING, &options->disk,
+      N_("Space the files in the workspace may take, e.g. 4G (default 1G)"), N_("SIZE") },
+    { rk_sandbox_limit_cli_option (RK_SANDBOX_LIMIT_TIME) + 2, timeout_short, 0, G_OPTION_ARG_STRING, &options->timeout,
+      N_("Stop a cell after SECONDS (default 120)"), N_("SECONDS") },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+}
+
 gboolean
 rk_cli_limits_parse (const RkCliLimitOptions  *options,
                      RkKernelLimits           *limits,

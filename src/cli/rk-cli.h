@@ -94,6 +94,11 @@ typedef struct
 } RkCliLimitOptions;
 
 void        rk_cli_limit_options_clear (RkCliLimitOptions *options);
+/* Adds --memory, --disk and --timeout (with @timeout_short as its short
+ * name, or 0) to @context's main options, filling @options. */
+void        rk_cli_add_limit_options   (GOptionContext    *context,
+                                        RkCliLimitOptions *options,
+                                        char               timeout_short);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RkCliLimitOptions, rk_cli_limit_options_clear)
 /* Parses @options once into @limits, the sandbox's defaults where one is
  * not given; a bad value fails with one sentence naming the option. */

@@ -219,52 +219,20 @@ rk_kernel_event_parse (const char  *line,
   static const char * const type_words[] = {
     "ready", "started", "stream", "result", "table", "figure", "chart", "file", "error", "done", NULL,
   };
-  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(RkKernelEvent) ev = NULL;
+  g_autoptr(JsonObject) obj = NULL;
   const char *type = NULL;
-  g_autoptr(GError) local_error = NULL;
-  JsonNode *root;
-  JsonObject *obj;
 
   g_return_val_if_fail (line != NULL || len == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (len > RK_KERNEL_MAX_LINE)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
-                   "kernel event line is longer than %u bytes", RK_KERNEL_MAX_LINE);
-      return NULL;
-    }
   /* Also refuses NUL bytes inside the line. */
-  if (!g_utf8_validate (line, len, NULL))
+  obj = rk_json_parse_object (line, (gssize) len, RK_KERNEL_MAX_LINE, MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT, error);
+  if (obj == NULL)
     {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event is not valid UTF-8");
+      g_prefix_error (error, "kernel event: ");
       return NULL;
     }
-  if (!rk_json_scan_ok (line, len, MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event nested deeper than %d levels", MAX_JSON_DEPTH);
-      return NULL;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (len == 0 || !json_parser_load_from_data (parser, line, (gssize) len, &local_error))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event is not valid JSON: %s",
-                   local_error ? local_error->message : "empty line");
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event is not a JSON object");
-      return NULL;
-    }
-  obj = json_node_get_object (root);
 
   if (!rk_json_get_string (obj, "type", RK_KERNEL_MAX_SHORT, RK_JSON_REQUIRED, &type, error))
     {

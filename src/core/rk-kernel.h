@@ -50,7 +50,7 @@ typedef struct
   guint64 cell_cpu_seconds;
   /* Wall-clock seconds a single cell may run (0: the default, 120); then it
    * is interrupted and ends with status ERROR, an error event and ->limit
-   * "time"; the session and its variables go on. */
+   * RK_SANDBOX_LIMIT_TIME; the session and its variables go on. */
   guint64 cell_time_seconds;
 } RkKernelLimits;
 

@@ -982,12 +982,10 @@ rk_transcript_new_from_bytes (GBytes  *bytes,
                               GError **error)
 {
   g_autoptr(RkTranscript) self = NULL;
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonObject) root = NULL;
   g_autofree char *format = NULL;
   const char *data;
   gsize len;
-  JsonObject *root;
-  JsonNode *n;
   JsonArray *entries;
   gint64 version = 0, next_id = 1;
   guint n_entries, max_id = 0;
@@ -1001,16 +999,9 @@ rk_transcript_new_from_bytes (GBytes  *bytes,
                            _("The conversation file is too large to open."));
       return NULL;
     }
-  if (len == 0 || data == NULL || !g_utf8_validate_len (data, len, NULL) || !rk_json_scan_ok (data, len, MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT))
+  root = rk_json_parse_object (data, (gssize) len, RK_TRANSCRIPT_MAX_FILE, MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT, NULL);
+  if (root == NULL)
     return corrupt (error);
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data, len, NULL))
-    return corrupt (error);
-  n = json_parser_get_root (parser);
-  if (n == NULL || !JSON_NODE_HOLDS_OBJECT (n))
-    return corrupt (error);
-  root = json_node_get_object (n);
 
   if (!rk_json_dup_string (root, "format", 64, RK_JSON_OPTIONAL, &format, NULL) || g_strcmp0 (format, FORMAT_NAME) != 0 ||
       !rk_json_get_int (root, "version", 1, G_MAXINT32, RK_JSON_OPTIONAL, &version, NULL) || version == 0 ||

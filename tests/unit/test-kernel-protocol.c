@@ -211,7 +211,7 @@ test_bytes (void)
   /* Deep nesting is refused before json-glib's recursive parser sees it. */
   for (int i = 0; i < 200000; i++)
     g_string_append_c (deep, '[');
-  parse_fails (deep->str, deep->len, RK_PARSE_ERROR_MALFORMED);
+  parse_fails (deep->str, deep->len, RK_PARSE_ERROR_TOO_LARGE);
 
   /* Over the line limit. */
   huge = g_malloc (RK_KERNEL_MAX_LINE + 2);
