@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-kernel-protocol.h — the one parser of the bytes the sandboxed kernel
- * sends (docs/kernel-protocol.md): a bounded line splitter and typed events. */
+ * sends (docs/kernel-protocol.md): typed events, one a line (the lines come
+ * from rk-line-splitter). */
 #pragma once
 
 #include <glib-object.h>
@@ -131,27 +132,5 @@ const char    *rk_kernel_status_to_string     (RkKernelStatus    status);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkKernelEvent, rk_kernel_event_unref)
 
-/* Splits a byte stream into lines of at most max_line bytes. An over-long
- * line is reported once (error set, line NULL) and skipped up to its
- * newline; the lines after it come through normally. */
-typedef struct _RkKernelLineSplitter RkKernelLineSplitter;
-
-typedef void (*RkKernelLineFunc) (const char   *line,
-                                  gsize         len,
-                                  const GError *error,
-                                  gpointer      user_data);
-
-RkKernelLineSplitter *rk_kernel_line_splitter_new    (gsize                 max_line);
-void                  rk_kernel_line_splitter_free   (RkKernelLineSplitter *self);
-void                  rk_kernel_line_splitter_feed   (RkKernelLineSplitter *self,
-                                                      const guint8         *data,
-                                                      gsize                 len,
-                                                      RkKernelLineFunc      func,
-                                                      gpointer              user_data);
-/* Number of bytes of an unfinished line (dropped at end of stream). */
-gsize                 rk_kernel_line_splitter_pending (RkKernelLineSplitter *self);
-void                  rk_kernel_line_splitter_reset  (RkKernelLineSplitter *self);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkKernelLineSplitter, rk_kernel_line_splitter_free)
 
 G_END_DECLS

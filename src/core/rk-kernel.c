@@ -25,6 +25,7 @@
 #include "rk-import.h"
 #include "rk-limits.h"
 #include "rk-json.h"
+#include "rk-line-splitter.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 
@@ -38,6 +39,7 @@
 #define CHILD_SYNC_FD       6
 #define READ_CHUNK          (64 * 1024)
 #define TAIL_MAX            4096
+#define SYNC_MAX_LINE       4096u
 #define START_TIMEOUT_S     90
 #define INTERRUPT_GRACE_MS  1000
 #define EXIT_SETTLE_MS      500
@@ -69,7 +71,7 @@ typedef struct
   GOutputStream        *requests;
   GInputStream         *err;
   GInputStream         *status;
-  RkKernelLineSplitter *splitter;
+  RkLineSplitter       *splitter;
   GString              *err_tail;
   GString              *status_text;
   char                 *host_reason;      /* why the host killed it */
@@ -86,7 +88,7 @@ typedef struct
    * rk_kernel_take_incoming_async() tasks waiting for their answer. */
   int                   sync_fd;
   GInputStream         *sync_in;
-  RkKernelLineSplitter *sync_splitter;
+  RkLineSplitter       *sync_splitter;
   GQueue                asked;
   guint64               answers_read;
   guint64               saves_asked;
@@ -188,14 +190,14 @@ instance_unref (Instance *inst)
   g_clear_object (&inst->requests);
   g_clear_object (&inst->err);
   g_clear_object (&inst->status);
-  g_clear_pointer (&inst->splitter, rk_kernel_line_splitter_free);
+  g_clear_pointer (&inst->splitter, rk_line_splitter_free);
   g_string_free (inst->err_tail, TRUE);
   g_string_free (inst->status_text, TRUE);
   g_free (inst->host_reason);
   g_clear_object (&inst->sync_in);
   if (inst->sync_fd >= 0)
     close (inst->sync_fd);
-  g_clear_pointer (&inst->sync_splitter, rk_kernel_line_splitter_free);
+  g_clear_pointer (&inst->sync_splitter, rk_line_splitter_free);
   g_queue_clear (&inst->asked);
   while (!g_queue_is_empty (&inst->held))
     {
@@ -650,13 +652,15 @@ hold_event (Instance      *inst,
 }
 
 /* One answer of the sandbox, for the oldest request not answered yet. */
-static void
-sync_line_cb (const char   *line,
-              gsize         len,
-              const GError *error,
-              gpointer      user_data)
+static gboolean
+sync_line_cb (const char  *line,
+              gsize        len,
+              gpointer     user_data,
+              GError     **error)
 {
   Instance *inst = user_data;
+  g_autoptr(GError) too_long = line == NULL ? g_error_new (RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                                                           "an answer longer than %u bytes", SYNC_MAX_LINE) : NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *given = NULL;
   const char *reason;
@@ -667,36 +671,36 @@ sync_line_cb (const char   *line,
   if (g_queue_is_empty (&inst->asked))
     {
       g_debug ("the sandbox answered a request that was not asked");
-      return;
+      return TRUE;
     }
   /* Answers carry the number of their request: a line for any other (or
    * none) pairs with nothing and is dropped. */
   what = GPOINTER_TO_INT (g_queue_peek_head (&inst->asked));
-  if (error == NULL
+  if (too_long == NULL
       && rk_sandbox_launcher_parse_answer (line, len, what == 'l' ? "loaded" : "saved", &id, &ok, &given,
                                            &local_error)
       && id != inst->answers_read + 1)
     {
       g_debug ("the sandbox answered request %" G_GUINT64_FORMAT ", not %" G_GUINT64_FORMAT, id,
                inst->answers_read + 1);
-      return;
+      return TRUE;
     }
   g_queue_pop_head (&inst->asked);
   inst->answers_read++;
-  reason = given != NULL ? given : local_error != NULL ? local_error->message : error != NULL ? error->message : "";
+  reason = given != NULL ? given : local_error != NULL ? local_error->message : too_long != NULL ? too_long->message : "";
 
   if (what == 'l')
     {
       g_autoptr(GTask) task = g_queue_pop_head (&inst->takes);
 
       if (task == NULL)
-        return;
+        return TRUE;
       if (ok)
         g_task_return_boolean (task, TRUE);
       else
         g_task_return_new_error (task, RK_KERNEL_ERROR, RK_KERNEL_ERROR_LIMIT,
                                  _("The file could not be added to the running Python session: %s"), reason);
-      return;
+      return TRUE;
     }
   inst->saves_answered++;
   if (!ok && inst->kernel != NULL)
@@ -706,6 +710,7 @@ sync_line_cb (const char   *line,
       protocol_error (inst->kernel, save_error);
     }
   release_held (inst);
+  return TRUE;
 }
 
 static void
@@ -721,7 +726,7 @@ sync_read_cb (GObject      *object,
       gsize size;
       const guint8 *data = g_bytes_get_data (bytes, &size);
 
-      rk_kernel_line_splitter_feed (inst->sync_splitter, data, size, sync_line_cb, inst);
+      rk_line_splitter_feed (inst->sync_splitter, (const char *) data, size, NULL);
       if (inst->kernel != NULL)
         {
           g_input_stream_read_bytes_async (inst->sync_in, 4096, G_PRIORITY_DEFAULT,
@@ -738,11 +743,11 @@ sync_read_cb (GObject      *object,
   instance_unref (inst);
 }
 
-static void
-line_cb (const char   *line,
-         gsize         len,
-         const GError *error,
-         gpointer      user_data)
+static gboolean
+line_cb (const char  *line,
+         gsize        len,
+         gpointer     user_data,
+         GError     **error)
 {
   Instance *inst = user_data;
   RkKernel *self = inst->kernel;
@@ -751,25 +756,28 @@ line_cb (const char   *line,
 
   /* A signal handler may have restarted or dropped the kernel. */
   if (self == NULL || self->inst != inst)
-    return;
-  if (error != NULL)
+    return TRUE;
+  if (line == NULL)
     {
-      protocol_error (self, error);
-      return;
+      g_autoptr(GError) too_long = g_error_new (RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                                                "kernel sent a line longer than %u bytes", RK_KERNEL_MAX_LINE);
+      protocol_error (self, too_long);
+      return TRUE;
     }
   /* The kernel ends a line a cell may have left open with an empty one. */
   if (len == 0)
-    return;
+    return TRUE;
   ev = rk_kernel_event_parse (line, len, &parse_error);
   if (ev == NULL)
     {
       protocol_error (self, parse_error);
-      return;
+      return TRUE;
     }
   if (inst->sync_fd >= 0 && (names_files (ev) || !g_queue_is_empty (&inst->held)))
     hold_event (inst, g_steal_pointer (&ev));
   else
     handle_event (self, inst, ev);
+  return TRUE;
 }
 
 static gboolean
@@ -808,7 +816,7 @@ events_read_cb (GObject      *object,
       gsize size;
       const guint8 *data = g_bytes_get_data (bytes, &size);
 
-      rk_kernel_line_splitter_feed (inst->splitter, data, size, line_cb, inst);
+      rk_line_splitter_feed (inst->splitter, (const char *) data, size, NULL);
       if (inst->kernel != NULL && self->inst == inst)
         {
           g_input_stream_read_bytes_async (inst->events, READ_CHUNK, G_PRIORITY_DEFAULT,
@@ -1412,14 +1420,14 @@ launch (RkKernel  *self,
   inst->requests = g_unix_output_stream_new (req[1], TRUE);
   inst->status = g_unix_input_stream_new (st[0], TRUE);
   inst->err = g_object_ref (g_subprocess_get_stderr_pipe (inst->process));
-  inst->splitter = rk_kernel_line_splitter_new (RK_KERNEL_MAX_LINE);
+  inst->splitter = rk_line_splitter_new (RK_KERNEL_MAX_LINE, RK_LINE_SPLITTER_SKIP_LONG, line_cb, inst);
   inst->err_tail = g_string_new (NULL);
   inst->status_text = g_string_new (NULL);
   inst->sync_fd = sync[0];
   if (capped)
     {
       inst->sync_in = g_unix_input_stream_new (sync[0], FALSE);
-      inst->sync_splitter = rk_kernel_line_splitter_new (4096);
+      inst->sync_splitter = rk_line_splitter_new (SYNC_MAX_LINE, RK_LINE_SPLITTER_SKIP_LONG, sync_line_cb, inst);
     }
   return inst;
 
