@@ -127,6 +127,15 @@ RkKernelEvent *rk_kernel_event_parse      (const char        *line,
                                            gsize              len,
                                            GError           **error);
 
+/* The error names whose evalue is a plain sentence for people, shown
+ * without the name: "NoNetwork" (code tried the network, which the
+ * sandbox does not have). */
+#define RK_KERNEL_ENAME_NO_NETWORK "NoNetwork"
+gboolean       rk_kernel_error_is_plain       (const char       *ename);
+/* The sentence of a plain error, translated (the kernel's is English), or
+ * NULL for any other name. */
+const char    *rk_kernel_error_plain_sentence (const char       *ename);
+
 const char    *rk_kernel_event_type_to_string (RkKernelEventType type);
 const char    *rk_kernel_status_to_string     (RkKernelStatus    status);
 
