@@ -36,14 +36,6 @@ struct _RkErrorView
 
 G_DEFINE_FINAL_TYPE (RkErrorView, rk_error_view, GTK_TYPE_WIDGET)
 
-enum
-{
-  SIGNAL_RETRY,
-  SIGNAL_RUN_AGAIN,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 /* The app's settings (its "settings" property, which finds the schema in
  * the build tree too), else the schema where GLib looks, else none. */
@@ -268,7 +260,7 @@ retry_clicked_cb (RkErrorView *self)
 {
   /* One retry a failure: the new attempt brings its own answer or note. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->retry_button), FALSE);
-  g_signal_emit (self, signals[SIGNAL_RETRY], 0);
+  gtk_widget_activate_action (GTK_WIDGET (self), "chat.retry", NULL);
 }
 
 const char *
@@ -290,7 +282,8 @@ raise_clicked_cb (RkErrorView *self)
   /* One raise a failure: the new run brings its own outcome. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->raise_button), FALSE);
   g_settings_set_uint (settings, rk_sandbox_limit_settings_key (self->limit), self->raise_to);
-  g_signal_emit (self, signals[SIGNAL_RUN_AGAIN], 0, self->cell_id, self->limit != RK_SANDBOX_LIMIT_TIME);
+  gtk_widget_activate_action (GTK_WIDGET (self), "chat.run-again", "(sb)", self->cell_id,
+                              self->limit != RK_SANDBOX_LIMIT_TIME);
 }
 
 static void
@@ -310,13 +303,6 @@ rk_error_view_class_init (RkErrorViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = rk_error_view_dispose;
-
-  signals[SIGNAL_RETRY] =
-    g_signal_new ("retry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
-  signals[SIGNAL_RUN_AGAIN] =
-    g_signal_new ("run-again", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-error-view.ui");
   gtk_widget_class_bind_template_child (widget_class, RkErrorView, box);

@@ -92,7 +92,6 @@ def run_python(code):
     key("ctrl+l")
     key("ctrl+End")
     key("Return")
-    app.click(T("Run"), timeout=60)
 
 
 def descendants(pid):
