@@ -710,45 +710,26 @@ chart_new_from_bytes (GBytes     *bytes,
                       GError    **error)
 {
   g_autoptr(RkChart) self = NULL;
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonObject) root = NULL;
+  g_autoptr(GError) local_error = NULL;
   ParseCtx ctx = *ctxp;
   const char *data;
   gsize len;
-  JsonNode *root;
   gboolean ok;
 
   data = g_bytes_get_data (bytes, &len);
-  if (len > RK_CHART_MAX_SPEC_BYTES)
+  root = rk_json_parse_object (data, (gssize) len, RK_CHART_MAX_SPEC_BYTES, RK_CHART_MAX_DEPTH,
+                               RK_JSON_SCAN_NO_ESCAPED_NUL, &local_error);
+  if (root == NULL)
     {
-      fail (error, RK_PARSE_ERROR_TOO_LARGE, _("The chart is too large."));
-      return NULL;
-    }
-  if (len == 0 || !g_utf8_validate_len (data, len, NULL))
-    {
-      fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is not valid UTF-8 text."));
-      return NULL;
-    }
-  if (!rk_json_scan_ok (data, len, RK_CHART_MAX_DEPTH, RK_JSON_SCAN_NO_ESCAPED_NUL))
-    {
-      fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is nested too deeply or contains a NUL character."));
-      return NULL;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data, (gssize) len, NULL))
-    {
-      fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is not valid JSON."));
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is not a JSON object."));
+      /* Over the size or the nesting limit, or not a JSON object. */
+      fail (error, local_error->code, local_error->code == RK_PARSE_ERROR_TOO_LARGE ? _("The chart is too large.")
+                                                                                    : _("The chart is not valid JSON."));
       return NULL;
     }
 
   self = g_object_new (RK_TYPE_CHART, NULL);
-  ok = parse_root (self, &ctx, json_node_get_object (root), error);
+  ok = parse_root (self, &ctx, root, error);
   g_clear_pointer (&ctx.sidecar, g_bytes_unref);
   if (!ok)
     return NULL;

@@ -60,24 +60,17 @@ _rk_conversation_meta_parse (const char  *data,
                              gsize        len,
                              GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonObject) root = NULL;
   g_autoptr(RkConversationMeta) meta = NULL;
   g_autofree char *format = NULL;
   g_autofree char *id = NULL;
-  JsonObject *root;
   JsonArray *files = NULL;
   gint64 version = 0;
 
-  if (data == NULL || len == 0 || len > RK_CONVERSATION_META_MAX
-      || !g_utf8_validate_len (data, len, NULL)
-      || !rk_json_scan_ok (data, len, META_MAX_DEPTH, RK_JSON_SCAN_NO_ESCAPED_NUL))
+  root = rk_json_parse_object (data, (gssize) len, RK_CONVERSATION_META_MAX, META_MAX_DEPTH,
+                               RK_JSON_SCAN_NO_ESCAPED_NUL, NULL);
+  if (root == NULL)
     return corrupt (error);
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data, (gssize) len, NULL)
-      || json_parser_get_root (parser) == NULL
-      || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    return corrupt (error);
-  root = json_node_get_object (json_parser_get_root (parser));
   if (!rk_json_dup_string (root, "format", 64, RK_JSON_REQUIRED, &format, NULL)
       || g_strcmp0 (format, META_FORMAT) != 0
       || !rk_json_get_int (root, "version", 1, G_MAXINT64, RK_JSON_REQUIRED, &version, NULL))

@@ -51,7 +51,7 @@ typedef struct
   guint64 cell_cpu_seconds;
   /* Wall-clock seconds a single cell may run (0: the default, 120); then it
    * is interrupted and ends with status ERROR, an error event and ->limit
-   * "time"; the session and its variables go on. */
+   * RK_SANDBOX_LIMIT_TIME; the session and its variables go on. */
   guint64 cell_time_seconds;
 } RkKernelLimits;
 
@@ -153,7 +153,7 @@ void            rk_kernel_shutdown         (RkKernel            *self);
  *                   running cell, already validated (paths beneath the
  *                   workspace, regular files, no symlinks).
  *   "state-changed" (RkKernelState state)
- *   "died"          (const char *limit_or_NULL, const char *message)
+ *   "died"          (RkSandboxLimit limit, const char *message)
  *                   the sandbox ended without being asked to.
  *   "protocol-error" (GError *error)          a line was dropped.
  */

@@ -651,10 +651,9 @@ rk_profile_parse (const char  *data,
                   gsize        len,
                   GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GPtrArray) out = NULL;
   g_autoptr(GError) local_error = NULL;
-  JsonNode *root;
   JsonArray *files;
   double version = 0;
 
@@ -664,30 +663,14 @@ rk_profile_parse (const char  *data,
                    _("The file profile is larger than %u bytes."), (guint) RK_PROFILE_MAX_JSON);
       return NULL;
     }
-  if (data == NULL || len == 0 || memchr (data, '\0', len) != NULL ||
-      !g_utf8_validate (data, len, NULL))
+  root = rk_json_parse (data, (gssize) len, RK_PROFILE_MAX_JSON, MAX_DEPTH, RK_JSON_SCAN_DEFAULT, &local_error);
+  if (root == NULL)
     {
-      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                           _("The file profile is not valid text."));
+      g_set_error (error, RK_PARSE_ERROR, local_error->code, _("The file profile is not valid JSON: %s"),
+                   local_error->message);
       return NULL;
     }
-
-  if (!rk_json_scan_ok (data, len, MAX_DEPTH, RK_JSON_SCAN_DEFAULT))
-    {
-      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                           _("The file profile is nested too deeply."));
-      return NULL;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data, len, &local_error))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   _("The file profile is not valid JSON: %s"), local_error->message);
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     goto malformed;
   if (!get_number (json_node_get_object (root), "version", &version) || version != 1)
     {
@@ -1718,13 +1701,12 @@ run_profiler (RkWorkspace        *workspace,
       return NULL;
     }
   {
-    g_autofree char *limit = rk_sandbox_launcher_find_limit (NULL, 0, err_text, NULL, NULL);
+    RkSandboxLimit limit = rk_sandbox_launcher_find_limit (NULL, 0, err_text, NULL, NULL);
 
-    if (limit != NULL)
+    if (limit != RK_SANDBOX_LIMIT_NONE)
       {
-        g_autofree char *clean = clean_string (limit, 64);
-
-        *failure = g_strdup_printf (_("Profiling this file was stopped at the sandbox's “%s” limit."), clean);
+        *failure = g_strdup_printf (_("Profiling this file was stopped at the sandbox's “%s” limit."),
+                                    rk_sandbox_limit_to_name (limit));
         return NULL;
       }
   }

@@ -630,7 +630,7 @@ rk_sandbox_launcher_parse_answer (const char  *line,
   return TRUE;
 }
 
-char *
+RkSandboxLimit
 rk_sandbox_launcher_find_limit (const char *status,
                                 gsize       status_len,
                                 const char *err_tail,
@@ -662,12 +662,12 @@ rk_sandbox_launcher_find_limit (const char *status,
         {
           const char *limit = json_node_get_string (node);
           if (limit != NULL && strlen (limit) < 64 && g_utf8_validate (limit, -1, NULL))
-            return g_strdup (limit);
+            return rk_sandbox_limit_from_name (limit);
         }
     }
 
   if (err_tail == NULL)
-    return NULL;
+    return RK_SANDBOX_LIMIT_NONE;
   lines = g_strsplit (err_tail, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -679,9 +679,13 @@ rk_sandbox_launcher_find_limit (const char *status,
       p += strlen ("reckon-sandbox: stopped: ");
       end = strstr (p, " limit exceeded");
       if (end != NULL && end > p && end - p < 64 && g_utf8_validate (p, end - p, NULL))
-        return g_strndup (p, end - p);
+        {
+          g_autofree char *name = g_strndup (p, end - p);
+
+          return rk_sandbox_limit_from_name (name);
+        }
     }
-  return NULL;
+  return RK_SANDBOX_LIMIT_NONE;
 }
 
 char *

@@ -6,6 +6,7 @@
 
 #include <gio/gio.h>
 
+#include "rk-limits.h"
 #include "rk-workspace.h"
 
 G_BEGIN_DECLS
@@ -106,9 +107,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkSandboxChild, rk_sandbox_child_free)
 int               rk_sandbox_launcher_exit_status        (GSubprocess *process);
 /* The limit named by the status line (@status, @status_len) or by the
  * "reckon-sandbox: stopped: LIMIT limit exceeded" line in @err_tail, or
- * NULL; the status line's exit code and signal (or -1) in @exit_out and
+ * RK_SANDBOX_LIMIT_NONE; the status line's exit code and signal (or -1) in @exit_out and
  * @signal_out, if not NULL. */
-char             *rk_sandbox_launcher_find_limit         (const char *status,
+RkSandboxLimit    rk_sandbox_launcher_find_limit         (const char *status,
                                                           gsize       status_len,
                                                           const char *err_tail,
                                                           gint64     *exit_out,

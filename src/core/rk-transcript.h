@@ -129,13 +129,14 @@ guint              rk_transcript_add_error          (RkTranscript  *self,
                                                      const char    *traceback);
 /* The same for an error that stands for a sandbox limit: @limit and
  * @limit_value are the kernel event's (RkKernelEvent.limit, .limit_value),
- * NULL and 0 for none. */
+ * RK_SANDBOX_LIMIT_NONE and 0 for none (then the error's name may still
+ * say it: rk_sandbox_limit_from_error). */
 guint              rk_transcript_add_limit_error    (RkTranscript  *self,
                                                      const char    *cell_id,
                                                      const char    *error_name,
                                                      const char    *message,
                                                      const char    *traceback,
-                                                     const char    *limit,
+                                                     RkSandboxLimit limit,
                                                      guint64        limit_value);
 guint              rk_transcript_add_answer         (RkTranscript  *self,
                                                      const char    *text);

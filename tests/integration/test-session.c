@@ -576,7 +576,7 @@ last_error_cb (RkKernel      *kernel,
                char         **limit)
 {
   g_free (*limit);
-  *limit = g_strdup_printf ("%s %s", ev->ename, ev->limit ? ev->limit : "(none)");
+  *limit = g_strdup_printf ("%s %s", ev->ename, ev->limit != RK_SANDBOX_LIMIT_NONE ? rk_sandbox_limit_to_name (ev->limit) : "(none)");
 }
 
 /* A capped workspace (the sandbox's tmpfs, the disk and file limits held

@@ -116,7 +116,7 @@ test_hostile (void)
   for (int i = 0; i < 100000; i++)
     g_string_append_c (d, '[');
   deep = g_string_free (g_steal_pointer (&d), FALSE);
-  expect_error (deep, strlen (deep), RK_PARSE_ERROR_MALFORMED);
+  expect_error (deep, strlen (deep), RK_PARSE_ERROR_TOO_LARGE);
 }
 
 static void

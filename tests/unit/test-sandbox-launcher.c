@@ -17,44 +17,41 @@ static void
 test_find_limit (void)
 {
   gint64 ex, sig;
-  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL, *f = NULL, *g = NULL;
   g_autofree char *long_limit = g_strnfill (64, 'x');
   g_autofree char *long_status = g_strdup_printf ("{\"signal\": 9, \"limit\": \"%s\"}\n", long_limit);
   static const char bad_utf8[] = "{\"signal\": 9, \"limit\": \"m\xff\"}\n";
+  static const char two[] = "{\"signal\": 24, \"limit\": \"cpu\"}\n{\"limit\": \"x\"}";
 
-  a = rk_sandbox_launcher_find_limit ("{\"signal\": 9, \"limit\": \"disk\"}\n", 31, NULL, &ex, &sig);
-  g_assert_cmpstr (a, ==, "disk");
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("{\"signal\": 9, \"limit\": \"disk\"}\n", 31, NULL, &ex, &sig),
+                   ==, RK_SANDBOX_LIMIT_DISK);
   g_assert_cmpint (sig, ==, 9);
   g_assert_cmpint (ex, ==, -1);
 
-  b = rk_sandbox_launcher_find_limit ("{\"exit\": 3}\n", 12, "", &ex, &sig);
-  g_assert_null (b);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("{\"exit\": 3}\n", 12, "", &ex, &sig), ==, RK_SANDBOX_LIMIT_NONE);
   g_assert_cmpint (ex, ==, 3);
   g_assert_cmpint (sig, ==, -1);
 
   /* Only the status line's first line counts; junk after it is ignored. */
-  {
-    static const char two[] = "{\"signal\": 24, \"limit\": \"cpu\"}\n{\"limit\": \"x\"}";
-    c = rk_sandbox_launcher_find_limit (two, sizeof two - 1, NULL, NULL, NULL);
-  }
-  g_assert_cmpstr (c, ==, "cpu");
+  g_assert_cmpint (rk_sandbox_launcher_find_limit (two, sizeof two - 1, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_CPU);
+  /* A name the host does not know is still a limit. */
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("{\"limit\": \"x\"}", 14, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_UNKNOWN);
 
   /* Hostile: not JSON, wrong types, a limit too long or not UTF-8. */
-  g_assert_null (rk_sandbox_launcher_find_limit ("{\"limit\": 7}", 12, NULL, NULL, NULL));
-  g_assert_null (rk_sandbox_launcher_find_limit ("[\"limit\"]", 9, NULL, NULL, NULL));
-  g_assert_null (rk_sandbox_launcher_find_limit ("{{{{", 4, NULL, NULL, NULL));
-  g_assert_null (rk_sandbox_launcher_find_limit (long_status, strlen (long_status), NULL, NULL, NULL));
-  g_assert_null (rk_sandbox_launcher_find_limit (bad_utf8, sizeof bad_utf8 - 1, NULL, NULL, NULL));
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("{\"limit\": 7}", 12, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("[\"limit\"]", 9, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("{{{{", 4, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit (long_status, strlen (long_status), NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit (bad_utf8, sizeof bad_utf8 - 1, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_NONE);
 
   /* The stderr line, when the status line says nothing. */
-  d = rk_sandbox_launcher_find_limit (NULL, 0, "noise\nreckon-sandbox: stopped: files limit exceeded (100000)\n", NULL, NULL);
-  g_assert_cmpstr (d, ==, "files");
-  e = rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped:  limit exceeded\n", NULL, NULL);
-  g_assert_null (e);
-  f = rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped: timeout", NULL, NULL);
-  g_assert_null (f);
-  g = rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped: \xff limit exceeded\n", NULL, NULL);
-  g_assert_null (g);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit (NULL, 0, "noise\nreckon-sandbox: stopped: files limit exceeded (100000)\n",
+                                                   NULL, NULL), ==, RK_SANDBOX_LIMIT_FILES);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped:  limit exceeded\n", NULL, NULL),
+                   ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped: timeout", NULL, NULL),
+                   ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped: \xff limit exceeded\n", NULL, NULL),
+                   ==, RK_SANDBOX_LIMIT_NONE);
 }
 
 static void
