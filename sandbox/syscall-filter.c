@@ -439,8 +439,8 @@ static const char *const pid1_allowed[] = {
   /* the save */
   "openat", "fstat", "newfstatat", "getdents64", "fcntl", "lseek", "sendfile", "ftruncate",
   "fchmod", "chmod", "utimensat", "mkdirat", "unlinkat", "linkat", "getpid",
-  /* moving an added file in, and linking an input */
-  "renameat2", "symlinkat",
+  /* moving an added file in, linking an input, knowing an input's link */
+  "renameat2", "symlinkat", "readlinkat",
   /* malloc, for the folder listings */
   "brk", "mmap", "munmap", "mremap", "madvise",
 };

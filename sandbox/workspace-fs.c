@@ -91,6 +91,25 @@ link_input (int ddir, const char *name)
   return symlinkat (target, ddir, name) == 0;
 }
 
+/* Whether @name in @ddir is still the link link_input() made for it: an
+ * input removed by the caller while the program ran and now added again. */
+static bool
+is_input_link (int ddir, const char *name)
+{
+  char want[sizeof WORKSPACE_INPUTS + sizeof inputs[0]];
+  char got[sizeof want + 1];
+  ssize_t n;
+
+  if (!workspace_is_input (name))
+    return false;
+  snprintf (want, sizeof want, "%s/%s", WORKSPACE_INPUTS, name);
+  n = readlinkat (ddir, name, got, sizeof got - 1);
+  if (n < 0 || (size_t) n >= sizeof got - 1)
+    return false;
+  got[n] = '\0';
+  return strcmp (got, want) == 0;
+}
+
 static void
 forget_links (struct copy *c)
 {
@@ -734,6 +753,16 @@ workspace_take_incoming (int host_dirfd, int tmpfs_dirfd, uint64_t budget, struc
         continue;
       if (fstatat (tmpfs_dirfd, e->d_name, &there, AT_SYMLINK_NOFOLLOW) == 0)
         {
+          /* An input the caller removed and adds again: its link is there
+           * already, the host file comes back under it. */
+          if (S_ISLNK (there.st_mode) && is_input_link (tmpfs_dirfd, e->d_name))
+            {
+              if (renameat2 (in, e->d_name, host_dirfd, e->d_name, RENAME_NOREPLACE) != 0)
+                fail (&c, "not added", e->d_name, errno);
+              else
+                out->files++;
+              continue;
+            }
           fail (&c, "not added, the workspace already has", e->d_name, EEXIST);
           continue;
         }

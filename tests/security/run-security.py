@@ -2507,6 +2507,59 @@ def _():
         a.close()
 
 
+@case('fs', 'an input removed by the caller and added again while the program runs comes back under its '
+            'link; a file the program made under that name still refuses the take')
+def _():
+    ws = new_workspace()
+    make_input(ws, 'data.csv', 4096, sparse=True)
+    a, b = socket.socketpair()
+    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--input', 'data.csv', '--sync-fd', str(b.fileno()), '--',
+           PY, '-c', PRELUDE + textwrap.dedent('''
+        open("mine.csv", "w").write("the program's own")
+        print("ready", flush=True)
+        sys.stdin.readline()
+        out = {"link": os.readlink("data.csv"), "read": open("data.csv").readline().strip(),
+               "mine": open("mine.csv").read()}
+        print(json.dumps(out))
+    ''')]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         pass_fds=(b.fileno(),))
+    b.close()
+    try:
+        wait_line(p)
+        f = a.makefile()
+        a.settimeout(20)
+        os.unlink(os.path.join(ws, 'data.csv'))
+        inc = os.path.join(ws, '.reckon-incoming')
+        os.mkdir(inc)
+        give_to_workspace_owner(ws, inc)
+        path = os.path.join(inc, 'data.csv')
+        with open(path, 'wb') as out:
+            out.write(b'again,1\n')
+        os.chmod(path, 0o444)
+        give_to_workspace_owner(ws, path)
+        a.sendall(b'l')
+        equal(json.loads(f.readline()).get('loaded'), True, 'the removed input taken again')
+        path = os.path.join(inc, 'mine.csv')
+        with open(path, 'wb') as out:
+            out.write(b'forged by the caller\n')
+        os.chmod(path, 0o444)
+        give_to_workspace_owner(ws, path)
+        a.sendall(b'l')
+        answer = json.loads(f.readline())
+        equal(answer.get('loaded'), False, f'a name the program made is not replaced ({answer})')
+        p.stdin.write(b'\n')
+        p.stdin.close()
+        equal(p.wait(timeout=30), 0, f'exit status ({p.stderr.read()!r})')
+        out = json.loads(p.stdout.read().decode().splitlines()[-1])
+        equal((out['link'], out['read'], out['mine']), ('/inputs/data.csv', 'again,1', "the program's own"),
+              'inside')
+    finally:
+        p.kill()
+        p.wait()
+        a.close()
+
+
 @case('fs', '--input takes one name at the top of the workspace, nothing else')
 def _():
     for bad in ('../x', 'a/b', '.hidden', ''):
