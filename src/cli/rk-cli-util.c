@@ -79,19 +79,26 @@ rk_cli_exit_table (void)
 
 /* -- sessions -- */
 
+gboolean
+rk_cli_check_sandbox (GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (rk_check_sandbox_parts (&local_error))
+    return TRUE;
+  g_set_error (error, RK_KERNEL_ERROR, RK_KERNEL_ERROR_SPAWN,
+               _("The sandbox could not be started: %s"), local_error->message);
+  return FALSE;
+}
+
 RkSession *
 rk_cli_session_new (const RkKernelLimits  *limits,
                     GError               **error)
 {
-  g_autoptr(GError) local_error = NULL;
   g_autoptr(RkSession) session = NULL;
 
-  if (!rk_check_sandbox_parts (&local_error))
-    {
-      g_set_error (error, RK_KERNEL_ERROR, RK_KERNEL_ERROR_SPAWN,
-                   _("The sandbox could not be started: %s"), local_error->message);
-      return NULL;
-    }
+  if (!rk_cli_check_sandbox (error))
+    return NULL;
   session = rk_session_new (NULL, NULL, error);
   if (session == NULL)
     return NULL;

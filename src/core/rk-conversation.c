@@ -11,6 +11,7 @@
 
 #include "rk-conversation-private.h"
 #include "rk-import.h"
+#include "rk-text.h"
 #include "rk-transcript-entry-private.h"
 #include "rk-util.h"
 
@@ -185,10 +186,9 @@ set_title_internal (RkConversation *self,
 static char *
 title_from (const char *text)
 {
-  g_autofree char *line = g_strndup (text, strcspn (text, "\r\n"));
-  g_autofree char *valid = g_utf8_make_valid (g_strstrip (line), -1);
+  g_autofree char *valid = rk_text_first_line (text);
 
-  if (*valid == '\0')
+  if (valid == NULL)
     return NULL;
   if (g_utf8_strlen (valid, -1) <= TITLE_MAX_CHARS)
     return g_steal_pointer (&valid);
@@ -1470,6 +1470,18 @@ rk_conversation_set_title (RkConversation *self,
 
   self->meta->title_set = TRUE;
   set_title_internal (self, title ? title : "");
+}
+
+char *
+rk_conversation_dup_full_title (RkConversation *self)
+{
+  char *title;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+
+  if (!self->meta->title_set && (title = rk_transcript_dup_title (self->transcript)) != NULL)
+    return title;
+  return g_strdup (rk_conversation_get_title (self));
 }
 
 gboolean

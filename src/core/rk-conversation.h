@@ -158,6 +158,9 @@ const char     *rk_conversation_get_title            (RkConversation *self);
  * the first file added). */
 void            rk_conversation_set_title            (RkConversation *self,
                                                       const char     *title);
+/* The title uncut, for an export: the one the user set, or the whole first
+ * line of the first question (the "title" property is cut for lists). */
+char           *rk_conversation_dup_full_title       (RkConversation *self);
 gboolean        rk_conversation_get_expired          (RkConversation *self);
 const char     *rk_conversation_get_kernel_error     (RkConversation *self);
 

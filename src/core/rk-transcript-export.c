@@ -27,6 +27,7 @@
 #include "rk-diff.h"
 #include "rk-export.h"
 #include "rk-notebook-prelude.h"
+#include "rk-profile.h"
 #include "rk-table.h"
 #include "rk-transcript.h"
 #include "rk-util.h"
@@ -41,6 +42,8 @@
 /* Charts as pictures. */
 #define CHART_WIDTH      800
 #define CHART_HEIGHT     500
+/* A file's profile, as the model is told it. */
+#define PROFILE_BYTES    6000
 
 /* ------------------------------------------------------- workspace reads */
 
@@ -383,6 +386,47 @@ user_markdown (RkTranscriptEntry *e)
   return g_string_free (s, FALSE);
 }
 
+/* What an export could not embed: one line naming it. */
+static void
+not_embedded_add (GPtrArray         *not_embedded,
+                  RkTranscriptEntry *e)
+{
+  if (not_embedded != NULL)
+    g_ptr_array_add (not_embedded, artifact_label (e));
+}
+
+/* Prose the answer after it repeats word for word: exported once, as the
+ * answer. */
+static gboolean
+repeated_by_answer (RkTranscript      *transcript,
+                    RkTranscriptEntry *e)
+{
+  RkTranscriptEntry *next;
+
+  if (rk_transcript_entry_get_kind (e) != RK_ENTRY_ASSISTANT)
+    return FALSE;
+  next = rk_transcript_lookup (transcript, rk_transcript_entry_get_id (e) + 1);
+  return next != NULL && rk_transcript_answer_repeats (transcript, next);
+}
+
+/* The profile kept in an attachment entry, as the model was told it
+ * (schema, ranges, first rows, how it is read), or NULL. */
+static char *
+attachment_profile (RkTranscriptEntry *e)
+{
+  const char *detail = rk_transcript_entry_get_detail (e);
+  g_autofree char *doc = NULL;
+  g_autoptr(GPtrArray) profiles = NULL;
+
+  if (detail == NULL || *detail == '\0')
+    return NULL;
+  doc = g_strdup_printf ("{\"version\":1,\"files\":[%s]}", detail);
+  profiles = rk_profile_parse (doc, strlen (doc), NULL);
+  if (profiles == NULL || profiles->len == 0)
+    return NULL;
+  return rk_file_profile_to_prompt (g_ptr_array_index (profiles, 0), PROFILE_BYTES);
+}
+
 /* ------------------------------------------------------------- notebook */
 
 typedef struct
@@ -404,6 +448,7 @@ typedef struct
   int         ws;
   gboolean    uses_reckon;
   RkTranscript *transcript;
+  GPtrArray  *not_embedded;
 } Notebook;
 
 static void
@@ -600,7 +645,10 @@ nb_figure (Notebook          *nb,
       add_display (cell, data, NULL);
     }
   else
-    add_display_text (cell, label);
+    {
+      not_embedded_add (nb->not_embedded, e);
+      add_display_text (cell, label);
+    }
 }
 
 static void
@@ -616,6 +664,7 @@ nb_table (Notebook          *nb,
   if (table == NULL)
     {
       g_autofree char *label = artifact_label (e);
+      not_embedded_add (nb->not_embedded, e);
       add_display_text (cell, label);
       return;
     }
@@ -640,6 +689,7 @@ nb_chart (Notebook          *nb,
   if (chart == NULL || (b64 = chart_to_png_base64 (chart)) == NULL)
     {
       g_autofree char *label = artifact_label (e);
+      not_embedded_add (nb->not_embedded, e);
       add_display_text (cell, label);
       return;
     }
@@ -713,7 +763,7 @@ nb_entry (Notebook          *nb,
       break;
     case RK_ENTRY_ASSISTANT:
     case RK_ENTRY_ANSWER:
-      if (*text)
+      if (*text && !repeated_by_answer (nb->transcript, e))
         add_markdown_cell (nb, id, text);
       break;
     case RK_ENTRY_NOTE:
@@ -724,8 +774,20 @@ nb_entry (Notebook          *nb,
       break;
     case RK_ENTRY_ATTACHMENT:
       {
-        /* One short line; the file itself is not embedded. */
+        /* One short line and its profile; the file itself is not embedded. */
+        g_autofree char *profile = attachment_profile (e);
         g_autofree char *md = g_strdup_printf (_("*File added:* `%s`"), rk_transcript_entry_get_name (e));
+
+        if (profile != NULL)
+          {
+            /* An indented block: no fence that the file's text could close. */
+            g_auto(GStrv) lines = g_strsplit (profile, "\n", -1);
+            g_autofree char *joined = g_strjoinv ("\n    ", lines);
+            char *with = g_strconcat (md, "\n\n    ", joined, NULL);
+
+            g_free (md);
+            md = with;
+          }
         add_markdown_cell (nb, id, md);
       }
       break;
@@ -852,6 +914,7 @@ notebook_to_json (Notebook *nb)
 char *
 rk_transcript_to_notebook (RkTranscript  *self,
                            const char    *workspace,
+                           GPtrArray     *not_embedded,
                            GError       **error)
 {
   Notebook nb = { 0 };
@@ -865,6 +928,7 @@ rk_transcript_to_notebook (RkTranscript  *self,
   nb.image_budget = MAX_ALL_IMAGES;
   nb.ws = open_workspace (workspace);
   nb.transcript = self;
+  nb.not_embedded = not_embedded;
 
   n = rk_transcript_get_n_entries (self);
   for (guint i = 0; i < n; i++)
@@ -957,6 +1021,7 @@ static void
 html_figure (GString           *s,
              int                ws,
              gsize             *image_budget,
+             GPtrArray         *not_embedded,
              RkTranscriptEntry *e)
 {
   g_autoptr(GBytes) bytes = read_workspace_file (ws, rk_transcript_entry_get_path (e),
@@ -975,12 +1040,16 @@ html_figure (GString           *s,
       g_string_append (s, "\"></section>\n");
     }
   else
-    append_section (s, "note", NULL, label, FALSE);
+    {
+      not_embedded_add (not_embedded, e);
+      append_section (s, "note", NULL, label, FALSE);
+    }
 }
 
 static void
 html_table (GString           *s,
             int                ws,
+            GPtrArray         *not_embedded,
             RkTranscriptEntry *e)
 {
   g_autoptr(RkTable) table = open_table (ws, rk_transcript_entry_get_path (e));
@@ -990,6 +1059,7 @@ html_table (GString           *s,
   if (table == NULL)
     {
       g_autofree char *label = artifact_label (e);
+      not_embedded_add (not_embedded, e);
       append_section (s, "note", NULL, label, FALSE);
       return;
     }
@@ -1009,6 +1079,7 @@ static void
 html_chart (GString           *s,
             int                ws,
             guint             *n_charts,
+            GPtrArray         *not_embedded,
             RkTranscriptEntry *e)
 {
   g_autoptr(RkChart) chart = open_chart (ws, rk_transcript_entry_get_path (e));
@@ -1019,6 +1090,7 @@ html_chart (GString           *s,
   if (svg == NULL)
     {
       g_autofree char *label = artifact_label (e);
+      not_embedded_add (not_embedded, e);
       append_section (s, "note", NULL, label, FALSE);
       return;
     }
@@ -1069,8 +1141,10 @@ char *
 rk_transcript_to_html (RkTranscript  *self,
                        const char    *workspace,
                        const char    *title,
+                       GPtrArray     *not_embedded,
                        GError       **error)
 {
+  g_autofree char *first_question = NULL;
   GString *s;
   gsize image_budget = MAX_ALL_IMAGES;
   guint n, n_charts = 0;
@@ -1078,6 +1152,8 @@ rk_transcript_to_html (RkTranscript  *self,
 
   g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
 
+  if (title == NULL)
+    title = first_question = rk_transcript_dup_title (self);
   if (title == NULL)
     title = _("Reckon report");
   s = g_string_new (html_head);
@@ -1110,7 +1186,7 @@ rk_transcript_to_html (RkTranscript  *self,
           }
           break;
         case RK_ENTRY_ASSISTANT:
-          if (*text)
+          if (*text && !repeated_by_answer (self, e))
             append_markdown_section (s, "assistant", NULL, text);
           break;
         case RK_ENTRY_REASONING:
@@ -1136,13 +1212,13 @@ rk_transcript_to_html (RkTranscript  *self,
           append_section (s, "result", NULL, text, TRUE);
           break;
         case RK_ENTRY_FIGURE:
-          html_figure (s, ws, &image_budget, e);
+          html_figure (s, ws, &image_budget, not_embedded, e);
           break;
         case RK_ENTRY_TABLE:
-          html_table (s, ws, e);
+          html_table (s, ws, not_embedded, e);
           break;
         case RK_ENTRY_CHART:
-          html_chart (s, ws, &n_charts, e);
+          html_chart (s, ws, &n_charts, not_embedded, e);
           break;
         case RK_ENTRY_FILE:
           {
@@ -1159,7 +1235,12 @@ rk_transcript_to_html (RkTranscript  *self,
         case RK_ENTRY_ATTACHMENT:
           {
             g_autofree char *line = g_strdup_printf (_("File added: %s"), rk_transcript_entry_get_title (e));
+            g_autofree char *profile = attachment_profile (e);
+            g_autofree char *summary = g_strdup_printf (_("Profile of %s"), rk_transcript_entry_get_title (e));
+
             append_section (s, "note", NULL, line, FALSE);
+            if (profile != NULL)
+              append_folded (s, "profile", summary, profile);
           }
           break;
         case RK_ENTRY_NOTE:
@@ -1172,4 +1253,68 @@ rk_transcript_to_html (RkTranscript  *self,
     close (ws);
   g_string_append (s, "</body>\n</html>\n");
   return g_string_free (s, FALSE);
+}
+
+/* ------------------------------------------------- results beside a file */
+
+char *
+rk_transcript_results_folder (const char *transcript_path)
+{
+  g_return_val_if_fail (transcript_path != NULL, NULL);
+  return g_strconcat (transcript_path, ".results", NULL);
+}
+
+gboolean
+rk_transcript_copy_results (RkTranscript  *self,
+                            const char    *workspace,
+                            const char    *dest,
+                            GStrv         *skipped,
+                            GError       **error)
+{
+  g_autoptr(GStrvBuilder) left_out = g_strv_builder_new ();
+  g_autoptr(GHashTable) done = g_hash_table_new (g_str_hash, g_str_equal);
+  guint64 spent = 0;
+  RkExportLimits limits;
+  guint n;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), FALSE);
+  g_return_val_if_fail (workspace != NULL && dest != NULL, FALSE);
+
+  rk_export_limits_init (&limits);
+  limits.spent = &spent;
+  if (g_mkdir_with_parents (dest, 0700) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not make the folder “%s”: %s"), dest, g_strerror (errsv));
+      return FALSE;
+    }
+  n = rk_transcript_get_n_entries (self);
+  for (guint i = 0; i < n; i++)
+    {
+      RkTranscriptEntry *e = rk_transcript_get_entry (self, i);
+      RkEntryKind kind = rk_transcript_entry_get_kind (e);
+      const char *rel = rk_transcript_entry_get_path (e);
+      g_autofree char *target = NULL;
+      g_autofree char *parent = NULL;
+      g_autoptr(GError) local_error = NULL;
+
+      if ((kind != RK_ENTRY_TABLE && kind != RK_ENTRY_FIGURE && kind != RK_ENTRY_CHART &&
+           kind != RK_ENTRY_FILE) || rel == NULL || !rk_path_is_beneath (rel) ||
+          !g_hash_table_add (done, (gpointer) rel))
+        continue;
+      target = g_build_filename (dest, rel, NULL);
+      parent = g_path_get_dirname (target);
+      if (g_mkdir_with_parents (parent, 0700) != 0 ||
+          !rk_export_file_limited (workspace, rel, target, &limits, NULL, &local_error))
+        {
+          g_autofree char *line = g_strdup_printf ("%s: %s", rel, local_error ? local_error->message
+                                                                            : g_strerror (errno));
+          g_strv_builder_add (left_out, line);
+        }
+    }
+  if (skipped != NULL)
+    *skipped = g_strv_builder_end (left_out);
+  return TRUE;
 }

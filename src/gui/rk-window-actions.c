@@ -243,8 +243,8 @@ export_thread (GTask        *task,
   g_autofree char *text = NULL;
 
   if (transcript != NULL)
-    text = data->html ? rk_transcript_to_html (transcript, data->workspace, data->title, &error)
-                      : rk_transcript_to_notebook (transcript, data->workspace, &error);
+    text = data->html ? rk_transcript_to_html (transcript, data->workspace, data->title, NULL, &error)
+                      : rk_transcript_to_notebook (transcript, data->workspace, NULL, &error);
   if (text == NULL ||
       !g_file_replace_contents (data->file, text, strlen (text), NULL, FALSE,
                                 G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable, &error))
@@ -311,7 +311,7 @@ export_response_cb (RkWindow             *self,
   data->transcript = rk_transcript_to_bytes (rk_conversation_get_transcript (self->conversation));
   if (rk_session_get_state (session) == RK_SESSION_ACTIVE)
     data->workspace = g_strdup (rk_session_get_workspace (session));
-  data->title = g_strdup (rk_conversation_get_title (self->conversation));
+  data->title = rk_conversation_dup_full_title (self->conversation);
   data->html = html;
 
   task = g_task_new (self, self->cancellable, export_done_cb, NULL);

@@ -291,10 +291,10 @@ test_attachment (void)
   g_assert_cmpstr (rk_transcript_entry_get_title (e), ==, "sales.csv");
   g_assert_cmpstr (rk_transcript_entry_get_detail (e), ==, "{\"name\":\"sales-2.csv\",\"kind\":\"csv\"}");
 
-  notebook = rk_transcript_to_notebook (t, NULL, &error);
+  notebook = rk_transcript_to_notebook (t, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (notebook, "sales-2.csv"));
-  html = rk_transcript_to_html (t, NULL, "T", &error);
+  html = rk_transcript_to_html (t, NULL, "T", NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (html, "sales.csv"));
 }
@@ -707,7 +707,7 @@ test_notebook (void)
   guint n_code = 0, n_png = 0;
 
   rk_transcript_add_artifact (t, "c2", &link);
-  nb = rk_transcript_to_notebook (t, ws, &error);
+  nb = rk_transcript_to_notebook (t, ws, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (nb);
 
@@ -740,7 +740,7 @@ test_notebook (void)
 
   /* No workspace: no figures, still valid. */
   {
-    g_autofree char *nb2 = rk_transcript_to_notebook (t, NULL, &error);
+    g_autofree char *nb2 = rk_transcript_to_notebook (t, NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_null (strstr (nb2, "image/png\" : \"iVBOR"));
   }
@@ -784,7 +784,7 @@ test_html (void)
 
   rk_transcript_add_artifact (t, "c2", &link);
   rk_transcript_add_assistant (t, "</pre><img src=x onerror=alert(1)> & \"quotes\"");
-  html = rk_transcript_to_html (t, ws, "Sales <review>", &error);
+  html = rk_transcript_to_html (t, ws, "Sales <review>", NULL, &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_prefix (html, "<!DOCTYPE html>"));
   g_assert_nonnull (strstr (html, "<title>Sales &lt;review&gt;</title>"));
