@@ -1019,6 +1019,8 @@ keep_results (const AskOptions *o,
       for (guint i = 0; skipped != NULL && skipped[i] != NULL; i++)
         rk_cli_print (stderr, _("reckon: not kept for export: %s\n"), skipped[i]);
     }
+  /* What follows (the session's end) is not part of the conversation. */
+  rk_transcript_set_autosave_path (transcript, NULL);
   return status;
 }
 
