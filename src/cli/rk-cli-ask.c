@@ -541,66 +541,27 @@ exit_status_for (const GError *error)
 }
 
 static void
-models_cb (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
+checked_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
 {
   GAsyncResult **out = user_data;
 
   *out = g_object_ref (result);
 }
 
-static gboolean
-model_listed (GPtrArray  *models,
-              const char *model)
-{
-  for (guint i = 0; i < models->len; i++)
-    {
-      const char *name = ((RkModelInfo *) g_ptr_array_index (models, i))->name;
-
-      /* Ollama treats "name" and "name:latest" alike. */
-      if (g_strcmp0 (name, model) == 0
-          || (g_str_has_prefix (name, model) && g_strcmp0 (name + strlen (model), ":latest") == 0))
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* Reaches the server and, when --model is given, checks that it lists it. */
 static gboolean
 check_model (RkModelClient *client,
-             const char    *model,
              GCancellable  *cancellable,
              GError       **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GPtrArray) models = NULL;
-  GString *names;
 
-  rk_model_client_list_models_async (client, FALSE, cancellable, models_cb, &result);
+  rk_model_client_check_model_async (client, cancellable, checked_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  models = rk_model_client_list_models_finish (client, result, error);
-  if (models == NULL)
-    return FALSE;
-  if (model == NULL || model_listed (models, model))
-    return TRUE;
-
-  names = g_string_new (NULL);
-  for (guint i = 0; i < models->len && i < 20; i++)
-    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", ((RkModelInfo *) g_ptr_array_index (models, i))->name);
-  if (models->len > 20)
-    g_string_append (names, ", …");
-  if (models->len == 0)
-    g_set_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_MODEL_MISSING,
-                 _("The model “%s” is not available at %s, which has no models installed."),
-                 model, rk_model_client_get_resolved_endpoint (client));
-  else
-    g_set_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_MODEL_MISSING,
-                 _("The model “%s” is not available at %s; the models there are: %s (name one with --model)."),
-                 model, rk_model_client_get_resolved_endpoint (client), names->str);
-  g_string_free (names, TRUE);
-  return FALSE;
+  return rk_model_client_check_model_finish (client, result, error);
 }
 
 /* The columns of the files given, "a, b, c" (the first table of each). */
@@ -848,65 +809,6 @@ make_client (const AskOptions *o)
   return client;
 }
 
-/* The files of the conversation, in the order given: each attachment's
- * name in the workspace, for profiles and copy failures. */
-static GPtrArray *
-attachment_names (RkConversation *conversation)
-{
-  RkTranscript *transcript = rk_conversation_get_transcript (conversation);
-  GPtrArray *names = g_ptr_array_new ();
-
-  for (guint i = 0; i < rk_transcript_get_n_entries (transcript); i++)
-    {
-      RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i);
-
-      if (rk_transcript_entry_get_kind (e) == RK_ENTRY_ATTACHMENT)
-        g_ptr_array_add (names, (gpointer) rk_transcript_entry_get_name (e));
-    }
-  return names;
-}
-
-static gboolean
-any_profiling (RkConversation *conversation)
-{
-  g_autoptr(GPtrArray) names = attachment_names (conversation);
-
-  for (guint i = 0; i < names->len; i++)
-    if (rk_conversation_is_profiling (conversation, names->pdata[i]))
-      return TRUE;
-  return FALSE;
-}
-
-/* The profiles of the files, borrowed from @conversation. */
-static GPtrArray *
-file_profiles (RkConversation *conversation)
-{
-  g_autoptr(GPtrArray) names = attachment_names (conversation);
-  GPtrArray *profiles = g_ptr_array_new ();
-
-  for (guint i = 0; i < names->len; i++)
-    {
-      RkFileProfile *profile = rk_conversation_get_profile (conversation, names->pdata[i]);
-
-      if (profile != NULL)
-        g_ptr_array_add (profiles, profile);
-    }
-  return profiles;
-}
-
-/* Whether @name was copied into the session's workspace. */
-static gboolean
-session_has_file (RkSession  *session,
-                  const char *name)
-{
-  GPtrArray *files = rk_session_get_files (session);
-
-  for (guint i = 0; i < files->len; i++)
-    if (g_strcmp0 (((RkSessionFile *) g_ptr_array_index (files, i))->name, name) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 /* A conversation in memory, as the window has one, holding copies of the
  * files, profiled while its kernel warms up (pandas, matplotlib). Returns
  * RK_CLI_EXIT_OK or the status of the failure it reported. */
@@ -917,7 +819,8 @@ open_conversation (const AskOptions  *o,
 {
   g_autoptr(RkConversation) conversation = NULL;
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GPtrArray) names = NULL;
+  g_auto(GStrv) names = NULL;
+  g_auto(GStrv) copied = NULL;
   g_autoptr(GError) error = NULL;
   RkAgent *agent;
 
@@ -939,16 +842,17 @@ open_conversation (const AskOptions  *o,
   for (guint i = 0; o->files != NULL && o->files[i] != NULL; i++)
     g_ptr_array_add (files, g_file_new_for_commandline_arg (o->files[i]));
   rk_conversation_add_files (conversation, (GFile **) files->pdata, files->len);
-  while (any_profiling (conversation))
+  while (rk_conversation_is_profiling (conversation, NULL))
     g_main_context_iteration (NULL, TRUE);
 
-  names = attachment_names (conversation);
-  for (guint i = 0; i < names->len && i < files->len; i++)
+  names = rk_conversation_dup_file_names (conversation);
+  copied = rk_session_dup_file_names (rk_conversation_get_session (conversation));
+  for (guint i = 0; names[i] != NULL && i < files->len; i++)
     {
-      RkFileProfile *profile = rk_conversation_get_profile (conversation, names->pdata[i]);
+      RkFileProfile *profile = rk_conversation_get_profile (conversation, names[i]);
       g_autofree char *message = NULL;
 
-      if (session_has_file (rk_conversation_get_session (conversation), names->pdata[i]))
+      if (copied != NULL && g_strv_contains ((const char * const *) copied, names[i]))
         continue;
       message = g_strdup_printf (_("could not copy “%s”: %s"), o->files[i],
                                  profile != NULL && profile->error != NULL ? profile->error : "");
@@ -967,7 +871,7 @@ report_outcome (Ask              *a,
   ensure_line_start (a);
   if (a->error != NULL)
     {
-      g_autoptr(GPtrArray) profiles = file_profiles (a->conversation);
+      g_autoptr(GPtrArray) profiles = rk_conversation_dup_profiles (a->conversation);
       g_autofree char *message = g_error_matches (a->error, RK_AGENT_ERROR, RK_AGENT_ERROR_REPAIR_LIMIT)
                                  ? repair_limit_message (a, (guint) o->max_repairs, profiles)
                                  : rk_cli_model_error_message (a->error, o->endpoint, o->model_api);
@@ -1062,7 +966,7 @@ rk_cli_ask (int    argc,
   /* The server and the model are checked before anything starts: a model
    * the server does not list is refused (exit 4), even by servers that
    * would answer under any name. */
-  if (!check_model (client, o.model, a.cancellable, &error))
+  if (!check_model (client, a.cancellable, &error))
     {
       g_autofree char *message = rk_cli_model_error_message (error, o.endpoint, o.model_api);
 

@@ -358,6 +358,8 @@ rk_cli_model_error_message (const GError *error,
         head[strlen (head) - 1] = '\0';
       return g_strdup_printf (_("%s; the server may speak the other wire format: try --api auto."), head);
     }
+  if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_MODEL_MISSING) && g_str_has_suffix (error->message, "."))
+    return g_strdup_printf (_("%.*s (name one with --model)."), (int) strlen (error->message) - 1, error->message);
   return g_strdup (error->message);
 }
 

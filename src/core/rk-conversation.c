@@ -471,16 +471,9 @@ rk_conversation_set_approval_policy (RkConversation   *self,
 static void
 update_files_context (RkConversation *self)
 {
-  g_autoptr(GPtrArray) profiles = g_ptr_array_new ();
+  g_autoptr(GPtrArray) profiles = rk_conversation_dup_profiles (self);
   g_autofree char *context = NULL;
 
-  for (guint i = 0; i < self->files->len; i++)
-    {
-      FileState *fs = g_ptr_array_index (self->files, i);
-
-      if (fs->profile != NULL)
-        g_ptr_array_add (profiles, fs->profile);
-    }
   if (profiles->len > 0)
     context = rk_profiles_to_prompt (profiles, FILES_CONTEXT_MAX);
   rk_agent_set_files_context (self->agent, context);
@@ -800,8 +793,41 @@ rk_conversation_is_profiling (RkConversation *self,
 
   g_return_val_if_fail (RK_IS_CONVERSATION (self), FALSE);
 
+  for (guint i = 0; name == NULL && i < self->files->len; i++)
+    if (((FileState *) g_ptr_array_index (self->files, i))->busy)
+      return TRUE;
   fs = find_file (self, name);
   return fs != NULL && fs->busy;
+}
+
+GStrv
+rk_conversation_dup_file_names (RkConversation *self)
+{
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+
+  for (guint i = 0; i < self->files->len; i++)
+    g_strv_builder_add (names, ((FileState *) g_ptr_array_index (self->files, i))->name);
+  return g_strv_builder_end (names);
+}
+
+GPtrArray *
+rk_conversation_dup_profiles (RkConversation *self)
+{
+  GPtrArray *profiles;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+
+  profiles = g_ptr_array_new ();
+  for (guint i = 0; i < self->files->len; i++)
+    {
+      FileState *fs = g_ptr_array_index (self->files, i);
+
+      if (fs->profile != NULL)
+        g_ptr_array_add (profiles, fs->profile);
+    }
+  return profiles;
 }
 
 double

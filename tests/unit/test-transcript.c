@@ -781,11 +781,15 @@ test_html (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *html = NULL;
   RkTranscriptArtifact link = { RK_ENTRY_FIGURE, "figures/link.png", "image/png", "linked", 0, 0, 0, 0 };
+  g_autoptr(GPtrArray) not_embedded = g_ptr_array_new_with_free_func (g_free);
 
   rk_transcript_add_artifact (t, "c2", &link);
   rk_transcript_add_assistant (t, "</pre><img src=x onerror=alert(1)> & \"quotes\"");
-  html = rk_transcript_to_html (t, ws, "Sales <review>", NULL, &error);
+  html = rk_transcript_to_html (t, ws, "Sales <review>", not_embedded, &error);
   g_assert_no_error (error);
+  /* The figure behind a symlink is named as not embedded, once. */
+  g_assert_cmpuint (not_embedded->len, ==, 1);
+  g_assert_nonnull (strstr (not_embedded->pdata[0], "figures/link.png"));
   g_assert_true (g_str_has_prefix (html, "<!DOCTYPE html>"));
   g_assert_nonnull (strstr (html, "<title>Sales &lt;review&gt;</title>"));
   g_assert_null (strstr (html, "<script>"));
@@ -800,6 +804,52 @@ test_html (void)
   /* The revision of c1 is shown as a diff. */
   g_assert_nonnull (strstr (html, "+df.plot()"));
   g_assert_nonnull (strstr (html, "ZeroDivisionError"));
+}
+
+/* Issue 19: an export shows the streamed final answer once, takes the whole
+ * first question as its title, and follows each file with its profile. */
+static void
+test_export_answer_once (void)
+{
+  g_autoptr(RkTranscript) t = rk_transcript_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *html = NULL;
+  g_autofree char *notebook = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *expected = NULL;
+  const char *question = "Which of the cities has the largest population, counted over every year of the survey?";
+  const char *profile = "{\"name\": \"s.csv\", \"size\": 120, \"kind\": \"csv\", \"tables\": [{\"rows\": 3,"
+                        " \"columns\": 2, \"header\": true, \"column_info\": [{\"name\": \"city\", \"type\": \"text\","
+                        " \"missing\": 0}, {\"name\": \"population\", \"type\": \"integer\", \"missing\": 0}]}]}";
+  guint file, answer, other;
+
+  g_assert_null (rk_transcript_dup_title (t));
+  file = rk_transcript_add_attachment (t, "s.csv", "s.csv");
+  g_assert_true (rk_transcript_set_attachment_profile (t, file, profile));
+  rk_transcript_add_user (t, question, NULL);
+  rk_transcript_add_assistant (t, "Lyon is the largest.\n");
+  answer = rk_transcript_add_answer (t, "Lyon is the largest.");
+  g_assert_true (rk_transcript_answer_repeats (t, rk_transcript_lookup (t, answer)));
+  title = rk_transcript_dup_title (t);
+  g_assert_cmpstr (title, ==, question);
+
+  html = rk_transcript_to_html (t, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  expected = g_strdup_printf ("<h1>%s</h1>", question);
+  g_assert_nonnull (strstr (html, expected));
+  g_assert_nonnull (strstr (html, "Lyon is the largest."));
+  g_assert_null (strstr (strstr (html, "Lyon is the largest.") + 1, "Lyon is the largest."));
+  g_assert_nonnull (strstr (html, "population"));
+  notebook = rk_transcript_to_notebook (t, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (strstr (strstr (notebook, "Lyon is the largest.") + 1, "Lyon is the largest."));
+  g_assert_nonnull (strstr (notebook, "population"));
+
+  /* An answer that says something else is no repeat: both stay. */
+  rk_transcript_add_assistant (t, "Checking again.");
+  other = rk_transcript_add_answer (t, "Nice, after all.");
+  g_assert_false (rk_transcript_answer_repeats (t, rk_transcript_lookup (t, other)));
+  g_assert_false (rk_transcript_answer_repeats (t, rk_transcript_lookup (t, file)));
 }
 
 int
@@ -821,6 +871,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/transcript/load", test_load);
   g_test_add_func ("/rk/transcript/notebook", test_notebook);
   g_test_add_func ("/rk/transcript/html", test_html);
+  g_test_add_func ("/rk/transcript/export-answer-once", test_export_answer_once);
   ret = g_test_run ();
 
   {
