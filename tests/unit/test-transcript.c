@@ -787,9 +787,11 @@ test_html (void)
   rk_transcript_add_assistant (t, "</pre><img src=x onerror=alert(1)> & \"quotes\"");
   html = rk_transcript_to_html (t, ws, "Sales <review>", not_embedded, &error);
   g_assert_no_error (error);
-  /* The figure behind a symlink is named as not embedded, once. */
-  g_assert_cmpuint (not_embedded->len, ==, 1);
-  g_assert_nonnull (strstr (not_embedded->pdata[0], "figures/link.png"));
+  /* Named as not embedded, once each: the table the workspace lacks and
+   * the figure behind a symlink. */
+  g_assert_cmpuint (not_embedded->len, ==, 2);
+  g_assert_nonnull (strstr (not_embedded->pdata[0], "tables/t1.rktable"));
+  g_assert_nonnull (strstr (not_embedded->pdata[1], "figures/link.png"));
   g_assert_true (g_str_has_prefix (html, "<!DOCTYPE html>"));
   g_assert_nonnull (strstr (html, "<title>Sales &lt;review&gt;</title>"));
   g_assert_null (strstr (html, "<script>"));
