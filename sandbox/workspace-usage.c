@@ -215,6 +215,11 @@ walk (struct workspace_usage_walker *self, int fd, int depth, struct workspace_u
 
       if (strcmp (e->d_name, ".") == 0 || strcmp (e->d_name, "..") == 0)
         continue;
+      /* A capped workspace's staging folder holds what the caller is adding
+       * (the program cannot reach the host folder, and saves never write
+       * there): inputs on their way in, counted no more than inputs are. */
+      if (self->capped && self->mode == WALK_COUNT && depth == 0 && strcmp (e->d_name, WORKSPACE_INCOMING) == 0)
+        continue;
       if (fstatat (dirfd (dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         {
           /* A folder readable but not searchable: search it again after

@@ -2464,7 +2464,7 @@ def _():
 
 
 @case('fs', 'inputs added mid-run to a capped workspace: linked in through .reckon-incoming, '
-            'not copied, not counted against --disk, read-only inside')
+            'not copied, not counted against --disk (neither staged nor linked), read-only inside')
 def _():
     ws = new_workspace()
     a, b = socket.socketpair()
@@ -2490,6 +2490,7 @@ def _():
         os.mkdir(inc)
         give_to_workspace_owner(ws, inc)
         make_input(inc, 'big.csv', 48 << 20, sparse=False)
+        time.sleep(1.5)  # the monitor walks the host folder while the file waits there
         a.sendall(b'l')
         answer = json.loads(f.readline())
         equal(answer.get('loaded'), True, f'load answer {answer}')

@@ -76,6 +76,24 @@ with tempfile.TemporaryDirectory() as d:
     time.sleep(0.15)
     check("nothing once the watch has ended", lines_of(r) == [])
 
+    # A file read in a blink by a reader that says where it is (the line
+    # count): a line for each eighth of it, though the thread never looks.
+    quick = pg.Progress(fd=w, interval=60)
+    with quick.watch(1, path):
+        done = 0
+        with open(path, "rb", buffering=0) as f:
+            while True:
+                n = len(f.read(1 << 20))
+                if not n:
+                    break
+                done += n
+                pg.reached(done)
+    pg.reached(size)  # after the watch: nothing
+    quick.close()
+    parsed = [tuple(int(x) for x in line.split()[1:]) for line in lines_of(r)]
+    check("a reader's own reports: one per eighth, in order, the last at the end",
+          parsed == [(1, size * i // 8, size) for i in range(1, 9)], parsed)
+
     # An empty file, a directory, a missing file: no watch, no error.
     empty = os.path.join(d, "empty.csv")
     open(empty, "wb").close()

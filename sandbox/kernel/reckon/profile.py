@@ -29,6 +29,7 @@ except ImportError:  # pragma: no cover - Reckon depends on python3-defusedxml
     DEFUSED = False
 
 from . import reading as rd  # noqa: E402
+from . import progress as _progress  # noqa: E402
 
 HEAD_ROWS = 5
 MAX_CELL = 120           # characters of one cell in "head"
@@ -158,6 +159,8 @@ def _unpacked_size_and_lines(path, reading):
             if not n:
                 break
             size += n
+            if not reading.get("compression"):
+                _progress.reached(size)
             if np is not None:
                 np.equal(arr[:n], 10, out=hits[:n])
                 lines += int(np.count_nonzero(hits[:n]))

@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """progress.py — how far the profiler has read the file it is profiling,
-reported to the host at most five times a second on stderr.
+reported to the host on stderr.
 
 A thread looks, every INTERVAL seconds, at the offset of the descriptors
 open on the file (whichever reader has it open: pandas, the line count, a
 gzip stream, a workbook's ZIP), so the readers themselves are untouched and
-no time is taken from them. Each time the offset grew it writes one line:
+no time is taken from them. A reader that goes through the whole file itself
+(the line count of a plain file) also says where it is, through reached():
+a line goes out each time another eighth of the file is behind it, so a file
+read in a blink still reports its progress. Each report is one line, and
+only when the file is further than the last report said:
 
     reckon-progress <file index> <bytes done> <bytes total>
 
@@ -18,7 +22,10 @@ import stat
 import threading
 
 INTERVAL = 0.2
+STEPS = 8  # reached() reports each eighth of the file
 PREFIX = b"reckon-progress"
+
+_active = None  # this process's Progress, for reached()
 
 
 def _fds():
@@ -66,9 +73,27 @@ class Progress:
         self._stop = False
         self._thread = None
         self._broken = False
+        self._last = None  # (index, done) of the last line written
+        global _active
+        _active = self
+
+    def _emit(self, target, done, step):
+        """Writes a line for @done bytes of @target if that is at least
+        @step bytes further than the last line said. Called with the lock
+        held, so the lines of the thread and of reached() stay in order."""
+        index, _dev, _ino, total = target
+        done = min(done, total)
+        if done <= 0 or self._broken or target is not self._target:
+            return
+        if self._last is not None and self._last[0] == index and done < self._last[1] + max(step, 1):
+            return
+        self._last = (index, done)
+        try:
+            os.write(self._fd, format_line(index, done, total))
+        except OSError:
+            self._broken = True
 
     def _run(self):
-        last = None
         while not self._stop:
             self._wake.wait(self._interval)
             self._wake.clear()
@@ -76,18 +101,15 @@ class Progress:
                 target = self._target
             if target is None or self._broken:
                 continue
-            index, dev, ino, total = target
-            pos = _offset(dev, ino)
-            if pos <= 0:
-                continue
-            done = min(pos, total)
-            if last is not None and last[0] == index and done <= last[1]:
-                continue
-            last = (index, done)
-            try:
-                os.write(self._fd, format_line(index, done, total))
-            except OSError:
-                self._broken = True
+            pos = _offset(target[1], target[2])
+            with self._lock:
+                self._emit(target, pos, 1)
+
+    def _reached(self, done):
+        with self._lock:
+            target = self._target
+            if target is not None:
+                self._emit(target, done, target[3] // STEPS)
 
     def watch(self, index, path):
         return _Watch(self, index, path)
@@ -107,6 +129,14 @@ class Progress:
         self._wake.set()
         if self._thread is not None:
             self._thread.join(1.0)
+
+
+def reached(done):
+    """The reader going through the file being profiled from its start has
+    read @done bytes of it (not for an unpacked stream: its bytes are not
+    the file's)."""
+    if _active is not None:
+        _active._reached(done)
 
 
 class _Watch:
