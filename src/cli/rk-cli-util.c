@@ -359,7 +359,12 @@ rk_cli_model_error_message (const GError *error,
       return g_strdup_printf (_("%s; the server may speak the other wire format: try --api auto."), head);
     }
   if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_MODEL_MISSING) && g_str_has_suffix (error->message, "."))
-    return g_strdup_printf (_("%.*s (name one with --model)."), (int) strlen (error->message) - 1, error->message);
+    {
+      g_autofree char *head = g_strndup (error->message, strlen (error->message) - 1);
+
+      /* TRANSLATORS: %s is the sentence naming the models there are, without its full stop. */
+      return g_strdup_printf (_("%s (name one with --model)."), head);
+    }
   return g_strdup (error->message);
 }
 
