@@ -1,6 +1,7 @@
-/* rk-cli-ask.c — `reckon-cli ask QUESTION`: the interpreter loop in a
- * terminal. Streams the answer, shows code and diffs, asks before each run
- * (y/n/e, like Open Interpreter), and copies artifacts out at the end. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-cli-ask.c — `reckon-cli ask QUESTION`: the window's RkConversation in a
+ * terminal. Prints the agent's events, asks before each run (y/n/e, like
+ * Open Interpreter), and copies artifacts out at the end. */
 #define G_LOG_DOMAIN "reckon-cli"
 #include "config.h"
 

@@ -780,8 +780,9 @@ nb_entry (Notebook          *nb,
 
         if (profile != NULL)
           {
-            /* An indented block: no fence that the file's text could close. */
-            g_auto(GStrv) lines = g_strsplit (profile, "\n", -1);
+            /* An indented block: no fence that the file's text could close;
+             * a lone CR ends a markdown line too, so it cannot end the block. */
+            g_auto(GStrv) lines = g_strsplit (g_strdelimit (profile, "\r", '\n'), "\n", -1);
             g_autofree char *joined = g_strjoinv ("\n    ", lines);
             char *with = g_strconcat (md, "\n\n    ", joined, NULL);
 

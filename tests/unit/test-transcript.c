@@ -847,6 +847,35 @@ test_export_answer_once (void)
   g_assert_null (strstr (strstr (notebook, "Lyon is the largest.") + 1, "Lyon is the largest."));
   g_assert_nonnull (strstr (notebook, "population"));
 
+  /* A column name from a hostile file cannot end the profile's code block
+   * and become markdown (a remote image) in the notebook. */
+  {
+    const char *hostile = "{\"name\": \"h.csv\", \"size\": 9, \"kind\": \"csv\", \"tables\": [{\"rows\": 1,"
+                          " \"columns\": 1, \"header\": true, \"column_info\": [{\"name\":"
+                          " \"a\\r![x](http://example.com/x.png)\\n![y](http://example.com/y.png)\", \"type\": \"text\"}]}]}";
+    guint h = rk_transcript_add_attachment (t, "h.csv", "h.csv");
+    g_autofree char *nb = NULL;
+    g_autoptr(JsonNode) doc = NULL;
+    JsonArray *cells;
+
+    g_assert_true (rk_transcript_set_attachment_profile (t, h, hostile));
+    nb = rk_transcript_to_notebook (t, NULL, NULL, &error);
+    g_assert_no_error (error);
+    doc = json_from_string (nb, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (nb, "example.com/x.png"));
+    cells = json_object_get_array_member (json_node_get_object (doc), "cells");
+    for (guint i = 0; i < json_array_get_length (cells); i++)
+      {
+        const char *source = json_object_get_string_member (json_array_get_object_element (cells, i), "source");
+
+        /* No line of any cell begins with the image, after a LF or a CR. */
+        g_assert_false (g_str_has_prefix (source, "!["));
+        g_assert_null (strstr (source, "\n!["));
+        g_assert_null (strstr (source, "\r!["));
+      }
+  }
+
   /* An answer that says something else is no repeat: both stay. */
   rk_transcript_add_assistant (t, "Checking again.");
   other = rk_transcript_add_answer (t, "Nice, after all.");
