@@ -919,7 +919,7 @@ keep_results (const AskOptions *o,
       g_autofree char *folder = rk_transcript_results_folder (o->transcript_path);
       g_auto(GStrv) skipped = NULL;
 
-      if (!rk_transcript_copy_results (transcript, rk_session_get_workspace (session), folder, &skipped, &error))
+      if (!rk_session_keep_results (session, folder, &skipped, &error))
         rk_cli_print (stderr, "reckon-cli ask: %s\n", error->message);
       for (guint i = 0; skipped != NULL && skipped[i] != NULL; i++)
         rk_cli_print (stderr, _("reckon: not kept for export: %s\n"), skipped[i]);

@@ -217,18 +217,8 @@ char              *rk_transcript_to_html            (RkTranscript  *self,
 
 /* Where the files an export of the transcript saved at @transcript_path
  * embeds are kept outside a session (`reckon-cli ask --transcript` writes
- * them, `reckon-cli export` reads them): the path with ".results"
- * appended, laid out as the workspace was. */
+ * them with rk_session_keep_results, `reckon-cli export` reads them): the
+ * path with ".results" appended, laid out as the workspace was. */
 char              *rk_transcript_results_folder     (const char    *transcript_path);
-/* Copies each file the table, figure, chart and file entries of @self name
- * from @workspace into @dest (made if missing), under the same relative
- * path, so @dest serves as the workspace of an export. A file that cannot
- * be copied safely (gone, a symlink, over the export limits) is left out
- * and named in @skipped ("path: reason"). */
-gboolean           rk_transcript_copy_results       (RkTranscript  *self,
-                                                     const char    *workspace,
-                                                     const char    *dest,
-                                                     GStrv         *skipped,
-                                                     GError       **error);
 
 G_END_DECLS
