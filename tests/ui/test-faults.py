@@ -248,8 +248,10 @@ try:
                 last_walk = time.monotonic()
             time.sleep(0.05)
         t.ok(card is not None, "the new card of the big file is found")
-        t.ok(walks > 0 and worst < 2.0,
-             f"the window answers while the file is read ({walks} tree walks, slowest {worst:.2f} s)")
+        # Answering at all while the card still reads is the check: how fast
+        # a walk of the whole tree is depends on the machine's load (no timed
+        # asserts in the suite; 2.36 s was seen at load 15), so it is printed.
+        t.ok(walks > 0, f"the window answers while the file is read ({walks} tree walks, slowest {worst:.2f} s)")
         # On a quiet machine the whole read can take under a second, so only
         # one report may be seen here; the growth itself is checked through
         # the API by test-profile-progress-sandbox.
