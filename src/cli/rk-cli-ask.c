@@ -55,7 +55,6 @@ print_json_event (const RkAgentEvent *event)
     "figure", "chart", "file", "error", "run-finished", "answer",
   };
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *line = NULL;
   RkKernelEvent *k = event->kernel_event;
@@ -118,8 +117,7 @@ print_json_event (const RkAgentEvent *event)
     }
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  line = json_generator_to_data (gen, NULL);
+  line = json_to_string (root, FALSE);
   rk_cli_print_json (line);
 }
 
@@ -630,7 +628,6 @@ print_json_failure (const char *message,
                     int         status)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *line = NULL;
 
@@ -643,8 +640,7 @@ print_json_failure (const char *message,
   json_builder_add_int_value (b, status);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  line = json_generator_to_data (gen, NULL);
+  line = json_to_string (root, FALSE);
   rk_cli_print_json (line);
 }
 
