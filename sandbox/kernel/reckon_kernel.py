@@ -33,6 +33,7 @@ if KERNEL_DIR not in sys.path:
     sys.path.insert(0, KERNEL_DIR)
 
 from reckon import _hooks  # noqa: E402
+from reckon import network  # noqa: E402
 
 PROTOCOL_VERSION = 1
 
@@ -830,6 +831,13 @@ class Kernel:
                                if size else "the cell needed more memory than the sandbox's memory limit allows")
         elif isinstance(error, CPUTimeLimitExceeded):
             event["limit"] = "cpu"
+        elif network.is_network_error(error):
+            # One plain sentence, and the user's own lines: not a URLError
+            # from deep inside urllib or pandas.
+            event["ename"] = network.ENAME
+            event["evalue"] = network.SENTENCE
+            event["traceback"] = _cap_text(_own_frames(error, tb) + network.SENTENCE + "\n",
+                                           TRACEBACK_CAP, keep_end=True)
         elif isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT):
             # A capped workspace's tmpfs refuses what does not fit at once.
             which = _workspace_limit(self.workspace)
@@ -839,6 +847,14 @@ class Kernel:
                                    if which[0] == "disk" else
                                    "the cell made more files than the workspace's limit (%s) allows" % which[1])
         self.send(event)
+
+
+def _own_frames(error, tb):
+    """The traceback's frames in the user's cells, without the libraries'."""
+    frames = [f for f in traceback.extract_tb(tb) if f.filename.startswith("<cell ")]
+    if not frames:
+        return ""
+    return "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
 
 
 def main():

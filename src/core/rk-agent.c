@@ -13,6 +13,7 @@
 #include "rk-json.h"
 #include "rk-markdown.h"
 #include "rk-observation.h"
+#include "rk-sent-record.h"
 #include "rk-session.h"
 #include "rk-util.h"
 
@@ -40,6 +41,7 @@ struct _RkAgent
 
   /* The question being answered. */
   GTask            *task;
+  guint             question_entry; /* its user entry: what was sent is kept there */
   gulong            cancelled_id;
   guint             step;
   guint             repairs;
@@ -363,6 +365,8 @@ kernel_event_cb (RkKernel      *kernel,
          * MemoryError or interrupt. */
         g_autofree char *line = event->limit != NULL
           ? g_strdup_printf (_("Stopped at the sandbox's “%s” limit: %s"), event->limit, event->evalue)
+          : rk_kernel_error_is_plain (event->ename)
+          ? g_strdup (event->evalue)
           : g_strdup_printf ("%s: %s", event->ename, event->evalue);
         rk_transcript_add_limit_error (self->transcript, self->cell_id, event->ename,
                                        event->evalue, event->traceback, event->limit, event->limit_value);
@@ -792,6 +796,36 @@ chat_cb (GObject      *source,
   handle_reply (self, reply);
 }
 
+/* Keeps what this request sends with the question, for the user to read. */
+static void
+record_request (RkAgent    *self,
+                const char *system)
+{
+  RkTranscriptEntry *question;
+  g_autofree char *record = NULL;
+
+  if (self->question_entry == 0 ||
+      (question = rk_transcript_lookup (self->transcript, self->question_entry)) == NULL)
+    return;
+  record = rk_sent_record_add_request (rk_transcript_entry_get_detail (question), system,
+                                       self->history, self->use_tools, RK_SENT_RECORD_KEEP_BYTES);
+  rk_transcript_set_sent_record (self->transcript, self->question_entry, record);
+}
+
+/* The last question of the transcript, or 0. */
+static guint
+last_question_entry (RkTranscript *transcript)
+{
+  for (guint i = rk_transcript_get_n_entries (transcript); i > 0; i--)
+    {
+      RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i - 1);
+
+      if (rk_transcript_entry_get_kind (e) == RK_ENTRY_USER)
+        return rk_transcript_entry_get_id (e);
+    }
+  return 0;
+}
+
 static void
 request_model (RkAgent *self)
 {
@@ -824,6 +858,7 @@ request_model (RkAgent *self)
   g_list_free (elements);
   messages = json_node_new (JSON_NODE_ARRAY);
   json_node_take_array (messages, array);
+  record_request (self, system);
 
   self->tools_this_request = self->use_tools;
   if (self->use_tools)
@@ -906,6 +941,7 @@ rk_agent_ask_async (RkAgent             *self,
       rk_transcript_add_user (self->transcript, question, NULL);
       json_array_add_element (self->history, message_new ("user", question, NULL));
     }
+  self->question_entry = last_question_entry (self->transcript);
   request_model (self);
 }
 
@@ -971,6 +1007,7 @@ rk_agent_resume_async (RkAgent             *self,
   shown = g_strdup_printf ("```python\n%s\n```", self->code);
   json_array_add_element (self->history, message_new ("assistant", shown, NULL));
 
+  self->question_entry = last_question_entry (self->transcript);
   self->awaiting_approval = TRUE;
   event.type = RK_AGENT_EVENT_APPROVAL_NEEDED;
   event.cell_id = self->cell_id;
@@ -1012,6 +1049,7 @@ rk_agent_run_code_async (RkAgent             *self,
 
   self->task = g_steal_pointer (&task);
   self->typed = TRUE;
+  self->question_entry = 0;
   self->step = 1;
   self->repairs = 0;
   self->last_failed = FALSE;

@@ -51,6 +51,7 @@ struct _RkConversation
   GQueue               waiting;      /* FileState copied, waiting to be profiled */
   guint                n_profiling;
   guint64              profile_memory;  /* the kernel's memory limit, for the profiler too */
+  guint                prompt_samples;  /* sample values per column told to the model */
 
   RkApprovalPolicy     policy;
   gboolean             auto_approve;
@@ -417,6 +418,8 @@ settings_changed_cb (GSettings      *settings,
         limits.cell_time_seconds = g_settings_get_uint (settings, "cell-time-limit");
       rk_conversation_set_kernel_limits (self, &limits);
     }
+  if ((key == NULL || g_str_equal (key, "prompt-samples")) && settings_has_key (settings, "prompt-samples"))
+    rk_conversation_set_prompt_samples (self, g_settings_get_uint (settings, "prompt-samples"));
 }
 
 void
@@ -449,6 +452,22 @@ rk_conversation_set_kernel_limits (RkConversation       *self,
     rk_kernel_set_cell_time_limit (rk_session_get_kernel (self->session), limits->cell_time_seconds);
 }
 
+static void update_files_context (RkConversation *self);
+
+void
+rk_conversation_set_prompt_samples (RkConversation *self,
+                                    guint           samples)
+{
+  g_return_if_fail (RK_IS_CONVERSATION (self));
+
+  samples = MIN (samples, RK_PROMPT_SAMPLES_MAX);
+  if (samples == self->prompt_samples)
+    return;
+  self->prompt_samples = samples;
+  /* The next request tells the model with the new choice. */
+  update_files_context (self);
+}
+
 void
 rk_conversation_set_idle_timeout (RkConversation *self,
                                   guint           seconds)
@@ -475,7 +494,7 @@ update_files_context (RkConversation *self)
   g_autofree char *context = NULL;
 
   if (profiles->len > 0)
-    context = rk_profiles_to_prompt (profiles, FILES_CONTEXT_MAX);
+    context = rk_profiles_to_prompt_with_samples (profiles, FILES_CONTEXT_MAX, self->prompt_samples);
   rk_agent_set_files_context (self->agent, context);
 }
 
@@ -1952,5 +1971,6 @@ rk_conversation_init (RkConversation *self)
   self->files = g_ptr_array_new_with_free_func (file_state_free);
   self->cancellable = g_cancellable_new ();
   self->policy = RK_APPROVAL_ASK;
+  self->prompt_samples = RK_PROMPT_SAMPLES_DEFAULT;
   self->created_us = g_get_monotonic_time ();
 }

@@ -37,14 +37,19 @@ RkAgent        *rk_conversation_get_agent      (RkConversation *self);
 RkModelClient  *rk_conversation_get_client     (RkConversation *self);
 
 /* -- settings (given by the caller; core reads no settings of its own) -- */
-/* Reads approval-policy, memory-limit and disk-limit (MiB), cell-time-limit (s) and
- * idle-expiry-seconds (or idle-expiry, in minutes) from @settings (schema io.github.reckon.Reckon) and
+/* Reads approval-policy, memory-limit and disk-limit (MiB), cell-time-limit (s),
+ * prompt-samples and idle-expiry-seconds (or idle-expiry, in minutes) from @settings (schema io.github.reckon.Reckon) and
  * follows their changes; keys the schema lacks are left alone. NULL stops
  * following. The memory and disk limits apply from the next kernel start. */
 void            rk_conversation_set_settings   (RkConversation   *self,
                                                 GSettings        *settings);
 void            rk_conversation_set_kernel_limits (RkConversation *self,
                                                 const RkKernelLimits *limits);
+/* Sample values per column the model is told about the files (default
+ * RK_PROMPT_SAMPLES_DEFAULT, at most RK_PROMPT_SAMPLES_MAX; 0: statistics
+ * only). Applies from the next request. */
+void            rk_conversation_set_prompt_samples (RkConversation *self,
+                                                guint             samples);
 /* Idle seconds before the session expires (0: never). */
 void            rk_conversation_set_idle_timeout (RkConversation *self,
                                                 guint             seconds);

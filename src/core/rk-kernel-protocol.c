@@ -399,3 +399,9 @@ rk_kernel_line_splitter_feed (RkKernelLineSplitter *self,
       len -= seg + 1;
     }
 }
+
+gboolean
+rk_kernel_error_is_plain (const char *ename)
+{
+  return g_strcmp0 (ename, RK_KERNEL_ENAME_NO_NETWORK) == 0;
+}

@@ -124,6 +124,12 @@ RkKernelEvent *rk_kernel_event_parse      (const char        *line,
                                            gsize              len,
                                            GError           **error);
 
+/* The error names whose evalue is a plain sentence for people, shown
+ * without the name: "NoNetwork" (code tried the network, which the
+ * sandbox does not have). */
+#define RK_KERNEL_ENAME_NO_NETWORK "NoNetwork"
+gboolean       rk_kernel_error_is_plain       (const char       *ename);
+
 const char    *rk_kernel_event_type_to_string (RkKernelEventType type);
 const char    *rk_kernel_status_to_string     (RkKernelStatus    status);
 

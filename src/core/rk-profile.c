@@ -799,7 +799,8 @@ append_number (GString *s,
 
 static void
 append_column (GString               *s,
-               const RkColumnProfile *c)
+               const RkColumnProfile *c,
+               guint                  samples)
 {
   g_string_append (s, "- ");
   append_inline (s, c->name, 80);
@@ -831,16 +832,16 @@ append_column (GString               *s,
     g_string_append_printf (s, ", %" G_GINT64_FORMAT " distinct", c->unique);
   if (c->category)
     g_string_append (s, ", loaded as pandas category");
-  if (c->values != NULL && c->values[0] != NULL)
+  if (c->values != NULL && c->values[0] != NULL && samples > 0)
     {
       g_string_append (s, " (");
-      for (guint i = 0; c->values[i] != NULL && i < 6; i++)
+      for (guint i = 0; c->values[i] != NULL && i < samples; i++)
         {
           if (i > 0)
             g_string_append (s, ", ");
           append_inline (s, c->values[i], 30);
         }
-      if (g_strv_length (c->values) > 6)
+      if (g_strv_length (c->values) > samples)
         g_string_append (s, ", …");
       g_string_append (s, ")");
     }
@@ -851,7 +852,8 @@ static void
 append_table (GString              *s,
               const RkTableProfile *t,
               gsize                 budget_end,
-              gboolean              has_header_row)
+              gboolean              has_header_row,
+              guint                 samples)
 {
   if (t->name != NULL)
     {
@@ -876,12 +878,12 @@ append_table (GString              *s,
           g_string_append_printf (s, "- … and %u more columns\n", t->columns->len - i);
           break;
         }
-      append_column (s, g_ptr_array_index (t->columns, i));
+      append_column (s, g_ptr_array_index (t->columns, i), samples);
     }
   if (t->n_columns > t->columns->len && s->len <= budget_end)
     g_string_append_printf (s, "- … and %u more columns\n", t->n_columns - t->columns->len);
 
-  if (t->head->len > 0 && s->len < budget_end)
+  if (t->head->len > 0 && samples > 0 && s->len < budget_end)
     {
       g_string_append (s, "First rows:\n");
       if (t->header || !has_header_row)
@@ -895,7 +897,7 @@ append_table (GString              *s,
             }
           g_string_append_c (s, '\n');
         }
-      for (guint i = 0; i < t->head->len && s->len < budget_end; i++)
+      for (guint i = 0; i < t->head->len && i < samples && s->len < budget_end; i++)
         {
           GStrv row = g_ptr_array_index (t->head, i);
 
@@ -1071,6 +1073,14 @@ char *
 rk_file_profile_to_prompt (const RkFileProfile *self,
                            gsize                max_bytes)
 {
+  return rk_file_profile_to_prompt_with_samples (self, max_bytes, RK_PROMPT_SAMPLES_DEFAULT);
+}
+
+char *
+rk_file_profile_to_prompt_with_samples (const RkFileProfile *self,
+                                        gsize                max_bytes,
+                                        guint                samples)
+{
   GString *s = g_string_new ("File “");
   /* Leave room for the closing lines (hint, notes) after the tables. */
   gsize room = self->engine == RK_ENGINE_DASK ? 800 : 300;
@@ -1111,7 +1121,7 @@ rk_file_profile_to_prompt (const RkFileProfile *self,
           break;
         }
       /* JSON records name their fields: there is no header row to speak of. */
-      append_table (s, g_ptr_array_index (self->tables, i), budget_end, self->kind != RK_FILE_KIND_JSON);
+      append_table (s, g_ptr_array_index (self->tables, i), budget_end, self->kind != RK_FILE_KIND_JSON, samples);
     }
 
   if (self->kind == RK_FILE_KIND_PDF && self->page_text != NULL)
@@ -1180,6 +1190,14 @@ char *
 rk_profiles_to_prompt (GPtrArray *profiles,
                        gsize      max_bytes)
 {
+  return rk_profiles_to_prompt_with_samples (profiles, max_bytes, RK_PROMPT_SAMPLES_DEFAULT);
+}
+
+char *
+rk_profiles_to_prompt_with_samples (GPtrArray *profiles,
+                                    gsize      max_bytes,
+                                    guint      samples)
+{
   GString *s = g_string_new (NULL);
 
   for (guint i = 0; i < profiles->len; i++)
@@ -1203,7 +1221,7 @@ rk_profiles_to_prompt (GPtrArray *profiles,
           g_string_append (s, profiles->len - i > 20 ? ", …\n" : "\n");
           break;
         }
-      one = rk_file_profile_to_prompt (g_ptr_array_index (profiles, i), share);
+      one = rk_file_profile_to_prompt_with_samples (g_ptr_array_index (profiles, i), share, samples);
       if (i > 0)
         g_string_append_c (s, '\n');
       g_string_append (s, one);

@@ -201,6 +201,19 @@ char           *rk_file_profile_to_prompt  (const RkFileProfile *self,
 /* All files, one block each, within @max_bytes overall. */
 char           *rk_profiles_to_prompt      (GPtrArray           *profiles,
                                             gsize                max_bytes);
+/* Sample values (the first rows, the common values of a text column)
+ * given per column when the user did not choose: 6. The profiler keeps at
+ * most 10 values and 5 rows. */
+#define RK_PROMPT_SAMPLES_DEFAULT 6
+#define RK_PROMPT_SAMPLES_MAX     10
+/* The same with at most @samples sample values per column; 0 sends
+ * statistics only. */
+char           *rk_file_profile_to_prompt_with_samples (const RkFileProfile *self,
+                                                        gsize                max_bytes,
+                                                        guint                samples);
+char           *rk_profiles_to_prompt_with_samples     (GPtrArray           *profiles,
+                                                        gsize                max_bytes,
+                                                        guint                samples);
 
 /* Profiles files in @workspace (names relative to it, as rk_import_file
  * returns them), one sandbox run each, so one hostile file cannot spoil the

@@ -789,6 +789,25 @@ rk_transcript_set_attachment_profile (RkTranscript *self,
 }
 
 gboolean
+rk_transcript_set_sent_record (RkTranscript *self,
+                               guint         id,
+                               const char   *record)
+{
+  RkTranscriptEntry *e;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), FALSE);
+
+  e = rk_transcript_lookup (self, id);
+  if (e == NULL || e->kind != RK_ENTRY_USER)
+    return FALSE;
+  if (record != NULL && strlen (record) > RK_TRANSCRIPT_MAX_OUTPUT)
+    return FALSE;
+  _rk_transcript_entry_set_detail (e, record ? g_utf8_make_valid (record, -1) : NULL);
+  schedule_save (self);
+  return TRUE;
+}
+
+gboolean
 rk_transcript_append_text (RkTranscript *self,
                            guint         id,
                            const char   *delta)

@@ -154,6 +154,13 @@ guint              rk_transcript_add_attachment     (RkTranscript  *self,
 gboolean           rk_transcript_set_attachment_profile (RkTranscript *self,
                                                      guint          id,
                                                      const char    *profile_json);
+/* Stores what the model was sent for question (user entry) @id: a record
+ * of rk_sent_record_add_request(), at most RK_TRANSCRIPT_MAX_OUTPUT bytes,
+ * kept as the entry's detail so it survives a reopen. Notifies "detail".
+ * FALSE if @id is not a question or the record is too large. */
+gboolean           rk_transcript_set_sent_record    (RkTranscript  *self,
+                                                     guint          id,
+                                                     const char    *record);
 /* Streaming: appends to the text of an assistant, reasoning or answer
  * entry, in place (amortized O(delta)); notifies "text" on the entry and
  * emits no items-changed. */

@@ -2,7 +2,7 @@
 /* rk-a11y.h — accessible names that read right through AT-SPI on GTK 4.8. */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
@@ -12,5 +12,18 @@ G_BEGIN_DECLS
  * the label changes. */
 void rk_a11y_name_button (GtkWidget  *button,
                           const char *name);
+
+/* Names the controls under @root that GTK 4.8 and libadwaita 1.2 leave
+ * with a class name ("GtkToggleButton", "GtkSwitch") or a doubled one
+ * ("_Copy Text Copy Text"): buttons after their label or tooltip, a menu
+ * button's toggle after the menu button, switches after their row, search
+ * entries and popovers. For widgets Reckon does not build itself (About,
+ * Preferences' search): it replaces names set before. */
+void rk_a11y_name_tree   (GtkWidget  *root);
+
+/* The pointer rests on a menu button after the click that opens it, so
+ * GTK 4.8 shows its tooltip again, over the menu's first item: no tooltip
+ * while its popover is open. Call it again if the popover is replaced. */
+void rk_menu_button_quiet_tooltip (GtkMenuButton *button);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "rk-analysis-button"
 #include "config.h"
 
+#include "rk-a11y.h"
 #include "rk-analysis-button.h"
 #include "rk-analyses.h"
 #include "rk-text.h"
@@ -193,6 +194,7 @@ rebuild_menu (RkAnalysisButton *self)
       g_menu_append_item (menu, item);
     }
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->button), G_MENU_MODEL (menu));
+  rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (self->button));
 }
 
 void

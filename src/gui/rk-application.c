@@ -10,6 +10,7 @@
 #include <malloc.h>
 #endif
 
+#include "rk-a11y.h"
 #include "rk-application-private.h"
 #include "rk-preferences-window.h"
 #include "rk-sandbox-launcher.h"
@@ -237,6 +238,8 @@ about_action (GSimpleAction *action,
                         "debug-info", debug_info,
                         "debug-info-filename", "reckon-troubleshooting.txt",
                         NULL);
+  /* libadwaita 1.2 leaves some of its buttons named after their class. */
+  rk_a11y_name_tree (about);
   gtk_window_present (GTK_WINDOW (about));
 }
 

@@ -6,6 +6,7 @@
 #define G_LOG_DOMAIN "rk-artifact-shelf"
 #include "config.h"
 
+#include "rk-a11y.h"
 #include "rk-artifact-shelf.h"
 #include "rk-artifact-export.h"
 #include "rk-provenance.h"
@@ -482,6 +483,7 @@ create_row_cb (gpointer item,
   g_signal_connect (popover, "show", G_CALLBACK (details_show_cb), self);
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (details), "document-properties-symbolic");
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (details), popover);
+  rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (details));
   gtk_widget_set_valign (details, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (details, "flat");
   gtk_widget_set_tooltip_text (details, _("Where It Came From"));

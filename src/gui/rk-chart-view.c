@@ -6,6 +6,7 @@
 #define G_LOG_DOMAIN "rk-chart-view"
 #include "config.h"
 
+#include "rk-a11y.h"
 #include "rk-chart-view.h"
 
 #include "rk-text.h"
@@ -35,6 +36,7 @@ struct _RkChartView
   GtkWidget       *area;
   GtkWidget       *readout;
   GtkWidget       *open_button;
+  GtkWidget       *copy_button;
   GCancellable    *cancellable;
   gulong           changed_handler;
   gboolean         exporting;
@@ -573,6 +575,33 @@ save_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+/* The chart as an image on the clipboard, drawn as Save as PNG draws it
+ * (light, so it pastes well into documents). */
+static void
+copy_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  RkChartView *self = RK_CHART_VIEW (widget);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, EXPORT_WIDTH, EXPORT_HEIGHT);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  cairo_t *cr = cairo_create (surface);
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  rk_chart_draw (self->chart, cr, EXPORT_WIDTH, EXPORT_HEIGHT, RK_CHART_STYLE_LIGHT);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  bytes = g_bytes_new (cairo_image_surface_get_data (surface),
+                       (gsize) cairo_image_surface_get_stride (surface) * EXPORT_HEIGHT);
+  /* Cairo's ARGB32 is GDK_MEMORY_DEFAULT, premultiplied in native order. */
+  texture = gdk_memory_texture_new (EXPORT_WIDTH, EXPORT_HEIGHT, GDK_MEMORY_DEFAULT, bytes,
+                                    cairo_image_surface_get_stride (surface));
+  cairo_surface_destroy (surface);
+  gdk_clipboard_set_texture (gtk_widget_get_clipboard (widget), texture);
+}
+
 /* The chart in a window of its own, with its toolbar. */
 static void
 open_window_action (GtkWidget  *widget,
@@ -607,6 +636,7 @@ apply_compact (RkChartView *self)
 {
   gtk_widget_set_visible (self->toolbar, !self->compact);
   gtk_widget_set_visible (self->open_button, self->compact);
+  gtk_widget_set_visible (self->copy_button, self->compact);
   if (self->compact)
     {
       gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area), COMPACT_HEIGHT);
@@ -627,6 +657,7 @@ make_save_menu (void)
   g_menu_append (menu, _("Save as _PNG…"), "chart.save::png");
   g_menu_append (menu, _("Save as _SVG…"), "chart.save::svg");
   g_menu_append (menu, _("Save as P_DF…"), "chart.save::pdf");
+  g_menu_append (menu, _("_Copy Image"), "chart.copy");
   return G_MENU_MODEL (menu);
 }
 
@@ -679,6 +710,18 @@ rk_chart_view_constructed (GObject *object)
   gtk_accessible_update_property (GTK_ACCESSIBLE (save_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save chart"), -1);
   gtk_box_append (GTK_BOX (self->toolbar), save_button);
   gtk_box_append (GTK_BOX (self->box), self->toolbar);
+  /* The menu buttons' own toggles and popovers carry no name in GTK 4.8. */
+  for (GtkWidget *child = gtk_widget_get_first_child (self->kind_dropdown); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    rk_a11y_name_tree (child);
+  for (GtkWidget *child = gtk_widget_get_first_child (self->series_button); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    rk_a11y_name_tree (child);
+  for (GtkWidget *child = gtk_widget_get_first_child (save_button); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    rk_a11y_name_tree (child);
+  rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (self->series_button));
+  rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (save_button));
 
   self->area = gtk_drawing_area_new ();
   gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (self->area), 320);
@@ -716,11 +759,19 @@ rk_chart_view_constructed (GObject *object)
     gtk_widget_set_hexpand (self->readout, TRUE);
     gtk_box_append (GTK_BOX (row), self->readout);
     self->open_button = gtk_button_new_with_mnemonic (_("_Open Chart"));
+    rk_a11y_name_button (self->open_button, _("Open Chart"));
     gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "chart.open-window");
     gtk_widget_add_css_class (self->open_button, "flat");
     gtk_widget_add_css_class (self->open_button, "caption");
     gtk_widget_set_tooltip_text (self->open_button, _("Chart Type, Series and Saving"));
     gtk_box_append (GTK_BOX (row), self->open_button);
+    self->copy_button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (self->copy_button), "chart.copy");
+    gtk_widget_add_css_class (self->copy_button, "flat");
+    gtk_widget_set_tooltip_text (self->copy_button, _("Copy Chart as Image"));
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->copy_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    _("Copy chart"), -1);
+    gtk_box_append (GTK_BOX (row), self->copy_button);
     gtk_box_append (GTK_BOX (self->box), row);
   }
 
@@ -825,6 +876,8 @@ rk_chart_view_class_init (RkChartViewClass *klass)
 
   gtk_widget_class_install_action (widget_class, "chart.save", "s", save_action);
   gtk_widget_class_install_action (widget_class, "chart.open-window", NULL, open_window_action);
+  gtk_widget_class_install_action (widget_class, "chart.copy", NULL, copy_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "chart.copy", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);

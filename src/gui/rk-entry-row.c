@@ -16,6 +16,7 @@
 #include "rk-text.h"
 #include "rk-trace.h"
 #include "rk-util.h"
+#include "rk-a11y.h"
 #include "rk-approval-bar.h"
 #include "rk-chart-view.h"
 #include "rk-code-block.h"
@@ -26,6 +27,7 @@
 #include "rk-file-chip.h"
 #include "rk-markdown-view.h"
 #include "rk-output-view.h"
+#include "rk-request-view.h"
 #include "rk-table-view.h"
 #include "rk-entry-row.h"
 
@@ -102,6 +104,52 @@ status_line (const char *icon_name,
 
 /* -- user ------------------------------------------------------------------ */
 
+static void
+show_sent_cb (GtkButton *button,
+              gpointer   user_data)
+{
+  RkEntryRow *self = RK_ENTRY_ROW (user_data);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *view;
+
+  if (self->entry == NULL)
+    return;
+  view = rk_request_view_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, self->entry);
+  gtk_window_present (GTK_WINDOW (view));
+}
+
+/* The button is there once something was sent for the question. */
+static void
+sent_changed_cb (GtkWidget *button)
+{
+  RkTranscriptEntry *entry = g_object_get_data (G_OBJECT (button), "rk-entry");
+
+  gtk_widget_set_visible (button, entry != NULL && rk_transcript_entry_get_detail (entry) != NULL);
+}
+
+static GtkWidget *
+sent_button (RkEntryRow *self)
+{
+  GtkWidget *button = gtk_button_new ();
+  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  /* Not AdwButtonContent: libadwaita 1.2 names the button after its label
+   * as well, which AT-SPI reads twice. */
+  gtk_box_append (GTK_BOX (content), gtk_image_new_from_icon_name ("dialog-information-symbolic"));
+  gtk_box_append (GTK_BOX (content), gtk_label_new (_("What Was Sent to the Model")));
+  gtk_button_set_child (GTK_BUTTON (button), content);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_add_css_class (button, "caption");
+  gtk_widget_add_css_class (button, "rk-sent-button");
+  gtk_widget_set_halign (button, GTK_ALIGN_END);
+  rk_a11y_name_button (button, _("What was sent to the model"));
+  g_signal_connect (button, "clicked", G_CALLBACK (show_sent_cb), self);
+  g_object_set_data_full (G_OBJECT (button), "rk-entry", g_object_ref (self->entry), g_object_unref);
+  g_signal_connect_object (self->entry, "notify::detail", G_CALLBACK (sent_changed_cb), button, G_CONNECT_SWAPPED);
+  sent_changed_cb (button);
+  return button;
+}
+
 static GtkWidget *
 build_user (RkEntryRow *self)
 {
@@ -129,6 +177,7 @@ build_user (RkEntryRow *self)
       gtk_widget_set_halign (chip, GTK_ALIGN_END);
       gtk_box_append (GTK_BOX (outer), chip);
     }
+  gtk_box_append (GTK_BOX (outer), sent_button (self));
   gtk_accessible_update_property (GTK_ACCESSIBLE (outer), GTK_ACCESSIBLE_PROPERTY_LABEL, _("You asked"), -1);
   return outer;
 }
@@ -602,6 +651,37 @@ build_attachment (RkEntryRow *self)
 
 /* -- binding ----------------------------------------------------------------- */
 
+/* What a screen reader says for the row as a list item: GTK 4.8 gives the
+ * list's own item widget (the row's parent) no name at all. */
+static void
+name_list_item (RkEntryRow *self)
+{
+  GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self));
+  const char *name;
+
+  if (parent == NULL || self->entry == NULL)
+    return;
+  switch ((int) rk_transcript_entry_get_kind (self->entry))
+    {
+    case RK_ENTRY_ATTACHMENT: name = _("File"); break;
+    case RK_ENTRY_USER:       name = _("Question"); break;
+    case RK_ENTRY_ASSISTANT:  name = _("Reply"); break;
+    case RK_ENTRY_ANSWER:     name = _("Answer"); break;
+    case RK_ENTRY_REASONING:  name = _("The model’s reasoning"); break;
+    case RK_ENTRY_CODE:       name = _("Code"); break;
+    case RK_ENTRY_APPROVAL:   name = _("Decision on the code"); break;
+    case RK_ENTRY_STREAM:
+    case RK_ENTRY_RESULT:     name = _("Output"); break;
+    case RK_ENTRY_TABLE:      name = _("Table"); break;
+    case RK_ENTRY_CHART:      name = _("Chart"); break;
+    case RK_ENTRY_FIGURE:     name = _("Figure"); break;
+    case RK_ENTRY_FILE:       name = _("File made by the code"); break;
+    case RK_ENTRY_ERROR:      name = _("Error"); break;
+    default:                  name = _("Note"); break;
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (parent), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
 void
 rk_entry_row_bind (RkEntryRow        *self,
                    RkTranscriptEntry *entry,
@@ -684,6 +764,7 @@ rk_entry_row_bind (RkEntryRow        *self,
   else
     gtk_widget_remove_css_class (self->frame, "rk-cell-group");
   g_object_set_data (G_OBJECT (self), "rk-row-group", (gpointer) group);
+  name_list_item (self);
 }
 
 void

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 #include <gio/gio.h>
 
+#include "rk-kernel-protocol.h"
 #include "rk-text.h"
 #include "rk-a11y.h"
 #include "rk-error-view.h"
@@ -341,7 +342,7 @@ rk_error_view_set_entry (RkErrorView       *self,
       explain_limit (settings, self->limit, rk_transcript_entry_get_limit_value (entry), raise, &what, &todo);
       message = g_strdup (what ? what : text);
     }
-  else if (name != NULL && *name != '\0' && !g_str_has_prefix (text, name))
+  else if (name != NULL && *name != '\0' && !g_str_has_prefix (text, name) && !rk_kernel_error_is_plain (name))
     /* TRANSLATORS: a Python error, e.g. "KeyError: 'price'" */
     message = g_strdup_printf (_("%s: %s"), name, text);
   else

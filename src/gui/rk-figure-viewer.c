@@ -182,6 +182,20 @@ save_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+static void
+copy_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  RkFigureViewer *self = RK_FIGURE_VIEWER (widget);
+
+  if (GDK_IS_TEXTURE (self->paintable))
+    {
+      gdk_clipboard_set_texture (gtk_widget_get_clipboard (widget), GDK_TEXTURE (self->paintable));
+      adw_toast_overlay_add_toast (self->toasts, adw_toast_new (_("Figure copied")));
+    }
+}
+
 /* --------------------------------------------------------------- object */
 
 static GtkWidget *
@@ -235,6 +249,8 @@ rk_figure_viewer_class_init (RkFigureViewerClass *klass)
   gtk_widget_class_install_action (widget_class, "figure.zoom-original", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "figure.zoom-fit", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "figure.save", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "figure.copy", NULL, copy_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "figure.copy", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "figure.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "figure.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "figure.zoom-out", NULL);
@@ -270,6 +286,8 @@ rk_figure_viewer_init (RkFigureViewer *self)
   }
   self->save_button = icon_button ("document-save-symbolic", "figure.save", _("Save Figure"), _("Save"));
   adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->save_button);
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header),
+                           icon_button ("edit-copy-symbolic", "figure.copy", _("Copy Figure"), _("Copy figure")));
   gtk_box_append (GTK_BOX (box), header);
 
   self->picture = gtk_picture_new ();

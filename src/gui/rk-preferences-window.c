@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rk-a11y.h"
 #include "rk-application-private.h"
 #include "rk-model-client.h"
 #include "rk-preferences-window.h"
@@ -29,6 +30,7 @@ struct _RkPreferencesWindow
   GtkSpinButton        *disk_spin;
   GtkSpinButton        *time_spin;
   GtkSpinButton        *expiry_spin;
+  GtkSpinButton        *samples_spin;
 
   GSettings            *settings;
   GCancellable         *cancellable;
@@ -86,6 +88,41 @@ minutes_to_seconds (const GValue       *value,
                     gpointer            user_data)
 {
   return g_variant_new_uint32 ((guint32) (g_value_get_double (value) * 60));
+}
+
+/* The drop-down lists of the combo rows: GTK 4.8 leaves their items
+ * unnamed, so each item is named after the string it shows. */
+static void
+combo_item_setup_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+combo_item_bind_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item)
+{
+  GtkWidget *label = gtk_list_item_get_child (item);
+  GtkWidget *parent = gtk_widget_get_parent (label);
+  const char *text = gtk_string_object_get_string (gtk_list_item_get_item (item));
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+  if (parent != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (parent), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+}
+
+static void
+name_combo_items (AdwComboRow *row)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (combo_item_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (combo_item_bind_cb), NULL);
+  adw_combo_row_set_list_factory (row, factory);
 }
 
 static void
@@ -251,6 +288,7 @@ rk_preferences_window_class_init (RkPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, disk_spin);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, time_spin);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, expiry_spin);
+  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, samples_spin);
   gtk_widget_class_bind_template_callback (widget_class, endpoint_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, model_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, api_key_apply_cb);
@@ -273,6 +311,10 @@ rk_preferences_window_init (RkPreferencesWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Time limit in seconds"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->expiry_spin),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Idle minutes before a session ends"), -1);
+  name_combo_items (self->api_row);
+  name_combo_items (self->approval_row);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->samples_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sample values per column"), -1);
 }
 
 GtkWidget *
@@ -308,6 +350,11 @@ rk_preferences_window_new (GSettings *settings)
   g_settings_bind (settings, "cell-time-limit", self->time_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind_with_mapping (settings, "idle-expiry-seconds", self->expiry_spin, "value",
                                 G_SETTINGS_BIND_DEFAULT, seconds_to_minutes, minutes_to_seconds, NULL, NULL);
+  g_settings_bind (settings, "prompt-samples", self->samples_spin, "value", G_SETTINGS_BIND_DEFAULT);
+
+  /* The search entry and button of the window, and the switch, would be
+   * read as their class names. */
+  rk_a11y_name_tree (GTK_WIDGET (self));
 
   return GTK_WIDGET (self);
 }

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "rk-table-view"
 #include "config.h"
 
+#include "rk-a11y.h"
 #include "rk-table-view.h"
 #include "rk-number.h"
 #include "rk-text.h"
@@ -1135,6 +1136,7 @@ create_save_popup_cb (GtkMenuButton *button,
     return;
   menu = make_save_menu ();
   gtk_menu_button_set_menu_model (button, menu);
+  rk_menu_button_quiet_tooltip (button);
 }
 
 static void
@@ -1226,6 +1228,8 @@ rk_table_view_constructed (GObject *object)
   gtk_box_append (GTK_BOX (self->footer_box), self->footer);
   {
     GtkWidget *open = gtk_button_new_with_mnemonic (_("_Open Table"));
+
+    rk_a11y_name_button (open, _("Open Table"));
 
     gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "table.open-window");
     gtk_widget_add_css_class (open, "flat");

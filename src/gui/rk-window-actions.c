@@ -10,6 +10,7 @@
 
 #include "rk-artifact-export.h"
 #include "rk-text.h"
+#include "rk-a11y.h"
 #include "rk-window-private.h"
 
 static RkSession *
@@ -448,6 +449,7 @@ show_shortcuts_action (GtkWidget  *widget,
       /* GTK makes it modal, transient and hidden on close, and shows the
        * application's accelerators in it. */
       shortcuts = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      rk_a11y_name_tree (GTK_WIDGET (shortcuts));
       gtk_application_window_set_help_overlay (window, shortcuts);
     }
   gtk_window_present (GTK_WINDOW (shortcuts));

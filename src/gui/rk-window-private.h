@@ -56,6 +56,7 @@ struct _RkWindow
 
   /* Owned */
   GSettings            *settings;
+  GMenu                *recent_menu;        /* the main menu's Add Recent File */
   RkModelClient        *client;
   RkConversationStore  *store;
   RkConversation       *conversation;
@@ -96,6 +97,17 @@ void  _rk_window_actions_update     (RkWindow       *self);
 
 /* rk-window-dnd.c */
 void  _rk_window_dnd_init           (RkWindow       *self);
+
+/* rk-window-print.c */
+void  _rk_window_class_print_init   (RkWindowClass  *klass);
+
+/* rk-window-recent.c */
+void  _rk_window_class_recent_init  (RkWindowClass  *klass);
+void  _rk_window_recent_init        (RkWindow       *self);
+/* Files the user added: into the desktop's recent files. */
+void  _rk_window_recent_note        (RkWindow       *self,
+                                     GFile         **files,
+                                     guint           n_files);
 
 /* rk-window-model.c */
 void  _rk_window_model_init         (RkWindow       *self);

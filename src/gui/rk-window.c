@@ -9,6 +9,7 @@
 
 #include "rk-chat-view.h"
 #include "rk-text.h"
+#include "rk-a11y.h"
 #include "rk-window-private.h"
 
 G_DEFINE_FINAL_TYPE (RkWindow, rk_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -549,6 +550,7 @@ rk_window_dispose (GObject *object)
   g_clear_object (&self->store);
   g_clear_object (&self->client);
   g_clear_object (&self->settings);
+  g_clear_object (&self->recent_menu);
   g_clear_object (&self->send_cancellable);
   g_clear_object (&self->open_cancellable);
   g_clear_object (&self->cancellable);
@@ -603,6 +605,8 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, composer_stop_cb);
 
   _rk_window_class_actions_init (klass);
+  _rk_window_class_recent_init (klass);
+  _rk_window_class_print_init (klass);
 }
 
 static void
@@ -646,6 +650,10 @@ rk_window_init (RkWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Conversation"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->primary_menu_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->primary_menu_button)),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
+  rk_menu_button_quiet_tooltip (self->primary_menu_button);
+  rk_menu_button_quiet_tooltip (self->server_help_button);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->model_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
   /* The drop-down's own toggle button is what takes the focus: name it too. */
@@ -670,6 +678,7 @@ rk_window_init (RkWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Try Again"), -1);
 
   _rk_window_dnd_init (self);
+  _rk_window_recent_init (self);
 }
 
 RkWindow *
@@ -687,6 +696,7 @@ rk_window_add_files (RkWindow  *self,
 
   if (n_files == 0)
     return;
+  _rk_window_recent_note (self, files, n_files);
   if (self->conversation == NULL)
     _rk_window_new_conversation (self);
   if (self->conversation == NULL)

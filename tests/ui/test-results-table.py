@@ -266,7 +266,7 @@ try:
 
     def sort_big():
         global big, big_xid, rows
-        big, big_xid = open_window("big", "_Open Table Open Table", "big")
+        big, big_xid = open_window("big", "Open Table", "big")
         rows = column_list(big)
         wait_first_row(rows, ["0", "7919.5"], 20, "the rows in their first order")
         wait_for(lambda: find_node(big, f"{N} rows"), 10, "the row count")
@@ -311,7 +311,7 @@ try:
     # -- save the small table as XLSX, read it back with openpyxl --
     def save_xlsx():
         import openpyxl
-        small, small_xid = open_window("small", "_Open Table Open Table", "small")
+        small, small_xid = open_window("small", "Open Table", "small")
         dest = os.path.join(work, "cities.xlsx")
         save_through_chooser(small, "Save table", "Save as XLSX…", dest)
         sheet = openpyxl.load_workbook(dest, read_only=True).active
@@ -328,7 +328,7 @@ try:
     # them) and Copy gives them with the header row --
     def save_filtered():
         import csv
-        small, small_xid = open_window("small", "_Open Table Open Table", "small")
+        small, small_xid = open_window("small", "Open Table", "small")
         app.set_text(first_named(small, "Filter rows"), "l")
         wait_for(lambda: find_node(small, "2 of 4 rows"), 20, "the filter to show 2 of 4 rows")
         dest = os.path.join(work, "filtered.csv")
@@ -351,7 +351,7 @@ try:
 
     # -- save the chart as SVG --
     def save_svg():
-        chart, chart_xid = open_window("Chart", "_Open Chart Open Chart", CHART_TITLE)
+        chart, chart_xid = open_window("Chart", "Open Chart", CHART_TITLE)
         dest = os.path.join(work, "temperatures.svg")
         save_through_chooser(chart, "Save chart", "Save as SVG…", dest)
         root, bars = svg_bars(dest)

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-report-print.h — "Print Report…": a conversation's questions, answers,
+ * tables, charts and figures, laid out on pages with Cairo and Pango. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "rk-transcript.h"
+
+G_BEGIN_DECLS
+
+/* Reads the results beneath @workspace (NULL: the text only) in a thread,
+ * then runs a GtkPrintOperation: with the print dialog when @pdf_path is
+ * NULL, else exported to that PDF file without a dialog. Completes when
+ * the operation is done (printed, exported or cancelled). */
+void     rk_report_print_async  (GtkWindow           *parent,
+                                 RkTranscript        *transcript,
+                                 const char          *workspace,
+                                 const char          *title,
+                                 const char          *pdf_path,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data);
+gboolean rk_report_print_finish (GAsyncResult        *result,
+                                 GError             **error);
+
+G_END_DECLS
