@@ -52,6 +52,7 @@ struct _RkAgent
   guint             reasoning_entry;
   gboolean          tools_this_request;
   gboolean          typed;         /* rk_agent_run_code_async: no model turn */
+  RkCodeOrigin      origin;        /* and who wrote that code */
 
   /* The proposal waiting for approval or running. */
   char             *cell_id;
@@ -589,6 +590,13 @@ propose (RkAgent    *self,
       return;
     case RK_APPROVAL_ASK:
     default:
+      if (self->typed && self->origin == RK_CODE_TYPED)
+        {
+          /* The user wrote it: asking whether to run it would be noise. */
+          rk_transcript_add_approval (self->transcript, self->cell_id, RK_DECISION_APPROVED, NULL);
+          run_proposal (self);
+          return;
+        }
       self->awaiting_approval = TRUE;
       event.type = RK_AGENT_EVENT_APPROVAL_NEEDED;
       g_signal_emit (self, signals[SIGNAL_EVENT], 0, &event);
@@ -1028,6 +1036,7 @@ rk_agent_ask_finish (RkAgent       *self,
 void
 rk_agent_run_code_async (RkAgent             *self,
                          const char          *code,
+                         RkCodeOrigin         origin,
                          GCancellable        *cancellable,
                          GAsyncReadyCallback  callback,
                          gpointer             user_data)
@@ -1049,6 +1058,7 @@ rk_agent_run_code_async (RkAgent             *self,
 
   self->task = g_steal_pointer (&task);
   self->typed = TRUE;
+  self->origin = origin;
   self->question_entry = 0;
   self->step = 1;
   self->repairs = 0;

@@ -36,6 +36,13 @@ typedef enum
   RK_AGENT_DECISION_SKIP,   /* do not run; the turn ends */
 } RkAgentDecision;
 
+/* Who wrote code run without a model turn. */
+typedef enum
+{
+  RK_CODE_PROPOSED,  /* Reckon's (a one-click analysis): asked about as the model's is */
+  RK_CODE_TYPED,     /* the user's own ("Run Python"): runs without a question */
+} RkCodeOrigin;
+
 typedef enum
 {
   RK_AGENT_EVENT_TEXT_DELTA,       /* text */
@@ -129,15 +136,17 @@ char             *rk_agent_ask_finish         (RkAgent             *self,
                                                GAsyncResult        *result,
                                                GError             **error);
 
-/* Code the user typed ("Run Python"): no model is involved, but it goes
- * through the same path as model code — a CODE entry, CODE_PROPOSED, the
- * approval policy (APPROVAL_NEEDED under RK_APPROVAL_ASK), RUN_STARTED,
+/* Code run without a model turn ("Run Python", a one-click analysis): it
+ * goes through the same path as model code — a CODE entry, CODE_PROPOSED,
+ * the approval policy (APPROVAL_NEEDED under RK_APPROVAL_ASK, except for
+ * RK_CODE_TYPED: the user wrote it; RK_APPROVAL_NEVER still holds), RUN_STARTED,
  * outputs, RUN_FINISHED — and the model is told about it in the next
  * question. Completes once the run ended (whatever the code's own result:
  * the observation text is returned) or was skipped (a short sentence), or
  * with an error if it could not run or was cancelled. Busy like ask. */
 void              rk_agent_run_code_async     (RkAgent             *self,
                                                const char          *code,
+                                               RkCodeOrigin         origin,
                                                GCancellable        *cancellable,
                                                GAsyncReadyCallback  callback,
                                                gpointer             user_data);

@@ -32,6 +32,9 @@ typedef struct
   gboolean       busy;
   double         progress;    /* 0..1 read by the profiler, -1: not known */
   RkFileProfile *estimate;    /* from the sample, rows estimated, while busy */
+  RkProfileHeader header;     /* the user's choices over the profiler's guess */
+  int            skip_lines;  /* -1: detect */
+  gboolean       removed;     /* removed while busy: goes when its work ends */
 } FileState;
 
 struct _RkConversation
@@ -518,6 +521,9 @@ error_profile_json (const char *name,
   return json_to_string (root, FALSE);
 }
 
+static void finish_removal (RkConversation *self,
+                            FileState      *fs);
+
 /* Ends the work on @fs with @profile (taken). */
 static void
 file_done (RkConversation *self,
@@ -526,6 +532,13 @@ file_done (RkConversation *self,
 {
   g_autofree char *name = g_strdup (fs->name);
 
+  if (fs->removed)
+    {
+      rk_file_profile_free (profile);
+      fs->busy = FALSE;
+      finish_removal (self, fs);
+      return;
+    }
   g_clear_pointer (&fs->profile, rk_file_profile_free);
   g_clear_pointer (&fs->estimate, rk_file_profile_free);
   fs->profile = profile;
@@ -651,6 +664,8 @@ start_profile (RkConversation *self,
   options.stage_readings = TRUE;
   options.inputs = (const char * const *) inputs;
   options.memory_bytes = self->profile_memory;
+  options.header = fs->header;
+  options.skip_lines = fs->skip_lines;
   g_clear_pointer (&fs->estimate, rk_file_profile_free);
   rk_profile_files_with_partial_async (rk_session_get_workspace (self->session), names, &options,
                                        profile_progress_cb, profile_partial_cb, op, fs->cancellable,
@@ -755,6 +770,7 @@ rk_conversation_add_files (RkConversation  *self,
         basename = g_strdup ("file");
       display = g_filename_display_name (basename);
       fs = g_new0 (FileState, 1);
+      fs->skip_lines = -1;
       fs->name = predict_name (self, basename);
       fs->original = g_strdup (path);
       fs->busy = TRUE;
@@ -879,6 +895,71 @@ rk_conversation_cancel_profile (RkConversation *self,
       g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "");
       file_failed (self, fs, error);
     }
+}
+
+gboolean
+rk_conversation_reprofile (RkConversation         *self,
+                           const char             *name,
+                           const RkProfileOptions *options)
+{
+  FileState *fs;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  fs = find_file (self, name);
+  if (fs == NULL || fs->busy || fs->profile == NULL || self->closed)
+    return FALSE;
+  fs->header = options->header;
+  fs->skip_lines = options->skip_lines;
+  g_clear_pointer (&fs->profile, rk_file_profile_free);
+  update_files_context (self);
+  rk_transcript_set_attachment_profile (self->transcript, fs->entry_id, NULL);
+  g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0, fs->name);
+  profile_file (self, fs);
+  return TRUE;
+}
+
+/* The end of a removal: the file leaves the session (and the workspace),
+ * the list and what the model is told. */
+static void
+finish_removal (RkConversation *self,
+                FileState      *fs)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_strdup (fs->name);
+
+  if (!rk_session_remove_file (self->session, name, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    g_warning ("%s stays in the workspace: %s", name, error->message);
+  g_ptr_array_remove (self->files, fs);
+  update_files_context (self);
+  g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0, name);
+}
+
+char *
+rk_conversation_remove_file (RkConversation *self,
+                             const char     *name)
+{
+  g_autofree char *original = NULL;
+  FileState *fs;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+
+  fs = find_file (self, name);
+  if (fs == NULL || fs->removed)
+    return NULL;
+  original = g_strdup (fs->original ? fs->original : "");
+  fs->removed = TRUE;
+  rk_transcript_remove_attachment (self->transcript, fs->entry_id);
+  fs->entry_id = 0;
+  /* Being copied or profiled: it ends as cancelled, and file_done
+   * finishes the removal. */
+  if (fs->busy && !g_queue_remove (&self->waiting, fs))
+    g_cancellable_cancel (fs->cancellable);
+  else
+    finish_removal (self, fs);
+  return g_steal_pointer (&original);
 }
 
 /* -- questions and typed code ----------------------------------------------- */
@@ -1006,6 +1087,7 @@ run_done_cb (GObject      *source,
 void
 rk_conversation_run_code_async (RkConversation      *self,
                                 const char          *code,
+                                RkCodeOrigin         origin,
                                 GCancellable        *cancellable,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
@@ -1019,7 +1101,7 @@ rk_conversation_run_code_async (RkConversation      *self,
   g_task_set_source_tag (task, rk_conversation_run_code_async);
   if (!begin_turn (self, task, cancellable))
     return;
-  rk_agent_run_code_async (self->agent, code, self->turn, run_done_cb, g_steal_pointer (&task));
+  rk_agent_run_code_async (self->agent, code, origin, self->turn, run_done_cb, g_steal_pointer (&task));
 }
 
 char *
@@ -1118,10 +1200,8 @@ rerun_cell (GTask *task)
   Rerun *r = g_task_get_task_data (task);
 
   set_busy (self, FALSE);
-  rk_conversation_run_code_async (self, r->code, g_task_get_cancellable (task), rerun_done_cb, task);
   /* Pressing "… and run again" was the approval of this very code. */
-  if (rk_conversation_get_pending_approval (self) != NULL)
-    rk_conversation_approve (self, RK_AGENT_DECISION_RUN, NULL);
+  rk_conversation_run_code_async (self, r->code, RK_CODE_TYPED, g_task_get_cancellable (task), rerun_done_cb, task);
 }
 
 static void rerun_replay_next (GTask *task);
@@ -1724,6 +1804,7 @@ _rk_conversation_new_restored (RkModelClient        *client,
           continue;
         }
       fs = g_new0 (FileState, 1);
+      fs->skip_lines = -1;
       fs->progress = -1;
       fs->name = g_strdup (rk_transcript_entry_get_name (e));
       fs->entry_id = rk_transcript_entry_get_id (e);

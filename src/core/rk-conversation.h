@@ -91,6 +91,20 @@ double          rk_conversation_get_progress   (RkConversation *self,
 void            rk_conversation_cancel_profile (RkConversation *self,
                                                 const char     *name);
 
+/* Reads @name again with @options (e.g. from rk_file_profile_get_alternative):
+ * its card shows it being read, then the new profile, which reckon.load
+ * follows from then on. FALSE while it is being read, or if there is no
+ * such file. */
+gboolean        rk_conversation_reprofile      (RkConversation          *self,
+                                                const char              *name,
+                                                const RkProfileOptions  *options);
+/* Takes @name out of the conversation: its attachment entry, its copy in
+ * the workspace (rk_session_remove_file) and what the model is told about
+ * it. The original file is never touched; add it again to undo. Returns
+ * the original's path (for that), or NULL if there is no such file. */
+char           *rk_conversation_remove_file    (RkConversation *self,
+                                                const char     *name);
+
 /* -- questions and typed code -- */
 /* Asks the model. Fails with one sentence (the caller keeps the question);
  * RK_AGENT_ERROR_BUSY while another turn runs. */
@@ -102,11 +116,13 @@ void            rk_conversation_ask_async      (RkConversation      *self,
 char           *rk_conversation_ask_finish     (RkConversation  *self,
                                                 GAsyncResult    *result,
                                                 GError         **error);
-/* "Run Python": code the user typed, through the same approval and
- * rendering path as model code; no model needed. Returns what the run
+/* "Run Python" (RK_CODE_TYPED: runs at once) or a one-click analysis
+ * (RK_CODE_PROPOSED: asked about), through the rendering path of model code
+ * (see rk_agent_run_code_async); no model needed. Returns what the run
  * printed, as the model would see it. */
 void            rk_conversation_run_code_async (RkConversation      *self,
                                                 const char          *code,
+                                                RkCodeOrigin         origin,
                                                 GCancellable        *cancellable,
                                                 GAsyncReadyCallback  callback,
                                                 gpointer             user_data);

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "rk-kernel-protocol.h"
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -403,5 +404,13 @@ rk_kernel_line_splitter_feed (RkKernelLineSplitter *self,
 gboolean
 rk_kernel_error_is_plain (const char *ename)
 {
-  return g_strcmp0 (ename, RK_KERNEL_ENAME_NO_NETWORK) == 0;
+  return rk_kernel_error_plain_sentence (ename) != NULL;
+}
+
+const char *
+rk_kernel_error_plain_sentence (const char *ename)
+{
+  if (g_strcmp0 (ename, RK_KERNEL_ENAME_NO_NETWORK) == 0)
+    return _("Code runs without network access; add the file instead.");
+  return NULL;
 }

@@ -129,6 +129,9 @@ RkKernelEvent *rk_kernel_event_parse      (const char        *line,
  * sandbox does not have). */
 #define RK_KERNEL_ENAME_NO_NETWORK "NoNetwork"
 gboolean       rk_kernel_error_is_plain       (const char       *ename);
+/* The sentence of a plain error, translated (the kernel's is English), or
+ * NULL for any other name. */
+const char    *rk_kernel_error_plain_sentence (const char       *ename);
 
 const char    *rk_kernel_event_type_to_string (RkKernelEventType type);
 const char    *rk_kernel_status_to_string     (RkKernelStatus    status);

@@ -6,10 +6,13 @@
 #include "rk-session.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "rk-export.h"
 #include "rk-import.h"
 #include "rk-util.h"
 #include "rk-workspace.h"
@@ -503,6 +506,92 @@ rk_session_add_file_finish (RkSession     *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Unlinks @name (one component) in the folder @rel_dir beneath the folder
+ * open at @root_fd ("" for that folder itself), reached without following a
+ * symlink at any step: code in the sandbox writes the workspace and may
+ * have made any of them a link. A link named @name is unlinked itself. A
+ * missing file or folder is no error. */
+static gboolean
+unlink_beneath (int          root_fd,
+                const char  *rel_dir,
+                const char  *name,
+                GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  int dirfd = *rel_dir != '\0' ? rk_export_open_dir_beneath (root_fd, rel_dir, &local_error) : dup (root_fd);
+  int saved = 0;
+
+  if (dirfd < 0)
+    {
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        return TRUE;
+      if (local_error != NULL)
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      else
+        g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (errno), g_strerror (errno));
+      return FALSE;
+    }
+  if (unlinkat (dirfd, name, 0) != 0 && errno != ENOENT)
+    saved = errno;
+  close (dirfd);
+  if (saved != 0)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+rk_session_remove_file (RkSession   *self,
+                        const char  *name,
+                        GError     **error)
+{
+  g_autofree char *sidecar = NULL;
+  int root_fd;
+
+  g_return_val_if_fail (RK_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  for (guint i = 0; i < self->files->len; i++)
+    {
+      RkSessionFile *f = g_ptr_array_index (self->files, i);
+
+      if (g_strcmp0 (f->name, name) != 0)
+        continue;
+      /* Names come from rk_import_file: one plain component. */
+      if (strchr (name, '/') != NULL || !rk_path_is_beneath (name))
+        break;
+      root_fd = open (self->workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (root_fd < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
+          return FALSE;
+        }
+      if (!unlink_beneath (root_fd, "", name, error))
+        {
+          close (root_fd);
+          return FALSE;
+        }
+      sidecar = g_strconcat (name, ".json", NULL);
+      if (!unlink_beneath (root_fd, ".reckon/readings", sidecar, NULL))
+        g_debug ("the reading of %s stays", name);
+      close (root_fd);
+      g_ptr_array_remove_index (self->files, i);
+      if (self->kernel != NULL)
+        {
+          g_auto(GStrv) names = rk_session_dup_file_names (self);
+          rk_kernel_set_inputs (self->kernel, (const char * const *) names);
+        }
+      g_signal_emit (self, signals[SIGNAL_FILES_CHANGED], 0);
+      return TRUE;
+    }
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no file “%s” in this session."), name);
+  return FALSE;
 }
 
 GPtrArray *

@@ -110,6 +110,14 @@ void            rk_session_take_staged_async  (RkSession           *self,
 gboolean        rk_session_take_staged_finish (RkSession           *self,
                                                GAsyncResult        *result,
                                                GError             **error);
+/* Takes @name out of the session: its copy in the workspace and the
+ * reading the profiler kept for it are deleted (never the original), and
+ * the kernel's next start leaves it out ("files-changed" is emitted). A
+ * running kernel keeps its read-only view of the file until it restarts.
+ * FALSE, with nothing changed, when @name is not one of the files. */
+gboolean        rk_session_remove_file        (RkSession      *self,
+                                               const char     *name,
+                                               GError        **error);
 /* RkSessionFile, in the order they were added. */
 GPtrArray      *rk_session_get_files          (RkSession      *self);
 /* The names of the files, NULL-terminated (for rk_profile_files_async). */

@@ -808,6 +808,25 @@ rk_transcript_set_sent_record (RkTranscript *self,
 }
 
 gboolean
+rk_transcript_remove_attachment (RkTranscript *self,
+                                 guint         id)
+{
+  RkTranscriptEntry *e;
+  guint position;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), FALSE);
+
+  e = rk_transcript_lookup (self, id);
+  if (e == NULL || e->kind != RK_ENTRY_ATTACHMENT || !g_ptr_array_find (self->entries, e, &position))
+    return FALSE;
+  g_hash_table_remove (self->by_id, GUINT_TO_POINTER (id));
+  g_ptr_array_remove_index (self->entries, position);
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
+  schedule_save (self);
+  return TRUE;
+}
+
+gboolean
 rk_transcript_append_text (RkTranscript *self,
                            guint         id,
                            const char   *delta)

@@ -161,6 +161,10 @@ gboolean           rk_transcript_set_attachment_profile (RkTranscript *self,
 gboolean           rk_transcript_set_sent_record    (RkTranscript  *self,
                                                      guint          id,
                                                      const char    *record);
+/* Takes attachment entry @id out of the transcript (a file removed from
+ * the conversation); FALSE if @id is not an attachment. */
+gboolean           rk_transcript_remove_attachment  (RkTranscript  *self,
+                                                     guint          id);
 /* Streaming: appends to the text of an assistant, reasoning or answer
  * entry, in place (amortized O(delta)); notifies "text" on the entry and
  * emits no items-changed. */

@@ -28,13 +28,6 @@ struct _RkAnalysisButton
 
 G_DEFINE_FINAL_TYPE (RkAnalysisButton, rk_analysis_button, GTK_TYPE_WIDGET)
 
-enum {
-  SIGNAL_RUN_CODE,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
-
 static void
 emit_code (RkAnalysisButton *self,
            RkAnalysis        analysis,
@@ -46,7 +39,7 @@ emit_code (RkAnalysisButton *self,
     return;
   code = rk_analysis_build_code (analysis, self->name, self->sheet, group_by);
   if (code != NULL)
-    g_signal_emit (self, signals[SIGNAL_RUN_CODE], 0, code);
+    gtk_widget_activate_action (GTK_WIDGET (self), "chat.run-code", "s", code);
 }
 
 /* ------------------------------------------------------- group-by dialog */
@@ -272,16 +265,6 @@ rk_analysis_button_class_init (RkAnalysisButtonClass *klass)
 
   object_class->dispose = rk_analysis_button_dispose;
   object_class->finalize = rk_analysis_button_finalize;
-
-  /**
-   * RkAnalysisButton::run-code:
-   * @code: the analysis's Python code
-   *
-   * The user picked an analysis: run @code as typed code would run.
-   */
-  signals[SIGNAL_RUN_CODE] =
-    g_signal_new ("run-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_install_action (widget_class, "analysis.run", "s", run_action);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

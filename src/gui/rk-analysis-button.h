@@ -21,9 +21,9 @@ void       rk_analysis_button_set_file (RkAnalysisButton    *self,
                                         const char          *name,
                                         const RkFileProfile *profile);
 
-/* Signal "run-code" (const char *code): run it, e.g. with
- * rk_conversation_run_code_async (conversation, code, ...). Action on the
- * widget: "analysis.run" ("summary", "distributions", "category-counts",
- * "correlation", "missing", "group-by": the last asks for the columns). */
+/* The picked analysis's code goes to the chat view's chat.run-code (s).
+ * Action on the widget: "analysis.run" ("summary", "distributions",
+ * "category-counts", "correlation", "missing", "group-by": the last asks for
+ * the columns). */
 
 G_END_DECLS

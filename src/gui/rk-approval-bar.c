@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-approval-bar.c — the approval bar: Run, Edit (the code becomes
  * editable in place; Run then runs the edit), Skip, and the switch for
- * running without asking in this conversation. */
+ * running without asking in this conversation. The buttons activate the
+ * chat view's chat.approve, chat.edit (s: the code) and chat.skip. */
 #define G_LOG_DOMAIN "rk-approval-bar"
 #include "config.h"
 
@@ -36,14 +37,7 @@ enum
   N_PROPS
 };
 
-enum
-{
-  SIGNAL_DECIDED,
-  N_SIGNALS
-};
-
 static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
 
 static void
 set_editing (RkApprovalBar *self,
@@ -86,10 +80,10 @@ run_clicked_cb (RkApprovalBar *self)
       /* The cell keeps showing what was proposed; the transcript adds the
        * edited code as run right below it. */
       set_editing (self, FALSE);
-      g_signal_emit (self, signals[SIGNAL_DECIDED], 0, RK_AGENT_DECISION_EDIT, code);
+      gtk_widget_activate_action (GTK_WIDGET (self), "chat.edit", "s", code);
     }
   else
-    g_signal_emit (self, signals[SIGNAL_DECIDED], 0, RK_AGENT_DECISION_RUN, NULL);
+    gtk_widget_activate_action (GTK_WIDGET (self), "chat.approve", NULL);
 }
 
 static void
@@ -102,7 +96,7 @@ static void
 skip_clicked_cb (RkApprovalBar *self)
 {
   set_editing (self, FALSE);
-  g_signal_emit (self, signals[SIGNAL_DECIDED], 0, RK_AGENT_DECISION_SKIP, NULL);
+  gtk_widget_activate_action (GTK_WIDGET (self), "chat.skip", NULL);
 }
 
 static void
@@ -210,10 +204,6 @@ rk_approval_bar_class_init (RkApprovalBarClass *klass)
     g_param_spec_boolean ("editing", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  signals[SIGNAL_DECIDED] =
-    g_signal_new ("decided", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-approval-bar.ui");
   gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, box);

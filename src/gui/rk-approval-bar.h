@@ -5,7 +5,6 @@
 
 #include <gtk/gtk.h>
 
-#include "rk-agent.h"
 #include "rk-code-block.h"
 
 G_BEGIN_DECLS
@@ -18,7 +17,7 @@ GtkWidget *rk_approval_bar_new             (void);
 void       rk_approval_bar_set_code_block  (RkApprovalBar *self,
                                             RkCodeBlock   *block);
 gboolean   rk_approval_bar_get_editing     (RkApprovalBar *self);
-/* What Run does (also Ctrl+Enter in the code while the bar shows). */
+/* What Run does (also Ctrl+Enter, through chat.approve). */
 void       rk_approval_bar_run             (RkApprovalBar *self);
 /* Gives Run the keyboard focus (so Enter runs the code); FALSE if it cannot
  * take it (not shown). */
@@ -27,7 +26,7 @@ gboolean   rk_approval_bar_focus_run       (RkApprovalBar *self);
 void       rk_approval_bar_reset           (RkApprovalBar *self);
 
 /* Properties: "auto-approve" (gboolean, the switch), "editing".
- * Signal "decided" (RkAgentDecision decision, const char *code): RUN and SKIP
- * with NULL; EDIT (Run after Edit) with the edited code. */
+ * Run activates chat.approve, or chat.edit (s: the edited code) after Edit;
+ * Skip activates chat.skip. */
 
 G_END_DECLS

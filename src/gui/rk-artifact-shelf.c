@@ -8,6 +8,7 @@
 
 #include "rk-a11y.h"
 #include "rk-artifact-shelf.h"
+#include "rk-save.h"
 #include "rk-artifact-export.h"
 #include "rk-provenance.h"
 #include "rk-text.h"
@@ -196,36 +197,28 @@ details_show_cb (GtkPopover      *popover,
 
 typedef struct
 {
-  RkArtifactShelf *self;
-  RkEntryKind      kind;
-  char            *workspace;
-  char            *rel_path;
-  char            *dest;
+  RkEntryKind  kind;
+  char        *workspace;
+  char        *rel_path;
 } SaveJob;
 
 static void
 save_job_free (SaveJob *job)
 {
-  g_clear_object (&job->self);
   g_free (job->workspace);
   g_free (job->rel_path);
-  g_free (job->dest);
   g_free (job);
 }
 
-static void
-save_thread (GTask        *task,
-             gpointer      source,
-             gpointer      task_data,
-             GCancellable *cancellable)
+static gboolean
+save_artifact (const char    *dest,
+               gpointer       data,
+               GCancellable  *cancellable,
+               GError       **error)
 {
-  SaveJob *job = task_data;
-  GError *error = NULL;
+  SaveJob *job = data;
 
-  if (rk_artifact_save (job->workspace, job->kind, job->rel_path, job->dest, cancellable, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  return rk_artifact_save (job->workspace, job->kind, job->rel_path, dest, cancellable, error);
 }
 
 static void
@@ -233,46 +226,11 @@ save_done_cb (GObject      *source,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  SaveJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL;
-  g_autofree char *name = g_path_get_basename (job->dest);
+  g_autofree char *sentence = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      message = g_strdup_printf (_("“%s” could not be saved: %s"), name, error->message);
-    }
-  else
-    message = g_strdup_printf (_("Saved “%s”"), name);
-  set_status (job->self, message);
-}
-
-static void
-save_response_cb (GtkNativeDialog *dialog,
-                  int              response,
-                  SaveJob         *job)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      job->dest = file != NULL ? g_file_get_path (file) : NULL;
-      if (job->dest != NULL)
-        {
-          g_autoptr(GTask) task = g_task_new (NULL, job->self->cancellable, save_done_cb, NULL);
-
-          g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);
-          set_status (job->self, _("Saving…"));
-          g_task_run_in_thread (task, save_thread);
-          job = NULL;
-        }
-    }
-  if (job != NULL)
-    save_job_free (job);
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  g_free (rk_save_finish (result, &sentence, NULL));
+  if (sentence != NULL)
+    set_status (RK_ARTIFACT_SHELF (source), sentence);
 }
 
 static void
@@ -280,15 +238,12 @@ save_clicked_cb (GtkButton       *button,
                  RkArtifactShelf *self)
 {
   RkTranscriptEntry *entry = g_object_get_data (G_OBJECT (button), "rk-entry");
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *dialog;
   g_autofree char *name = NULL;
   SaveJob *job;
 
   if (entry == NULL || !can_save (self))
     return;
   job = g_new0 (SaveJob, 1);
-  job->self = g_object_ref (self);
   job->kind = rk_transcript_entry_get_kind (entry);
   job->workspace = g_strdup (rk_session_get_workspace (self->session));
   job->rel_path = g_strdup (rk_transcript_entry_get_path (entry));
@@ -305,11 +260,8 @@ save_clicked_cb (GtkButton       *button,
         name = g_strconcat (stem, ".png", NULL);
       }
     }
-  dialog = gtk_file_chooser_native_new (_("Save Result"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  g_signal_connect (dialog, "response", G_CALLBACK (save_response_cb), job);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  rk_save_async (GTK_WIDGET (self), _("Save Result"), name, NULL, save_artifact, job,
+                 (GDestroyNotify) save_job_free, self->cancellable, save_done_cb, NULL);
 }
 
 /* ------------------------------------------------------------- save all */
@@ -342,30 +294,27 @@ save_all_done_cb (GObject      *source,
 }
 
 static void
-save_all_response_cb (GtkNativeDialog *dialog,
-                      int              response,
-                      RkArtifactShelf *self)
+save_all_chosen_cb (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
 {
-  RkExportFormat format = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "rk-format"));
+  RkArtifactShelf *self = RK_ARTIFACT_SHELF (source);
+  g_autofree char *sentence = NULL;
+  g_autofree char *dest = rk_save_finish (result, &sentence, NULL);
+  g_auto(GStrv) names = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT && can_save (self) && self->transcript != NULL)
+  if (dest == NULL || !can_save (self) || self->transcript == NULL)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *dest = file != NULL ? g_file_get_path (file) : NULL;
-      g_auto(GStrv) names = input_names (self);
-
-      if (dest != NULL)
-        {
-          gtk_widget_set_sensitive (self->save_all_button, FALSE);
-          set_status (self, _("Saving…"));
-          rk_artifact_save_all_async (self->transcript, (const char * const *) names,
-                                      rk_session_get_workspace (self->session), format, dest,
-                                      self->cancellable, save_all_done_cb, g_object_ref (self));
-        }
+      if (sentence != NULL)
+        set_status (self, sentence);
+      return;
     }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
+  names = input_names (self);
+  gtk_widget_set_sensitive (self->save_all_button, FALSE);
+  set_status (self, _("Saving…"));
+  rk_artifact_save_all_async (self->transcript, (const char * const *) names,
+                              rk_session_get_workspace (self->session), GPOINTER_TO_INT (user_data), dest,
+                              self->cancellable, save_all_done_cb, g_object_ref (self));
 }
 
 static void
@@ -375,23 +324,15 @@ save_all_action (GtkWidget  *widget,
 {
   RkArtifactShelf *self = RK_ARTIFACT_SHELF (widget);
   gboolean zip = g_str_equal (g_variant_get_string (parameter, NULL), "zip");
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *dialog;
 
   if (!can_save (self))
     {
       set_status (self, _("This session has ended, so its results can no longer be saved."));
       return;
     }
-  dialog = gtk_file_chooser_native_new (zip ? _("Save All as Zip") : _("Save All to Folder"),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        zip ? GTK_FILE_CHOOSER_ACTION_SAVE : GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                        _("_Save"), _("_Cancel"));
-  if (zip)
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), _("results.zip"));
-  g_object_set_data (G_OBJECT (dialog), "rk-format", GINT_TO_POINTER (zip ? RK_EXPORT_ZIP : RK_EXPORT_FOLDER));
-  g_signal_connect (dialog, "response", G_CALLBACK (save_all_response_cb), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  rk_save_async (widget, zip ? _("Save All as Zip") : _("Save All to Folder"), zip ? _("results.zip") : NULL,
+                 NULL, NULL, NULL, NULL, self->cancellable, save_all_chosen_cb,
+                 GINT_TO_POINTER (zip ? RK_EXPORT_ZIP : RK_EXPORT_FOLDER));
 }
 
 /* ---------------------------------------------------------------- rows */

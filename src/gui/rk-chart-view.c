@@ -8,6 +8,7 @@
 
 #include "rk-a11y.h"
 #include "rk-chart-view.h"
+#include "rk-save.h"
 
 #include "rk-text.h"
 
@@ -523,25 +524,18 @@ rk_chart_view_save (RkChartView   *self,
 }
 
 static void
-chooser_response_cb (GtkNativeDialog *dialog,
-                     int              response,
-                     RkChartView     *self)
+chosen_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
 {
-  RkChartFormat format = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "rk-format"));
+  RkChartView *self = RK_CHART_VIEW (object);
+  g_autofree char *sentence = NULL;
+  g_autofree char *path = rk_save_finish (result, &sentence, NULL);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
-
-      if (path != NULL)
-        rk_chart_view_save (self, path, format);
-      else if (file != NULL)
-        gtk_label_set_text (GTK_LABEL (self->status), _("Charts can only be saved to a local folder."));
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
+  if (path != NULL)
+    rk_chart_view_save (self, path, GPOINTER_TO_INT (user_data));
+  else if (sentence != NULL)
+    gtk_label_set_text (GTK_LABEL (self->status), sentence);
 }
 
 static void
@@ -554,25 +548,17 @@ save_action (GtkWidget  *widget,
   RkChartFormat format = g_str_equal (kind, "svg") ? RK_CHART_FORMAT_SVG
                        : g_str_equal (kind, "pdf") ? RK_CHART_FORMAT_PDF : RK_CHART_FORMAT_PNG;
   const char *ext = format == RK_CHART_FORMAT_SVG ? "svg" : format == RK_CHART_FORMAT_PDF ? "pdf" : "png";
-  GtkRoot *root = gtk_widget_get_root (widget);
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
   g_autofree char *title = rk_text_sanitize_for_terminal (rk_chart_get_title (self->chart), RK_TEXT_SANITIZE_SINGLE_LINE);
   g_autofree char *name = NULL;
-  GtkFileChooserNative *dialog;
 
-  dialog = gtk_file_chooser_native_new (_("Save Chart"),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
   name = g_strdup_printf ("%s.%s", title != NULL && *title != '\0' ? title : _("chart"), ext);
   g_strdelimit (name, "/\\", '_');
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
   gtk_file_filter_set_name (filter, format == RK_CHART_FORMAT_SVG ? _("SVG Image")
                                    : format == RK_CHART_FORMAT_PDF ? _("PDF Document") : _("PNG Image"));
   gtk_file_filter_add_suffix (filter, ext);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_object_set_data (G_OBJECT (dialog), "rk-format", GINT_TO_POINTER (format));
-  g_signal_connect (dialog, "response", G_CALLBACK (chooser_response_cb), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  rk_save_async (widget, _("Save Chart"), name, filter, NULL, NULL, NULL, self->cancellable,
+                 chosen_cb, GINT_TO_POINTER (format));
 }
 
 /* The chart as an image on the clipboard, drawn as Save as PNG draws it

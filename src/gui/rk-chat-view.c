@@ -3,15 +3,18 @@
  * view; the view keeps the set of bound rows so that the conversation's
  * state (approval, running cell, profiles) reaches them without rebinding.
  * Approvals that were simply granted are filtered out: the code row shows
- * its state itself. */
+ * its state itself. The rows' controls activate the view's chat.* actions;
+ * the wheel scrolls the chat unless an inner view can scroll itself. */
 #define G_LOG_DOMAIN "rk-chat-view"
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "rk-agent.h"
 #include "rk-approval-bar.h"
+#include "rk-chat-search.h"
 #include "rk-entry-row.h"
 #include "rk-chat-view.h"
 
@@ -25,6 +28,8 @@ struct _RkChatView
 {
   GtkWidget           parent_instance;
 
+  GtkWidget          *box;
+  RkChatSearch       *search;
   GtkScrolledWindow  *scroller;
   GtkListView        *list;
   GtkFilterListModel *filtered;
@@ -51,21 +56,14 @@ struct _RkChatView
   char               *focus_cell;
   gint64              focus_until;
   guint               focus_tick;
+
+  /* Where the pointer is (for the wheel), and the entry the search shows. */
+  double              pointer_x;
+  double              pointer_y;
+  guint               match_entry;
 };
 
 G_DEFINE_FINAL_TYPE (RkChatView, rk_chat_view, GTK_TYPE_WIDGET)
-
-enum
-{
-  SIGNAL_APPROVE,
-  SIGNAL_STOP,
-  SIGNAL_RETRY,
-  SIGNAL_CANCEL_PROFILE,
-  SIGNAL_RUN_CODE,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 static gboolean
 entry_visible (gpointer item,
@@ -434,45 +432,215 @@ focus_approval (RkChatView *self,
   self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_approval_tick_cb, NULL, NULL);
 }
 
+/* -- the wheel ----------------------------------------------------------------- */
+
+static void
+motion_cb (GtkEventControllerMotion *motion,
+           double                    x,
+           double                    y,
+           RkChatView               *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+}
+
+/* Whether @widget is a scrolled window that can move by @dy itself: with
+ * content taller than it shows, and not already at that end. */
+static gboolean
+scrolls_itself (GtkWidget *widget,
+                double     dy)
+{
+  GtkPolicyType policy;
+  GtkAdjustment *adj;
+  double value, lower, upper, page;
+
+  if (!GTK_IS_SCROLLED_WINDOW (widget))
+    return FALSE;
+  gtk_scrolled_window_get_policy (GTK_SCROLLED_WINDOW (widget), NULL, &policy);
+  if (policy == GTK_POLICY_NEVER || policy == GTK_POLICY_EXTERNAL)
+    return FALSE;
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (widget));
+  value = gtk_adjustment_get_value (adj);
+  lower = gtk_adjustment_get_lower (adj);
+  upper = gtk_adjustment_get_upper (adj);
+  page = gtk_adjustment_get_page_size (adj);
+  if (upper - lower - page < 1)
+    return FALSE;
+  return dy < 0 ? value > lower + 0.5 : value < upper - page - 0.5;
+}
+
+/* Seen before the views inside the rows (capture phase): GTK 4.8's scrolled
+ * windows keep a vertical wheel even when they cannot scroll that way (a
+ * code block scrolls sideways only), so over code and tables the chat hardly
+ * moved. The chat scrolls unless the view under the pointer can itself. */
+static gboolean
+wheel_cb (GtkEventControllerScroll *controller,
+          double                    dx,
+          double                    dy,
+          RkChatView               *self)
+{
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  GtkWidget *target;
+  double step, value;
+
+  if (dy == 0 || (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK)) != 0)
+    return GDK_EVENT_PROPAGATE;
+  target = gtk_widget_pick (GTK_WIDGET (self), self->pointer_x, self->pointer_y, GTK_PICK_DEFAULT);
+  for (GtkWidget *w = target; w != NULL && w != GTK_WIDGET (self->scroller); w = gtk_widget_get_parent (w))
+    if (scrolls_itself (w, dy))
+      return GDK_EVENT_PROPAGATE;
+  /* The step of GtkScrolledWindow's own wheel handling. */
+  step = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL
+         ? dy * pow (gtk_adjustment_get_page_size (adj), 2.0 / 3.0) : dy;
+  value = CLAMP (gtk_adjustment_get_value (adj) + step, gtk_adjustment_get_lower (adj),
+                 gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+  gtk_adjustment_set_value (adj, value);
+  return GDK_EVENT_STOP;
+}
+
+/* Ctrl+Enter from anywhere in the window runs the code waiting for approval;
+ * with none waiting the key goes on (in the question field it adds a line). */
+static gboolean
+run_shortcut_cb (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   user_data)
+{
+  RkChatView *self = RK_CHAT_VIEW (widget);
+
+  if (self->conversation == NULL || self->pending_cell == NULL)
+    return FALSE;
+  return gtk_widget_activate_action (widget, "chat.approve", NULL);
+}
+
+static void
+add_controllers (RkChatView *self)
+{
+  GtkEventController *controller;
+  GtkShortcutController *shortcuts;
+
+  controller = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (key_pressed_cb), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "scroll", G_CALLBACK (wheel_cb), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  controller = gtk_event_controller_motion_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "motion", G_CALLBACK (motion_cb), self, 0);
+  g_signal_connect_object (controller, "enter", G_CALLBACK (motion_cb), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  /* Window-wide, and before the question field (which adds a line on
+   * Ctrl+Enter) sees the key. */
+  controller = gtk_shortcut_controller_new ();
+  shortcuts = GTK_SHORTCUT_CONTROLLER (controller);
+  gtk_shortcut_controller_set_scope (shortcuts, GTK_SHORTCUT_SCOPE_GLOBAL);
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (shortcuts,
+                                        gtk_shortcut_new (gtk_alternative_trigger_new (
+                                                            gtk_keyval_trigger_new (GDK_KEY_Return, GDK_CONTROL_MASK),
+                                                            gtk_keyval_trigger_new (GDK_KEY_KP_Enter, GDK_CONTROL_MASK)),
+                                                          gtk_callback_action_new (run_shortcut_cb, NULL, NULL)));
+  gtk_shortcut_controller_add_shortcut (shortcuts,
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_f, GDK_CONTROL_MASK),
+                                                          gtk_named_action_new ("chat.search")));
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+}
+
+/* -- search -------------------------------------------------------------------- */
+
+static void
+mark_match (RkChatView *self,
+            RkEntryRow *row)
+{
+  RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
+
+  if (entry != NULL && self->match_entry != 0 && rk_transcript_entry_get_id (entry) == self->match_entry)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (row), "rk-search-match");
+      rk_chat_search_select_in (GTK_WIDGET (row), rk_chat_search_get_needle (self->search));
+    }
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (row), "rk-search-match");
+}
+
+static void
+search_match_cb (RkChatView *self,
+                 guint       position)
+{
+  g_autoptr(RkTranscriptEntry) entry = NULL;
+  GHashTableIter iter;
+  gpointer row;
+
+  if (position != G_MAXUINT)
+    entry = g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+  self->match_entry = entry ? rk_transcript_entry_get_id (entry) : 0;
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    mark_match (self, row);
+  if (entry != NULL)
+    {
+      self->following = FALSE;
+      gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", position);
+    }
+}
+
 /* -- rows ---------------------------------------------------------------------- */
 
-static void
-row_approve_cb (RkEntryRow *row,
-                int         decision,
-                const char *code,
-                RkChatView *self)
+/* The pending cell's bar when its row is built: Run after Edit runs the
+ * edit, from the bar as from Ctrl+Enter. */
+static RkApprovalBar *
+pending_bar (RkChatView *self)
 {
-  g_signal_emit (self, signals[SIGNAL_APPROVE], 0, decision, code);
-  if (self->conversation != NULL)
-    rk_conversation_approve (self->conversation, decision, code);
+  RkEntryRow *row = self->pending_cell ? pending_row (self, self->pending_cell) : NULL;
+
+  return row ? RK_APPROVAL_BAR (rk_entry_row_get_approval_bar (row)) : NULL;
 }
 
 static void
-row_stop_cb (RkEntryRow *row,
-             RkChatView *self)
+approve_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
 {
-  g_signal_emit (self, signals[SIGNAL_STOP], 0);
-  if (self->conversation != NULL)
-    rk_conversation_stop (self->conversation);
+  RkChatView *self = RK_CHAT_VIEW (widget);
+  RkApprovalBar *bar = pending_bar (self);
+
+  if (bar != NULL && rk_approval_bar_get_editing (bar))
+    rk_approval_bar_run (bar);   /* activates chat.edit */
+  else if (self->conversation != NULL && self->pending_cell != NULL)
+    rk_conversation_approve (self->conversation, RK_AGENT_DECISION_RUN, NULL);
 }
 
+/* The actions that pass straight on to the conversation. */
 static void
-row_retry_cb (RkEntryRow *row,
-              RkChatView *self)
+conversation_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
 {
-  g_signal_emit (self, signals[SIGNAL_RETRY], 0);
-  if (self->conversation != NULL)
-    rk_conversation_retry (self->conversation);
-}
+  RkConversation *conversation = RK_CHAT_VIEW (widget)->conversation;
 
-static void
-row_cancel_profile_cb (RkEntryRow *row,
-                       const char *name,
-                       RkChatView *self)
-{
-  g_signal_emit (self, signals[SIGNAL_CANCEL_PROFILE], 0, name);
-  if (self->conversation != NULL && name != NULL)
-    rk_conversation_cancel_profile (self->conversation, name);
+  if (conversation == NULL)
+    return;
+  if (g_str_equal (action_name, "chat.edit"))
+    rk_conversation_approve (conversation, RK_AGENT_DECISION_EDIT, g_variant_get_string (parameter, NULL));
+  else if (g_str_equal (action_name, "chat.skip"))
+    {
+      rk_conversation_approve (conversation, RK_AGENT_DECISION_SKIP, NULL);
+      /* Skip hides with its bar: the keyboard goes where the next question
+       * is typed, not to the top of the window. */
+      gtk_widget_activate_action (widget, "win.focus-composer", NULL);
+    }
+  else if (g_str_equal (action_name, "chat.stop"))
+    rk_conversation_stop (conversation);
+  else if (g_str_equal (action_name, "chat.retry"))
+    rk_conversation_retry (conversation);
+  else if (g_str_equal (action_name, "chat.cancel-profile"))
+    rk_conversation_cancel_profile (conversation, g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -488,14 +656,18 @@ run_code_done_cb (GObject      *source,
     g_debug ("analysis did not run: %s", error->message);
 }
 
+/* A file card's one-click analysis: code Reckon wrote, so it is shown
+ * before it runs, as the model's is. */
 static void
-row_run_code_cb (RkEntryRow *row,
-                 const char *code,
-                 RkChatView *self)
+run_code_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
 {
-  g_signal_emit (self, signals[SIGNAL_RUN_CODE], 0, code);
-  if (self->conversation != NULL && code != NULL)
-    rk_conversation_run_code_async (self->conversation, code, NULL, run_code_done_cb, NULL);
+  RkChatView *self = RK_CHAT_VIEW (widget);
+
+  if (self->conversation != NULL)
+    rk_conversation_run_code_async (self->conversation, g_variant_get_string (parameter, NULL),
+                                    RK_CODE_PROPOSED, NULL, run_code_done_cb, NULL);
 }
 
 static void
@@ -512,21 +684,33 @@ rerun_done_cb (GObject      *source,
 }
 
 static void
-row_run_again_cb (RkEntryRow *row,
-                  const char *cell_id,
-                  gboolean    fresh_kernel,
-                  RkChatView *self)
+run_again_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
 {
-  if (self->conversation != NULL && cell_id != NULL)
+  RkChatView *self = RK_CHAT_VIEW (widget);
+  const char *cell_id;
+  gboolean fresh_kernel;
+
+  g_variant_get (parameter, "(&sb)", &cell_id, &fresh_kernel);
+  if (self->conversation != NULL)
     rk_conversation_rerun_cell_async (self->conversation, cell_id, fresh_kernel, NULL, rerun_done_cb, NULL);
 }
 
 static void
-row_show_entry_cb (RkEntryRow *row,
-                   guint       entry_id,
-                   RkChatView *self)
+show_entry_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
 {
-  rk_chat_view_scroll_to_entry (self, entry_id);
+  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (widget), g_variant_get_uint32 (parameter));
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  rk_chat_search_open (RK_CHAT_VIEW (widget)->search);
 }
 
 /* The answer entry whose numbers @entry's prose shows, or 0: an ANSWER
@@ -594,13 +778,6 @@ setup_cb (GtkSignalListItemFactory *factory,
 
   gtk_list_item_set_activatable (item, FALSE);
   gtk_list_item_set_selectable (item, FALSE);
-  g_signal_connect_object (row, "approve", G_CALLBACK (row_approve_cb), self, 0);
-  g_signal_connect_object (row, "stop", G_CALLBACK (row_stop_cb), self, 0);
-  g_signal_connect_object (row, "retry", G_CALLBACK (row_retry_cb), self, 0);
-  g_signal_connect_object (row, "cancel-profile", G_CALLBACK (row_cancel_profile_cb), self, 0);
-  g_signal_connect_object (row, "run-code", G_CALLBACK (row_run_code_cb), self, 0);
-  g_signal_connect_object (row, "show-entry", G_CALLBACK (row_show_entry_cb), self, 0);
-  g_signal_connect_object (row, "run-again", G_CALLBACK (row_run_again_cb), self, 0);
   gtk_list_item_set_child (item, row);
 }
 
@@ -628,6 +805,7 @@ bind_cb (GtkSignalListItemFactory *factory,
   rk_entry_row_set_state (row, self->pending_cell, self->running_cell, self->cell_started);
   g_hash_table_add (self->bound, row);
   trace_row (self, row);
+  mark_match (self, row);
   if (self->conversation != NULL)
     {
       GtkWidget *bar = rk_entry_row_get_approval_bar (row);
@@ -944,24 +1122,23 @@ rk_chat_view_class_init (RkChatViewClass *klass)
   object_class->finalize = rk_chat_view_finalize;
   widget_class->focus = rk_chat_view_focus;
 
-  signals[SIGNAL_APPROVE] =
-    g_signal_new ("approve", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_STRING);
-  signals[SIGNAL_STOP] =
-    g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
-  signals[SIGNAL_RETRY] =
-    g_signal_new ("retry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
-  signals[SIGNAL_CANCEL_PROFILE] =
-    g_signal_new ("cancel-profile", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
-  signals[SIGNAL_RUN_CODE] =
-    g_signal_new ("run-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
+  gtk_widget_class_install_action (widget_class, "chat.approve", NULL, approve_action);
+  gtk_widget_class_install_action (widget_class, "chat.edit", "s", conversation_action);
+  gtk_widget_class_install_action (widget_class, "chat.skip", NULL, conversation_action);
+  gtk_widget_class_install_action (widget_class, "chat.stop", NULL, conversation_action);
+  gtk_widget_class_install_action (widget_class, "chat.retry", NULL, conversation_action);
+  gtk_widget_class_install_action (widget_class, "chat.cancel-profile", "s", conversation_action);
+  gtk_widget_class_install_action (widget_class, "chat.run-code", "s", run_code_action);
+  gtk_widget_class_install_action (widget_class, "chat.run-again", "(sb)", run_again_action);
+  gtk_widget_class_install_action (widget_class, "chat.show-entry", "u", show_entry_action);
+  gtk_widget_class_install_action (widget_class, "chat.search", NULL, search_action);
 
+  g_type_ensure (RK_TYPE_CHAT_SEARCH);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-chat-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkChatView, box);
+  gtk_widget_class_bind_template_child (widget_class, RkChatView, search);
   gtk_widget_class_bind_template_child (widget_class, RkChatView, scroller);
+  gtk_widget_class_bind_template_callback (widget_class, search_match_cb);
   gtk_widget_class_bind_template_child (widget_class, RkChatView, list);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rk-chat-view");
@@ -989,12 +1166,8 @@ rk_chat_view_init (RkChatView *self)
   gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (self->selection));
   g_object_unref (self->selection);
 
-  {
-    GtkEventController *keys = gtk_event_controller_key_new ();
-    gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
-    g_signal_connect_object (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self, 0);
-    gtk_widget_add_controller (GTK_WIDGET (self), keys);
-  }
+  add_controllers (self);
+  rk_chat_search_set_model (self->search, G_LIST_MODEL (self->filtered));
 
   adj = gtk_scrolled_window_get_vadjustment (self->scroller);
   g_signal_connect_object (adj, "notify::upper", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);

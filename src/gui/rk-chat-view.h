@@ -42,9 +42,12 @@ gboolean        rk_chat_view_get_following    (RkChatView     *self);
 void            rk_chat_view_scroll_to_end    (RkChatView     *self);
 GtkListView    *rk_chat_view_get_list_view    (RkChatView     *self);
 
-/* Signals (also acted on when a conversation is set):
- *   "approve" (int RkAgentDecision, const char *code_or_NULL), "stop",
- *   "retry", "cancel-profile" (const char *name), "run-code" (const char
- *   *code: a one-click analysis, run as typed code). */
+/* Actions, activated by the rows' controls and acting on the conversation:
+ *   chat.approve (run the waiting code; the edit when it is being edited;
+ *   also Ctrl+Enter anywhere in the window), chat.edit (s: run this code
+ *   instead), chat.skip (then the question field has the focus), chat.stop,
+ *   chat.retry, chat.cancel-profile (s: file name), chat.run-code (s: a
+ *   one-click analysis, shown for approval), chat.run-again ((sb): cell id,
+ *   fresh kernel), chat.show-entry (u: entry id), chat.search (Ctrl+F). */
 
 G_END_DECLS

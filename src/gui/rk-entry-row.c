@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-entry-row.c — the row widget of the chat list. A row is recycled by
  * the list view: bind builds the content for its entry, unbind drops it. The
- * row never calls the conversation: it emits signals the chat view handles. */
+ * row never calls the conversation: its buttons activate the chat view's
+ * actions (chat.approve, chat.stop, ...; see rk-chat-view.h). */
 #define G_LOG_DOMAIN "rk-entry-row"
 #include "config.h"
 
@@ -59,20 +60,6 @@ struct _RkEntryRow
 };
 
 G_DEFINE_FINAL_TYPE (RkEntryRow, rk_entry_row, GTK_TYPE_WIDGET)
-
-enum
-{
-  SIGNAL_APPROVE,
-  SIGNAL_STOP,
-  SIGNAL_RETRY,
-  SIGNAL_CANCEL_PROFILE,
-  SIGNAL_RUN_CODE,
-  SIGNAL_SHOW_ENTRY,
-  SIGNAL_RUN_AGAIN,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 static char *
 clean_line (const char *text)
@@ -216,38 +203,11 @@ build_reasoning (RkEntryRow *self)
 /* -- code -------------------------------------------------------------------- */
 
 static void
-approval_decided_cb (RkEntryRow *self,
-                     int         decision,
-                     const char *code)
-{
-  g_signal_emit (self, signals[SIGNAL_APPROVE], 0, decision, code);
-}
-
-static void
 approval_editing_cb (RkEntryRow *self)
 {
   /* The code must be in view to be edited. */
   if (self->code_expander != NULL && rk_approval_bar_get_editing (self->approval))
     gtk_expander_set_expanded (self->code_expander, TRUE);
-}
-
-static void
-stop_cb (RkEntryRow *self)
-{
-  g_signal_emit (self, signals[SIGNAL_STOP], 0);
-}
-
-static gboolean
-run_shortcut_cb (GtkWidget *widget,
-                 GVariant  *args,
-                 gpointer   user_data)
-{
-  RkEntryRow *self = RK_ENTRY_ROW (user_data);
-
-  if (self->approval == NULL || !gtk_widget_get_visible (GTK_WIDGET (self->approval)))
-    return FALSE;
-  rk_approval_bar_run (self->approval);
-  return TRUE;
 }
 
 static GtkWidget *
@@ -285,29 +245,13 @@ build_code (RkEntryRow *self)
 
   rk_approval_bar_set_code_block (RK_APPROVAL_BAR (approval), RK_CODE_BLOCK (code));
   gtk_widget_set_visible (approval, FALSE);
-  g_signal_connect_swapped (approval, "decided", G_CALLBACK (approval_decided_cb), self);
   g_signal_connect_swapped (approval, "notify::editing", G_CALLBACK (approval_editing_cb), self);
   gtk_box_append (GTK_BOX (box), approval);
   self->approval = RK_APPROVAL_BAR (approval);
 
   gtk_widget_set_visible (running, FALSE);
-  g_signal_connect_swapped (running, "stop", G_CALLBACK (stop_cb), self);
   gtk_box_append (GTK_BOX (box), running);
   self->running = RK_OUTPUT_VIEW (running);
-
-  /* Ctrl+Enter runs, from the code being edited as from anywhere in the cell. */
-  {
-    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
-
-    gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
-    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
-                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Return, GDK_CONTROL_MASK),
-                                                            gtk_callback_action_new (run_shortcut_cb, self, NULL)));
-    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
-                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_KP_Enter, GDK_CONTROL_MASK),
-                                                            gtk_callback_action_new (run_shortcut_cb, self, NULL)));
-    gtk_widget_add_controller (box, shortcuts);
-  }
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Code cell"), -1);
   return box;
@@ -502,20 +446,6 @@ build_output (RkEntryRow *self)
   return output;
 }
 
-static void
-retry_cb (RkEntryRow *self)
-{
-  g_signal_emit (self, signals[SIGNAL_RETRY], 0);
-}
-
-static void
-run_again_cb (RkEntryRow *self,
-              const char *cell_id,
-              gboolean    fresh_kernel)
-{
-  g_signal_emit (self, signals[SIGNAL_RUN_AGAIN], 0, cell_id, fresh_kernel);
-}
-
 static GtkWidget *
 build_error (RkEntryRow *self)
 {
@@ -524,8 +454,6 @@ build_error (RkEntryRow *self)
   if (rk_transcript_entry_get_kind (self->entry) == RK_ENTRY_ERROR)
     gtk_widget_add_css_class (view, "rk-result");
   rk_error_view_set_entry (RK_ERROR_VIEW (view), self->entry);
-  g_signal_connect_swapped (view, "retry", G_CALLBACK (retry_cb), self);
-  g_signal_connect_swapped (view, "run-again", G_CALLBACK (run_again_cb), self);
   return view;
 }
 
@@ -533,7 +461,7 @@ static void
 trace_activated_cb (RkEntryRow *self,
                     guint       entry_id)
 {
-  g_signal_emit (self, signals[SIGNAL_SHOW_ENTRY], 0, entry_id);
+  gtk_widget_activate_action (GTK_WIDGET (self), "chat.show-entry", "u", entry_id);
 }
 
 static GtkWidget *
@@ -554,13 +482,6 @@ build_prose (RkEntryRow *self)
 }
 
 /* -- attachments ------------------------------------------------------------ */
-
-static void
-card_cancel_cb (RkEntryRow *self)
-{
-  if (self->card != NULL)
-    g_signal_emit (self, signals[SIGNAL_CANCEL_PROFILE], 0, rk_file_card_get_name (self->card));
-}
 
 /* The conversation keeps each file's profile in its entry's detail, as the
  * profiler's JSON object for that one file (so a restored conversation shows
@@ -588,13 +509,6 @@ entry_detail_cb (RkEntryRow *self)
 
   if (profile != NULL && self->card != NULL)
     rk_file_card_set_profile (self->card, profile);
-}
-
-static void
-card_run_code_cb (RkEntryRow *self,
-                  const char *code)
-{
-  g_signal_emit (self, signals[SIGNAL_RUN_CODE], 0, code);
 }
 
 static void
@@ -639,8 +553,6 @@ build_attachment (RkEntryRow *self)
   rk_file_card_set_started (RK_FILE_CARD (card), rk_transcript_entry_get_timestamp (self->entry));
   if (profile != NULL)
     rk_file_card_set_profile (RK_FILE_CARD (card), profile);
-  g_signal_connect_swapped (card, "cancel", G_CALLBACK (card_cancel_cb), self);
-  g_signal_connect_swapped (card, "run-code", G_CALLBACK (card_run_code_cb), self);
   g_signal_connect_swapped (self->entry, "notify::detail", G_CALLBACK (entry_detail_cb), self);
   self->card = RK_FILE_CARD (card);
   self->size_after_copy = FALSE;
@@ -975,29 +887,6 @@ rk_entry_row_class_init (RkEntryRowClass *klass)
   widget_class->measure = rk_entry_row_measure;
   widget_class->size_allocate = rk_entry_row_size_allocate;
   widget_class->get_request_mode = rk_entry_row_get_request_mode;
-
-  signals[SIGNAL_APPROVE] =
-    g_signal_new ("approve", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_STRING);
-  signals[SIGNAL_STOP] =
-    g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
-  signals[SIGNAL_RETRY] =
-    g_signal_new ("retry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
-  signals[SIGNAL_CANCEL_PROFILE] =
-    g_signal_new ("cancel-profile", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
-  signals[SIGNAL_RUN_CODE] =
-    g_signal_new ("run-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
-  signals[SIGNAL_SHOW_ENTRY] =
-    g_signal_new ("show-entry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_UINT);
-  /* (const char *cell_id, gboolean fresh_kernel): a limit was raised. */
-  signals[SIGNAL_RUN_AGAIN] =
-    g_signal_new ("run-again", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
 
   gtk_widget_class_set_css_name (widget_class, "rk-entry-row");
 }

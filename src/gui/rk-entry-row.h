@@ -49,9 +49,6 @@ void               rk_entry_row_trace_answer    (RkEntryRow        *self,
 GtkWidget         *rk_entry_row_get_content     (RkEntryRow        *self);
 GtkWidget         *rk_entry_row_get_approval_bar (RkEntryRow       *self);
 
-/* Signals: "approve" (int RkAgentDecision, const char *code_or_NULL),
- * "stop", "retry", "cancel-profile" (const char *name), "run-code"
- * (const char *code: a file card's one-click analysis), "show-entry" (guint
- * entry id: a traced number was clicked). */
+/* The row's controls activate the chat view's actions (rk-chat-view.h). */
 
 G_END_DECLS

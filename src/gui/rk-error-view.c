@@ -37,14 +37,6 @@ struct _RkErrorView
 
 G_DEFINE_FINAL_TYPE (RkErrorView, rk_error_view, GTK_TYPE_WIDGET)
 
-enum
-{
-  SIGNAL_RETRY,
-  SIGNAL_RUN_AGAIN,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 static const char *const limits[] = { "memory", "cpu", "timeout", "disk", "files", "file-size", "procs", NULL };
 
@@ -345,6 +337,8 @@ rk_error_view_set_entry (RkErrorView       *self,
   else if (name != NULL && *name != '\0' && !g_str_has_prefix (text, name) && !rk_kernel_error_is_plain (name))
     /* TRANSLATORS: a Python error, e.g. "KeyError: 'price'" */
     message = g_strdup_printf (_("%s: %s"), name, text);
+  else if (rk_kernel_error_is_plain (name))
+    message = g_strdup (rk_kernel_error_plain_sentence (name));
   else
     message = g_strdup (text);
 
@@ -419,7 +413,7 @@ retry_clicked_cb (RkErrorView *self)
 {
   /* One retry a failure: the new attempt brings its own answer or note. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->retry_button), FALSE);
-  g_signal_emit (self, signals[SIGNAL_RETRY], 0);
+  gtk_widget_activate_action (GTK_WIDGET (self), "chat.retry", NULL);
 }
 
 const char *
@@ -441,7 +435,8 @@ raise_clicked_cb (RkErrorView *self)
   /* One raise a failure: the new run brings its own outcome. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->raise_button), FALSE);
   g_settings_set_uint (settings, rk_limit_kind_settings_key (self->raise_kind), self->raise_to);
-  g_signal_emit (self, signals[SIGNAL_RUN_AGAIN], 0, self->cell_id, self->raise_kind != RK_LIMIT_TIME);
+  gtk_widget_activate_action (GTK_WIDGET (self), "chat.run-again", "(sb)", self->cell_id,
+                              self->raise_kind != RK_LIMIT_TIME);
 }
 
 static void
@@ -461,13 +456,6 @@ rk_error_view_class_init (RkErrorViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = rk_error_view_dispose;
-
-  signals[SIGNAL_RETRY] =
-    g_signal_new ("retry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
-  signals[SIGNAL_RUN_AGAIN] =
-    g_signal_new ("run-again", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-error-view.ui");
   gtk_widget_class_bind_template_child (widget_class, RkErrorView, box);

@@ -34,9 +34,9 @@ const char *rk_error_view_limit_of     (const char        *name,
  * is offered. */
 const char *rk_error_view_get_raise_label (RkErrorView    *self);
 
-/* Signal "retry": the user pressed Retry on a failed request.
- * Signal "run-again" (const char *cell_id, gboolean fresh_kernel): the user
- * raised the limit the cell hit (the setting is changed already); run it
- * again, in a fresh kernel for the memory and disk limits. */
+/* Retry on a failed request activates chat.retry. The button that raises
+ * the limit a cell hit changes the setting, then activates chat.run-again
+ * ("(sb)": the cell id, and whether to run it in a fresh kernel, as for the
+ * memory and disk limits). */
 
 G_END_DECLS

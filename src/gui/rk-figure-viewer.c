@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "rk-figure-viewer.h"
-#include "rk-export.h"
+#include "rk-save.h"
 #include "rk-text.h"
 
 #include <glib/gi18n-lib.h>
@@ -29,7 +29,6 @@ struct _RkFigureViewer
   GtkWidget    *picture;
   GtkWidget    *zoom_label;
   GtkWidget    *save_button;
-  AdwToastOverlay *toasts;
   GCancellable *cancellable;
 };
 
@@ -100,65 +99,16 @@ zoom_action (GtkWidget  *widget,
 /* ---------------------------------------------------------------- save */
 
 static void
-save_thread (GTask        *task,
-             gpointer      source,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  RkFigureViewer *self = source;
-  const char *dest = task_data;
-  GError *error = NULL;
-
-  if (!rk_export_file (self->workspace, self->rel_path, dest, cancellable, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
 save_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
   RkFigureViewer *self = RK_FIGURE_VIEWER (object);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_path_get_basename (g_task_get_task_data (G_TASK (result)));
-  g_autofree char *message = NULL;
+  g_autofree char *sentence = NULL;
 
+  g_free (rk_save_finish (result, &sentence, NULL));
   gtk_widget_set_sensitive (self->save_button, TRUE);
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      message = g_strdup_printf (_("The figure could not be saved: %s"), error->message);
-    }
-  else
-    message = g_strdup_printf (_("Saved “%s”"), name);
-  adw_toast_overlay_add_toast (self->toasts, adw_toast_new (message));
-}
-
-static void
-chooser_response_cb (GtkNativeDialog *dialog,
-                     int              response,
-                     RkFigureViewer  *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      char *path = file != NULL ? g_file_get_path (file) : NULL;
-
-      if (path != NULL)
-        {
-          g_autoptr(GTask) task = g_task_new (self, self->cancellable, save_done_cb, NULL);
-
-          g_task_set_task_data (task, path, g_free);
-          gtk_widget_set_sensitive (self->save_button, FALSE);
-          g_task_run_in_thread (task, save_thread);
-        }
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
+  rk_save_toast (GTK_WIDGET (self), sentence);
 }
 
 static void
@@ -167,19 +117,17 @@ save_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   RkFigureViewer *self = RK_FIGURE_VIEWER (widget);
-  GtkFileChooserNative *dialog;
   g_autofree char *base = NULL;
   g_autofree char *name = NULL;
 
   if (self->rel_path == NULL)
     return;
-  dialog = gtk_file_chooser_native_new (_("Save Figure"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
   base = g_path_get_basename (self->rel_path);
   name = rk_text_sanitize_for_terminal (base, RK_TEXT_SANITIZE_SINGLE_LINE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  g_signal_connect (dialog, "response", G_CALLBACK (chooser_response_cb), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  gtk_widget_set_sensitive (self->save_button, FALSE);
+  rk_save_async (widget, _("Save Figure"), name, NULL, rk_save_workspace_file,
+                 g_strdupv ((char *[]) { self->workspace, self->rel_path, NULL }), (GDestroyNotify) g_strfreev,
+                 self->cancellable, save_done_cb, NULL);
 }
 
 static void
@@ -192,7 +140,7 @@ copy_action (GtkWidget  *widget,
   if (GDK_IS_TEXTURE (self->paintable))
     {
       gdk_clipboard_set_texture (gtk_widget_get_clipboard (widget), GDK_TEXTURE (self->paintable));
-      adw_toast_overlay_add_toast (self->toasts, adw_toast_new (_("Figure copied")));
+      rk_save_toast (widget, _("Figure copied"));
     }
 }
 
@@ -296,9 +244,13 @@ rk_figure_viewer_init (RkFigureViewer *self)
   self->scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->picture);
   gtk_widget_set_vexpand (self->scrolled, TRUE);
-  self->toasts = ADW_TOAST_OVERLAY (adw_toast_overlay_new ());
-  adw_toast_overlay_set_child (self->toasts, self->scrolled);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->toasts));
+  /* where rk_save_toast() says how a save went */
+  {
+    GtkWidget *toasts = adw_toast_overlay_new ();
+
+    adw_toast_overlay_set_child (ADW_TOAST_OVERLAY (toasts), self->scrolled);
+    gtk_box_append (GTK_BOX (box), toasts);
+  }
 
   adw_window_set_content (ADW_WINDOW (self), box);
 }

@@ -10,6 +10,7 @@
 #include "rk-a11y.h"
 #include "rk-analysis-button.h"
 #include "rk-file-card.h"
+#include "rk-file-preview.h"
 
 struct _RkFileCard
 {
@@ -23,8 +24,15 @@ struct _RkFileCard
   GtkButton  *cancel_button;
   GtkProgressBar *progress_bar;
   GtkWidget  *details;
+  GtkWidget  *sheet_box;
+  GtkLabel   *sheet_label;
+  GtkDropDown *sheet_dropdown;
+  GtkStringList *sheet_list;
   GtkLabel   *columns_label;
+  GtkButton  *more_button;
+  RkFilePreview *preview;
   GtkLabel   *notes_label;
+  GtkButton  *alternative_button;
   GtkWidget  *analysis_button;
 
   char       *name;
@@ -34,18 +42,13 @@ struct _RkFileCard
   guint64     size;
   double      progress;        /* 0..1 read so far, -1: not known */
   char       *estimate;        /* while profiling: the summary from the sample, or NULL */
+  RkFileProfile *profile;      /* the exact profile shown, or NULL */
+  guint       table_index;     /* the sheet (or PDF table) shown */
+  gboolean    all_columns;     /* "and N more columns" was opened */
+  gboolean    filling_sheets;  /* the picker is being filled: not the user */
 };
 
 G_DEFINE_FINAL_TYPE (RkFileCard, rk_file_card, GTK_TYPE_WIDGET)
-
-enum
-{
-  SIGNAL_CANCEL,
-  SIGNAL_RUN_CODE,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 static const char *
 kind_label (RkFileKind kind)
@@ -113,8 +116,9 @@ show_columns (RkFileCard           *self,
 {
   g_autoptr(GString) s = g_string_new (NULL);
   guint n = table->columns ? table->columns->len : 0;
+  guint shown = self->all_columns ? n : MIN (n, RK_FILE_CARD_MAX_COLUMNS);
 
-  for (guint i = 0; i < n && i < RK_FILE_CARD_MAX_COLUMNS; i++)
+  for (guint i = 0; i < shown; i++)
     {
       const RkColumnProfile *c = table->columns->pdata[i];
       g_autofree char *name = rk_text_sanitize_for_terminal (c->name ? c->name : "", RK_TEXT_SANITIZE_SINGLE_LINE);
@@ -131,13 +135,17 @@ show_columns (RkFileCard           *self,
           g_string_append_printf (s, "<span alpha=\"60%%\"> · %s</span>", text);
         }
     }
-  if (n > RK_FILE_CARD_MAX_COLUMNS)
+  /* The rest behind a button: a wide file's card stays short until asked. */
+  if (n > RK_FILE_CARD_MAX_COLUMNS && !self->all_columns)
     {
-      g_string_append_c (s, '\n');
-      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "and %u more column", "and %u more columns",
-                                              n - RK_FILE_CARD_MAX_COLUMNS),
-                              n - RK_FILE_CARD_MAX_COLUMNS);
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "and %u more column",
+                                                            "and %u more columns", n - RK_FILE_CARD_MAX_COLUMNS),
+                                               n - RK_FILE_CARD_MAX_COLUMNS);
+      gtk_button_set_label (self->more_button, more);
     }
+  else if (n > RK_FILE_CARD_MAX_COLUMNS)
+    gtk_button_set_label (self->more_button, _("Show fewer columns"));
+  gtk_widget_set_visible (GTK_WIDGET (self->more_button), n > RK_FILE_CARD_MAX_COLUMNS);
   gtk_label_set_markup (self->columns_label, s->str);
   gtk_widget_set_visible (GTK_WIDGET (self->columns_label), s->len > 0);
 }
@@ -252,6 +260,59 @@ static void show_profile (RkFileCard          *self,
                           const RkFileProfile *profile,
                           gboolean             estimate);
 
+/* A workbook's sheets (or a PDF's tables) in the picker, the one shown
+ * selected. */
+static void
+fill_sheets (RkFileCard          *self,
+             const RkFileProfile *profile)
+{
+  guint n = profile && profile->tables ? profile->tables->len : 0;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  if (self->table_index >= n)
+    self->table_index = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      const RkTableProfile *t = profile->tables->pdata[i];
+
+      if (t->name != NULL)
+        g_ptr_array_add (names, rk_text_sanitize_for_terminal (t->name, RK_TEXT_SANITIZE_SINGLE_LINE));
+      else
+        /* TRANSLATORS: a table of a file without a name of its own */
+        g_ptr_array_add (names, g_strdup_printf (_("Table %u"), i + 1));
+    }
+  g_ptr_array_add (names, NULL);
+  self->filling_sheets = TRUE;
+  gtk_string_list_splice (self->sheet_list, 0, g_list_model_get_n_items (G_LIST_MODEL (self->sheet_list)),
+                          (const char * const *) names->pdata);
+  gtk_drop_down_set_selected (self->sheet_dropdown, self->table_index);
+  self->filling_sheets = FALSE;
+  gtk_label_set_text (self->sheet_label, profile && profile->sheets > 1 ? _("Sheet") : _("Table"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->sheet_dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  gtk_label_get_text (self->sheet_label), -1);
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->sheet_dropdown));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      gtk_label_get_text (self->sheet_label), -1);
+  gtk_widget_set_visible (self->sheet_box, n > 1);
+}
+
+/* When the profiler was unsure how to read the file, the other reading. */
+static void
+show_alternative (RkFileCard          *self,
+                  const RkFileProfile *profile)
+{
+  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
+  g_autofree char *label = NULL;
+  gboolean offered = profile != NULL && profile->error == NULL &&
+                     rk_file_profile_get_alternative (profile, &options, &label);
+
+  if (offered)
+    gtk_button_set_label (self->alternative_button, label);
+  gtk_widget_set_visible (GTK_WIDGET (self->alternative_button), offered);
+}
+
 void
 rk_file_card_set_profile (RkFileCard          *self,
                           const RkFileProfile *profile)
@@ -259,6 +320,13 @@ rk_file_card_set_profile (RkFileCard          *self,
   g_return_if_fail (RK_IS_FILE_CARD (self));
 
   g_clear_pointer (&self->estimate, g_free);
+  if (profile != self->profile)
+    {
+      g_clear_pointer (&self->profile, rk_file_profile_free);
+      self->profile = profile != NULL && profile->error == NULL ? rk_file_profile_copy (profile) : NULL;
+    }
+  fill_sheets (self, self->profile);
+  show_alternative (self, self->profile);
   self->profiling = profile == NULL;
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), self->profiling);
   gtk_spinner_set_spinning (self->spinner, self->profiling);
@@ -349,7 +417,8 @@ show_profile (RkFileCard          *self,
     }
   if (profile->tables != NULL && profile->tables->len > 0)
     {
-      const RkTableProfile *t = profile->tables->pdata[0];
+      guint index = estimate ? 0 : MIN (self->table_index, profile->tables->len - 1);
+      const RkTableProfile *t = profile->tables->pdata[index];
       g_autofree char *rows = format_count (t->rows);
       gboolean pdf_tables = profile->sheets <= 1 && profile->tables->len > 1;
 
@@ -386,7 +455,13 @@ show_profile (RkFileCard          *self,
         g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%s%s rows × %u column", "%s%s rows × %u columns",
                                                       t->n_columns),
                                 t->rows_approximate ? "~" : "", rows, t->n_columns);
-      if (t->name != NULL && profile->sheets > 1)
+      if (t->name != NULL && profile->sheets > 1 && index > 0)
+        {
+          g_autofree char *sheet = rk_text_sanitize_for_terminal (t->name, RK_TEXT_SANITIZE_SINGLE_LINE);
+          /* TRANSLATORS: after "4 rows × 2 columns": the sheet picked on the card */
+          g_string_append_printf (summary, _(" (sheet “%s”)"), sheet);
+        }
+      else if (t->name != NULL && profile->sheets > 1)
         {
           g_autofree char *sheet = rk_text_sanitize_for_terminal (t->name, RK_TEXT_SANITIZE_SINGLE_LINE);
           g_string_append_printf (summary, _(" (first sheet “%s”)"), sheet);
@@ -398,6 +473,7 @@ show_profile (RkFileCard          *self,
           g_string_append_printf (summary, _(" (first table, “%s”)"), where);
         }
       show_columns (self, t);
+      rk_file_preview_set_table (self->preview, t);
       if (profile->engine == RK_ENGINE_DASK && !estimate)
         {
           g_string_append (summary, " · ");
@@ -409,6 +485,8 @@ show_profile (RkFileCard          *self,
   else
     {
       gtk_widget_set_visible (GTK_WIDGET (self->columns_label), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->more_button), FALSE);
+      rk_file_preview_set_table (self->preview, NULL);
       if (profile->lines > 0)
         {
           g_autofree char *lines = format_count (profile->lines);
@@ -432,7 +510,11 @@ show_profile (RkFileCard          *self,
     }
   else
     gtk_label_set_text (self->summary, summary->str);
-  gtk_widget_set_visible (self->details, gtk_widget_get_visible (GTK_WIDGET (self->columns_label)) || notes->len > 0);
+  gtk_widget_set_visible (self->details, gtk_widget_get_visible (GTK_WIDGET (self->columns_label)) ||
+                                        gtk_widget_get_visible (GTK_WIDGET (self->preview)) ||
+                                        gtk_widget_get_visible (self->sheet_box) ||
+                                        gtk_widget_get_visible (GTK_WIDGET (self->alternative_button)) ||
+                                        notes->len > 0);
 }
 
 gboolean
@@ -456,17 +538,59 @@ rk_file_card_get_name (RkFileCard *self)
   return self->name;
 }
 
+/* Another sheet picked: its rows, columns and preview. */
 static void
-cancel_clicked_cb (RkFileCard *self)
+sheet_selected_cb (RkFileCard *self)
 {
-  g_signal_emit (self, signals[SIGNAL_CANCEL], 0);
+  guint selected = gtk_drop_down_get_selected (self->sheet_dropdown);
+
+  if (self->filling_sheets || self->profile == NULL || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  self->table_index = selected;
+  show_profile (self, self->profile, FALSE);
 }
 
 static void
-run_code_cb (RkFileCard *self,
-             const char *code)
+more_clicked_cb (RkFileCard *self)
 {
-  g_signal_emit (self, signals[SIGNAL_RUN_CODE], 0, code);
+  self->all_columns = !self->all_columns;
+  if (self->profile != NULL)
+    show_profile (self, self->profile, FALSE);
+}
+
+static const char *
+shown_sheet (RkFileCard *self)
+{
+  const RkTableProfile *t;
+
+  if (self->profile == NULL || self->profile->tables == NULL || self->table_index >= self->profile->tables->len ||
+      self->profile->sheets <= 1)
+    return "";
+  t = self->profile->tables->pdata[self->table_index];
+  return t->name ? t->name : "";
+}
+
+/* The window's file actions (rk-window-files.c) do the work: the card
+ * only knows its file. */
+static void
+preview_activate_cb (RkFileCard *self)
+{
+  if (self->name != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-open-table", "(ss)", self->name, shown_sheet (self));
+}
+
+static void
+alternative_clicked_cb (RkFileCard *self)
+{
+  if (self->name != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-reread", "s", self->name);
+}
+
+static void
+cancel_clicked_cb (RkFileCard *self)
+{
+  if (self->name != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "chat.cancel-profile", "s", self->name);
 }
 
 static void
@@ -482,6 +606,7 @@ rk_file_card_finalize (GObject *object)
 {
   g_free (RK_FILE_CARD (object)->name);
   g_free (RK_FILE_CARD (object)->estimate);
+  g_clear_pointer (&RK_FILE_CARD (object)->profile, rk_file_profile_free);
   G_OBJECT_CLASS (rk_file_card_parent_class)->finalize (object);
 }
 
@@ -494,14 +619,8 @@ rk_file_card_class_init (RkFileCardClass *klass)
   object_class->dispose = rk_file_card_dispose;
   object_class->finalize = rk_file_card_finalize;
 
-  signals[SIGNAL_CANCEL] =
-    g_signal_new ("cancel", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
-  signals[SIGNAL_RUN_CODE] =
-    g_signal_new ("run-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
-
   g_type_ensure (RK_TYPE_ANALYSIS_BUTTON);
+  g_type_ensure (RK_TYPE_FILE_PREVIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-file-card.ui");
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, box);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, icon);
@@ -511,11 +630,21 @@ rk_file_card_class_init (RkFileCardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, details);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, sheet_box);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, sheet_label);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, sheet_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, sheet_list);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, columns_label);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, more_button);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, preview);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, alternative_button);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, notes_label);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, analysis_button);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, run_code_cb);
+  gtk_widget_class_bind_template_callback (widget_class, sheet_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, more_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, preview_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, alternative_clicked_cb);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rk-file-card");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -525,6 +654,8 @@ static void
 rk_file_card_init (RkFileCard *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The sidebar's files lead here: the card itself takes the focus. */
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->columns_label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Columns"), -1);
   rk_a11y_name_button (GTK_WIDGET (self->cancel_button), _("Cancel"));
   rk_file_card_set_profile (self, NULL);

@@ -47,8 +47,7 @@ const char *rk_file_card_get_estimate (RkFileCard          *self);
 const char *rk_file_card_get_summary  (RkFileCard          *self);
 const char *rk_file_card_get_name     (RkFileCard          *self);
 
-/* Signals: "cancel": the user cancelled the profiling; "run-code" (const
- * char *code): the user picked a one-click analysis (run it through the
- * conversation's approval path). */
+/* Cancel activates the chat view's chat.cancel-profile (s: the file name);
+ * a one-click analysis, chat.run-code (s: its code, shown for approval). */
 
 G_END_DECLS

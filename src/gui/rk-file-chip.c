@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-file-chip.c — a file artifact as a chip. Saving goes through
- * GtkFileChooserNative (the portal inside a Flatpak) and rk_export_file
- * (only a regular file beneath the workspace is copied). */
+ * rk_save_async() and rk_export_file (only a regular file beneath the
+ * workspace is copied). */
 #define G_LOG_DOMAIN "rk-file-chip"
 #include "config.h"
 
@@ -14,6 +14,7 @@
 
 #include "rk-export.h"
 #include "rk-text.h"
+#include "rk-save.h"
 #include "rk-file-chip.h"
 
 struct _RkFileChip
@@ -29,7 +30,6 @@ struct _RkFileChip
   char         *rel_path;
   char         *name;
   GCancellable *cancellable;
-  GtkFileChooserNative *chooser;
 };
 
 G_DEFINE_FINAL_TYPE (RkFileChip, rk_file_chip, GTK_TYPE_WIDGET)
@@ -37,8 +37,6 @@ G_DEFINE_FINAL_TYPE (RkFileChip, rk_file_chip, GTK_TYPE_WIDGET)
 enum
 {
   SIGNAL_SIZE_KNOWN,
-  SIGNAL_SAVED,
-  SIGNAL_SAVE_FAILED,
   N_SIGNALS
 };
 
@@ -48,7 +46,6 @@ typedef struct
 {
   char *workspace;
   char *rel_path;
-  char *dest;
 } FileData;
 
 static void
@@ -56,7 +53,6 @@ file_data_free (FileData *data)
 {
   g_free (data->workspace);
   g_free (data->rel_path);
-  g_free (data->dest);
   g_free (data);
 }
 
@@ -188,93 +184,27 @@ rk_file_chip_get_size_text (RkFileChip *self)
 }
 
 static void
-save_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  FileData *data = task_data;
-  GError *error = NULL;
-
-  if (rk_export_file (data->workspace, data->rel_path, data->dest, cancellable, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
-/* The window's toast overlay, if the chip is inside one. */
-static void
-toast (RkFileChip *self,
-       const char *text)
-{
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (text));
-}
-
-static void
 save_cb (GObject      *source,
          GAsyncResult *result,
          gpointer      user_data)
 {
   RkFileChip *self = RK_FILE_CHIP (source);
-  FileData *data = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
+  g_autofree char *sentence = NULL;
+  g_autofree char *dest = rk_save_finish (result, &sentence, NULL);
 
-  if (g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      g_autofree char *base = g_path_get_basename (data->dest);
-      g_autofree char *text = g_strdup_printf (_("Saved “%s”"), base);
-
-      toast (self, text);
-      g_signal_emit (self, signals[SIGNAL_SAVED], 0, data->dest);
-    }
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_autofree char *msg = g_strdup_printf (_("The file could not be saved: %s"), error->message);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), msg);
-      toast (self, msg);
-      g_signal_emit (self, signals[SIGNAL_SAVE_FAILED], 0, msg);
-    }
-}
-
-static void
-chooser_response_cb (RkFileChip *self,
-                     int         response)
-{
-  g_autoptr(GFile) file = NULL;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (self->chooser));
-  g_clear_object (&self->chooser);
-  if (file != NULL && g_file_peek_path (file) != NULL)
-    {
-      g_autoptr(GTask) task = g_task_new (self, self->cancellable, save_cb, NULL);
-      FileData *data = g_new0 (FileData, 1);
-
-      data->workspace = g_strdup (self->workspace);
-      data->rel_path = g_strdup (self->rel_path);
-      data->dest = g_file_get_path (file);
-      g_task_set_task_data (task, data, (GDestroyNotify) file_data_free);
-      g_task_run_in_thread (task, save_thread);
-    }
+  rk_save_toast (GTK_WIDGET (self), sentence);
+  if (dest == NULL && sentence != NULL)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), sentence);
 }
 
 static void
 clicked_cb (RkFileChip *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-
-  if (self->rel_path == NULL || self->workspace == NULL || self->chooser != NULL)
+  if (self->rel_path == NULL || self->workspace == NULL)
     return;
-  self->chooser = gtk_file_chooser_native_new (_("Save File"),
-                                               GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), self->name);
-  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  rk_save_async (GTK_WIDGET (self), _("Save File"), self->name, NULL, rk_save_workspace_file,
+                 g_strdupv ((char *[]) { self->workspace, self->rel_path, NULL }), (GDestroyNotify) g_strfreev,
+                 NULL, save_cb, NULL);
 }
 
 static void
@@ -284,9 +214,6 @@ rk_file_chip_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  if (self->chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-  g_clear_object (&self->chooser);
   gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_FILE_CHIP);
   G_OBJECT_CLASS (rk_file_chip_parent_class)->dispose (object);
 }
@@ -314,12 +241,6 @@ rk_file_chip_class_init (RkFileChipClass *klass)
   signals[SIGNAL_SIZE_KNOWN] =
     g_signal_new ("size-known", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
-  signals[SIGNAL_SAVED] =
-    g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
-  signals[SIGNAL_SAVE_FAILED] =
-    g_signal_new ("save-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-file-chip.ui");
   gtk_widget_class_bind_template_child (widget_class, RkFileChip, button);

@@ -21,7 +21,6 @@ const char *rk_file_chip_get_name  (RkFileChip *self);
 /* The size shown ("" until known). */
 const char *rk_file_chip_get_size_text (RkFileChip *self);
 
-/* Signals: "size-known"; "saved" (const char *dest_path);
- * "save-failed" (const char *message). */
+/* Signal "size-known". Save says in a toast how it went (rk_save_toast). */
 
 G_END_DECLS

@@ -36,13 +36,6 @@ struct _RkOutputView
 
 G_DEFINE_FINAL_TYPE (RkOutputView, rk_output_view, GTK_TYPE_WIDGET)
 
-enum
-{
-  SIGNAL_STOP,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 /* The length of the head of @text within @max_lines lines and @max_bytes
  * bytes, cut at a character boundary. */
@@ -244,7 +237,7 @@ more_clicked_cb (RkOutputView *self)
 static void
 stop_clicked_cb (RkOutputView *self)
 {
-  g_signal_emit (self, signals[SIGNAL_STOP], 0);
+  gtk_widget_activate_action (GTK_WIDGET (self), "chat.stop", NULL);
 }
 
 static void
@@ -275,10 +268,6 @@ rk_output_view_class_init (RkOutputViewClass *klass)
 
   object_class->dispose = rk_output_view_dispose;
   object_class->finalize = rk_output_view_finalize;
-
-  signals[SIGNAL_STOP] =
-    g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-output-view.ui");
   gtk_widget_class_bind_template_child (widget_class, RkOutputView, box);

@@ -35,6 +35,6 @@ gboolean   rk_output_view_get_capped   (RkOutputView      *self);
 /* The text shown now. */
 const char *rk_output_view_get_shown   (RkOutputView      *self);
 
-/* Signal "stop": the user pressed Stop. */
+/* Stop activates chat.stop. */
 
 G_END_DECLS

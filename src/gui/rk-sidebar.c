@@ -223,6 +223,30 @@ describe_profile (const RkFileProfile *profile)
   return g_format_size (profile->size);
 }
 
+/* A file leads to its card; its button takes it out of the conversation
+ * (the window's file actions, rk-window-files.c). */
+static void
+file_row_activated_cb (RkSidebar     *self,
+                       GtkListBoxRow *row,
+                       GtkListBox    *list)
+{
+  const char *name = g_object_get_data (G_OBJECT (row), "rk-file-name");
+
+  if (name != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-show", "s", name);
+}
+
+static void
+remove_file_clicked_cb (GtkWidget *button,
+                        RkSidebar *self)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
+  const char *name = row != NULL ? g_object_get_data (G_OBJECT (row), "rk-file-name") : NULL;
+
+  if (name != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-remove", "s", name);
+}
+
 static GtkWidget *
 create_file_row (RkSidebar           *self,
                  const RkSessionFile *file)
@@ -230,7 +254,8 @@ create_file_row (RkSidebar           *self,
   RkFileProfile *profile = rk_conversation_get_profile (self->conversation, file->name);
   g_autofree char *subtitle = profile != NULL ? describe_profile (profile) : g_strdup (_("Reading…"));
   g_autofree char *title = rk_text_sanitize_for_terminal (file->name, RK_TEXT_SANITIZE_SINGLE_LINE);
-  GtkWidget *row, *box, *icon, *labels, *title_label, *subtitle_label;
+  GtkWidget *row, *box, *icon, *labels, *title_label, *subtitle_label, *remove_button;
+  g_autofree char *remove_name = NULL;
 
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 9);
   icon = gtk_image_new_from_icon_name (profile != NULL && profile->error != NULL ?
@@ -250,7 +275,20 @@ create_file_row (RkSidebar           *self,
   gtk_box_append (GTK_BOX (labels), subtitle_label);
   gtk_box_append (GTK_BOX (box), labels);
 
+  remove_button = gtk_button_new_from_icon_name ("window-close-symbolic");
+  gtk_widget_set_valign (remove_button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (remove_button, _("Remove From Conversation"));
+  gtk_widget_add_css_class (remove_button, "flat");
+  gtk_widget_add_css_class (remove_button, "circular");
+  /* TRANSLATORS: the button beside a file in the sidebar; %s is its name */
+  remove_name = g_strdup_printf (_("Remove %s from the conversation"), title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (remove_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, remove_name, -1);
+  g_signal_connect_object (remove_button, "clicked", G_CALLBACK (remove_file_clicked_cb), self, 0);
+  gtk_box_append (GTK_BOX (box), remove_button);
+
   row = gtk_list_box_row_new ();
+  g_object_set_data_full (G_OBJECT (row), "rk-file-name", g_strdup (file->name), g_free);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   gtk_widget_set_tooltip_text (row, file->original_path);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row),
@@ -320,6 +358,7 @@ rk_sidebar_class_init (RkSidebarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_heading);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, artifact_slot);
   gtk_widget_class_bind_template_callback (widget_class, conversation_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, file_row_activated_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sidebar");

@@ -7,6 +7,7 @@
 
 #include "rk-a11y.h"
 #include "rk-table-view.h"
+#include "rk-save.h"
 #include "rk-number.h"
 #include "rk-text.h"
 
@@ -184,19 +185,29 @@ format_cell (RkTable *table,
   return rk_table_get_cell_text (table, row, column);
 }
 
+/* A null says so; a value cut short at the column's edge (the ellipsis)
+ * shows whole: nothing is cut without a way to read it. */
 static gboolean
-null_tooltip_cb (GtkWidget  *label,
+cell_tooltip_cb (GtkWidget  *label,
                  int         x,
                  int         y,
                  gboolean    keyboard,
                  GtkTooltip *tooltip,
                  gpointer    user_data)
 {
-  if (!GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "rk-null")))
+  if (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "rk-null")))
+    gtk_tooltip_set_text (tooltip, _("No value"));
+  else if (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))))
+    gtk_tooltip_set_text (tooltip, gtk_label_get_text (GTK_LABEL (label)));
+  else
     return FALSE;
-  gtk_tooltip_set_text (tooltip, _("No value"));
   return TRUE;
 }
+
+/* Longer than this many characters, a value may not fit a column (180 px
+ * for text, resizable): assistive technologies get it whole in the cell's
+ * description, whatever the width. Checked per bind, so kept cheap. */
+#define LONG_CELL_CHARS 20
 
 static void
 cell_setup_cb (GtkSignalListItemFactory *factory,
@@ -217,7 +228,10 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
     }
   else
     gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (null_tooltip_cb), NULL);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (cell_tooltip_cb), NULL);
+  /* not gtk_widget_set_tooltip_text(): that asks the display server where
+   * the pointer is, a round trip for each cell bound while scrolling */
+  gtk_widget_set_has_tooltip (label, TRUE);
   gtk_list_item_set_child (item, label);
 }
 
@@ -242,13 +256,25 @@ set_null_look (GtkLabel *label,
     gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
-  /* not gtk_widget_set_tooltip_text(): that asks the display server where
-   * the pointer is, a round trip for each cell turning null or back */
-  gtk_widget_set_has_tooltip (GTK_WIDGET (label), null);
-  if (null)
+}
+
+/* The cell's description: "No value" for a null, the whole value when it
+ * may be cut, none otherwise (a null's is touched only when it changes). */
+static void
+set_description (GtkLabel   *label,
+                 const char *text)
+{
+  enum { NONE, NULL_VALUE, WHOLE } kind = text == NULL ? NULL_VALUE
+                                        : g_utf8_strlen (text, -1) > LONG_CELL_CHARS ? WHOLE : NONE;
+  int had = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "rk-described"));
+
+  if (kind == WHOLE)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  else if (kind == NULL_VALUE && had != NULL_VALUE)
     gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("No value"), -1);
-  else
+  else if (kind == NONE && had != NONE)
     gtk_accessible_reset_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+  g_object_set_data (G_OBJECT (label), "rk-described", GINT_TO_POINTER (kind));
 }
 
 static void
@@ -266,6 +292,7 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   text = format_cell (self->table, rk_table_row_get_index (row), column, TRUE, FALSE);
   /* A null is shown, dimmed and in italics, so it never looks like "". */
   set_null_look (label, text == NULL);
+  set_description (label, text);
   gtk_label_set_text (label, text != NULL ? text : C_("table cell", "null"));
 }
 
@@ -841,22 +868,21 @@ start_export (RkTableView         *self,
 }
 
 static void
-chooser_response_cb (GtkNativeDialog *dialog,
-                     int              response,
-                     RkTableView     *self)
+chosen_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
 {
-  RkTableExportFormat format = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "rk-format"));
+  RkTableView *self = RK_TABLE_VIEW (object);
+  g_autofree char *sentence = NULL;
+  g_autofree char *path = rk_save_finish (result, &sentence, NULL);
 
-  if (response == GTK_RESPONSE_ACCEPT)
+  if (path != NULL)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      if (file != NULL)
-        start_export (self, format, file, FALSE);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      start_export (self, GPOINTER_TO_INT (user_data), file, FALSE);
     }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
+  else if (sentence != NULL)
+    show_message (self, sentence);
 }
 
 static const char *
@@ -873,32 +899,14 @@ save_action (GtkWidget  *widget,
   RkTableView *self = RK_TABLE_VIEW (widget);
   const char *kind = g_variant_get_string (parameter, NULL);
   RkTableExportFormat format = g_str_equal (kind, "xlsx") ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV;
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *dialog;
-  g_autofree char *name = NULL;
+  gboolean xlsx = format == RK_TABLE_EXPORT_XLSX;
+  g_autofree char *name = g_strconcat (suggested_base_name (self), xlsx ? ".xlsx" : ".csv", NULL);
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
-  dialog = gtk_file_chooser_native_new (format == RK_TABLE_EXPORT_XLSX ? _("Save Table as XLSX")
-                                                                       : _("Save Table as CSV"),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Save"), _("_Cancel"));
-  name = g_strconcat (suggested_base_name (self), format == RK_TABLE_EXPORT_XLSX ? ".xlsx" : ".csv", NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  if (format == RK_TABLE_EXPORT_XLSX)
-    {
-      gtk_file_filter_set_name (filter, _("Excel Workbook"));
-      gtk_file_filter_add_suffix (filter, "xlsx");
-    }
-  else
-    {
-      gtk_file_filter_set_name (filter, _("CSV File"));
-      gtk_file_filter_add_suffix (filter, "csv");
-    }
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_object_set_data (G_OBJECT (dialog), "rk-format", GINT_TO_POINTER (format));
-  g_signal_connect (dialog, "response", G_CALLBACK (chooser_response_cb), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  gtk_file_filter_set_name (filter, xlsx ? _("Excel Workbook") : _("CSV File"));
+  gtk_file_filter_add_suffix (filter, xlsx ? "xlsx" : "csv");
+  rk_save_async (widget, xlsx ? _("Save Table as XLSX") : _("Save Table as CSV"), name, filter,
+                 NULL, NULL, NULL, NULL, chosen_cb, GINT_TO_POINTER (format));
 }
 
 /* GtkFileLauncher is GTK 4.10: save a copy in the cache and hand its URI to
@@ -929,21 +937,18 @@ open_external_action (GtkWidget  *widget,
                 file, TRUE);
 }
 
-/* The whole table in a window of its own, for working with it. */
-static void
-open_window_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
+GtkWindow *
+rk_table_view_open_window (RkTable    *table,
+                           const char *title,
+                           GtkWidget  *parent)
 {
-  RkTableView *self = RK_TABLE_VIEW (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkRoot *root = parent != NULL ? gtk_widget_get_root (parent) : NULL;
   GtkWidget *window = adw_window_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *header = adw_header_bar_new ();
-  GtkWidget *full = rk_table_view_new (self->table);
-  const char *title = self->title != NULL ? self->title : _("Table");
+  GtkWidget *full = rk_table_view_new (table);
 
-  rk_table_view_set_title (RK_TABLE_VIEW (full), self->title);
+  rk_table_view_set_title (RK_TABLE_VIEW (full), title);
   gtk_widget_set_margin_start (full, 12);
   gtk_widget_set_margin_end (full, 12);
   gtk_widget_set_margin_top (full, 6);
@@ -952,11 +957,21 @@ open_window_action (GtkWidget  *widget,
   gtk_box_append (GTK_BOX (box), header);
   gtk_box_append (GTK_BOX (box), full);
   adw_window_set_content (ADW_WINDOW (window), box);
-  gtk_window_set_title (GTK_WINDOW (window), title);
+  gtk_window_set_title (GTK_WINDOW (window), title != NULL ? title : _("Table"));
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 640);
   if (GTK_IS_WINDOW (root))
     gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
   gtk_window_present (GTK_WINDOW (window));
+  return GTK_WINDOW (window);
+}
+
+/* The whole table in a window of its own, for working with it. */
+static void
+open_window_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  rk_table_view_open_window (RK_TABLE_VIEW (widget)->table, RK_TABLE_VIEW (widget)->title, widget);
 }
 
 /* ---------------------------------------------------------------- build */

@@ -35,5 +35,10 @@ char      *rk_table_view_get_selection_tsv (RkTableView *self);
 void       rk_table_view_save          (RkTableView         *self,
                                         GFile               *file,
                                         RkTableExportFormat  format);
+/* The whole of @table in a window of its own (sort, filter, copy, save),
+ * titled @title (NULL: "Table"), over @parent's window; presented. */
+GtkWindow *rk_table_view_open_window   (RkTable     *table,
+                                        const char  *title,
+                                        GtkWidget   *parent);
 
 G_END_DECLS

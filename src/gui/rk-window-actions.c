@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rk-artifact-export.h"
+#include "rk-save.h"
 #include "rk-text.h"
 #include "rk-a11y.h"
 #include "rk-window-private.h"
@@ -103,6 +104,32 @@ attach_action (GtkWidget  *widget,
 
 /* -- save all -- */
 
+static void
+open_folder_cb (AdwToast *toast,
+                GFile    *folder)
+{
+  g_autofree char *uri = g_file_get_uri (folder);
+
+  g_app_info_launch_default_for_uri_async (uri, NULL, NULL, NULL, NULL);
+}
+
+/* @message in a toast whose button opens @folder. */
+static void
+toast_with_folder (RkWindow   *self,
+                   const char *message,
+                   GFile      *folder)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  if (folder != NULL)
+    {
+      adw_toast_set_button_label (toast, _("_Open Folder"));
+      g_signal_connect_data (toast, "button-clicked", G_CALLBACK (open_folder_cb),
+                             g_object_ref (folder), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
+    }
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
 typedef struct
 {
   RkWindow *window;
@@ -120,36 +147,28 @@ save_data_free (SaveData *data)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveData, save_data_free)
 
 static void
-open_folder_cb (AdwToast *toast,
-                GFile    *folder)
-{
-  g_autofree char *uri = g_file_get_uri (folder);
-
-  g_app_info_launch_default_for_uri_async (uri, NULL, NULL, NULL, NULL);
-}
-
-static void
 export_all_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
   g_autoptr(SaveData) data = user_data;
+  RkWindow *self = data->window;
+  GFile *folder = data->folder;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) skipped = rk_artifact_save_all_finish (result, &error);
   g_autofree char *name = NULL;
   g_autofree char *message = NULL;
-  AdwToast *toast;
 
   if (skipped == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           message = g_strdup_printf (_("The results could not be saved: %s"), error->message);
-          rk_window_toast (data->window, message);
+          rk_window_toast (self, message);
         }
       return;
     }
-  name = g_file_get_basename (data->folder);
+  name = g_file_get_basename (folder);
   if (skipped[0] != NULL)
     message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                             "Results saved to “%s”, but %u could not be read",
@@ -158,33 +177,28 @@ export_all_cb (GObject      *object,
                                name, g_strv_length (skipped));
   else
     message = g_strdup_printf (_("Results saved to “%s”, with their provenance"), name);
-  toast = adw_toast_new (message);
-  adw_toast_set_button_label (toast, _("_Open Folder"));
-  g_signal_connect_data (toast, "button-clicked", G_CALLBACK (open_folder_cb),
-                         g_object_ref (data->folder), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
-  adw_toast_overlay_add_toast (data->window->toast_overlay, toast);
+  toast_with_folder (self, message, folder);
 }
 
 static void
-save_all_response_cb (RkWindow             *self,
-                      int                   response,
-                      GtkFileChooserNative *dialog)
+save_all_chosen_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
 {
+  RkWindow *self = RK_WINDOW (object);
   RkSession *session = current_session (self);
-  g_autoptr(GFile) folder = NULL;
-  g_autofree char *path = NULL;
+  g_autofree char *sentence = NULL;
+  g_autofree char *path = rk_save_finish (result, &sentence, NULL);
   g_auto(GStrv) names = NULL;
   SaveData *data;
 
-  if (response == GTK_RESPONSE_ACCEPT && session != NULL)
-    folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  g_object_unref (dialog);
-  if (folder == NULL || (path = g_file_get_path (folder)) == NULL)
+  if (sentence != NULL)
+    rk_window_toast (self, sentence);
+  if (path == NULL || session == NULL)
     return;
-
   data = g_new0 (SaveData, 1);
   data->window = g_object_ref (self);
-  data->folder = g_steal_pointer (&folder);
+  data->folder = g_file_new_for_path (path);
   /* The same as the shelf's Save All: saved forms plus provenance.json. */
   names = rk_session_dup_file_names (session);
   rk_artifact_save_all_async (rk_conversation_get_transcript (self->conversation),
@@ -198,23 +212,17 @@ save_all_action (GtkWidget  *widget,
                  GVariant   *param)
 {
   RkWindow *self = RK_WINDOW (widget);
-  GtkFileChooserNative *dialog;
 
   if (current_session (self) == NULL)
     return;
-  dialog = gtk_file_chooser_native_new (_("Save All Results to a Folder"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Save"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (save_all_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  rk_save_async (widget, _("Save All Results to a Folder"), NULL, NULL, NULL, NULL, NULL,
+                 self->cancellable, save_all_chosen_cb, NULL);
 }
 
 /* -- export as notebook or HTML -- */
 
 typedef struct
 {
-  RkWindow *window;
-  GFile    *file;
   GBytes   *transcript;   /* a snapshot: the live one may grow meanwhile */
   char     *workspace;    /* NULL once expired: nothing embedded then */
   char     *title;
@@ -224,36 +232,29 @@ typedef struct
 static void
 export_data_free (ExportData *data)
 {
-  g_clear_object (&data->window);
-  g_clear_object (&data->file);
   g_clear_pointer (&data->transcript, g_bytes_unref);
   g_free (data->workspace);
   g_free (data->title);
   g_free (data);
 }
 
-static void
-export_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
+static gboolean
+export_write (const char    *dest,
+              gpointer       user_data,
+              GCancellable  *cancellable,
+              GError       **error)
 {
-  ExportData *data = task_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(RkTranscript) transcript = rk_transcript_new_from_bytes (data->transcript, &error);
+  ExportData *data = user_data;
+  g_autoptr(RkTranscript) transcript = rk_transcript_new_from_bytes (data->transcript, error);
+  g_autoptr(GFile) file = g_file_new_for_path (dest);
   g_autofree char *text = NULL;
 
   if (transcript != NULL)
-    text = data->html ? rk_transcript_to_html (transcript, data->workspace, data->title, NULL, &error)
-                      : rk_transcript_to_notebook (transcript, data->workspace, NULL, &error);
-  if (text == NULL ||
-      !g_file_replace_contents (data->file, text, strlen (text), NULL, FALSE,
-                                G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  g_task_return_boolean (task, TRUE);
+    text = data->html ? rk_transcript_to_html (transcript, data->workspace, data->title, NULL, error)
+                      : rk_transcript_to_notebook (transcript, data->workspace, NULL, error);
+  return text != NULL &&
+         g_file_replace_contents (file, text, strlen (text), NULL, FALSE,
+                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable, error);
 }
 
 static void
@@ -261,64 +262,16 @@ export_done_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  ExportData *data = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) folder = g_file_get_parent (data->file);
-  g_autofree char *name = g_file_get_basename (data->file);
-  g_autofree char *message = NULL;
-  AdwToast *toast;
+  RkWindow *self = RK_WINDOW (object);
+  g_autofree char *sentence = NULL;
+  g_autofree char *path = rk_save_finish (result, &sentence, NULL);
+  g_autoptr(GFile) file = path != NULL ? g_file_new_for_path (path) : NULL;
+  g_autoptr(GFile) folder = file != NULL ? g_file_get_parent (file) : NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          message = g_strdup_printf (_("The conversation could not be exported: %s"), error->message);
-          rk_window_toast (data->window, message);
-        }
-      return;
-    }
-  message = g_strdup_printf (_("Exported to “%s”"), name);
-  toast = adw_toast_new (message);
-  if (folder != NULL)
-    {
-      adw_toast_set_button_label (toast, _("_Open Folder"));
-      g_signal_connect_data (toast, "button-clicked", G_CALLBACK (open_folder_cb),
-                             g_object_ref (folder), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
-    }
-  adw_toast_overlay_add_toast (data->window->toast_overlay, toast);
-}
-
-static void
-export_response_cb (RkWindow             *self,
-                    int                   response,
-                    GtkFileChooserNative *dialog)
-{
-  gboolean html = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "rk-html"));
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GTask) task = NULL;
-  RkSession *session;
-  ExportData *data;
-
-  if (response == GTK_RESPONSE_ACCEPT && self->conversation != NULL)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  g_object_unref (dialog);
-  if (file == NULL)
-    return;
-
-  session = rk_conversation_get_session (self->conversation);
-  data = g_new0 (ExportData, 1);
-  data->window = g_object_ref (self);
-  data->file = g_steal_pointer (&file);
-  data->transcript = rk_transcript_to_bytes (rk_conversation_get_transcript (self->conversation));
-  if (rk_session_get_state (session) == RK_SESSION_ACTIVE)
-    data->workspace = g_strdup (rk_session_get_workspace (session));
-  data->title = rk_conversation_dup_full_title (self->conversation);
-  data->html = html;
-
-  task = g_task_new (self, self->cancellable, export_done_cb, NULL);
-  g_task_set_source_tag (task, export_response_cb);
-  g_task_set_task_data (task, data, (GDestroyNotify) export_data_free);
-  g_task_run_in_thread (task, export_thread);
+  if (path != NULL)
+    toast_with_folder (self, sentence, folder);
+  else if (sentence != NULL)
+    rk_window_toast (self, sentence);
 }
 
 static void
@@ -329,10 +282,11 @@ export_action (GtkWidget  *widget,
   RkWindow *self = RK_WINDOW (widget);
   gboolean html = g_str_equal (action_name, "win.export-html");
   const char *title = self->conversation != NULL ? rk_conversation_get_title (self->conversation) : NULL;
+  RkSession *session;
   g_autofree char *base = NULL;
   g_autofree char *name = NULL;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  GtkFileChooserNative *dialog;
+  ExportData *data;
 
   if (self->conversation == NULL)
     return;
@@ -341,18 +295,18 @@ export_action (GtkWidget  *widget,
                                         RK_TEXT_SANITIZE_SINGLE_LINE);
   g_strdelimit (base, "/\\", '-');
   name = g_strconcat (base, html ? ".html" : ".ipynb", NULL);
-
-  dialog = gtk_file_chooser_native_new (html ? _("Export as HTML") : _("Export as Notebook"),
-                                        GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
   gtk_file_filter_set_name (filter, html ? _("Web Pages") : _("Jupyter Notebooks"));
   gtk_file_filter_add_pattern (filter, html ? "*.html" : "*.ipynb");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_object_set_data (G_OBJECT (dialog), "rk-html", GINT_TO_POINTER (html));
-  g_signal_connect_object (dialog, "response", G_CALLBACK (export_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+
+  session = rk_conversation_get_session (self->conversation);
+  data = g_new0 (ExportData, 1);
+  data->transcript = rk_transcript_to_bytes (rk_conversation_get_transcript (self->conversation));
+  if (rk_session_get_state (session) == RK_SESSION_ACTIVE)
+    data->workspace = g_strdup (rk_session_get_workspace (session));
+  data->title = rk_conversation_dup_full_title (self->conversation);
+  data->html = html;
+  rk_save_async (widget, html ? _("Export as HTML") : _("Export as Notebook"), name, filter,
+                 export_write, data, (GDestroyNotify) export_data_free, self->cancellable, export_done_cb, NULL);
 }
 
 /* -- session lifetime -- */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-window-private.h — RkWindow's state, shared by its parts:
  * rk-window.c (conversation, chat, composer), rk-window-actions.c,
- * rk-window-dnd.c (drop) and rk-window-model.c (model picker, connection). */
+ * rk-window-dnd.c (drop), rk-window-files.c (a file's card, table and
+ * removal) and rk-window-model.c (model picker, connection). */
 #pragma once
 
 #include <adwaita.h>
@@ -94,6 +95,19 @@ void  _rk_window_new_conversation   (RkWindow       *self);
 /* rk-window-actions.c */
 void  _rk_window_class_actions_init (RkWindowClass  *klass);
 void  _rk_window_actions_update     (RkWindow       *self);
+
+/* rk-window-files.c */
+void  _rk_window_class_files_init   (RkWindowClass  *klass);
+/* Scrolls the chat to @name's card and gives it the keyboard focus. */
+void  _rk_window_show_file          (RkWindow       *self,
+                                     const char     *name);
+
+/* Entries @position… were added to the transcript: a new file's card is
+ * scrolled into view, wherever the chat was. */
+void  _rk_window_files_added        (RkWindow       *self,
+                                     GListModel     *transcript,
+                                     guint           position,
+                                     guint           added);
 
 /* rk-window-dnd.c */
 void  _rk_window_dnd_init           (RkWindow       *self);

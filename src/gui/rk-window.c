@@ -139,6 +139,7 @@ transcript_items_changed_cb (RkWindow   *self,
       g_clear_pointer (&self->pending_text, g_free);
     }
   _rk_window_update_chat (self);
+  _rk_window_files_added (self, model, position, added);
 }
 
 typedef struct
@@ -223,7 +224,7 @@ composer_send_cb (RkWindow   *self,
   self->send_cancellable = g_cancellable_new ();
 
   if (code)
-    rk_conversation_run_code_async (self->conversation, text, self->send_cancellable, send_done_cb, data);
+    rk_conversation_run_code_async (self->conversation, text, RK_CODE_TYPED, self->send_cancellable, send_done_cb, data);
   else
     rk_conversation_ask_async (self->conversation, text, self->send_cancellable, send_done_cb, data);
   update_busy (self);
@@ -607,6 +608,7 @@ rk_window_class_init (RkWindowClass *klass)
   _rk_window_class_actions_init (klass);
   _rk_window_class_recent_init (klass);
   _rk_window_class_print_init (klass);
+  _rk_window_class_files_init (klass);
 }
 
 static void

@@ -621,13 +621,14 @@ result_cb (GObject      *source,
 }
 
 static char *
-run_typed (RkAgent     *agent,
-           const char  *code,
-           GError     **error)
+run_typed (RkAgent      *agent,
+           const char   *code,
+           RkCodeOrigin  origin,
+           GError      **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  rk_agent_run_code_async (agent, code, NULL, result_cb, &result);
+  rk_agent_run_code_async (agent, code, origin, NULL, result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   return rk_agent_run_code_finish (agent, result, error);
@@ -679,7 +680,7 @@ test_typed_code (Fixture       *f,
   rk_agent_set_policy (f->agent, RK_APPROVAL_ASK);
   f->decision = RK_AGENT_DECISION_RUN;
 
-  observation = run_typed (f->agent, "print(6 * 7)\n", &error);
+  observation = run_typed (f->agent, "print(6 * 7)\n", RK_CODE_PROPOSED, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (observation, "42"));
   g_assert_cmpuint (rk_mock_server_get_n_chat_requests (f->server), ==, 0);
@@ -697,9 +698,21 @@ test_typed_code (Fixture       *f,
 
   /* Skipped typed code runs nothing and ends the turn without an error. */
   f->decision = RK_AGENT_DECISION_SKIP;
-  g_free (run_typed (f->agent, "print('never')\n", &error));
+  g_free (run_typed (f->agent, "print('never')\n", RK_CODE_PROPOSED, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (rk_transcript_get_n_entries (transcript), ==, 5);
+
+  /* Code the user typed runs at once under the same policy: no question,
+   * approved in the transcript (and a decision to skip is never asked for). */
+  g_ptr_array_set_size (f->events, 0);
+  g_free (observation);
+  observation = run_typed (f->agent, "print('mine', 2 + 3)\n", RK_CODE_TYPED, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (observation, "mine 5"));
+  for (guint i = 0; i < f->events->len; i++)
+    g_assert_cmpuint (GPOINTER_TO_UINT (g_ptr_array_index (f->events, i)), !=, RK_AGENT_EVENT_APPROVAL_NEEDED);
+  g_assert_cmpint (rk_transcript_entry_get_decision (rk_transcript_get_entry (transcript, 6)), ==,
+                   RK_DECISION_APPROVED);
 
   answer = ask (f, "What did it print?", NULL, &error);
   g_assert_no_error (error);
@@ -738,7 +751,7 @@ test_follows_session (Fixture       *f,
   f->agent = rk_agent_new_for_session (f->client, session, NULL);
   rk_agent_set_policy (f->agent, RK_APPROVAL_AUTO);
 
-  out = run_typed (f->agent, "x = 20\nprint('x set')\n", &error);
+  out = run_typed (f->agent, "x = 20\nprint('x set')\n", RK_CODE_PROPOSED, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (out, "x set"));
   first = rk_session_get_kernel (session);
@@ -746,7 +759,7 @@ test_follows_session (Fixture       *f,
 
   rk_session_expire (session);
   g_clear_pointer (&out, g_free);
-  out = run_typed (f->agent, "print(x)\n", &error);
+  out = run_typed (f->agent, "print(x)\n", RK_CODE_PROPOSED, &error);
   g_assert_error (error, RK_SESSION_ERROR, RK_SESSION_ERROR_EXPIRED);
   g_assert_null (out);
   g_clear_error (&error);
@@ -755,7 +768,7 @@ test_follows_session (Fixture       *f,
   cells = rk_transcript_get_run_code (rk_agent_get_transcript (f->agent));
   g_ptr_array_add (cells, NULL);
   restart_session (session, (const char * const *) cells->pdata);
-  out = run_typed (f->agent, "print(x + 1)\n", &error);
+  out = run_typed (f->agent, "print(x + 1)\n", RK_CODE_PROPOSED, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (out, "21"));
   /* The agent let go of the old kernel once it moved to the new one. */

@@ -63,7 +63,7 @@ run (Fixture *f,
   guint first = rk_transcript_get_n_entries (t);
   g_autofree char *out = NULL;
 
-  rk_agent_run_code_async (f->agent, code, NULL, ran_cb, &out);
+  rk_agent_run_code_async (f->agent, code, RK_CODE_PROPOSED, NULL, ran_cb, &out);
   g_free (code);
   while (out == NULL)
     g_main_context_iteration (NULL, TRUE);

@@ -189,7 +189,7 @@ run_code (Fixture     *f,
           GError     **error)
 {
   g_clear_object (&f->result);
-  rk_conversation_run_code_async (f->conv, code, NULL, result_cb, f);
+  rk_conversation_run_code_async (f->conv, code, RK_CODE_PROPOSED, NULL, result_cb, f);
   wait_result (f);
   return rk_conversation_run_code_finish (f->conv, f->result, error);
 }
@@ -382,6 +382,164 @@ test_cancel_profile (Fixture       *f,
   p = rk_conversation_get_profile (f->conv, "big.csv");
   g_assert_nonnull (p->error);
   g_assert_nonnull (rk_transcript_entry_get_detail (e));
+}
+
+static guint
+n_attachments (RkTranscript *t)
+{
+  guint n = 0;
+
+  while (find_entry (t, RK_ENTRY_ATTACHMENT, n) != NULL)
+    n++;
+  return n;
+}
+
+/* Read again with other choices: the card's entry is read afresh, the new
+ * profile replaces the old, and the kernel's reckon.load follows it. A
+ * file being read, or one the conversation does not have, is refused. */
+static void
+test_reprofile (Fixture       *f,
+                gconstpointer  data)
+{
+  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *out = NULL;
+  const char *paths[1];
+  RkFileProfile *p;
+
+  if (f->skip)
+    return;
+  rk_model_client_set_endpoint (f->client, "http://127.0.0.1:9");
+  new_conversation (f);
+  csv = write_file (f, "sales.csv", "month,total\n1,10\n2,30\n3,20\n");
+  paths[0] = csv;
+  add_paths (f, paths, 1);
+  options.header = RK_PROFILE_HEADER_NO;
+  /* Still being read: refused. */
+  g_assert_false (rk_conversation_reprofile (f->conv, "sales.csv", &options));
+  wait_profiled (f, "sales.csv");
+  p = rk_conversation_get_profile (f->conv, "sales.csv");
+  g_assert_null (p->error);
+  g_assert_cmpuint (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->rows, ==, 3);
+
+  g_assert_false (rk_conversation_reprofile (f->conv, "no such.csv", &options));
+  g_assert_false (rk_conversation_reprofile (f->conv, "../files/sales.csv", &options));
+
+  /* The first row as data: four rows now. */
+  g_hash_table_remove (f->profiled, "sales.csv");
+  g_assert_true (rk_conversation_reprofile (f->conv, "sales.csv", &options));
+  g_assert_true (rk_conversation_is_profiling (f->conv, "sales.csv"));
+  g_assert_null (rk_conversation_get_profile (f->conv, "sales.csv"));
+  g_assert_null (rk_transcript_entry_get_detail (find_entry (rk_conversation_get_transcript (f->conv),
+                                                             RK_ENTRY_ATTACHMENT, 0)));
+  g_assert_false (rk_conversation_reprofile (f->conv, "sales.csv", &options));
+  wait_profiled (f, "sales.csv");
+  p = rk_conversation_get_profile (f->conv, "sales.csv");
+  g_assert_null (p->error);
+  g_assert_cmpuint (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->rows, ==, 4);
+  g_assert_nonnull (rk_transcript_entry_get_detail (find_entry (rk_conversation_get_transcript (f->conv),
+                                                                RK_ENTRY_ATTACHMENT, 0)));
+  out = run_code (f, "print('rows', len(reckon.load('sales.csv')))\n", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "rows 4"));
+}
+
+static gboolean
+session_has (Fixture    *f,
+             const char *name)
+{
+  GPtrArray *files = rk_session_get_files (rk_conversation_get_session (f->conv));
+
+  for (guint i = 0; i < files->len; i++)
+    if (g_strcmp0 (((RkSessionFile *) g_ptr_array_index (files, i))->name, name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A file taken out of the conversation: its entry, its workspace copy and
+ * what the model is told go; the original stays, and its path comes back
+ * (to add it again). Hostile or unknown names remove nothing; a file still
+ * being read is removed once its reading stops. */
+static void
+test_remove_file (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GString) big = g_string_new ("a,b\n");
+  g_autofree char *secret = NULL;
+  g_autofree char *sales = NULL;
+  g_autofree char *large = NULL;
+  g_autofree char *original = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *prompt = NULL;
+  const char *paths[2];
+  RkTranscript *t;
+  gint64 end;
+
+  if (f->skip)
+    return;
+  rk_model_client_set_endpoint (f->client, "http://127.0.0.1:9");
+  new_conversation (f);
+  t = rk_conversation_get_transcript (f->conv);
+  secret = write_file (f, "secret.csv", "codeword,value\nzebra,1\n");
+  sales = write_file (f, "sales.csv", "month,total\n1,10\n");
+  paths[0] = secret;
+  paths[1] = sales;
+  add_paths (f, paths, 2);
+  wait_profiled (f, "secret.csv");
+  wait_profiled (f, "sales.csv");
+  copy = g_build_filename (rk_session_get_workspace (rk_conversation_get_session (f->conv)), "secret.csv", NULL);
+  g_assert_true (g_file_test (copy, G_FILE_TEST_IS_REGULAR));
+
+  g_assert_null (rk_conversation_remove_file (f->conv, "no such.csv"));
+  g_assert_null (rk_conversation_remove_file (f->conv, "../files/secret.csv"));
+  g_assert_null (rk_conversation_remove_file (f->conv, secret));
+  g_assert_cmpuint (n_attachments (t), ==, 2);
+
+  original = rk_conversation_remove_file (f->conv, "secret.csv");
+  g_assert_cmpstr (original, ==, secret);
+  g_assert_cmpuint (n_attachments (t), ==, 1);
+  g_assert_cmpstr (rk_transcript_entry_get_name (find_entry (t, RK_ENTRY_ATTACHMENT, 0)), ==, "sales.csv");
+  g_assert_null (rk_conversation_get_profile (f->conv, "secret.csv"));
+  g_assert_false (session_has (f, "secret.csv"));
+  g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (secret, G_FILE_TEST_IS_REGULAR));
+  prompt = rk_agent_build_system_prompt (rk_conversation_get_agent (f->conv));
+  g_assert_null (strstr (prompt, "secret.csv"));
+  g_assert_null (strstr (prompt, "codeword"));
+  g_assert_nonnull (strstr (prompt, "sales.csv"));
+  g_assert_null (rk_conversation_remove_file (f->conv, "secret.csv"));
+
+  /* Added again (the toast's Undo): read as when first added. */
+  paths[0] = original;
+  g_hash_table_remove_all (f->profiled);
+  add_paths (f, paths, 1);
+  wait_profiled (f, "secret.csv");
+  g_assert_true (g_file_test (copy, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpuint (n_attachments (t), ==, 2);
+
+  /* Removed while it is read: gone when the reading stops. */
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_printf (big, "%u,%u\n", i, i * 7);
+  large = write_file (f, "big.csv", big->str);
+  paths[0] = large;
+  add_paths (f, paths, 1);
+  g_assert_true (rk_conversation_is_profiling (f->conv, "big.csv"));
+  g_clear_pointer (&original, g_free);
+  original = rk_conversation_remove_file (f->conv, "big.csv");
+  g_assert_cmpstr (original, ==, large);
+  g_assert_cmpuint (n_attachments (t), ==, 2);
+  end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  while (rk_conversation_is_profiling (f->conv, "big.csv") || session_has (f, "big.csv"))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_clear_pointer (&copy, g_free);
+  copy = g_build_filename (rk_session_get_workspace (rk_conversation_get_session (f->conv)), "big.csv", NULL);
+  g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+  g_assert_null (rk_conversation_get_profile (f->conv, "big.csv"));
+  g_assert_true (g_file_test (large, G_FILE_TEST_IS_REGULAR));
 }
 
 static const char *COMPUTE =
@@ -885,7 +1043,7 @@ test_sigkill (void)
       g_assert_true (g_file_set_contents (id_path, rk_conversation_get_id (f.conv), -1, NULL));
       /* A cell is running and the autosave (300 ms) has had its turn. */
       rk_conversation_run_code_async (f.conv, "import time\nprint('sleeping', flush=True)\ntime.sleep(60)\n",
-                                      NULL, NULL, NULL);
+                                      RK_CODE_PROPOSED, NULL, NULL, NULL);
       end = g_get_monotonic_time () + G_USEC_PER_SEC;
       while (g_get_monotonic_time () < end)
         g_main_context_iteration (NULL, FALSE);
@@ -938,6 +1096,8 @@ main (int    argc,
   ADD ("/rk/conversation/files", NULL, test_files);
   ADD ("/rk/conversation/cancel-profile", NULL, test_cancel_profile);
   ADD ("/rk/conversation/many-files", NULL, test_many_files);
+  ADD ("/rk/conversation/reprofile", NULL, test_reprofile);
+  ADD ("/rk/conversation/remove-file", NULL, test_remove_file);
   ADD ("/rk/conversation/ask/openai", "openai", test_ask);
   ADD ("/rk/conversation/ask/ollama", "ollama", test_ask);
   ADD ("/rk/conversation/retry", NULL, test_retry);

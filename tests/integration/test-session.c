@@ -268,6 +268,122 @@ test_files (Fixture       *f,
 }
 
 static void
+count_cb (RkSession *session,
+          guint     *n)
+{
+  (*n)++;
+}
+
+static char *
+write_in (const char *dir,
+          const char *rel,
+          const char *contents)
+{
+  char *path = g_build_filename (dir, rel, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  return path;
+}
+
+/* Removing a file: its copy and its reading go, never the original; the
+ * names asked for are files of the session only ("../", a path: refused);
+ * links made in the workspace (by code in the sandbox) are unlinked or
+ * refused, never followed out of it. */
+static void
+test_remove_file (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *ws = rk_session_get_workspace (f->session);
+  g_autofree char *outside_dir = g_build_filename (f->root, "outside", NULL);
+  g_autofree char *src = write_in (f->root, "sales.csv", "a,b\n1,2\n");
+  g_autofree char *victim = write_in (outside_dir, "victim.csv", "precious\n");
+  g_autofree char *outside_reading = write_in (outside_dir, "readings/linked.csv.json", "{}");
+  g_autofree char *name = NULL;
+  g_autofree char *linked = NULL;
+  g_autofree char *dangling = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *reading = NULL;
+  g_autofree char *reckon_dir = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+  guint changed = 0;
+
+  name = add_file (f->session, src, &error);
+  g_assert_no_error (error);
+  copy = g_build_filename (ws, name, NULL);
+  reading = write_in (ws, ".reckon/readings/sales.csv.json", "{}");
+  g_signal_connect (f->session, "files-changed", G_CALLBACK (count_cb), &changed);
+
+  /* Hostile or unknown names: refused, nothing deleted anywhere. */
+  g_assert_false (rk_session_remove_file (f->session, "../outside/victim.csv", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_false (rk_session_remove_file (f->session, victim, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_false (rk_session_remove_file (f->session, "", &error));
+  g_clear_error (&error);
+  g_assert_false (rk_session_remove_file (f->session, "sales (2).csv", &error));
+  g_clear_error (&error);
+  g_assert_cmpuint (changed, ==, 0);
+  g_assert_true (g_file_test (victim, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (copy, G_FILE_TEST_IS_REGULAR));
+
+  /* The plain case. */
+  g_assert_true (rk_session_remove_file (f->session, name, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (changed, ==, 1);
+  g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (reading, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (src, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpuint (rk_session_get_files (f->session)->len, ==, 0);
+  names = rk_session_dup_file_names (f->session);
+  g_assert_cmpuint (g_strv_length (names), ==, 0);
+  /* Twice: no such file any more. */
+  g_assert_false (rk_session_remove_file (f->session, name, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* The copy replaced by a link out of the workspace, and .reckon by a
+   * link to a folder outside holding a reading of the same name: the
+   * links go, what they point to stays. */
+  g_clear_pointer (&name, g_free);
+  g_clear_pointer (&src, g_free);
+  src = write_in (f->root, "linked.csv", "a\n1\n");
+  name = add_file (f->session, src, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (name, ==, "linked.csv");
+  linked = g_build_filename (ws, name, NULL);
+  g_assert_cmpint (g_unlink (linked), ==, 0);
+  g_assert_cmpint (symlink (victim, linked), ==, 0);
+  reckon_dir = g_build_filename (ws, ".reckon", NULL);
+  g_assert_true (rk_workspace_delete (reckon_dir, NULL));
+  g_assert_cmpint (symlink (outside_dir, reckon_dir), ==, 0);
+  g_assert_true (rk_session_remove_file (f->session, name, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (linked, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_test (victim, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (outside_reading, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (src, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpint (g_unlink (reckon_dir), ==, 0);
+
+  /* A copy already gone (or a dangling link in its place) is no error. */
+  g_clear_pointer (&name, g_free);
+  name = add_file (f->session, src, &error);
+  g_assert_no_error (error);
+  dangling = g_build_filename (ws, name, NULL);
+  g_assert_cmpint (g_unlink (dangling), ==, 0);
+  g_assert_cmpint (symlink ("/nonexistent/reckon-test", dangling), ==, 0);
+  g_assert_true (rk_session_remove_file (f->session, name, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (dangling, G_FILE_TEST_IS_SYMLINK));
+  g_assert_cmpuint (rk_session_get_files (f->session)->len, ==, 0);
+  g_assert_true (g_file_test (victim, G_FILE_TEST_IS_REGULAR));
+}
+
+static void
 export_cb (GObject      *source,
            GAsyncResult *result,
            gpointer      user_data)
@@ -686,6 +802,7 @@ main (int    argc,
   ADD ("/rk/session/expiry", test_expiry);
   ADD ("/rk/session/custom-timeout", test_custom_timeout);
   ADD ("/rk/session/files", test_files);
+  ADD ("/rk/session/remove-file", test_remove_file);
   ADD ("/rk/session/artifacts-export", test_artifacts_export);
   ADD ("/rk/session/keep-results", test_keep_results);
   ADD ("/rk/session/restart-replay", test_restart_replay);

@@ -458,7 +458,7 @@ run_cell (RkConversation *conv,
   g_clear_pointer (&chat->path, g_free);
   g_clear_pointer (&chat->first_cell, g_free);
   chat->finished = FALSE;
-  rk_conversation_run_code_async (conv, code, NULL, run_code_cb, chat);
+  rk_conversation_run_code_async (conv, code, RK_CODE_PROPOSED, NULL, run_code_cb, chat);
   id = g_timeout_add_seconds (120, timeout_cb, &late);
   while (!chat->finished && !late)
     g_main_context_iteration (NULL, TRUE);

@@ -140,7 +140,7 @@ activate_conversation (GtkApplication *app,
     }
   rk_conversation_set_auto_approve (conversation, auto_run);
   rk_chat_view_set_conversation (RK_CHAT_VIEW (view), conversation);
-  rk_conversation_run_code_async (conversation, code, NULL, run_done_cb, NULL);
+  rk_conversation_run_code_async (conversation, code, RK_CODE_PROPOSED, NULL, run_done_cb, NULL);
 }
 
 static void

@@ -157,7 +157,7 @@ test_run (Fixture       *f,
 
   if (skip_without_sandbox ())
     return;
-  rk_conversation_run_code_async (f->conversation, "print('answer', 6 * 7)\n", NULL, run_done_cb, NULL);
+  rk_conversation_run_code_async (f->conversation, "print('answer', 6 * 7)\n", RK_CODE_PROPOSED, NULL, run_done_cb, NULL);
   spin_until (is_pending, f, 60, "the approval");
   cell = rk_conversation_get_pending_approval (f->conversation);
   for (int i = 0; i < 100; i++)
@@ -183,7 +183,7 @@ test_edit_and_skip (Fixture       *f,
 
   if (skip_without_sandbox ())
     return;
-  rk_conversation_run_code_async (f->conversation, "print('before')\n", NULL, run_done_cb, NULL);
+  rk_conversation_run_code_async (f->conversation, "print('before')\n", RK_CODE_PROPOSED, NULL, run_done_cb, NULL);
   spin_until (is_pending, f, 60, "the approval");
   for (int i = 0; i < 100; i++)
     g_main_context_iteration (NULL, FALSE);
@@ -199,7 +199,7 @@ test_edit_and_skip (Fixture       *f,
   g_assert_nonnull (strstr (out, "after 2"));
   g_assert_null (strstr (out, "before"));
 
-  rk_conversation_run_code_async (f->conversation, "print('never')\n", NULL, run_done_cb, NULL);
+  rk_conversation_run_code_async (f->conversation, "print('never')\n", RK_CODE_PROPOSED, NULL, run_done_cb, NULL);
   spin_until (is_pending, f, 60, "the second approval");
   for (int i = 0; i < 100; i++)
     g_main_context_iteration (NULL, FALSE);
@@ -223,7 +223,7 @@ test_stop (Fixture       *f,
     return;
   rk_conversation_set_auto_approve (f->conversation, TRUE);
   rk_conversation_run_code_async (f->conversation, "import time\nprint('go', flush=True)\nwhile True:\n    time.sleep(0.05)\n",
-                                  NULL, run_done_cb, NULL);
+                                  RK_CODE_PROPOSED, NULL, run_done_cb, NULL);
   spin_until (is_running, f, 60, "the cell to start");
   cell = rk_conversation_get_running_cell (f->conversation);
   for (int i = 0; i < 100; i++)

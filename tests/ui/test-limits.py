@@ -58,7 +58,6 @@ def run_python(code):
     key("ctrl+l")
     key("ctrl+End")
     key("Return")
-    app.click("Run", timeout=60)
 
 
 def descendants(pid):

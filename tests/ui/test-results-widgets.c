@@ -350,6 +350,16 @@ test_table_wide (void)
   wait_for (all_columns_shown, view, 30);
   g_assert_true (rk_table_get_int64 (table, rk_table_get_row_at (table, 0), 39, &first));
   g_assert_cmpint (first, ==, 0);
+  /* every column, the late ones too, can be made wider by dragging */
+  {
+    GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (find_first (view, GTK_TYPE_COLUMN_VIEW)));
+
+    for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+      {
+        g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+        g_assert_true (gtk_column_view_column_get_resizable (column));
+      }
+  }
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* the compact view too, though it keeps 20 rows */

@@ -299,6 +299,57 @@ test_attachment (void)
   g_assert_nonnull (strstr (html, "sales.csv"));
 }
 
+/* A file removed from the conversation: its attachment entry goes (one
+ * items-changed at its place), and only an attachment can go this way;
+ * lookups of the removed id find nothing, later ids keep their entries, and
+ * the saved transcript holds neither its name nor its profile. */
+static void
+test_remove_attachment (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "removed.json", NULL);
+  g_autoptr(RkTranscript) t = rk_transcript_new ();
+  g_autoptr(RkTranscript) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved_text = NULL;
+  guint changes = 0, user, gone, kept;
+
+  user = rk_transcript_add_user (t, "Hello", NULL);
+  gone = rk_transcript_add_attachment (t, "secret plan.csv", "secret plan.csv");
+  kept = rk_transcript_add_attachment (t, "sales.csv", "sales.csv");
+  g_assert_true (rk_transcript_set_attachment_profile (t, gone, "{\"name\":\"secret plan.csv\",\"kind\":\"csv\"}"));
+  rk_transcript_set_autosave_path (t, path);
+  g_signal_connect (t, "items-changed", G_CALLBACK (count_changes_cb), &changes);
+
+  /* Not an attachment, an id never given, 0: refused, nothing changes. */
+  g_assert_false (rk_transcript_remove_attachment (t, user));
+  g_assert_false (rk_transcript_remove_attachment (t, 9999));
+  g_assert_false (rk_transcript_remove_attachment (t, 0));
+  g_assert_cmpuint (changes, ==, 0);
+  g_assert_cmpuint (rk_transcript_get_n_entries (t), ==, 3);
+
+  g_assert_true (rk_transcript_remove_attachment (t, gone));
+  g_assert_cmpuint (changes, ==, 1);
+  g_assert_cmpuint (rk_transcript_get_n_entries (t), ==, 2);
+  g_assert_null (rk_transcript_lookup (t, gone));
+  g_assert_cmpstr (rk_transcript_entry_get_name (rk_transcript_lookup (t, kept)), ==, "sales.csv");
+  g_assert_cmpuint (rk_transcript_entry_get_id (rk_transcript_get_entry (t, 1)), ==, kept);
+  /* Twice: the second finds nothing. */
+  g_assert_false (rk_transcript_remove_attachment (t, gone));
+  g_assert_cmpuint (changes, ==, 1);
+
+  g_assert_true (rk_transcript_flush (t, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &saved_text, NULL, &error));
+  g_assert_null (strstr (saved_text, "secret plan"));
+  back = rk_transcript_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rk_transcript_get_n_entries (back), ==, 2);
+  g_assert_null (rk_transcript_lookup (back, gone));
+  /* A new entry does not reuse the removed id. */
+  g_assert_cmpuint (rk_transcript_add_attachment (t, "secret plan.csv", "secret plan.csv"), >, kept);
+  rk_transcript_set_autosave_path (t, NULL);
+}
+
 static void
 test_run_code (void)
 {
@@ -894,6 +945,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/transcript/entries", test_entries);
   g_test_add_func ("/rk/transcript/text-notify", test_text_notify);
   g_test_add_func ("/rk/transcript/attachment", test_attachment);
+  g_test_add_func ("/rk/transcript/remove-attachment", test_remove_attachment);
   g_test_add_func ("/rk/transcript/roundtrip", test_roundtrip);
   g_test_add_func ("/rk/transcript/run-code", test_run_code);
   g_test_add_func ("/rk/transcript/corrupt", test_corrupt);

@@ -49,7 +49,8 @@ def _one(error):
     for cls in type(error).__mro__:
         if (cls.__module__, cls.__name__) in _NETWORK_TYPES:
             return True
-    if isinstance(error, ConnectionError):
+    # Not a broken pipe: that is a subprocess that went away, here.
+    if isinstance(error, ConnectionError) and not isinstance(error, BrokenPipeError):
         return True
     if isinstance(error, OSError) and error.errno in _SOCKET_ERRNOS and _raised_in_network_code(error):
         return True

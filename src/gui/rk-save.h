@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-save.h — how the window saves anything: the file chooser asks where
+ * (the portal inside a Flatpak), the writing runs off the GUI thread, and
+ * one sentence says how it went. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* Writes to @dest, a local path; runs in a worker thread. */
+typedef gboolean (*RkSaveFunc) (const char    *dest,
+                                gpointer       data,
+                                GCancellable  *cancellable,
+                                GError       **error);
+
+/* Asks for a file name (@name suggested) or, with @name NULL, a folder,
+ * in a chooser titled @title over @widget's window (@filter may be NULL);
+ * then runs @func (may be NULL: the caller writes) with @data, freed with
+ * @destroy once done. */
+void     rk_save_async  (GtkWidget           *widget,
+                         const char          *title,
+                         const char          *name,
+                         GtkFileFilter       *filter,
+                         RkSaveFunc           func,
+                         gpointer             data,
+                         GDestroyNotify       destroy,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data);
+/* The path chosen (and written, when there was a @func), or NULL: the
+ * chooser was dismissed (G_IO_ERROR_CANCELLED) or the save failed.
+ * @sentence, if not NULL, gets the one sentence to show: "Saved “x”"
+ * after a @func, "“x” could not be saved: why" on a failure, NULL when the
+ * user cancelled or the caller still writes. */
+char    *rk_save_finish (GAsyncResult        *result,
+                         char               **sentence,
+                         GError             **error);
+
+/* An RkSaveFunc copying a file of a workspace: @data is a GStrv
+ * { workspace, path beneath it }. */
+gboolean rk_save_workspace_file (const char    *dest,
+                                 gpointer       data,
+                                 GCancellable  *cancellable,
+                                 GError       **error);
+
+/* Shows @sentence in the toast overlay of @widget's window (NULL: nothing). */
+void     rk_save_toast  (GtkWidget           *widget,
+                         const char          *sentence);
+
+G_END_DECLS

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-window-files.c — what a conversation's files lead to: their card
+ * (shown and focused), the whole table, another reading, removal (undone
+ * from a toast). The card and the sidebar name the file; this does the rest. */
+#define G_LOG_DOMAIN "rk-window"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rk-a11y.h"
+#include "rk-analyses.h"
+#include "rk-chat-view.h"
+#include "rk-file-card.h"
+#include "rk-table-view.h"
+#include "rk-text.h"
+#include "rk-window-private.h"
+
+/* Frames a card that is being scrolled to is looked for before giving up. */
+#define SHOW_FRAMES 120
+
+static guint
+attachment_id (RkWindow   *self,
+               const char *name)
+{
+  RkTranscript *transcript = rk_conversation_get_transcript (self->conversation);
+  guint n = rk_transcript_get_n_entries (transcript);
+
+  for (guint i = 0; i < n; i++)
+    {
+      RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i);
+
+      if (rk_transcript_entry_get_kind (e) == RK_ENTRY_ATTACHMENT &&
+          g_strcmp0 (rk_transcript_entry_get_name (e), name) == 0)
+        return rk_transcript_entry_get_id (e);
+    }
+  return 0;
+}
+
+static RkFileCard *
+find_card (GtkWidget  *widget,
+           const char *name)
+{
+  if (RK_IS_FILE_CARD (widget))
+    return g_strcmp0 (rk_file_card_get_name (RK_FILE_CARD (widget)), name) == 0 ? RK_FILE_CARD (widget) : NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      RkFileCard *card = find_card (child, name);
+
+      if (card != NULL)
+        return card;
+    }
+  return NULL;
+}
+
+typedef struct
+{
+  char  *name;
+  guint  frames;
+} ShowCard;
+
+static void
+show_card_free (gpointer data)
+{
+  ShowCard *show = data;
+
+  g_free (show->name);
+  g_free (show);
+}
+
+/* The list builds the card's row once it scrolled there: focus it then. */
+static gboolean
+focus_card_tick_cb (GtkWidget     *widget,
+                    GdkFrameClock *clock,
+                    gpointer       user_data)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  ShowCard *show = user_data;
+  RkFileCard *card = find_card (self->chat_view, show->name);
+
+  if (card != NULL && gtk_widget_get_mapped (GTK_WIDGET (card)))
+    {
+      gtk_widget_grab_focus (GTK_WIDGET (card));
+      return G_SOURCE_REMOVE;
+    }
+  return ++show->frames < SHOW_FRAMES ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+void
+_rk_window_show_file (RkWindow   *self,
+                      const char *name)
+{
+  ShowCard *show;
+  guint id;
+
+  if (self->conversation == NULL || (id = attachment_id (self, name)) == 0)
+    return;
+  if (adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, FALSE);
+  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (self->chat_view), id);
+  show = g_new0 (ShowCard, 1);
+  show->name = g_strdup (name);
+  gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_card_tick_cb, show, show_card_free);
+}
+
+void
+_rk_window_files_added (RkWindow   *self,
+                        GListModel *transcript,
+                        guint       position,
+                        guint       added)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (transcript, i);
+
+      if (e != NULL && rk_transcript_entry_get_kind (e) == RK_ENTRY_ATTACHMENT)
+        {
+          rk_chat_view_scroll_to_end (RK_CHAT_VIEW (self->chat_view));
+          return;
+        }
+    }
+}
+
+static void
+file_show_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  _rk_window_show_file (RK_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+file_reread_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
+  RkFileProfile *profile;
+
+  if (self->conversation == NULL)
+    return;
+  profile = rk_conversation_get_profile (self->conversation, name);
+  if (profile != NULL && rk_file_profile_get_alternative (profile, &options, NULL))
+    rk_conversation_reprofile (self->conversation, name, &options);
+}
+
+/* -- removal ---------------------------------------------------------------- */
+
+typedef struct
+{
+  RkWindow       *window;
+  RkConversation *conversation;
+  char           *original;
+} Removed;
+
+static void
+removed_free (gpointer data,
+              GClosure *closure)
+{
+  Removed *removed = data;
+
+  g_object_unref (removed->window);
+  g_object_unref (removed->conversation);
+  g_free (removed->original);
+  g_free (removed);
+}
+
+static void
+undo_remove_cb (AdwToast *toast,
+                Removed  *removed)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (removed->original);
+
+  rk_conversation_add_files (removed->conversation, &file, 1);
+}
+
+/* A shown toast's button reads its raw label and its label child
+ * ("_Undo Undo") on GTK 4.8, and its close button has no name at all;
+ * libadwaita 1.2 builds both itself, in the overlay's last child, when
+ * the toast is shown. */
+static void
+name_toast_buttons (RkWindow   *self,
+                    const char *label,
+                    const char *name)
+{
+  GtkWidget *shown = gtk_widget_get_last_child (GTK_WIDGET (self->toast_overlay));
+  g_autoptr(GPtrArray) queue = g_ptr_array_new ();
+
+  if (shown != NULL)
+    g_ptr_array_add (queue, shown);
+  for (guint i = 0; i < queue->len; i++)
+    {
+      GtkWidget *widget = g_ptr_array_index (queue, i);
+
+      if (GTK_IS_BUTTON (widget) && label != NULL && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+        rk_a11y_name_button (widget, name);
+      else if (GTK_IS_BUTTON (widget) && gtk_button_get_label (GTK_BUTTON (widget)) == NULL)
+        /* its close button, an icon with a tooltip only */
+        rk_a11y_name_button (widget, _("Dismiss"));
+      for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+           child = gtk_widget_get_next_sibling (child))
+        g_ptr_array_add (queue, child);
+    }
+}
+
+static void
+file_remove_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+  g_autofree char *original = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *message = NULL;
+  AdwToast *toast;
+
+  if (self->conversation == NULL)
+    return;
+  original = rk_conversation_remove_file (self->conversation, name);
+  if (original == NULL)
+    return;
+  shown = rk_text_sanitize_for_terminal (name, RK_TEXT_SANITIZE_SINGLE_LINE);
+  /* TRANSLATORS: %s is a file's name; its original is untouched */
+  message = g_strdup_printf (_("“%s” was removed from this conversation"), shown);
+  toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, 10);
+  /* Undo adds the original again: copied and read as when first added. */
+  if (*original != '\0')
+    {
+      Removed *removed = g_new0 (Removed, 1);
+
+      removed->window = g_object_ref (self);
+      removed->conversation = g_object_ref (self->conversation);
+      removed->original = g_steal_pointer (&original);
+      adw_toast_set_button_label (toast, _("_Undo"));
+      g_signal_connect_data (toast, "button-clicked", G_CALLBACK (undo_remove_cb), removed, removed_free, 0);
+      /* Shown now, over any message before it: the Undo is for this. */
+      adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+    }
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  name_toast_buttons (self, adw_toast_get_button_label (toast), _("Undo"));
+}
+
+/* -- the whole table ---------------------------------------------------------- */
+
+typedef struct
+{
+  RkWindow       *window;
+  RkConversation *conversation;
+  char           *title;
+  guint           n_artifacts;     /* before the code ran: a table after them is its */
+} OpenTable;
+
+static void
+open_table_free (OpenTable *open)
+{
+  g_object_unref (open->window);
+  g_object_unref (open->conversation);
+  g_free (open->title);
+  g_free (open);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenTable, open_table_free)
+
+static void
+table_loaded_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(OpenTable) open = user_data;
+  RkConversation *conversation = RK_CONVERSATION (source);
+  RkSession *session = rk_conversation_get_session (conversation);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = rk_conversation_run_code_finish (conversation, result, &error);
+  GPtrArray *artifacts = rk_session_get_artifacts (session);
+
+  if (out == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        rk_window_toast (open->window, error->message);
+      return;
+    }
+  for (guint i = artifacts->len; i > open->n_artifacts; i--)
+    {
+      const RkArtifact *a = g_ptr_array_index (artifacts, i - 1);
+      g_autoptr(RkTable) table = NULL;
+
+      if (a->kind != RK_ARTIFACT_TABLE)
+        continue;
+      table = rk_table_open_beneath (rk_session_get_workspace (session), a->path, &error);
+      if (table == NULL)
+        {
+          rk_window_toast (open->window, error->message);
+          return;
+        }
+      rk_table_view_open_window (table, open->title, GTK_WIDGET (open->window));
+      return;
+    }
+}
+
+/* The table is read by the kernel, as the file's code would read it, so
+ * the chat shows what ran (and asks first, as for any code). */
+static void
+file_open_table_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  const char *name, *sheet;
+  g_autofree char *py_name = NULL;
+  g_autofree char *py_sheet = NULL;
+  g_autofree char *code = NULL;
+  OpenTable *open;
+
+  if (self->conversation == NULL)
+    return;
+  g_variant_get (parameter, "(&s&s)", &name, &sheet);
+  py_name = rk_analysis_py_string (name);
+  if (*sheet != '\0')
+    {
+      py_sheet = rk_analysis_py_string (sheet);
+      code = g_strdup_printf ("reckon.show(reckon.compute(reckon.load(%s, sheet=%s)), name=%s)\n",
+                              py_name, py_sheet, py_sheet);
+    }
+  else
+    code = g_strdup_printf ("reckon.show(reckon.compute(reckon.load(%s)), name=%s)\n", py_name, py_name);
+  open = g_new0 (OpenTable, 1);
+  open->window = g_object_ref (self);
+  open->conversation = g_object_ref (self->conversation);
+  open->title = rk_text_sanitize_for_terminal (*sheet != '\0' ? sheet : name, RK_TEXT_SANITIZE_SINGLE_LINE);
+  open->n_artifacts = rk_session_get_artifacts (rk_conversation_get_session (self->conversation))->len;
+  rk_conversation_run_code_async (self->conversation, code, RK_CODE_PROPOSED, self->cancellable, table_loaded_cb, open);
+}
+
+void
+_rk_window_class_files_init (RkWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_install_action (widget_class, "win.file-show", "s", file_show_action);
+  gtk_widget_class_install_action (widget_class, "win.file-reread", "s", file_reread_action);
+  gtk_widget_class_install_action (widget_class, "win.file-remove", "s", file_remove_action);
+  gtk_widget_class_install_action (widget_class, "win.file-open-table", "(ss)", file_open_table_action);
+}
