@@ -1467,32 +1467,127 @@ now_ms (void)
   return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
 }
 
+/* What both monitors (main and run_nested) watch while the program runs:
+ * the wall clock and the workspace's size and file count. */
+struct monitor
+{
+  struct workspace_usage_walker *walker;
+  uint64_t                       deadline;     /* 0: no --timeout */
+  uint64_t                       next_check;
+  uint64_t                       interval;
+  uint64_t                       disk_allowed;
+  struct workspace_usage         last;
+  const char                    *limit;        /* the limit crossed, or NULL */
+  char                           limit_value[64];
+};
+
+static void
+monitor_start (struct monitor                *m,
+               struct workspace_usage_walker *walker)
+{
+  memset (m, 0, sizeof *m);
+  m->walker = walker;
+  m->interval = 150;
+  m->disk_allowed = opt.disk;
+  if (opt.timeout > 0)
+    m->deadline = now_ms () + opt.timeout * 1000;
+}
+
 /* The next walk of the workspace: every 150 ms while it changes, backing off
  * to 1 s while it does not, and walking at most a tenth of the time. */
-static uint64_t
-schedule_next_check (uint64_t                      *interval,
-                     struct workspace_usage        *last,
-                     const struct workspace_usage  *now_usage,
-                     uint64_t                       spent)
+static void
+schedule_next_check (struct monitor               *m,
+                     const struct workspace_usage *now_usage,
+                     uint64_t                      spent)
 {
-  if (now_usage->bytes != last->bytes || now_usage->entries != last->entries)
-    *interval = 150;
-  else if (*interval < 1000)
-    *interval = *interval * 2 > 1000 ? 1000 : *interval * 2;
-  *last = *now_usage;
-  return now_ms () + (spent * 10 > *interval ? spent * 10 : *interval);
+  if (now_usage->bytes != m->last.bytes || now_usage->entries != m->last.entries)
+    m->interval = 150;
+  else if (m->interval < 1000)
+    m->interval = m->interval * 2 > 1000 ? 1000 : m->interval * 2;
+  m->last = *now_usage;
+  m->next_check = now_ms () + (spent * 10 > m->interval ? spent * 10 : m->interval);
+}
+
+/* The clock, then (when due) a walk of the workspace from @root, whose
+ * processes' open files count too: TRUE when a limit was crossed (in
+ * m->limit and m->limit_value). */
+static bool
+monitor_check (struct monitor *m,
+               pid_t           root)
+{
+  uint64_t now = now_ms ();
+
+  if (m->deadline != 0 && now >= m->deadline)
+    {
+      m->limit = "timeout";
+      snprintf (m->limit_value, sizeof m->limit_value, "%llus", (unsigned long long) opt.timeout);
+      return true;
+    }
+  if (now >= m->next_check)
+    {
+      struct workspace_usage u;
+      uint64_t spent;
+
+      workspace_usage_walk (m->walker, root, &u);
+      spent = now_ms () - now;
+      if (u.bytes > m->disk_allowed || u.blind)
+        {
+          m->limit = "disk";
+          snprintf (m->limit_value, sizeof m->limit_value, "%llu bytes", (unsigned long long) opt.disk);
+          return true;
+        }
+      if (u.entries > opt.max_files || u.too_deep)
+        {
+          m->limit = "files";
+          snprintf (m->limit_value, sizeof m->limit_value, "%llu", (unsigned long long) opt.max_files);
+          return true;
+        }
+      schedule_next_check (m, &u, spent);
+    }
+  return false;
 }
 
 /* How long to poll: until the next walk, or the deadline if that comes first. */
 static int
-poll_wait_ms (uint64_t next_check,
-              uint64_t deadline)
+monitor_wait_ms (const struct monitor *m)
 {
-  int wait_ms = (int) (next_check - now_ms ());
+  int wait_ms = (int) (m->next_check - now_ms ());
 
-  if (deadline != 0 && (int64_t) (deadline - now_ms ()) < wait_ms)
-    wait_ms = (int) (deadline - now_ms ());
+  if (m->deadline != 0 && (int64_t) (m->deadline - now_ms ()) < wait_ms)
+    wait_ms = (int) (m->deadline - now_ms ());
   return wait_ms < 0 ? 0 : wait_ms;
+}
+
+/* SIGCHLD and the signals the monitor passes on, blocked and read from
+ * the returned signalfd instead. */
+static int
+monitor_signalfd (void)
+{
+  sigset_t set;
+  int sfd;
+
+  sigemptyset (&set);
+  sigaddset (&set, SIGCHLD);
+  for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++)
+    sigaddset (&set, forwarded_signals[i]);
+  if (sigprocmask (SIG_BLOCK, &set, NULL) != 0)
+    die_with_error ("cannot block signals");
+  sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (sfd < 0)
+    die_with_error ("cannot create a signalfd");
+  return sfd;
+}
+
+/* The signals the monitor was sent (on @sfd) go on to @target. */
+static void
+monitor_forward_signals (int   sfd,
+                         pid_t target)
+{
+  struct signalfd_siginfo si;
+
+  while (read (sfd, &si, sizeof si) == sizeof si)
+    if (si.ssi_signo != SIGCHLD)
+      kill (target, (int) si.ssi_signo);
 }
 
 static void
@@ -1637,14 +1732,9 @@ nested_kill_everything (pid_t child)
 static void __attribute__((noreturn))
 run_nested (struct workspace_usage_walker *walker)
 {
-  sigset_t set;
   int sfd;
   pid_t child;
-  uint64_t deadline = 0, next_check = 0;
-  const char *limit = NULL;
-  char limit_value[64] = "";
-  struct workspace_usage last = { 0 };
-  uint64_t interval = 150;
+  struct monitor m;
   int status = 0;
   bool have_status = false;
 
@@ -1662,15 +1752,7 @@ run_nested (struct workspace_usage_walker *walker)
   if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
     die_with_error ("cannot become a child subreaper");
 
-  sigemptyset (&set);
-  sigaddset (&set, SIGCHLD);
-  for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++)
-    sigaddset (&set, forwarded_signals[i]);
-  if (sigprocmask (SIG_BLOCK, &set, NULL) != 0)
-    die_with_error ("cannot block signals");
-  sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-  if (sfd < 0)
-    die_with_error ("cannot create a signalfd");
+  sfd = monitor_signalfd ();
   if (opt.control_fd >= 0)
     fcntl (opt.control_fd, F_SETFD, FD_CLOEXEC);
 
@@ -1693,52 +1775,19 @@ run_nested (struct workspace_usage_walker *walker)
   if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
     die_with_error ("cannot make the monitor undumpable");
 
-  if (opt.timeout > 0)
-    deadline = now_ms () + opt.timeout * 1000;
+  monitor_start (&m, walker);
   for (;;)
     {
       struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN }, { .fd = opt.control_fd, .events = POLLIN } };
-      uint64_t now = now_ms ();
-      int wait_ms;
       pid_t p;
 
-      if (deadline != 0 && now >= deadline)
-        {
-          limit = "timeout";
-          snprintf (limit_value, sizeof limit_value, "%llus", (unsigned long long) opt.timeout);
-          break;
-        }
-      if (now >= next_check)
-        {
-          struct workspace_usage u;
-          uint64_t t0 = now_ms (), spent;
-          /* From the monitor: orphans of the run are its children too. */
-          workspace_usage_walk (walker, getpid (), &u);
-          spent = now_ms () - t0;
-          if (u.bytes > opt.disk || u.blind)
-            {
-              limit = "disk";
-              snprintf (limit_value, sizeof limit_value, "%llu bytes", (unsigned long long) opt.disk);
-            }
-          else if (u.entries > opt.max_files || u.too_deep)
-            {
-              limit = "files";
-              snprintf (limit_value, sizeof limit_value, "%llu", (unsigned long long) opt.max_files);
-            }
-          if (limit != NULL)
-            break;
-          next_check = schedule_next_check (&interval, &last, &u, spent);
-        }
-      wait_ms = poll_wait_ms (next_check, deadline);
-      if (poll (pfd, opt.control_fd >= 0 ? 2 : 1, wait_ms) < 0 && errno != EINTR)
+      /* From the monitor: orphans of the run are its children too. */
+      if (monitor_check (&m, getpid ()))
+        break;
+      if (poll (pfd, opt.control_fd >= 0 ? 2 : 1, monitor_wait_ms (&m)) < 0 && errno != EINTR)
         die_with_error ("poll failed");
       if (pfd[0].revents & POLLIN)
-        {
-          struct signalfd_siginfo si;
-          while (read (sfd, &si, sizeof si) == sizeof si)
-            if (si.ssi_signo != SIGCHLD)
-              kill (child, (int) si.ssi_signo);
-        }
+        monitor_forward_signals (sfd, child);
       if (opt.control_fd >= 0 && (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)))
         {
           /* Each byte is a signal for the program; end of file means the
@@ -1766,15 +1815,15 @@ run_nested (struct workspace_usage_walker *walker)
 
   /* The run ends with the program: nothing it started outlives it. */
   nested_kill_everything (have_status ? 0 : child);
-  if (!have_status && limit == NULL)
-    limit = "timeout";
+  if (!have_status && m.limit == NULL)
+    m.limit = "timeout";
   workspace_restore (walker);
   if (have_status && WIFEXITED (status) && WEXITSTATUS (status) == EXIT_SETUP_FAILED)
     {
       write_status ("{\"error\": \"the program could not be set up\"}\n");
       exit (EXIT_SETUP_FAILED);
     }
-  finish (status, have_status, limit, limit_value);
+  finish (status, have_status, m.limit, m.limit_value);
 }
 
 int
@@ -1789,21 +1838,15 @@ main (int argc, char **argv)
   char requests[64], answers[4096];
   size_t n_requests = 0, n_answers = 0;
   bool sync_open;
-  sigset_t set;
   pid_t pid1;
   int sfd;
   uid_t outer_uid;
   gid_t outer_gid;
   pid_t parent = getppid ();
-  uint64_t deadline = 0, next_check = 0;
-  const char *limit = NULL;
-  char limit_value[64] = "";
+  struct monitor m;
   struct workspace_usage_walker *walker;
-  struct workspace_usage last = { 0 };
-  uint64_t interval = 150;
   bool oom_killed;
   int pid1_status = 0;
-  bool walked = false;
   struct rusage pid1_usage = { 0 };
 
   /* With 0-2 closed, our own pipes would land there and reach the program
@@ -1906,15 +1949,7 @@ main (int argc, char **argv)
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     die_with_error ("cannot set no_new_privs");
 
-  sigemptyset (&set);
-  sigaddset (&set, SIGCHLD);
-  for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++)
-    sigaddset (&set, forwarded_signals[i]);
-  if (sigprocmask (SIG_BLOCK, &set, NULL) != 0)
-    die_with_error ("cannot block signals");
-  sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-  if (sfd < 0)
-    die_with_error ("cannot create a signalfd");
+  sfd = monitor_signalfd ();
 
   if (pipe2 (sync_pipe, O_CLOEXEC) != 0 || pipe2 (report_pipe, O_CLOEXEC) != 0
       || (opt.workspace_tmpfs && pipe2 (saved_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
@@ -1978,54 +2013,27 @@ main (int argc, char **argv)
       debug ("memory: %s", how);
     }
 
-  if (opt.timeout > 0)
-    deadline = now_ms () + opt.timeout * 1000;
-
+  monitor_start (&m, walker);
   for (;;)
     {
       struct pollfd pfd[8] = { { .fd = sfd, .events = POLLIN } };
       int nterm = terminal_poll_fds (pfd + 1);
       int npfd = 1 + nterm;
       int sync_at = -1, saved_at = -1, request_at = -1, answer_at = -1;
-      uint64_t now = now_ms ();
-      int wait_ms;
       int status;
       pid_t p;
 
-      if (deadline != 0 && now >= deadline)
+      if (monitor_check (&m, pid1))
         {
-          limit = "timeout";
-          snprintf (limit_value, sizeof limit_value, "%llus", (unsigned long long) opt.timeout);
           kill (pid1, SIGKILL);
           break;
         }
-      if (now >= next_check)
-        {
-          struct workspace_usage u;
-          uint64_t t0 = now_ms (), spent;
-          workspace_usage_walk (walker, pid1, &u);
-          spent = now_ms () - t0;
-          /* A capped workspace's save writes each file under no name
-           * before it replaces the old one: the host's folder may hold
-           * both for a moment (the tmpfs itself holds --disk). */
-          if (u.bytes > (opt.workspace_tmpfs && walked ? 2 * opt.disk : opt.disk) || u.blind)
-            {
-              limit = "disk";
-              snprintf (limit_value, sizeof limit_value, "%llu bytes", (unsigned long long) opt.disk);
-            }
-          else if (u.entries > opt.max_files || u.too_deep)
-            {
-              limit = "files";
-              snprintf (limit_value, sizeof limit_value, "%llu", (unsigned long long) opt.max_files);
-            }
-          if (limit != NULL)
-            {
-              kill (pid1, SIGKILL);
-              break;
-            }
-          next_check = schedule_next_check (&interval, &last, &u, spent);
-          walked = true;
-        }
+      /* A capped workspace's save writes each file under no name before
+       * it replaces the old one: after the first walk (the copy in), the
+       * host's folder may hold both for a moment (the tmpfs itself holds
+       * --disk). */
+      if (opt.workspace_tmpfs && m.next_check != 0)
+        m.disk_allowed = 2 * opt.disk;
 
       /* A new request is read only once PID-1's pipe took the last ones;
        * answers are read only while there is room to keep them. */
@@ -2049,8 +2057,7 @@ main (int argc, char **argv)
           answer_at = npfd++;
           pfd[answer_at] = (struct pollfd) { .fd = opt.sync_fd, .events = POLLOUT };
         }
-      wait_ms = poll_wait_ms (next_check, deadline);
-      if (poll (pfd, (nfds_t) npfd, wait_ms) < 0 && errno != EINTR)
+      if (poll (pfd, (nfds_t) npfd, monitor_wait_ms (&m)) < 0 && errno != EINTR)
         die_with_error ("poll failed");
       terminal_pump (pfd + 1, nterm);
       if (sync_at >= 0 && (pfd[sync_at].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -2096,12 +2103,7 @@ main (int argc, char **argv)
             n_answers = 0;  /* the caller is gone: nobody to tell */
         }
       if (pfd[0].revents & POLLIN)
-        {
-          struct signalfd_siginfo si;
-          while (read (sfd, &si, sizeof si) == sizeof si)
-            if (si.ssi_signo != SIGCHLD)
-              kill (pid1, (int) si.ssi_signo);
-        }
+        monitor_forward_signals (sfd, pid1);
       p = wait4 (pid1, &status, WNOHANG, &pid1_usage);
       if (p == pid1)
         {
@@ -2156,7 +2158,7 @@ main (int argc, char **argv)
     while (len < sizeof report - 1 && (n = read (report_pipe[0], report + len, sizeof report - 1 - len)) > 0)
       len += (size_t) n;
     report[len] = '\0';
-    if (limit == NULL && len > 0 && report[0] == 'E')
+    if (m.limit == NULL && len > 0 && report[0] == 'E')
       {
         /* The inside already printed the reason on stderr. */
         char esc[1200], json[1300];
@@ -2193,19 +2195,19 @@ main (int argc, char **argv)
       }
     /* PID-1's own hard RLIMIT_CPU (its time and that of the processes it
      * reaped): it was killed before it could report. */
-    if (limit == NULL && !have_status && WIFSIGNALED (pid1_status) && WTERMSIG (pid1_status) == SIGKILL
+    if (m.limit == NULL && !have_status && WIFSIGNALED (pid1_status) && WTERMSIG (pid1_status) == SIGKILL
         && (uint64_t) (pid1_usage.ru_utime.tv_sec + pid1_usage.ru_stime.tv_sec) >= opt.cpu_seconds)
       {
-        limit = "cpu";
-        snprintf (limit_value, sizeof limit_value, "%llus", (unsigned long long) opt.cpu_seconds);
+        m.limit = "cpu";
+        snprintf (m.limit_value, sizeof m.limit_value, "%llus", (unsigned long long) opt.cpu_seconds);
       }
     /* The cgroup's OOM killer took the program (or PID-1). */
-    if (limit == NULL && oom_killed
+    if (m.limit == NULL && oom_killed
         && (!have_status || (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL)))
       {
-        limit = "memory";
-        snprintf (limit_value, sizeof limit_value, "%llu bytes", (unsigned long long) opt.memory);
+        m.limit = "memory";
+        snprintf (m.limit_value, sizeof m.limit_value, "%llu bytes", (unsigned long long) opt.memory);
       }
-    finish (status, have_status, limit, limit_value);
+    finish (status, have_status, m.limit, m.limit_value);
   }
 }

@@ -64,8 +64,7 @@ free_named_path (const char *out_dir,
 /* A table as CSV, and as the .rkt the kernel wrote (raw values and types,
  * for `reckon-cli table`). */
 static gboolean
-save_table (const char       *workspace,
-            int               workspace_fd,
+save_table (RkWorkspace      *workspace,
             const RkExportLimits *limits,
             const RkArtifact *artifact,
             const char       *out_dir,
@@ -80,7 +79,7 @@ save_table (const char       *workspace,
   g_autoptr(GFileOutputStream) stream = NULL;
   int fd;
 
-  fd = rk_export_open_beneath (workspace_fd, artifact->path, error);
+  fd = rk_workspace_open_file (workspace, artifact->path, error);
   if (fd < 0)
     return FALSE;
   table = rk_table_open_fd (fd, error);
@@ -112,7 +111,7 @@ save_table (const char       *workspace,
 
 /* A figure under a name that says what it is: figure-1.png, figure-2.svg. */
 static gboolean
-save_figure (const char       *workspace,
+save_figure (RkWorkspace      *workspace,
              const RkExportLimits *limits,
              const RkArtifact *artifact,
              const char       *out_dir,
@@ -135,8 +134,7 @@ save_figure (const char       *workspace,
  * (read through an fd beneath the workspace, like everything else), and
  * the spec beside it for `reckon-cli chart`. */
 static gboolean
-save_chart (const char       *workspace,
-            int               workspace_fd,
+save_chart (RkWorkspace      *workspace,
             const RkExportLimits *limits,
             const RkArtifact *artifact,
             const char       *out_dir,
@@ -149,7 +147,7 @@ save_chart (const char       *workspace,
   g_autoptr(RkChart) chart = NULL;
 
   /* The spec and its sidecar, both through fds beneath the workspace. */
-  chart = rk_chart_new_from_workspace (workspace_fd, artifact->path, error);
+  chart = rk_chart_new_from_workspace (workspace, artifact->path, error);
   if (chart == NULL)
     return FALSE;
   png_path = free_named_path (out_dir, artifact->title, "chart", n, "png", error);
@@ -208,7 +206,7 @@ guint
 rk_cli_save_artifacts (RkSession  *session,
                        const char *out_dir)
 {
-  const char *workspace = rk_session_get_workspace (session);
+  RkWorkspace *workspace = rk_session_get_workspace (session);
   GPtrArray *artifacts = rk_session_get_artifacts (session);
   /* destination folder → GPtrArray of workspace paths */
   g_autoptr(GHashTable) by_dir = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -218,7 +216,6 @@ rk_cli_save_artifacts (RkSession  *session,
   GHashTableIter iter;
   gpointer key, value;
   guint failed = 0, n_tables = 0, n_figures = 0, n_charts = 0, n_files = 0;
-  int workspace_fd;
   /* One cap for everything this run saves, however many folders and
    * kinds it is split into (issue 18: five 1 GiB files in five folders
    * were five exports of 1 GiB each, under a 4 GiB cap each). */
@@ -236,11 +233,9 @@ rk_cli_save_artifacts (RkSession  *session,
       rk_cli_print (stderr, _("reckon: could not create “%s”: %s\n"), out_dir, g_strerror (errsv));
       return artifacts->len;
     }
-  workspace_fd = open (workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (workspace_fd < 0)
+  if (!rk_workspace_exists (workspace))
     {
-      int errsv = errno;
-      rk_cli_print (stderr, _("reckon: could not open the workspace: %s\n"), g_strerror (errsv));
+      rk_cli_print (stderr, _("reckon: could not open the workspace: %s\n"), g_strerror (ENOENT));
       return artifacts->len;
     }
 
@@ -252,13 +247,13 @@ rk_cli_save_artifacts (RkSession  *session,
       switch (artifact->kind)
         {
         case RK_ARTIFACT_TABLE:
-          ok = save_table (workspace, workspace_fd, &limits, artifact, out_dir, ++n_tables, saved, &error);
+          ok = save_table (workspace, &limits, artifact, out_dir, ++n_tables, saved, &error);
           break;
         case RK_ARTIFACT_FIGURE:
           ok = save_figure (workspace, &limits, artifact, out_dir, ++n_figures, saved, &error);
           break;
         case RK_ARTIFACT_CHART:
-          ok = save_chart (workspace, workspace_fd, &limits, artifact, out_dir, ++n_charts, saved, &error);
+          ok = save_chart (workspace, &limits, artifact, out_dir, ++n_charts, saved, &error);
           break;
         case RK_ARTIFACT_FILE:
         default:
@@ -286,7 +281,6 @@ rk_cli_save_artifacts (RkSession  *session,
           failed++;
         }
     }
-  close (workspace_fd);
 
   g_hash_table_iter_init (&iter, by_dir);
   while (g_hash_table_iter_next (&iter, &key, &value))

@@ -108,10 +108,10 @@ print_json_event (const RkAgentEvent *event)
         {
           json_builder_set_member_name (b, "status");
           json_builder_add_string_value (b, rk_kernel_status_to_string (k->status));
-          if (k->limit != NULL)
+          if (k->limit != RK_SANDBOX_LIMIT_NONE)
             {
               json_builder_set_member_name (b, "limit");
-              json_builder_add_string_value (b, k->limit);
+              json_builder_add_string_value (b, rk_sandbox_limit_to_name (k->limit));
             }
         }
     }
@@ -476,7 +476,7 @@ agent_event_cb (RkAgent            *agent,
         fputc ('\n', stderr);
       a->at_line_start = TRUE;
       /* A sandbox limit: its size and the flag that raises it. */
-      if (k != NULL && k->type == RK_KERNEL_EVENT_ERROR && k->limit != NULL)
+      if (k != NULL && k->type == RK_KERNEL_EVENT_ERROR && k->limit != RK_SANDBOX_LIMIT_NONE)
         {
           g_autofree char *sentence = rk_cli_limit_sentence (&a->limits, k->limit);
 
@@ -719,9 +719,6 @@ parse_options (AskOptions  *o,
     { "max-repairs", 0, 0, G_OPTION_ARG_INT, &o->max_repairs, N_("Automatic repairs after an error (default 3)"), N_("N") },
     { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &o->idle_timeout, N_("Seconds of silence before the model counts as stalled (default 60)"), N_("S") },
     { "transcript", 0, 0, G_OPTION_ARG_FILENAME, &o->transcript_path, N_("Save the conversation to FILE as it goes, and its results in FILE.results for export"), N_("FILE") },
-    { "memory", 0, 0, G_OPTION_ARG_STRING, &o->limit_options.memory, N_("Memory the code may use, e.g. 512M or 4G (default 2G)"), N_("SIZE") },
-    { "disk", 0, 0, G_OPTION_ARG_STRING, &o->limit_options.disk, N_("Space the files in the workspace may take, e.g. 4G (default 1G)"), N_("SIZE") },
-    { "timeout", 0, 0, G_OPTION_ARG_STRING, &o->limit_options.timeout, N_("Stop a cell after SECONDS (default 120)"), N_("SECONDS") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL },
     { NULL }
   };
@@ -731,6 +728,7 @@ parse_options (AskOptions  *o,
   o->max_steps = 8;
   o->max_repairs = 3;
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  rk_cli_add_limit_options (context, &o->limit_options, 0);
   g_option_context_set_summary (context,
     _("A local model answers QUESTION by writing Python that runs in the sandbox, "
       "over copies of the given files. Code is shown and, by default, run only "
@@ -823,7 +821,7 @@ open_conversation (const AskOptions  *o,
 
   if (!rk_cli_check_sandbox (&error))
     return fail (o->json, RK_CLI_EXIT_SANDBOX, error->message);
-  conversation = rk_conversation_new (client, NULL, &error);
+  conversation = rk_conversation_new (client, &error);
   if (conversation == NULL)
     return fail (o->json, RK_CLI_EXIT_SANDBOX, error->message);
   rk_conversation_set_idle_timeout (conversation, 0);   /* a command ends, it does not idle */

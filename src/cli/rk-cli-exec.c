@@ -70,7 +70,7 @@ event_cb (RkKernel      *kernel,
         fputc ('\n', stderr);
       /* A sandbox limit in words after the bare exception the traceback
        * ends with: its size, and the flag that raises it. */
-      if (ev->limit != NULL)
+      if (ev->limit != RK_SANDBOX_LIMIT_NONE)
         {
           g_autofree char *sentence = rk_cli_limit_sentence (&x->limits, ev->limit);
 
@@ -78,7 +78,8 @@ event_cb (RkKernel      *kernel,
             rk_cli_print (stderr, "reckon: %s\n", sentence);
           else if (ev->evalue != NULL)
             {
-              rk_cli_print (stderr, _("reckon: the cell reached the sandbox's “%s” limit: "), ev->limit);
+              rk_cli_print (stderr, _("reckon: the cell reached the sandbox's “%s” limit: "),
+                            rk_sandbox_limit_to_name (ev->limit));
               rk_cli_print_untrusted (stderr, ev->evalue);
               fputc ('\n', stderr);
             }
@@ -194,7 +195,7 @@ status_of_cell (const Exec *x)
       return RK_CLI_EXIT_OK;
     case RK_KERNEL_STATUS_ERROR:
       /* The limit line said it, with the --timeout to run again with. */
-      return g_strcmp0 (x->done->limit, "time") == 0 ? RK_CLI_EXIT_TIME_LIMIT : RK_CLI_EXIT_FAILURE;
+      return x->done->limit == RK_SANDBOX_LIMIT_TIME ? RK_CLI_EXIT_TIME_LIMIT : RK_CLI_EXIT_FAILURE;
     case RK_KERNEL_STATUS_INTERRUPTED:
       rk_cli_print (stderr, "%s\n", _("reckon-cli exec: the cell was stopped (Ctrl+C)."));
       return RK_CLI_EXIT_CANCELLED;
@@ -240,9 +241,6 @@ rk_cli_exec (int    argc,
   GOptionEntry entries[] = {
     { "file", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &data_files, N_("Copy DATA into the workspace first (repeatable)"), N_("DATA") },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, N_("Copy tables (as CSV), figures, charts and created files into DIR"), N_("DIR") },
-    { "memory", 0, 0, G_OPTION_ARG_STRING, &limit_options.memory, N_("Memory the code may use, e.g. 512M or 4G (default 2G)"), N_("SIZE") },
-    { "disk", 0, 0, G_OPTION_ARG_STRING, &limit_options.disk, N_("Space the files in the workspace may take, e.g. 4G (default 1G)"), N_("SIZE") },
-    { "timeout", 't', 0, G_OPTION_ARG_STRING, &limit_options.timeout, N_("Stop the cell after SECONDS (default 120)"), N_("SECONDS") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
@@ -255,6 +253,7 @@ rk_cli_exec (int    argc,
   int status;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  rk_cli_add_limit_options (context, &limit_options, 't');
   g_option_context_set_summary (context,
     _("Runs CODE.py (or “-” for standard input) as one cell in a fresh kernel inside "
       "the sandbox, over a temporary workspace that is deleted afterwards. Output "

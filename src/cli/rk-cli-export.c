@@ -18,6 +18,7 @@ rk_cli_export (int    argc,
 {
   g_autofree char *out = NULL;
   g_autofree char *workspace = NULL;
+  g_autoptr(RkWorkspace) folder = NULL;
   g_autofree char *title = NULL;
   g_autofree char *text = NULL;
   g_auto(GStrv) files = NULL;
@@ -52,7 +53,7 @@ rk_cli_export (int    argc,
       rk_cli_print (stderr, "%s\n", _("Usage: reckon-cli export --notebook|--html TRANSCRIPT [--workspace DIR] [--out FILE]"));
       return RK_CLI_EXIT_USAGE;
     }
-  if (workspace != NULL && !g_file_test (workspace, G_FILE_TEST_IS_DIR))
+  if (workspace != NULL && (folder = rk_workspace_open (workspace, NULL)) == NULL)
     {
       rk_cli_print (stderr, "reckon-cli export: %s\n", _("The workspace given is not a folder."));
       return RK_CLI_EXIT_USAGE;
@@ -64,15 +65,15 @@ rk_cli_export (int    argc,
       rk_cli_print (stderr, "reckon-cli export: %s: %s\n", files[0], error->message);
       return RK_CLI_EXIT_FAILURE;
     }
-  if (workspace == NULL)
+  if (folder == NULL)
     {
       g_autofree char *results = rk_transcript_results_folder (files[0]);
 
       if (g_file_test (results, G_FILE_TEST_IS_DIR))
-        workspace = g_steal_pointer (&results);
+        folder = rk_workspace_open (results, NULL);
     }
-  text = notebook ? rk_transcript_to_notebook (transcript, workspace, not_embedded, &error)
-                  : rk_transcript_to_html (transcript, workspace, title, not_embedded, &error);
+  text = notebook ? rk_transcript_to_notebook (transcript, folder, not_embedded, &error)
+                  : rk_transcript_to_html (transcript, folder, title, not_embedded, &error);
   if (text == NULL)
     {
       rk_cli_print (stderr, "reckon-cli export: %s\n", error->message);

@@ -118,6 +118,25 @@ rk_cli_limit_options_clear (RkCliLimitOptions *options)
   g_clear_pointer (&options->timeout, g_free);
 }
 
+void
+rk_cli_add_limit_options (GOptionContext    *context,
+                          RkCliLimitOptions *options,
+                          char               timeout_short)
+{
+  /* The options' names are the limits' own (rk_sandbox_limit_cli_option). */
+  GOptionEntry entries[] = {
+    { rk_sandbox_limit_cli_option (RK_SANDBOX_LIMIT_MEMORY) + 2, 0, 0, G_OPTION_ARG_STRING, &options->memory,
+      N_("Memory the code may use, e.g. 512M or 4G (default 2G)"), N_("SIZE") },
+    { rk_sandbox_limit_cli_option (RK_SANDBOX_LIMIT_DISK) + 2, 0, 0, G_OPTION_ARG_STRING, &options->disk,
+      N_("Space the files in the workspace may take, e.g. 4G (default 1G)"), N_("SIZE") },
+    { rk_sandbox_limit_cli_option (RK_SANDBOX_LIMIT_TIME) + 2, timeout_short, 0, G_OPTION_ARG_STRING, &options->timeout,
+      N_("Stop a cell after SECONDS (default 120)"), N_("SECONDS") },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+}
+
 gboolean
 rk_cli_limits_parse (const RkCliLimitOptions  *options,
                      RkKernelLimits           *limits,
@@ -128,58 +147,32 @@ rk_cli_limits_parse (const RkCliLimitOptions  *options,
   limits->disk_bytes = (guint64) RK_LIMITS_DISK_DEFAULT_MIB << 20;
   limits->cell_time_seconds = RK_LIMITS_TIME_DEFAULT_S;
   if (options->memory != NULL &&
-      !rk_limits_parse_size (RK_LIMIT_MEMORY, "--memory", options->memory, &limits->memory_bytes, error))
+      !rk_limits_parse_size (RK_SANDBOX_LIMIT_MEMORY, rk_sandbox_limit_cli_option (RK_SANDBOX_LIMIT_MEMORY), options->memory, &limits->memory_bytes, error))
     return FALSE;
   if (options->disk != NULL &&
-      !rk_limits_parse_size (RK_LIMIT_DISK, "--disk", options->disk, &limits->disk_bytes, error))
+      !rk_limits_parse_size (RK_SANDBOX_LIMIT_DISK, rk_sandbox_limit_cli_option (RK_SANDBOX_LIMIT_DISK), options->disk, &limits->disk_bytes, error))
     return FALSE;
   if (options->timeout != NULL &&
-      !rk_limits_parse_seconds ("--timeout", options->timeout, &limits->cell_time_seconds, error))
+      !rk_limits_parse_seconds (rk_sandbox_limit_cli_option (RK_SANDBOX_LIMIT_TIME), options->timeout, &limits->cell_time_seconds, error))
     return FALSE;
   return TRUE;
 }
 
 char *
 rk_cli_limit_sentence (const RkKernelLimits *limits,
-                       const char           *limit)
+                       RkSandboxLimit        limit)
 {
-  RkLimitKind kind;
-  guint64 current, raised;
-  g_autofree char *shown = NULL;
-  g_autofree char *flag_value = NULL;
-  const char *flag;
-
-  if (!rk_limit_kind_from_name (limit, &kind))
-    return NULL;
-  switch (kind)
+  switch (limit)
     {
-    case RK_LIMIT_MEMORY:
-      flag = "--memory";
-      current = limits->memory_bytes >> 20;
-      break;
-    case RK_LIMIT_DISK:
-      flag = "--disk";
-      current = limits->disk_bytes >> 20;
-      break;
-    case RK_LIMIT_TIME:
+    case RK_SANDBOX_LIMIT_MEMORY:
+      return rk_sandbox_limit_cli_sentence (limit, limits->memory_bytes >> 20);
+    case RK_SANDBOX_LIMIT_DISK:
+      return rk_sandbox_limit_cli_sentence (limit, limits->disk_bytes >> 20);
+    case RK_SANDBOX_LIMIT_TIME:
+      return rk_sandbox_limit_cli_sentence (limit, limits->cell_time_seconds);
     default:
-      flag = "--timeout";
-      current = limits->cell_time_seconds;
-      break;
+      return NULL;
     }
-  if (kind == RK_LIMIT_TIME)
-    shown = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u second", "%u seconds", (gulong) current),
-                             (guint) current);
-  else
-    shown = g_format_size_full (current << 20, G_FORMAT_SIZE_IEC_UNITS);
-  if (!rk_limits_raised (kind, current, &raised))
-    /* TRANSLATORS: e.g. "the cell reached the sandbox's “memory” limit (64 GiB), the most it can be." */
-    return g_strdup_printf (_("the cell reached the sandbox's “%s” limit (%s), the most it can be."), limit, shown);
-  flag_value = kind == RK_LIMIT_TIME ? g_strdup_printf ("%" G_GUINT64_FORMAT, raised)
-                                     : rk_limits_format_flag_size (raised << 20);
-  /* TRANSLATORS: e.g. "the cell reached the sandbox's “memory” limit (2 GiB); run again with --memory 4G to raise it." */
-  return g_strdup_printf (_("the cell reached the sandbox's “%s” limit (%s); run again with %s %s to raise it."),
-                          limit, shown, flag, flag_value);
 }
 
 static void

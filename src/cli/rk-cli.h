@@ -97,6 +97,11 @@ typedef struct
 } RkCliLimitOptions;
 
 void        rk_cli_limit_options_clear (RkCliLimitOptions *options);
+/* Adds --memory, --disk and --timeout (with @timeout_short as its short
+ * name, or 0) to @context's main options, filling @options. */
+void        rk_cli_add_limit_options   (GOptionContext    *context,
+                                        RkCliLimitOptions *options,
+                                        char               timeout_short);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RkCliLimitOptions, rk_cli_limit_options_clear)
 /* Parses @options once into @limits, the sandbox's defaults where one is
  * not given; a bad value fails with one sentence naming the option. */
@@ -104,11 +109,10 @@ gboolean    rk_cli_limits_parse        (const RkCliLimitOptions *options,
                                         RkKernelLimits          *limits,
                                         GError                 **error);
 /* The line for a cell that reached @limit (a kernel event's limit) under
- * @limits: the limit, its size, and the flag to run again with, e.g.
- * "the cell reached the sandbox's “memory” limit (2 GiB); run again with
- * --memory 4G to raise it." NULL for a limit no flag raises. */
+ * @limits: rk_sandbox_limit_cli_sentence with the value in force. NULL for
+ * a limit no flag raises. */
 char       *rk_cli_limit_sentence      (const RkKernelLimits    *limits,
-                                        const char              *limit);
+                                        RkSandboxLimit           limit);
 /* On stderr: @n_results results made without --out are gone; how to keep them. */
 void        rk_cli_hint_out            (guint           n_results);
 

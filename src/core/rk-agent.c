@@ -364,8 +364,9 @@ kernel_event_cb (RkKernel      *kernel,
       {
         /* A limit (memory, cpu, time) is named as such, not as a bare
          * MemoryError or interrupt. */
-        g_autofree char *line = event->limit != NULL
-          ? g_strdup_printf (_("Stopped at the sandbox's “%s” limit: %s"), event->limit, event->evalue)
+        g_autofree char *line = event->limit != RK_SANDBOX_LIMIT_NONE
+          ? g_strdup_printf (_("Stopped at the sandbox's “%s” limit: %s"), rk_sandbox_limit_to_name (event->limit),
+                             event->evalue)
           : rk_kernel_error_is_plain (event->ename)
           ? g_strdup (event->evalue)
           : g_strdup_printf ("%s: %s", event->ename, event->evalue);
@@ -424,9 +425,9 @@ execute_cb (GObject      *source,
   rk_observation_add (self->observation, done);
   if (done->status == RK_KERNEL_STATUS_DIED && done->message != NULL)
     {
-      /* No traceback here: the detail names the limit ("memory", "cpu",
-       * "time", ...), so a window can say what to do without parsing text. */
-      rk_transcript_add_limit_error (self->transcript, self->cell_id, "SandboxLimit", done->message, done->limit,
+      /* No traceback here: the entry carries the limit, so a window can say
+       * what to do without parsing text. */
+      rk_transcript_add_limit_error (self->transcript, self->cell_id, "SandboxLimit", done->message, NULL,
                                      done->limit, done->limit_value);
       emit (self, RK_AGENT_EVENT_ERROR, done->message, done);
     }

@@ -18,22 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int
-open_workspace (const char  *workspace,
-                GError     **error)
-{
-  int fd = open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-  if (fd < 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   _("Could not open the workspace: %s."), g_strerror (errsv));
-    }
-  return fd;
-}
-
 static gboolean
 has_suffix_ci (const char *path,
                const char *suffix)
@@ -44,7 +28,7 @@ has_suffix_ci (const char *path,
 }
 
 static gboolean
-save_table (int            ws,
+save_table (RkWorkspace   *workspace,
             const char    *rel_path,
             const char    *dest_path,
             GCancellable  *cancellable,
@@ -54,7 +38,7 @@ save_table (int            ws,
   g_autoptr(GFile) file = g_file_new_for_path (dest_path);
   g_autoptr(GFileOutputStream) out = NULL;
   RkTableExportFormat format = has_suffix_ci (dest_path, ".xlsx") ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV;
-  int fd = rk_export_open_beneath (ws, rel_path, error);
+  int fd = rk_workspace_open_file (workspace, rel_path, error);
 
   if (fd < 0)
     return FALSE;
@@ -75,17 +59,14 @@ save_table (int            ws,
 }
 
 gboolean
-rk_artifact_save (const char    *workspace,
+rk_artifact_save (RkWorkspace   *workspace,
                   RkEntryKind    kind,
                   const char    *rel_path,
                   const char    *dest_path,
                   GCancellable  *cancellable,
                   GError       **error)
 {
-  gboolean ok;
-  int ws;
-
-  g_return_val_if_fail (workspace != NULL, FALSE);
+  g_return_val_if_fail (RK_IS_WORKSPACE (workspace), FALSE);
   g_return_val_if_fail (rel_path != NULL, FALSE);
   g_return_val_if_fail (dest_path != NULL, FALSE);
 
@@ -95,20 +76,15 @@ rk_artifact_save (const char    *workspace,
       (kind != RK_ENTRY_TABLE && kind != RK_ENTRY_CHART))
     return rk_export_file (workspace, rel_path, dest_path, cancellable, error);
 
-  ws = open_workspace (workspace, error);
-  if (ws < 0)
-    return FALSE;
   if (kind == RK_ENTRY_TABLE)
-    ok = save_table (ws, rel_path, dest_path, cancellable, error);
+    return save_table (workspace, rel_path, dest_path, cancellable, error);
   else
     {
-      g_autoptr(RkChart) chart = rk_chart_new_from_workspace (ws, rel_path, error);
+      g_autoptr(RkChart) chart = rk_chart_new_from_workspace (workspace, rel_path, error);
 
-      ok = chart != NULL &&
-           rk_chart_export (chart, dest_path, -1, 1200, 800, RK_CHART_STYLE_LIGHT, error);
+      return chart != NULL &&
+             rk_chart_export (chart, dest_path, -1, 1200, 800, RK_CHART_STYLE_LIGHT, error);
     }
-  close (ws);
-  return ok;
 }
 
 char *
@@ -145,22 +121,8 @@ rk_artifact_save_name (RkEntryKind  kind,
   }
 }
 
-static void
-remove_tree_shallow (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_unlink (p);
-    }
-  g_rmdir (dir);
-}
-
 gboolean
-rk_artifact_save_all (const char      *workspace,
+rk_artifact_save_all (RkWorkspace     *workspace,
                       GPtrArray       *records,
                       RkExportFormat   format,
                       const char      *dest,
@@ -172,17 +134,17 @@ rk_artifact_save_all (const char      *workspace,
   g_autoptr(GPtrArray) staged = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GStrvBuilder) skips = g_strv_builder_new ();
   g_auto(GStrv) export_skipped = NULL;
-  g_autofree char *staging = NULL;
+  g_autoptr(RkWorkspace) staging = NULL;
   g_autofree char *json = NULL;
   g_autofree char *json_path = NULL;
   gboolean ok = FALSE;
 
-  g_return_val_if_fail (workspace != NULL, FALSE);
+  g_return_val_if_fail (RK_IS_WORKSPACE (workspace), FALSE);
   g_return_val_if_fail (records != NULL, FALSE);
   g_return_val_if_fail (dest != NULL, FALSE);
 
   /* private to this user (0700), outside the sandbox's reach */
-  staging = g_dir_make_tmp ("reckon-save-XXXXXX", error);
+  staging = rk_workspace_new_temporary (NULL, error);
   if (staging == NULL)
     return FALSE;
 
@@ -201,7 +163,7 @@ rk_artifact_save_all (const char      *workspace,
           g_free (name);
           name = rk_import_numbered_name (plain, n, RK_IMPORT_NAME_MAX);
         }
-      path = g_build_filename (staging, name, NULL);
+      path = g_build_filename (rk_workspace_get_path (staging), name, NULL);
       if (!rk_artifact_save (workspace, p->kind, p->path, path, cancellable, &local_error))
         {
           g_autofree char *line = NULL;
@@ -220,7 +182,7 @@ rk_artifact_save_all (const char      *workspace,
     }
 
   json = rk_provenance_to_json (records);
-  json_path = g_build_filename (staging, "provenance.json", NULL);
+  json_path = g_build_filename (rk_workspace_get_path (staging), "provenance.json", NULL);
   if (!g_file_set_contents_full (json_path, json, -1, G_FILE_SET_CONTENTS_NONE, 0600, error))
     goto out;
   g_ptr_array_add (staged, g_strdup ("provenance.json"));
@@ -234,7 +196,7 @@ rk_artifact_save_all (const char      *workspace,
   ok = TRUE;
 
 out:
-  remove_tree_shallow (staging);
+  rk_workspace_delete (staging, NULL);
   if (ok && skipped != NULL)
     *skipped = g_strv_builder_end (skips);
   return ok;
@@ -243,7 +205,7 @@ out:
 typedef struct
 {
   GPtrArray      *records;
-  char           *workspace;
+  RkWorkspace    *workspace;
   RkExportFormat  format;
   char           *dest;
 } SaveAllData;
@@ -254,7 +216,7 @@ save_all_data_free (gpointer data)
   SaveAllData *d = data;
 
   g_clear_pointer (&d->records, g_ptr_array_unref);
-  g_free (d->workspace);
+  g_clear_object (&d->workspace);
   g_free (d->dest);
   g_free (d);
 }
@@ -281,7 +243,7 @@ save_all_thread (GTask        *task,
 void
 rk_artifact_save_all_async (RkTranscript        *transcript,
                             const char * const  *input_names,
-                            const char          *workspace,
+                            RkWorkspace         *workspace,
                             RkExportFormat       format,
                             const char          *dest,
                             GCancellable        *cancellable,
@@ -292,12 +254,12 @@ rk_artifact_save_all_async (RkTranscript        *transcript,
   SaveAllData *d;
 
   g_return_if_fail (RK_IS_TRANSCRIPT (transcript));
-  g_return_if_fail (workspace != NULL);
+  g_return_if_fail (RK_IS_WORKSPACE (workspace));
   g_return_if_fail (dest != NULL);
 
   d = g_new0 (SaveAllData, 1);
   d->records = rk_provenance_collect (transcript, input_names);
-  d->workspace = g_strdup (workspace);
+  d->workspace = g_object_ref (workspace);
   d->format = format;
   d->dest = g_strdup (dest);
   task = g_task_new (NULL, cancellable, callback, user_data);

@@ -15,7 +15,7 @@ G_BEGIN_DECLS
  * _FILE) beneath @workspace to @dest_path; the format follows the extension
  * of @dest_path (.csv/.xlsx for a table, .png/.svg/.pdf for a chart; other
  * artifacts are copied). Blocking. */
-gboolean  rk_artifact_save           (const char          *workspace,
+gboolean  rk_artifact_save           (RkWorkspace         *workspace,
                                       RkEntryKind          kind,
                                       const char          *rel_path,
                                       const char          *dest_path,
@@ -33,7 +33,7 @@ char     *rk_artifact_save_name      (RkEntryKind          kind,
  * "provenance.json" (rk_provenance_to_json), into the folder or zip @dest
  * (rk_export_all: names made unique, nothing left behind on failure).
  * Artifacts that cannot be read are left out and named in @skipped. Blocking. */
-gboolean  rk_artifact_save_all       (const char          *workspace,
+gboolean  rk_artifact_save_all       (RkWorkspace         *workspace,
                                       GPtrArray           *records,
                                       RkExportFormat       format,
                                       const char          *dest,
@@ -45,7 +45,7 @@ gboolean  rk_artifact_save_all       (const char          *workspace,
  * rk_provenance_collect(). */
 void      rk_artifact_save_all_async (RkTranscript        *transcript,
                                       const char * const  *input_names,
-                                      const char          *workspace,
+                                      RkWorkspace         *workspace,
                                       RkExportFormat       format,
                                       const char          *dest,
                                       GCancellable        *cancellable,

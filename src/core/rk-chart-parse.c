@@ -6,9 +6,9 @@
 
 #include "rk-chart.h"
 #include "rk-chart-private.h"
-#include "rk-export.h"
 #include "rk-json.h"
 #include "rk-util.h"
+#include "rk-workspace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +26,7 @@ typedef struct
 {
   const char *base_dir;
   /* Or: the workspace open at dirfd and the spec's folder in it, and every
-   * read goes through rk_export_open_beneath (no path re-resolved). */
+   * read goes through rk_workspace_open_file_at (no path re-resolved). */
   int         dirfd;
   const char *dir_rel;
   const char *sidecar_name;
@@ -108,7 +108,7 @@ read_bounded_beneath (int         dirfd,
                       gsize       max,
                       GError    **error)
 {
-  int fd = rk_export_open_beneath (dirfd, rel, error);
+  int fd = rk_workspace_open_file_at (dirfd, rel, error);
 
   if (fd < 0)
     return NULL;
@@ -710,45 +710,26 @@ chart_new_from_bytes (GBytes     *bytes,
                       GError    **error)
 {
   g_autoptr(RkChart) self = NULL;
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonObject) root = NULL;
+  g_autoptr(GError) local_error = NULL;
   ParseCtx ctx = *ctxp;
   const char *data;
   gsize len;
-  JsonNode *root;
   gboolean ok;
 
   data = g_bytes_get_data (bytes, &len);
-  if (len > RK_CHART_MAX_SPEC_BYTES)
+  root = rk_json_parse_object (data, (gssize) len, RK_CHART_MAX_SPEC_BYTES, RK_CHART_MAX_DEPTH,
+                               RK_JSON_SCAN_NO_ESCAPED_NUL, &local_error);
+  if (root == NULL)
     {
-      fail (error, RK_PARSE_ERROR_TOO_LARGE, _("The chart is too large."));
-      return NULL;
-    }
-  if (len == 0 || !g_utf8_validate_len (data, len, NULL))
-    {
-      fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is not valid UTF-8 text."));
-      return NULL;
-    }
-  if (!rk_json_scan_ok (data, len, RK_CHART_MAX_DEPTH, RK_JSON_SCAN_NO_ESCAPED_NUL))
-    {
-      fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is nested too deeply or contains a NUL character."));
-      return NULL;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data, (gssize) len, NULL))
-    {
-      fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is not valid JSON."));
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      fail (error, RK_PARSE_ERROR_MALFORMED, _("The chart is not a JSON object."));
+      /* Over the size or the nesting limit, or not a JSON object. */
+      fail (error, local_error->code, local_error->code == RK_PARSE_ERROR_TOO_LARGE ? _("The chart is too large.")
+                                                                                    : _("The chart is not valid JSON."));
       return NULL;
     }
 
   self = g_object_new (RK_TYPE_CHART, NULL);
-  ok = parse_root (self, &ctx, json_node_get_object (root), error);
+  ok = parse_root (self, &ctx, root, error);
   g_clear_pointer (&ctx.sidecar, g_bytes_unref);
   if (!ok)
     return NULL;
@@ -769,24 +750,32 @@ rk_chart_new_from_bytes (GBytes     *bytes,
 }
 
 RkChart *
-rk_chart_new_from_workspace (int         workspace_fd,
-                             const char *rel_path,
-                             GError    **error)
+rk_chart_new_from_workspace (RkWorkspace  *workspace,
+                             const char   *rel_path,
+                             GError      **error)
 {
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *dir_rel = NULL;
-  ParseCtx ctx = { NULL, workspace_fd, NULL, NULL, NULL, 0 };
+  ParseCtx ctx = { NULL, -1, NULL, NULL, NULL, 0 };
+  RkChart *chart = NULL;
 
-  g_return_val_if_fail (workspace_fd >= 0, NULL);
+  g_return_val_if_fail (RK_IS_WORKSPACE (workspace), NULL);
   g_return_val_if_fail (rel_path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  bytes = read_bounded_beneath (workspace_fd, rel_path, RK_CHART_MAX_SPEC_BYTES, error);
-  if (bytes == NULL)
+  /* One fd for the spec and its sidecar: both beneath the same folder. */
+  ctx.dirfd = rk_workspace_dup_fd (workspace, error);
+  if (ctx.dirfd < 0)
     return NULL;
-  dir_rel = g_path_get_dirname (rel_path);
-  ctx.dir_rel = g_strcmp0 (dir_rel, ".") == 0 ? NULL : dir_rel;
-  return chart_new_from_bytes (bytes, &ctx, error);
+  bytes = read_bounded_beneath (ctx.dirfd, rel_path, RK_CHART_MAX_SPEC_BYTES, error);
+  if (bytes != NULL)
+    {
+      dir_rel = g_path_get_dirname (rel_path);
+      ctx.dir_rel = g_strcmp0 (dir_rel, ".") == 0 ? NULL : dir_rel;
+      chart = chart_new_from_bytes (bytes, &ctx, error);
+    }
+  close (ctx.dirfd);
+  return chart;
 }
 
 RkChart *

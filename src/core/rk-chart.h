@@ -6,6 +6,8 @@
 #include <cairo.h>
 #include <gio/gio.h>
 
+#include "rk-workspace.h"
+
 G_BEGIN_DECLS
 
 #define RK_TYPE_CHART (rk_chart_get_type ())
@@ -69,12 +71,12 @@ typedef struct
 /* @path is the spec; a sidecar it names is opened only beside it. */
 RkChart        *rk_chart_new_from_file     (const char     *path,
                                             GError        **error);
-/* A spec in a workspace (the sandbox's, hostile): @rel_path beneath the
- * folder open at @workspace_fd, and its sidecar beside it, both opened with
- * rk_export_open_beneath (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), so a
+/* A spec in a workspace (the sandbox's, hostile): @rel_path beneath
+ * @workspace, and its sidecar beside it, both opened with
+ * rk_workspace_open_file_at (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), so a
  * folder swapped for a symlink while it is read leads nowhere. Use this for
  * anything the sandbox wrote. */
-RkChart        *rk_chart_new_from_workspace (int            workspace_fd,
+RkChart        *rk_chart_new_from_workspace (RkWorkspace    *workspace,
                                             const char     *rel_path,
                                             GError        **error);
 /* @base_dir: the folder a sidecar may be read from, or NULL to refuse sidecars. */

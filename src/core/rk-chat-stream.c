@@ -28,7 +28,6 @@ struct _RkChatStream
   gpointer          user_data;
   RkSseParser      *sse;
   RkNdjsonSplitter *ndjson;
-  JsonParser       *parser;
 
   GString          *content;
   GString          *reasoning;
@@ -159,7 +158,6 @@ rk_chat_stream_new (RkChatWire      wire,
     self->sse = rk_sse_parser_new (RK_SSE_DEFAULT_MAX_LINE, RK_CHAT_MAX_CHUNK, sse_event_cb, self);
   else
     self->ndjson = rk_ndjson_splitter_new (RK_CHAT_MAX_CHUNK, ndjson_line_cb, self);
-  self->parser = json_parser_new_immutable ();
   self->content = g_string_new (NULL);
   self->reasoning = g_string_new (NULL);
   self->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) pending_call_free);
@@ -177,7 +175,6 @@ rk_chat_stream_free (RkChatStream *self)
     return;
   g_clear_pointer (&self->sse, rk_sse_parser_free);
   g_clear_pointer (&self->ndjson, rk_ndjson_splitter_free);
-  g_clear_object (&self->parser);
   g_string_free (self->content, TRUE);
   g_string_free (self->reasoning, TRUE);
   g_ptr_array_unref (self->calls);
@@ -654,22 +651,15 @@ parse_chunk (RkChatStream *self,
              gsize         len,
              GError      **error)
 {
-  JsonNode *root;
+  g_autoptr(JsonObject) root = rk_json_parse_object (json, (gssize) len, RK_CHAT_MAX_CHUNK, RK_CHAT_MAX_JSON_DEPTH,
+                                                     RK_JSON_SCAN_DEFAULT, error);
 
-  if (!g_utf8_validate_len (json, len, NULL))
-    return malformed (error, "not UTF-8");
-  if (!rk_json_scan_ok (json, len, RK_CHAT_MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT))
-    return malformed (error, "nested too deeply");
-  if (!json_parser_load_from_data (self->parser, json, len, NULL))
-    return malformed (error, "not JSON");
-  root = json_parser_get_root (self->parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return malformed (error, "not a JSON object");
-
+  if (root == NULL)
+    return FALSE;
   if (self->wire == RK_CHAT_WIRE_OPENAI)
-    return openai_chunk (self, json_node_get_object (root), error);
+    return openai_chunk (self, root, error);
   else
-    return ollama_chunk (self, json_node_get_object (root), error);
+    return ollama_chunk (self, root, error);
 }
 
 gboolean
@@ -721,11 +711,11 @@ sse_event_cb (const char *event,
   if (event != NULL && strcmp (event, "error") == 0)
     {
       /* The data is JSON with an error member, or plain text. */
-      if (g_utf8_validate_len (data, len, NULL) && rk_json_scan_ok (data, len, RK_CHAT_MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT) &&
-          json_parser_load_from_data (self->parser, data, len, NULL) &&
-          JSON_NODE_HOLDS_OBJECT (json_parser_get_root (self->parser)))
+      g_autoptr(JsonObject) root = rk_json_parse_object (data, (gssize) len, RK_CHAT_MAX_CHUNK, RK_CHAT_MAX_JSON_DEPTH,
+                                                         RK_JSON_SCAN_DEFAULT, NULL);
+
+      if (root != NULL)
         {
-          JsonObject *root = json_node_get_object (json_parser_get_root (self->parser));
           const char *message = NULL;
 
           if (!handle_error_member (self, root, error))

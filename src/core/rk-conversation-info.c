@@ -4,7 +4,7 @@
 #define G_LOG_DOMAIN "rk-conversation"
 #include "config.h"
 
-#include "rk-conversation-private.h"
+#include "rk-conversation-info-private.h"
 
 struct _RkConversationInfo
 {

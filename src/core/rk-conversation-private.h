@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* rk-conversation-private.h — what RkConversation, RkConversationStore and
- * RkConversationInfo share: the metadata of a saved conversation. */
+/* rk-conversation-private.h — what RkConversationStore needs of an
+ * RkConversation: the metadata of a saved conversation, and how to make one
+ * that saves itself through the store (which the conversation never names). */
 #pragma once
 
-#include "rk-conversation-info.h"
-#include "rk-conversation-store.h"
 #include "rk-conversation.h"
 
 G_BEGIN_DECLS
@@ -28,35 +27,37 @@ typedef struct
 
 RkConversationMeta *_rk_conversation_meta_new     (const char          *id);
 void                _rk_conversation_meta_free    (RkConversationMeta  *meta);
-/* Defensive: our file, but it may be damaged. */
-RkConversationMeta *_rk_conversation_meta_parse   (const char          *data,
-                                                   gsize                len,
-                                                   GError             **error);
-char               *_rk_conversation_meta_to_json (const RkConversationMeta *meta);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkConversationMeta, _rk_conversation_meta_free)
 
-/* <store dir>/<id>, or NULL without a store. */
-char               *_rk_conversation_store_folder (RkConversationStore *self,
-                                                   const char          *id);
-/* Writes @meta atomically into its folder and updates (or adds) its item. */
-gboolean            _rk_conversation_store_save   (RkConversationStore *self,
-                                                   RkConversationMeta  *meta,
-                                                   gboolean             expired,
-                                                   GError             **error);
+/* How a conversation of a store saves itself: the transcript autosaves into
+ * <@dir>/<id>, the session's folder goes under @sessions_dir, and @save
+ * writes the metadata there and updates @store's list (kept by the
+ * conversation as long as it lives). */
+typedef gboolean (*RkConversationSaveFunc) (gpointer             store,
+                                            RkConversationMeta  *meta,
+                                            gboolean             expired,
+                                            GError             **error);
 
-RkConversationInfo *_rk_conversation_info_new     (const char          *id);
-void                _rk_conversation_info_set     (RkConversationInfo  *self,
-                                                   const char          *title,
-                                                   gint64               created,
-                                                   gint64               updated,
-                                                   gboolean             expired);
+typedef struct
+{
+  GObject                *store;
+  const char             *dir;
+  const char             *sessions_dir;
+  RkConversationSaveFunc  save;
+} RkConversationSaving;
 
-/* A conversation reopened from @meta and its loaded @transcript. */
-RkConversation     *_rk_conversation_new_restored (RkModelClient       *client,
-                                                   RkConversationStore *store,
-                                                   RkConversationMeta  *meta,
-                                                   RkTranscript        *transcript,
-                                                   GError             **error);
+/* rk_conversation_new(), saved as @saving says. */
+RkConversation     *_rk_conversation_new_saved    (RkModelClient              *client,
+                                                   const RkConversationSaving *saving,
+                                                   GError                    **error);
+
+/* A conversation reopened from @meta and its loaded @transcript; @saving
+ * may be NULL (in memory only). */
+RkConversation     *_rk_conversation_new_restored (RkModelClient              *client,
+                                                   const RkConversationSaving *saving,
+                                                   RkConversationMeta         *meta,
+                                                   RkTranscript               *transcript,
+                                                   GError                    **error);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
  * listed newest first as a GListModel. */
 #define G_LOG_DOMAIN "rk-conversation"
 #include "config.h"
+#include "rk-conversation-store.h"
 
 #include <errno.h>
 #include <string.h>
@@ -11,7 +12,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "rk-conversation-private.h"
+#include "rk-conversation-info-private.h"
+#include "rk-conversation-store-private.h"
 #include "rk-json.h"
 #include "rk-util.h"
 #include "rk-workspace.h"
@@ -38,30 +40,6 @@ G_DEFINE_QUARK (rk-conversation-store-error-quark, rk_conversation_store_error)
 
 /* -- metadata ------------------------------------------------------------- */
 
-RkConversationMeta *
-_rk_conversation_meta_new (const char *id)
-{
-  RkConversationMeta *meta = g_new0 (RkConversationMeta, 1);
-
-  meta->id = g_strdup (id);
-  meta->names = g_ptr_array_new_with_free_func (g_free);
-  meta->originals = g_ptr_array_new_with_free_func (g_free);
-  return meta;
-}
-
-void
-_rk_conversation_meta_free (RkConversationMeta *meta)
-{
-  if (meta == NULL)
-    return;
-  g_free (meta->id);
-  g_free (meta->title);
-  g_free (meta->session_id);
-  g_ptr_array_unref (meta->names);
-  g_ptr_array_unref (meta->originals);
-  g_free (meta);
-}
-
 /* An id names a folder: one plain component. */
 static gboolean
 is_plain_name (const char *s)
@@ -82,24 +60,17 @@ _rk_conversation_meta_parse (const char  *data,
                              gsize        len,
                              GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonObject) root = NULL;
   g_autoptr(RkConversationMeta) meta = NULL;
   g_autofree char *format = NULL;
   g_autofree char *id = NULL;
-  JsonObject *root;
   JsonArray *files = NULL;
   gint64 version = 0;
 
-  if (data == NULL || len == 0 || len > RK_CONVERSATION_META_MAX
-      || !g_utf8_validate_len (data, len, NULL)
-      || !rk_json_scan_ok (data, len, META_MAX_DEPTH, RK_JSON_SCAN_NO_ESCAPED_NUL))
+  root = rk_json_parse_object (data, (gssize) len, RK_CONVERSATION_META_MAX, META_MAX_DEPTH,
+                               RK_JSON_SCAN_NO_ESCAPED_NUL, NULL);
+  if (root == NULL)
     return corrupt (error);
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data, (gssize) len, NULL)
-      || json_parser_get_root (parser) == NULL
-      || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    return corrupt (error);
-  root = json_node_get_object (json_parser_get_root (parser));
   if (!rk_json_dup_string (root, "format", 64, RK_JSON_REQUIRED, &format, NULL)
       || g_strcmp0 (format, META_FORMAT) != 0
       || !rk_json_get_int (root, "version", 1, G_MAXINT64, RK_JSON_REQUIRED, &version, NULL))
@@ -277,12 +248,11 @@ update_item (RkConversationStore *self,
   g_list_model_items_changed (G_LIST_MODEL (self), new_pos, 0, 1);
 }
 
-char *
-_rk_conversation_store_folder (RkConversationStore *self,
-                               const char          *id)
+/* <store dir>/<id>. */
+static char *
+folder_of (RkConversationStore *self,
+           const char          *id)
 {
-  if (self == NULL)
-    return NULL;
   return g_build_filename (self->dir, id, NULL);
 }
 
@@ -292,7 +262,7 @@ _rk_conversation_store_save (RkConversationStore *self,
                              gboolean             expired,
                              GError             **error)
 {
-  g_autofree char *folder = _rk_conversation_store_folder (self, meta->id);
+  g_autofree char *folder = folder_of (self, meta->id);
   g_autofree char *path = g_build_filename (folder, RK_CONVERSATION_META_FILE, NULL);
   g_autofree char *json = _rk_conversation_meta_to_json (meta);
 
@@ -341,7 +311,7 @@ read_meta (RkConversationStore  *self,
                            _("There is no saved conversation with this name."));
       return NULL;
     }
-  folder = _rk_conversation_store_folder (self, id);
+  folder = folder_of (self, id);
   path = g_build_filename (folder, RK_CONVERSATION_META_FILE, NULL);
   /* Not a symlink, not huge: checked before reading. */
   if (g_file_test (path, G_FILE_TEST_IS_SYMLINK) || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
@@ -449,13 +419,35 @@ rk_conversation_store_lookup (RkConversationStore *self,
   return g_ptr_array_index (self->items, pos);
 }
 
+/* How each conversation of the store saves itself. */
+static gboolean
+save_cb (gpointer             store,
+         RkConversationMeta  *meta,
+         gboolean             expired,
+         GError             **error)
+{
+  return _rk_conversation_store_save (store, meta, expired, error);
+}
+
+static RkConversationSaving
+saving_of (RkConversationStore *self)
+{
+  RkConversationSaving saving = { G_OBJECT (self), self->dir, self->sessions_dir, save_cb };
+
+  return saving;
+}
+
 RkConversation *
 rk_conversation_store_create (RkConversationStore  *self,
                               RkModelClient        *client,
                               GError              **error)
 {
+  RkConversationSaving saving;
+
   g_return_val_if_fail (RK_IS_CONVERSATION_STORE (self), NULL);
-  return rk_conversation_new (client, self, error);
+
+  saving = saving_of (self);
+  return _rk_conversation_new_saved (client, &saving, error);
 }
 
 RkConversation *
@@ -468,6 +460,7 @@ rk_conversation_store_open (RkConversationStore  *self,
   g_autoptr(RkTranscript) transcript = NULL;
   g_autofree char *folder = NULL;
   g_autofree char *path = NULL;
+  RkConversationSaving saving;
 
   g_return_val_if_fail (RK_IS_CONVERSATION_STORE (self), NULL);
   g_return_val_if_fail (id != NULL, NULL);
@@ -475,7 +468,7 @@ rk_conversation_store_open (RkConversationStore  *self,
   meta = read_meta (self, id, error);
   if (meta == NULL)
     return NULL;
-  folder = _rk_conversation_store_folder (self, id);
+  folder = folder_of (self, id);
   path = g_build_filename (folder, RK_CONVERSATION_TRANSCRIPT_FILE, NULL);
   if (g_file_test (path, G_FILE_TEST_EXISTS))
     {
@@ -485,7 +478,8 @@ rk_conversation_store_open (RkConversationStore  *self,
     }
   else
     transcript = rk_transcript_new ();   /* killed before its first save */
-  return _rk_conversation_new_restored (client, self, meta, transcript, error);
+  saving = saving_of (self);
+  return _rk_conversation_new_restored (client, &saving, meta, transcript, error);
 }
 
 typedef struct
@@ -512,6 +506,7 @@ open_loaded_cb (GObject      *source,
   g_autoptr(GTask) task = user_data;
   RkConversationStore *self = g_task_get_source_object (task);
   OpenData *d = g_task_get_task_data (task);
+  RkConversationSaving saving = saving_of (self);
   g_autoptr(RkTranscript) transcript = NULL;
   GError *error = NULL;
   RkConversation *conversation;
@@ -522,7 +517,7 @@ open_loaded_cb (GObject      *source,
       g_task_return_error (task, error);
       return;
     }
-  conversation = _rk_conversation_new_restored (d->client, self, d->meta, transcript, &error);
+  conversation = _rk_conversation_new_restored (d->client, &saving, d->meta, transcript, &error);
   if (conversation == NULL)
     g_task_return_error (task, error);
   else
@@ -557,12 +552,13 @@ rk_conversation_store_open_async (RkConversationStore *self,
       g_task_return_error (task, error);
       return;
     }
-  folder = _rk_conversation_store_folder (self, id);
+  folder = folder_of (self, id);
   path = g_build_filename (folder, RK_CONVERSATION_TRANSCRIPT_FILE, NULL);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_autoptr(RkTranscript) transcript = rk_transcript_new ();
-      RkConversation *conversation = _rk_conversation_new_restored (client, self, d->meta, transcript, &error);
+      RkConversationSaving saving = saving_of (self);
+      RkConversation *conversation = _rk_conversation_new_restored (client, &saving, d->meta, transcript, &error);
 
       if (conversation == NULL)
         g_task_return_error (task, error);
@@ -610,13 +606,13 @@ rk_conversation_store_delete (RkConversationStore  *self,
                                 : g_build_filename (g_get_user_cache_dir (), "reckon", "sessions", NULL);
       g_autofree char *workspace = g_build_filename (parent, meta->session_id, NULL);
 
-      if (!rk_workspace_delete (workspace, error))
+      if (!rk_workspace_delete_folder (workspace, error))
         return FALSE;
     }
   if (is_plain_name (id))
     {
-      folder = _rk_conversation_store_folder (self, id);
-      if (!rk_workspace_delete (folder, error))
+      folder = folder_of (self, id);
+      if (!rk_workspace_delete_folder (folder, error))
         return FALSE;
     }
   if (find_item (self, id, &pos))

@@ -42,7 +42,9 @@ struct _RkConversation
   GObject              parent_instance;
 
   RkModelClient       *client;
-  RkConversationStore *store;        /* NULL: not saved */
+  GObject             *store;        /* NULL: not saved */
+  char                *store_dir;
+  RkConversationSaveFunc save;
   RkConversationMeta  *meta;
   RkTranscript        *transcript;
   RkSession           *session;
@@ -133,6 +135,32 @@ find_file (RkConversation *self,
   return NULL;
 }
 
+/* -- metadata --------------------------------------------------------------- */
+
+RkConversationMeta *
+_rk_conversation_meta_new (const char *id)
+{
+  RkConversationMeta *meta = g_new0 (RkConversationMeta, 1);
+
+  meta->id = g_strdup (id);
+  meta->names = g_ptr_array_new_with_free_func (g_free);
+  meta->originals = g_ptr_array_new_with_free_func (g_free);
+  return meta;
+}
+
+void
+_rk_conversation_meta_free (RkConversationMeta *meta)
+{
+  if (meta == NULL)
+    return;
+  g_free (meta->id);
+  g_free (meta->title);
+  g_free (meta->session_id);
+  g_ptr_array_unref (meta->names);
+  g_ptr_array_unref (meta->originals);
+  g_free (meta);
+}
+
 /* -- saving ----------------------------------------------------------------- */
 
 static void
@@ -142,7 +170,7 @@ save_meta (RkConversation *self)
 
   if (self->store == NULL || self->meta == NULL)
     return;
-  if (!_rk_conversation_store_save (self->store, self->meta, self->expired, &error))
+  if (!self->save (self->store, self->meta, self->expired, &error))
     g_warning ("conversation %s: %s", self->meta->id, error->message);
 }
 
@@ -737,7 +765,7 @@ predict_name (RkConversation *self,
               const char     *basename)
 {
   g_autofree char *clean = rk_import_sanitize_name (basename, RK_IMPORT_NAME_MAX);
-  const char *workspace = rk_session_get_workspace (self->session);
+  const char *workspace = rk_workspace_get_path (rk_session_get_workspace (self->session));
 
   for (guint n = 1; n < 10000; n++)
     {
@@ -1675,35 +1703,54 @@ set_up_saving (RkConversation  *self,
 
   if (self->store == NULL)
     return TRUE;
-  folder = _rk_conversation_store_folder (self->store, self->meta->id);
+  folder = g_build_filename (self->store_dir, self->meta->id, NULL);
   if (g_mkdir_with_parents (folder, 0700) != 0)
     {
-      g_set_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_IO,
-                   _("Could not save the conversation: %s."), g_strerror (errno));
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not save the conversation: %s."), g_strerror (errsv));
       return FALSE;
     }
   path = g_build_filename (folder, RK_CONVERSATION_TRANSCRIPT_FILE, NULL);
   rk_transcript_set_autosave_path (self->transcript, path);
-  if (!_rk_conversation_store_save (self->store, self->meta, self->expired, error))
+  if (!self->save (self->store, self->meta, self->expired, error))
     return FALSE;
   return TRUE;
 }
 
+static void
+take_saving (RkConversation             *self,
+             const RkConversationSaving *saving)
+{
+  if (saving == NULL)
+    return;
+  self->store = g_object_ref (saving->store);
+  self->store_dir = g_strdup (saving->dir);
+  self->save = saving->save;
+}
+
 RkConversation *
-rk_conversation_new (RkModelClient        *client,
-                     RkConversationStore  *store,
-                     GError              **error)
+rk_conversation_new (RkModelClient  *client,
+                     GError        **error)
+{
+  return _rk_conversation_new_saved (client, NULL, error);
+}
+
+RkConversation *
+_rk_conversation_new_saved (RkModelClient               *client,
+                            const RkConversationSaving  *saving,
+                            GError                     **error)
 {
   g_autoptr(RkConversation) self = NULL;
   g_autofree char *id = NULL;
 
   g_return_val_if_fail (RK_IS_MODEL_CLIENT (client), NULL);
-  g_return_val_if_fail (store == NULL || RK_IS_CONVERSATION_STORE (store), NULL);
 
   self = g_object_new (RK_TYPE_CONVERSATION, NULL);
   self->client = g_object_ref (client);
-  self->store = store ? g_object_ref (store) : NULL;
-  self->session = rk_session_new (store ? rk_conversation_store_get_sessions_dir (store) : NULL, NULL, error);
+  take_saving (self, saving);
+  self->session = rk_session_new (saving ? saving->sessions_dir : NULL, NULL, error);
   if (self->session == NULL)
     return NULL;
   id = g_uuid_string_random ();
@@ -1732,11 +1779,11 @@ ends_with_note (RkTranscript *transcript,
 }
 
 RkConversation *
-_rk_conversation_new_restored (RkModelClient        *client,
-                               RkConversationStore  *store,
-                               RkConversationMeta   *meta,
-                               RkTranscript         *transcript,
-                               GError              **error)
+_rk_conversation_new_restored (RkModelClient               *client,
+                               const RkConversationSaving  *saving,
+                               RkConversationMeta          *meta,
+                               RkTranscript                *transcript,
+                               GError                     **error)
 {
   g_autoptr(RkConversation) self = NULL;
   g_autoptr(GPtrArray) names = NULL;
@@ -1748,7 +1795,7 @@ _rk_conversation_new_restored (RkModelClient        *client,
 
   self = g_object_new (RK_TYPE_CONVERSATION, NULL);
   self->client = g_object_ref (client);
-  self->store = store ? g_object_ref (store) : NULL;
+  take_saving (self, saving);
   self->meta = _rk_conversation_meta_new (meta->id);
   self->meta->title = g_strdup (meta->title);
   self->meta->title_set = meta->title_set;
@@ -1772,7 +1819,7 @@ _rk_conversation_new_restored (RkModelClient        *client,
     }
   g_ptr_array_add (names, NULL);
   g_ptr_array_add (originals, NULL);
-  self->session = rk_session_new_restored (store ? rk_conversation_store_get_sessions_dir (store) : NULL,
+  self->session = rk_session_new_restored (saving ? saving->sessions_dir : NULL,
                                            meta->session_id,
                                            (const char * const *) names->pdata,
                                            (const char * const *) originals->pdata,
@@ -1821,7 +1868,8 @@ _rk_conversation_new_restored (RkModelClient        *client,
       if (fs->profile == NULL)
         {
           /* Closed while it was being read: read it again if it is there. */
-          g_autofree char *path = g_build_filename (rk_session_get_workspace (self->session), fs->name, NULL);
+          g_autofree char *path = g_build_filename (rk_workspace_get_path (rk_session_get_workspace (self->session)),
+                                                    fs->name, NULL);
 
           if (!self->expired && g_file_test (path, G_FILE_TEST_IS_REGULAR))
             profile_file (self, fs);
@@ -1951,6 +1999,7 @@ rk_conversation_dispose (GObject *object)
   g_clear_object (&self->transcript);
   g_clear_object (&self->client);
   g_clear_object (&self->store);
+  g_clear_pointer (&self->store_dir, g_free);
 
   G_OBJECT_CLASS (rk_conversation_parent_class)->dispose (object);
 }

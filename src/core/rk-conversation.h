@@ -17,17 +17,13 @@ G_BEGIN_DECLS
 #define RK_TYPE_CONVERSATION (rk_conversation_get_type ())
 G_DECLARE_FINAL_TYPE (RkConversation, rk_conversation, RK, CONVERSATION, GObject)
 
-/* Defined in rk-conversation-store.h. */
-typedef struct _RkConversationStore RkConversationStore;
-
 /* A new conversation: a fresh session whose kernel starts at once (from
  * the main loop, so settings given right after this call apply to it),
- * ready before the first question. With @store, it is saved there as it
- * grows (transcript and metadata) and listed in the store; without, it
- * lives in memory only. @client may have no reachable server: files,
- * profiles and typed code work without one. */
+ * ready before the first question. It lives in memory only; one that is
+ * saved as it grows comes from rk_conversation_store_create(). @client may
+ * have no reachable server: files, profiles and typed code work without
+ * one. */
 RkConversation *rk_conversation_new            (RkModelClient        *client,
-                                                RkConversationStore  *store,
                                                 GError              **error);
 
 const char     *rk_conversation_get_id         (RkConversation *self);

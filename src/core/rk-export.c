@@ -6,7 +6,6 @@
 #define G_LOG_DOMAIN "rk-export"
 #include "config.h"
 #include "rk-export.h"
-#include "rk-export-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,47 +14,15 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rk-import.h"
 #include "rk-util.h"
 #include "rk-zip-writer.h"
 
-#ifdef __has_include
-#if __has_include(<linux/openat2.h>)
-#include <linux/openat2.h>
-#define HAVE_OPENAT2_H 1
-#endif
-#endif
-
-#ifndef HAVE_OPENAT2_H
-struct open_how
-{
-  guint64 flags;
-  guint64 mode;
-  guint64 resolve;
-};
-#define RESOLVE_NO_MAGICLINKS 0x02
-#define RESOLVE_NO_SYMLINKS   0x04
-#define RESOLVE_BENEATH       0x08
-#endif
-
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
-
 G_DEFINE_QUARK (rk-export-error-quark, rk_export_error)
 
 #define COPY_CHUNK (256 * 1024)
-
-static gboolean force_fallback;
-
-void
-_rk_export_set_force_fallback (gboolean force)
-{
-  force_fallback = force;
-}
 
 void
 rk_export_limits_init (RkExportLimits *limits)
@@ -63,184 +30,6 @@ rk_export_limits_init (RkExportLimits *limits)
   limits->max_files = 10000;
   limits->max_total_bytes = G_GUINT64_CONSTANT (4) * 1024 * 1024 * 1024;
   limits->spent = NULL;
-}
-
-/* openat with O_NOFOLLOW at every step: each folder on the way is opened
- * O_DIRECTORY | O_NOFOLLOW from the one before, so a symlink anywhere fails
- * with ELOOP or ENOTDIR instead of being followed. */
-static int
-open_stepwise (int         dirfd,
-               const char *rel,
-               int         flags)
-{
-  g_auto(GStrv) parts = g_strsplit (rel, "/", -1);
-  int cur = dirfd;
-  int fd = -1;
-
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      gboolean last = parts[i + 1] == NULL;
-      int next = openat (cur, parts[i],
-                         last ? flags | O_NOFOLLOW
-                              : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      int errsv = errno;
-
-      if (cur != dirfd)
-        close (cur);
-      if (next < 0)
-        {
-          errno = errsv;
-          return -1;
-        }
-      if (last)
-        fd = next;
-      else
-        cur = next;
-    }
-  return fd;
-}
-
-/* The one resolver: @rel beneath @dirfd, never through a symlink, with
- * openat2 or the stepwise fallback. */
-static int
-open_beneath_flags (int         dirfd,
-                    const char *rel,
-                    int         flags)
-{
-  int fd = -1;
-
-  if (!force_fallback)
-    {
-      struct open_how how = { 0, };
-
-      how.flags = flags;
-      how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-      fd = (int) syscall (SYS_openat2, dirfd, rel, &how, sizeof how);
-    }
-  if (force_fallback || (fd < 0 && (errno == ENOSYS || errno == E2BIG || errno == EPERM)))
-    fd = open_stepwise (dirfd, rel, flags);
-  return fd;
-}
-
-GBytes *
-rk_export_read_beneath (int          dirfd,
-                        const char  *rel_path,
-                        gsize        max,
-                        GError     **error)
-{
-  struct stat st;
-  char *buf;
-  gsize got = 0;
-  int fd = rk_export_open_beneath (dirfd, rel_path, error);
-
-  if (fd < 0)
-    return NULL;
-  if (fstat (fd, &st) != 0 || st.st_size < 0 || (guint64) st.st_size > max)
-    {
-      close (fd);
-      g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE,
-                   _("“%s” is too large to read."), rel_path);
-      return NULL;
-    }
-  buf = g_malloc (st.st_size + 1);
-  while (got < (gsize) st.st_size)
-    {
-      ssize_t r = read (fd, buf + got, st.st_size - got);
-
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        break;
-      got += r;
-    }
-  close (fd);
-  buf[got] = '\0';
-  return g_bytes_new_take (buf, got);
-}
-
-int
-rk_export_open_dir_beneath (int          dirfd,
-                            const char  *rel_path,
-                            GError     **error)
-{
-  int fd;
-
-  if (!rk_path_is_beneath (rel_path))
-    {
-      g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED,
-                   _("“%s” is not a name inside the workspace."), rel_path ? rel_path : "");
-      return -1;
-    }
-  fd = open_beneath_flags (dirfd, rel_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0)
-    {
-      int errsv = errno;
-
-      if (errsv == ELOOP || errsv == EXDEV || errsv == ENOTDIR)
-        g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED,
-                     _("“%s” is a symbolic link or lies behind one."), rel_path);
-      else
-        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                     _("Could not open “%s”: %s."), rel_path, g_strerror (errsv));
-      return -1;
-    }
-  return fd;
-}
-
-int
-rk_export_open_beneath (int          dirfd,
-                        const char  *rel_path,
-                        GError     **error)
-{
-  int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
-  struct stat st;
-  int fd = -1;
-  int errsv;
-
-  if (!rk_path_is_beneath (rel_path))
-    {
-      g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED,
-                   _("“%s” is not a name inside the workspace."), rel_path ? rel_path : "");
-      return -1;
-    }
-
-  fd = open_beneath_flags (dirfd, rel_path, flags);
-  if (fd < 0)
-    {
-      errsv = errno;
-      if (errsv == ELOOP || errsv == EXDEV || errsv == ENOTDIR)
-        g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED,
-                     _("“%s” is a symbolic link or lies behind one, so it is not exported."), rel_path);
-      else
-        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                     _("Could not open “%s”: %s."), rel_path, g_strerror (errsv));
-      return -1;
-    }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      close (fd);
-      g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_REGULAR,
-                   _("“%s” is not a regular file, so it is not exported."), rel_path);
-      return -1;
-    }
-  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
-  return fd;
-}
-
-static int
-open_workspace (const char  *workspace,
-                GError     **error)
-{
-  int fd = open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-  if (fd < 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   _("Could not open the workspace: %s."), g_strerror (errsv));
-    }
-  return fd;
 }
 
 /* Copies @in to @out (either an fd or the current entry of a zip), counting
@@ -368,7 +157,7 @@ copy_fd (int              in,
 }
 
 gboolean
-rk_export_file (const char    *workspace,
+rk_export_file (RkWorkspace   *workspace,
                 const char    *rel_path,
                 const char    *dest_path,
                 GCancellable  *cancellable,
@@ -378,7 +167,7 @@ rk_export_file (const char    *workspace,
 }
 
 gboolean
-rk_export_file_limited (const char           *workspace,
+rk_export_file_limited (RkWorkspace          *workspace,
                         const char           *rel_path,
                         const char           *dest_path,
                         const RkExportLimits *limits,
@@ -389,7 +178,7 @@ rk_export_file_limited (const char           *workspace,
   g_autofree char *tmp = NULL;
   RkExportLimits defaults;
   guint64 total;
-  int ws, in, out;
+  int in, out;
   gboolean ok;
 
   if (limits == NULL)
@@ -398,11 +187,7 @@ rk_export_file_limited (const char           *workspace,
       limits = &defaults;
     }
   total = limits->spent != NULL ? *limits->spent : 0;
-  ws = open_workspace (workspace, error);
-  if (ws < 0)
-    return FALSE;
-  in = rk_export_open_beneath (ws, rel_path, error);
-  close (ws);
+  in = rk_workspace_open_file (workspace, rel_path, error);
   if (in < 0)
     return FALSE;
 
@@ -460,7 +245,7 @@ unique_name (GHashTable *used,
 }
 
 gboolean
-rk_export_all (const char           *workspace,
+rk_export_all (RkWorkspace          *workspace,
                const char * const   *rel_paths,
                RkExportFormat        format,
                const char           *dest,
@@ -479,7 +264,7 @@ rk_export_all (const char           *workspace,
   guint n_paths = rel_paths ? g_strv_length ((GStrv) rel_paths) : 0;
   guint64 total = 0;
   gboolean ok = FALSE;
-  int ws = -1, destfd = -1;
+  int destfd = -1;
 
   if (limits == NULL)
     {
@@ -494,10 +279,6 @@ rk_export_all (const char           *workspace,
                    n_paths, limits->max_files);
       return FALSE;
     }
-
-  ws = open_workspace (workspace, error);
-  if (ws < 0)
-    return FALSE;
 
   if (format == RK_EXPORT_FOLDER)
     {
@@ -545,7 +326,7 @@ rk_export_all (const char           *workspace,
       g_autoptr(GError) local_error = NULL;
       g_autofree char *name = NULL;
       struct stat st;
-      int in = rk_export_open_beneath (ws, rel_paths[i], &local_error);
+      int in = rk_workspace_open_file (workspace, rel_paths[i], &local_error);
 
       if (in < 0)
         {
@@ -656,8 +437,6 @@ out:
       unlinkat (destfd, g_ptr_array_index (created, i), 0);
   if (destfd >= 0)
     close (destfd);
-  if (ws >= 0)
-    close (ws);
   if (ok && skipped != NULL)
     *skipped = g_strv_builder_end (skips);
   if (limits->spent != NULL)
@@ -667,7 +446,7 @@ out:
 
 typedef struct
 {
-  char           *workspace;
+  RkWorkspace    *workspace;
   GStrv           rel_paths;
   RkExportFormat  format;
   char           *dest;
@@ -678,7 +457,7 @@ export_data_free (gpointer data)
 {
   ExportData *d = data;
 
-  g_free (d->workspace);
+  g_clear_object (&d->workspace);
   g_strfreev (d->rel_paths);
   g_free (d->dest);
   g_free (d);
@@ -702,7 +481,7 @@ export_thread (GTask        *task,
 }
 
 void
-rk_export_all_async (const char          *workspace,
+rk_export_all_async (RkWorkspace         *workspace,
                      const char * const  *rel_paths,
                      RkExportFormat       format,
                      const char          *dest,
@@ -713,7 +492,7 @@ rk_export_all_async (const char          *workspace,
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   ExportData *d = g_new0 (ExportData, 1);
 
-  d->workspace = g_strdup (workspace);
+  d->workspace = g_object_ref (workspace);
   d->rel_paths = g_strdupv ((GStrv) rel_paths);
   d->format = format;
   d->dest = g_strdup (dest);

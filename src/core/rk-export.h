@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-export.h — saving artifacts out of a workspace: one file, or all of
  * them into a folder or a zip. Only regular files beneath the workspace are
- * read, each through one fd opened without following any symlink. */
+ * read, each through one fd opened without following any symlink
+ * (rk_workspace_open_file). */
 #pragma once
 
 #include <gio/gio.h>
+
+#include "rk-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -12,8 +15,7 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  RK_EXPORT_ERROR_NOT_ALLOWED,   /* "..", an absolute name, a symlink on the way */
-  RK_EXPORT_ERROR_NOT_REGULAR,   /* a folder, FIFO, device or socket */
+  /* A file that cannot be read safely fails with RK_WORKSPACE_ERROR. */
   RK_EXPORT_ERROR_TOO_MANY,
   RK_EXPORT_ERROR_TOO_LARGE,
   RK_EXPORT_ERROR_FAILED,
@@ -40,38 +42,16 @@ GQuark    rk_export_error_quark   (void);
 /* The defaults above. */
 void      rk_export_limits_init   (RkExportLimits *limits);
 
-/* Opens @rel_path beneath the folder open at @dirfd for reading: openat2
- * with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS, or,
- * where openat2 is missing, openat with O_NOFOLLOW at every step. Never
- * blocks on a FIFO. Fails unless the result is a regular file. Returns the
- * fd (the caller closes it) or -1. */
-int       rk_export_open_beneath  (int             dirfd,
-                                   const char     *rel_path,
-                                   GError        **error);
-
-/* The whole of a regular file beneath @dirfd (opened as above), if it is
- * at most @max bytes; else NULL. */
-GBytes   *rk_export_read_beneath  (int             dirfd,
-                                   const char     *rel_path,
-                                   gsize           max,
-                                   GError        **error);
-
-/* The same for a folder (O_DIRECTORY): for host code that lists or writes a
- * workspace folder by fd instead of by path. Returns the fd or -1. */
-int       rk_export_open_dir_beneath (int          dirfd,
-                                   const char     *rel_path,
-                                   GError        **error);
-
 /* Copies one artifact to @dest_path (the user chose it; an existing file
  * there is replaced, atomically). */
-gboolean  rk_export_file          (const char     *workspace,
+gboolean  rk_export_file          (RkWorkspace    *workspace,
                                    const char     *rel_path,
                                    const char     *dest_path,
                                    GCancellable   *cancellable,
                                    GError        **error);
 /* The same within @limits (NULL: defaults); only max_total_bytes and spent
  * apply. */
-gboolean  rk_export_file_limited  (const char     *workspace,
+gboolean  rk_export_file_limited  (RkWorkspace    *workspace,
                                    const char     *rel_path,
                                    const char     *dest_path,
                                    const RkExportLimits *limits,
@@ -84,7 +64,7 @@ gboolean  rk_export_file_limited  (const char     *workspace,
  * a FIFO, ...) is left out and named in @skipped ("name: reason"), if given.
  * Going over @limits (NULL: defaults) fails the whole export and leaves
  * nothing behind. */
-gboolean  rk_export_all           (const char          *workspace,
+gboolean  rk_export_all           (RkWorkspace         *workspace,
                                    const char * const  *rel_paths,
                                    RkExportFormat       format,
                                    const char          *dest,
@@ -93,7 +73,7 @@ gboolean  rk_export_all           (const char          *workspace,
                                    GCancellable        *cancellable,
                                    GError             **error);
 
-void      rk_export_all_async     (const char          *workspace,
+void      rk_export_all_async     (RkWorkspace         *workspace,
                                    const char * const  *rel_paths,
                                    RkExportFormat       format,
                                    const char          *dest,

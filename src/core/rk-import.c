@@ -281,7 +281,7 @@ has_room_for (int     dir,
 }
 
 static char *
-import_file (const char   *workspace,
+import_file (RkWorkspace  *workspace,
              const char   *source,
              gboolean      staged,
              GCancellable *cancellable,
@@ -295,7 +295,7 @@ import_file (const char   *workspace,
   int src = -1, dir = -1, stage = -1, out = -1;
   char *result = NULL;
 
-  g_return_val_if_fail (workspace != NULL, NULL);
+  g_return_val_if_fail (RK_IS_WORKSPACE (workspace), NULL);
   g_return_val_if_fail (source != NULL, NULL);
 
   display = g_filename_display_basename (source);
@@ -326,7 +326,7 @@ import_file (const char   *workspace,
     }
   fcntl (src, F_SETFL, fcntl (src, F_GETFL) & ~O_NONBLOCK);
 
-  dir = open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  dir = rk_workspace_dup_fd (workspace, NULL);
   if (dir < 0)
     {
       set_errno_error (error, errno, _("open the workspace for"), display);
@@ -441,7 +441,7 @@ out:
 }
 
 char *
-rk_import_file (const char   *workspace,
+rk_import_file (RkWorkspace  *workspace,
                 const char   *source,
                 GCancellable *cancellable,
                 GError      **error)
@@ -504,10 +504,10 @@ place_staged_in (int      from,
 }
 
 gboolean
-rk_import_place_staged (const char  *workspace,
-                        GError     **error)
+rk_import_place_staged (RkWorkspace  *workspace,
+                        GError      **error)
 {
-  int dir = open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int dir = rk_workspace_dup_fd (workspace, NULL);
   int stage = dir >= 0 ? openat (dir, RK_IMPORT_INCOMING, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
   gboolean ok = stage < 0 || place_staged_in (stage, dir, 0, error);
 
@@ -519,10 +519,10 @@ rk_import_place_staged (const char  *workspace,
 }
 
 void
-rk_import_drop_staged (const char *workspace,
-                       const char *name)
+rk_import_drop_staged (RkWorkspace *workspace,
+                       const char  *name)
 {
-  int dir = open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int dir = rk_workspace_dup_fd (workspace, NULL);
   int stage = dir >= 0 ? openat (dir, RK_IMPORT_INCOMING, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
 
   if (stage >= 0 && strchr (name, '/') == NULL)
@@ -535,9 +535,9 @@ rk_import_drop_staged (const char *workspace,
 
 typedef struct
 {
-  char     *workspace;
-  char     *source;
-  gboolean  staged;
+  RkWorkspace *workspace;
+  char        *source;
+  gboolean     staged;
 } ImportData;
 
 
@@ -546,7 +546,7 @@ import_data_free (gpointer data)
 {
   ImportData *d = data;
 
-  g_free (d->workspace);
+  g_clear_object (&d->workspace);
   g_free (d->source);
   g_free (d);
 }
@@ -568,7 +568,7 @@ import_thread (GTask        *task,
 }
 
 void
-rk_import_file_async (const char          *workspace,
+rk_import_file_async (RkWorkspace         *workspace,
                       const char          *source,
                       gboolean             staged,
                       GCancellable        *cancellable,
@@ -578,7 +578,7 @@ rk_import_file_async (const char          *workspace,
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   ImportData *d = g_new0 (ImportData, 1);
 
-  d->workspace = g_strdup (workspace);
+  d->workspace = g_object_ref (workspace);
   d->source = g_strdup (source);
   d->staged = staged;
   g_task_set_source_tag (task, rk_import_file_async);

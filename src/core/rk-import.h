@@ -5,6 +5,8 @@
 
 #include <gio/gio.h>
 
+#include "rk-workspace.h"
+
 G_BEGIN_DECLS
 
 #define RK_IMPORT_ERROR (rk_import_error_quark ())
@@ -40,13 +42,13 @@ char    *rk_import_numbered_name  (const char *name,
 #define RK_IMPORT_INCOMING ".reckon-incoming"
 
 /* Copies @source (a host path; a symlink is refused) into the folder
- * @workspace under a sanitised name (" (2)" etc. on collision), through a
+ * of @workspace under a sanitised name (" (2)" etc. on collision), through a
  * temporary name and a rename, so a half-copied file is never seen. On the
  * workspace's own file system the file gets a second name (a hard link)
  * instead, of any size; a copy is made read-only (0444). Either way it is
  * an input of the sandbox (docs/files-and-sessions.md).
  * Returns the new file's name inside @workspace. */
-char    *rk_import_file           (const char   *workspace,
+char    *rk_import_file           (RkWorkspace  *workspace,
                                    const char   *source,
                                    GCancellable *cancellable,
                                    GError      **error);
@@ -55,7 +57,7 @@ char    *rk_import_file           (const char   *workspace,
  * under the name it will have (free both there and in @workspace), for a
  * running kernel with a capped workspace to move in (rk_kernel_take_incoming_async)
  * or for rk_import_place_staged(). */
-void     rk_import_file_async     (const char          *workspace,
+void     rk_import_file_async     (RkWorkspace         *workspace,
                                    const char          *source,
                                    gboolean             staged,
                                    GCancellable        *cancellable,
@@ -69,11 +71,11 @@ char    *rk_import_file_finish    (GAsyncResult        *result,
  * .reckon/ (the profiler's readings) to .reckon/, replacing; for when no
  * kernel with a capped workspace runs. FALSE with @error at the first that
  * cannot move. */
-gboolean rk_import_place_staged   (const char   *workspace,
+gboolean rk_import_place_staged   (RkWorkspace  *workspace,
                                    GError      **error);
 /* Removes the file @name staged in @workspace's RK_IMPORT_INCOMING folder
  * (one that could not be moved in). */
-void     rk_import_drop_staged    (const char   *workspace,
+void     rk_import_drop_staged    (RkWorkspace  *workspace,
                                    const char   *name);
 
 G_END_DECLS

@@ -59,7 +59,6 @@ rk_kernel_event_unref (RkKernelEvent *self)
   g_free (self->evalue);
   g_free (self->traceback);
   g_free (self->message);
-  g_free (self->limit);
   g_free (self);
 }
 
@@ -126,6 +125,7 @@ parse_fields (RkKernelEvent *ev,
               JsonObject    *obj,
               GError       **error)
 {
+  g_autofree char *limit = NULL;
   int word;
 
   if (ev->type != RK_KERNEL_EVENT_READY &&
@@ -190,13 +190,14 @@ parse_fields (RkKernelEvent *ev,
       if (!rk_json_dup_string (obj, "ename", RK_KERNEL_MAX_SHORT, RK_JSON_REQUIRED, &ev->ename, error) ||
           !rk_json_dup_string (obj, "evalue", RK_KERNEL_MAX_LINE, RK_JSON_REQUIRED, &ev->evalue, error) ||
           !rk_json_dup_string (obj, "traceback", RK_KERNEL_MAX_LINE, RK_JSON_REQUIRED, &ev->traceback, error) ||
-          !rk_json_dup_string (obj, "limit", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &ev->limit, error))
+          !rk_json_dup_string (obj, "limit", RK_KERNEL_MAX_SHORT, RK_JSON_OPTIONAL, &limit, error))
         return FALSE;
       /* Only the limits the kernel itself can see (a capped workspace's
-       * tmpfs says "disk" or "files" by ENOSPC); anything else is dropped. */
-      if (ev->limit != NULL && !g_strv_contains ((const char * const[]) { "memory", "cpu", "disk", "files", NULL },
-                                                 ev->limit))
-        g_clear_pointer (&ev->limit, g_free);
+       * tmpfs says disk or files by ENOSPC); anything else is dropped. */
+      ev->limit = rk_sandbox_limit_from_name (limit);
+      if (ev->limit != RK_SANDBOX_LIMIT_MEMORY && ev->limit != RK_SANDBOX_LIMIT_CPU &&
+          ev->limit != RK_SANDBOX_LIMIT_DISK && ev->limit != RK_SANDBOX_LIMIT_FILES)
+        ev->limit = RK_SANDBOX_LIMIT_NONE;
       return TRUE;
 
     case RK_KERNEL_EVENT_DONE:
@@ -219,52 +220,20 @@ rk_kernel_event_parse (const char  *line,
   static const char * const type_words[] = {
     "ready", "started", "stream", "result", "table", "figure", "chart", "file", "error", "done", NULL,
   };
-  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(RkKernelEvent) ev = NULL;
+  g_autoptr(JsonObject) obj = NULL;
   const char *type = NULL;
-  g_autoptr(GError) local_error = NULL;
-  JsonNode *root;
-  JsonObject *obj;
 
   g_return_val_if_fail (line != NULL || len == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (len > RK_KERNEL_MAX_LINE)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
-                   "kernel event line is longer than %u bytes", RK_KERNEL_MAX_LINE);
-      return NULL;
-    }
   /* Also refuses NUL bytes inside the line. */
-  if (!g_utf8_validate (line, len, NULL))
+  obj = rk_json_parse_object (line, (gssize) len, RK_KERNEL_MAX_LINE, MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT, error);
+  if (obj == NULL)
     {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event is not valid UTF-8");
+      g_prefix_error (error, "kernel event: ");
       return NULL;
     }
-  if (!rk_json_scan_ok (line, len, MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event nested deeper than %d levels", MAX_JSON_DEPTH);
-      return NULL;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (len == 0 || !json_parser_load_from_data (parser, line, (gssize) len, &local_error))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event is not valid JSON: %s",
-                   local_error ? local_error->message : "empty line");
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   "kernel event is not a JSON object");
-      return NULL;
-    }
-  obj = json_node_get_object (root);
 
   if (!rk_json_get_string (obj, "type", RK_KERNEL_MAX_SHORT, RK_JSON_REQUIRED, &type, error))
     {
@@ -291,114 +260,6 @@ rk_kernel_event_parse (const char  *line,
     }
 
   return g_steal_pointer (&ev);
-}
-
-/* -- line splitter ------------------------------------------------------ */
-
-struct _RkKernelLineSplitter
-{
-  GByteArray *buf;
-  gsize       max_line;
-  gboolean    discarding;     /* inside an over-long line, until its newline */
-};
-
-RkKernelLineSplitter *
-rk_kernel_line_splitter_new (gsize max_line)
-{
-  RkKernelLineSplitter *self = g_new0 (RkKernelLineSplitter, 1);
-
-  self->buf = g_byte_array_new ();
-  self->max_line = max_line;
-  return self;
-}
-
-void
-rk_kernel_line_splitter_free (RkKernelLineSplitter *self)
-{
-  if (self == NULL)
-    return;
-  g_byte_array_unref (self->buf);
-  g_free (self);
-}
-
-void
-rk_kernel_line_splitter_reset (RkKernelLineSplitter *self)
-{
-  g_byte_array_set_size (self->buf, 0);
-  self->discarding = FALSE;
-}
-
-gsize
-rk_kernel_line_splitter_pending (RkKernelLineSplitter *self)
-{
-  return self->buf->len;
-}
-
-static void
-report_too_long (RkKernelLineSplitter *self,
-                 RkKernelLineFunc      func,
-                 gpointer              user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_set_error (&error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
-               "kernel sent a line longer than %" G_GSIZE_FORMAT " bytes", self->max_line);
-  g_byte_array_set_size (self->buf, 0);
-  func (NULL, 0, error, user_data);
-}
-
-void
-rk_kernel_line_splitter_feed (RkKernelLineSplitter *self,
-                              const guint8         *data,
-                              gsize                 len,
-                              RkKernelLineFunc      func,
-                              gpointer              user_data)
-{
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (data != NULL || len == 0);
-  g_return_if_fail (func != NULL);
-
-  while (len > 0)
-    {
-      const guint8 *nl = memchr (data, '\n', len);
-      gsize seg = nl ? (gsize) (nl - data) : len;
-
-      if (self->discarding)
-        {
-          if (nl == NULL)
-            return;
-          self->discarding = FALSE;
-        }
-      else if (self->buf->len + seg > self->max_line)
-        {
-          /* Report once, then drop bytes until the next newline. */
-          report_too_long (self, func, user_data);
-          if (nl == NULL)
-            {
-              self->discarding = TRUE;
-              return;
-            }
-        }
-      else if (nl == NULL)
-        {
-          g_byte_array_append (self->buf, data, (guint) seg);
-          return;
-        }
-      else if (self->buf->len == 0)
-        {
-          /* The common case: a whole line inside this chunk, no copy. */
-          func ((const char *) data, seg, NULL, user_data);
-        }
-      else
-        {
-          g_byte_array_append (self->buf, data, (guint) seg);
-          func ((const char *) self->buf->data, self->buf->len, NULL, user_data);
-          g_byte_array_set_size (self->buf, 0);
-        }
-
-      data += seg + 1;
-      len -= seg + 1;
-    }
 }
 
 gboolean

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-kernel-protocol.h — the one parser of the bytes the sandboxed kernel
- * sends (docs/kernel-protocol.md): a bounded line splitter and typed events. */
+ * sends (docs/kernel-protocol.md): typed events, one a line (the lines come
+ * from rk-line-splitter). */
 #pragma once
 
 #include <glib-object.h>
+
+#include "rk-limits.h"
 
 G_BEGIN_DECLS
 
@@ -88,8 +91,8 @@ typedef struct
   RkKernelFileChange change;          /* FILE */
 
   /* ERROR (limit, below, may name the sandbox limit the error stands for:
-   * "memory" for a MemoryError under the sandbox's memory limit, "cpu";
-   * RkKernel sets "time" when it stopped a cell at its time limit) */
+   * memory for a MemoryError under the sandbox's memory limit, cpu, disk or
+   * files; RkKernel sets time when it stopped a cell at its time limit) */
   char              *ename;
   char              *evalue;
   char              *traceback;
@@ -100,12 +103,12 @@ typedef struct
   gint64             truncated_bytes;
   /* DONE with status DIED, or ERROR at the time limit (set by the host,
    * never parsed): one sentence for the user, and the sandbox limit that was
-   * crossed ("memory", "cpu", "time", "disk", "file-size", "timeout", ...)
-   * or NULL. ERROR: the limit of an error event (parsed). */
+   * crossed, or RK_SANDBOX_LIMIT_NONE. ERROR: the limit of an error event
+   * (parsed). */
   char              *message;
-  char              *limit;
+  RkSandboxLimit     limit;
   /* With ->limit, set by the host, never parsed: the limit in force when it
-   * was crossed, in bytes ("memory", "disk") or seconds ("time"); 0 when
+   * was crossed, in bytes (memory, disk) or seconds (time); 0 when
    * not known. */
   guint64            limit_value;
 } RkKernelEvent;
@@ -138,27 +141,5 @@ const char    *rk_kernel_status_to_string     (RkKernelStatus    status);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkKernelEvent, rk_kernel_event_unref)
 
-/* Splits a byte stream into lines of at most max_line bytes. An over-long
- * line is reported once (error set, line NULL) and skipped up to its
- * newline; the lines after it come through normally. */
-typedef struct _RkKernelLineSplitter RkKernelLineSplitter;
-
-typedef void (*RkKernelLineFunc) (const char   *line,
-                                  gsize         len,
-                                  const GError *error,
-                                  gpointer      user_data);
-
-RkKernelLineSplitter *rk_kernel_line_splitter_new    (gsize                 max_line);
-void                  rk_kernel_line_splitter_free   (RkKernelLineSplitter *self);
-void                  rk_kernel_line_splitter_feed   (RkKernelLineSplitter *self,
-                                                      const guint8         *data,
-                                                      gsize                 len,
-                                                      RkKernelLineFunc      func,
-                                                      gpointer              user_data);
-/* Number of bytes of an unfinished line (dropped at end of stream). */
-gsize                 rk_kernel_line_splitter_pending (RkKernelLineSplitter *self);
-void                  rk_kernel_line_splitter_reset  (RkKernelLineSplitter *self);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkKernelLineSplitter, rk_kernel_line_splitter_free)
 
 G_END_DECLS

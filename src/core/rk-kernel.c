@@ -21,23 +21,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rk-export.h"
+#include "rk-font-cache.h"
 #include "rk-import.h"
 #include "rk-limits.h"
-#include "rk-json.h"
+#include "rk-line-splitter.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
 
 #define KERNEL_SCRIPT       "reckon_kernel.py"
-#define FONT_CACHE_REL      ".reckon/fontcache"
-#define FONT_CACHE_MAX      (4 * 1024 * 1024)
-#define FONT_LIST_MAX_DEPTH 16  /* matplotlib's fontlist-*.json is 3 deep */
 #define CHILD_REQUEST_FD    3
 #define CHILD_EVENT_FD      4
 #define CHILD_STATUS_FD     5
 #define CHILD_SYNC_FD       6
 #define READ_CHUNK          (64 * 1024)
 #define TAIL_MAX            4096
+#define SYNC_MAX_LINE       4096u
 #define START_TIMEOUT_S     90
 #define INTERRUPT_GRACE_MS  1000
 #define EXIT_SETTLE_MS      500
@@ -69,7 +67,7 @@ typedef struct
   GOutputStream        *requests;
   GInputStream         *err;
   GInputStream         *status;
-  RkKernelLineSplitter *splitter;
+  RkLineSplitter       *splitter;
   GString              *err_tail;
   GString              *status_text;
   char                 *host_reason;      /* why the host killed it */
@@ -86,7 +84,7 @@ typedef struct
    * rk_kernel_take_incoming_async() tasks waiting for their answer. */
   int                   sync_fd;
   GInputStream         *sync_in;
-  RkKernelLineSplitter *sync_splitter;
+  RkLineSplitter       *sync_splitter;
   GQueue                asked;
   guint64               answers_read;
   guint64               saves_asked;
@@ -116,7 +114,7 @@ struct _RkKernel
 {
   GObject         parent_instance;
 
-  char           *workspace;
+  RkWorkspace    *workspace;
   RkKernelLimits  limits;
   GStrv           inputs;
   RkKernelLimits  launched_limits; /* those of the last sandbox started */
@@ -188,14 +186,14 @@ instance_unref (Instance *inst)
   g_clear_object (&inst->requests);
   g_clear_object (&inst->err);
   g_clear_object (&inst->status);
-  g_clear_pointer (&inst->splitter, rk_kernel_line_splitter_free);
+  g_clear_pointer (&inst->splitter, rk_line_splitter_free);
   g_string_free (inst->err_tail, TRUE);
   g_string_free (inst->status_text, TRUE);
   g_free (inst->host_reason);
   g_clear_object (&inst->sync_in);
   if (inst->sync_fd >= 0)
     close (inst->sync_fd);
-  g_clear_pointer (&inst->sync_splitter, rk_kernel_line_splitter_free);
+  g_clear_pointer (&inst->sync_splitter, rk_line_splitter_free);
   g_queue_clear (&inst->asked);
   while (!g_queue_is_empty (&inst->held))
     {
@@ -262,16 +260,20 @@ static guint64 cell_time_limit (RkKernel *self);
 
 /* The value of the limit @limit held at, for a window or a terminal to say. */
 static guint64
-limit_value (RkKernel   *self,
-             const char *limit)
+limit_value (RkKernel       *self,
+             RkSandboxLimit  limit)
 {
-  if (g_strcmp0 (limit, "memory") == 0)
-    return self->launched_limits.memory_bytes > 0 ? self->launched_limits.memory_bytes : DEFAULT_MEMORY_BYTES;
-  if (g_strcmp0 (limit, "disk") == 0)
-    return self->launched_limits.disk_bytes > 0 ? self->launched_limits.disk_bytes : DEFAULT_DISK_BYTES;
-  if (g_strcmp0 (limit, "time") == 0)
-    return cell_time_limit (self);
-  return 0;
+  switch (limit)
+    {
+    case RK_SANDBOX_LIMIT_MEMORY:
+      return self->launched_limits.memory_bytes > 0 ? self->launched_limits.memory_bytes : DEFAULT_MEMORY_BYTES;
+    case RK_SANDBOX_LIMIT_DISK:
+      return self->launched_limits.disk_bytes > 0 ? self->launched_limits.disk_bytes : DEFAULT_DISK_BYTES;
+    case RK_SANDBOX_LIMIT_TIME:
+      return cell_time_limit (self);
+    default:
+      return 0;
+    }
 }
 
 static void
@@ -280,7 +282,7 @@ emit_event (RkKernel      *self,
 {
   GQuark detail = g_quark_from_static_string (rk_kernel_event_type_to_string (ev->type));
 
-  if (ev->limit != NULL && ev->limit_value == 0)
+  if (ev->limit != RK_SANDBOX_LIMIT_NONE && ev->limit_value == 0)
     ev->limit_value = limit_value (self, ev->limit);
   g_signal_emit (self, signals[SIGNAL_EVENT], detail, ev);
 }
@@ -323,7 +325,7 @@ finish_running (RkKernel      *self,
 static void
 abort_running (RkKernel       *self,
                RkKernelStatus  status,
-               const char     *limit,
+               RkSandboxLimit  limit,
                const char     *message)
 {
   Cell *cell;
@@ -336,20 +338,20 @@ abort_running (RkKernel       *self,
 
   error = rk_kernel_event_new (RK_KERNEL_EVENT_ERROR);
   error->id = g_strdup (cell->id);
-  if (g_strcmp0 (limit, "time") == 0)
+  if (limit == RK_SANDBOX_LIMIT_TIME)
     error->ename = g_strdup ("TimeLimitExceeded");
   else
     error->ename = g_strdup (status == RK_KERNEL_STATUS_INTERRUPTED ? "KeyboardInterrupt" : "KernelDied");
   error->evalue = g_strdup (message);
   error->traceback = g_strdup ("");
-  error->limit = g_strdup (limit);
+  error->limit = limit;
   emit_event (self, error);
 
   done = rk_kernel_event_new (RK_KERNEL_EVENT_DONE);
   done->id = g_strdup (cell->id);
   done->status = status;
   done->message = g_strdup (message);
-  done->limit = g_strdup (limit);
+  done->limit = limit;
   emit_event (self, done);
 
   finish_running (self, done);
@@ -363,13 +365,8 @@ static gboolean
 artifact_is_safe (RkKernel   *self,
                   const char *rel)
 {
-  int dirfd = open (self->workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  int fd;
+  int fd = rk_workspace_open_file (self->workspace, rel, NULL);
 
-  if (dirfd < 0)
-    return FALSE;
-  fd = rk_export_open_beneath (dirfd, rel, NULL);
-  close (dirfd);
   if (fd < 0)
     return FALSE;
   close (fd);
@@ -429,7 +426,18 @@ time_limit_message (RkKernel *self)
                           secs);
 }
 
-static void keep_font_cache (RkKernel *self);
+/* Runs @func on the workspace folder, opened without following a symlink. */
+static void
+with_workspace_fd (RkKernel *self,
+                   void    (*func) (int workspace_fd))
+{
+  int ws = rk_workspace_dup_fd (self->workspace, NULL);
+
+  if (ws < 0)
+    return;
+  func (ws);
+  close (ws);
+}
 
 static void
 handle_event (RkKernel      *self,
@@ -464,7 +472,7 @@ handle_event (RkKernel      *self,
       g_clear_handle_id (&self->start_timeout_id, g_source_remove);
       g_clear_pointer (&self->ready, rk_kernel_event_unref);
       self->ready = rk_kernel_event_ref (ev);
-      keep_font_cache (self);
+      with_workspace_fd (self, rk_font_cache_keep);
       set_state (self, RK_KERNEL_STATE_IDLE);
       while ((task = g_queue_pop_head (&self->start_tasks)) != NULL)
         {
@@ -538,14 +546,14 @@ handle_event (RkKernel      *self,
           error->ename = g_strdup ("TimeLimitExceeded");
           error->evalue = g_strdup (message);
           error->traceback = g_strdup ("");
-          error->limit = g_strdup ("time");
+          error->limit = RK_SANDBOX_LIMIT_TIME;
           emit_event (self, error);
           done->id = g_strdup (cell->id);
           done->status = RK_KERNEL_STATUS_ERROR;
           done->duration_ms = ev->duration_ms;
           done->truncated_bytes = ev->truncated_bytes;
           done->message = g_steal_pointer (&message);
-          done->limit = g_strdup ("time");
+          done->limit = RK_SANDBOX_LIMIT_TIME;
           emit_event (self, done);
           finish_running (self, done);
           pump (self);
@@ -646,13 +654,15 @@ hold_event (Instance      *inst,
 }
 
 /* One answer of the sandbox, for the oldest request not answered yet. */
-static void
-sync_line_cb (const char   *line,
-              gsize         len,
-              const GError *error,
-              gpointer      user_data)
+static gboolean
+sync_line_cb (const char  *line,
+              gsize        len,
+              gpointer     user_data,
+              GError     **error)
 {
   Instance *inst = user_data;
+  g_autoptr(GError) too_long = line == NULL ? g_error_new (RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                                                           "an answer longer than %u bytes", SYNC_MAX_LINE) : NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *given = NULL;
   const char *reason;
@@ -663,36 +673,36 @@ sync_line_cb (const char   *line,
   if (g_queue_is_empty (&inst->asked))
     {
       g_debug ("the sandbox answered a request that was not asked");
-      return;
+      return TRUE;
     }
   /* Answers carry the number of their request: a line for any other (or
    * none) pairs with nothing and is dropped. */
   what = GPOINTER_TO_INT (g_queue_peek_head (&inst->asked));
-  if (error == NULL
+  if (too_long == NULL
       && rk_sandbox_launcher_parse_answer (line, len, what == 'l' ? "loaded" : "saved", &id, &ok, &given,
                                            &local_error)
       && id != inst->answers_read + 1)
     {
       g_debug ("the sandbox answered request %" G_GUINT64_FORMAT ", not %" G_GUINT64_FORMAT, id,
                inst->answers_read + 1);
-      return;
+      return TRUE;
     }
   g_queue_pop_head (&inst->asked);
   inst->answers_read++;
-  reason = given != NULL ? given : local_error != NULL ? local_error->message : error != NULL ? error->message : "";
+  reason = given != NULL ? given : local_error != NULL ? local_error->message : too_long != NULL ? too_long->message : "";
 
   if (what == 'l')
     {
       g_autoptr(GTask) task = g_queue_pop_head (&inst->takes);
 
       if (task == NULL)
-        return;
+        return TRUE;
       if (ok)
         g_task_return_boolean (task, TRUE);
       else
         g_task_return_new_error (task, RK_KERNEL_ERROR, RK_KERNEL_ERROR_LIMIT,
                                  _("The file could not be added to the running Python session: %s"), reason);
-      return;
+      return TRUE;
     }
   inst->saves_answered++;
   if (!ok && inst->kernel != NULL)
@@ -702,6 +712,7 @@ sync_line_cb (const char   *line,
       protocol_error (inst->kernel, save_error);
     }
   release_held (inst);
+  return TRUE;
 }
 
 static void
@@ -717,7 +728,7 @@ sync_read_cb (GObject      *object,
       gsize size;
       const guint8 *data = g_bytes_get_data (bytes, &size);
 
-      rk_kernel_line_splitter_feed (inst->sync_splitter, data, size, sync_line_cb, inst);
+      rk_line_splitter_feed (inst->sync_splitter, (const char *) data, size, NULL);
       if (inst->kernel != NULL)
         {
           g_input_stream_read_bytes_async (inst->sync_in, 4096, G_PRIORITY_DEFAULT,
@@ -734,11 +745,11 @@ sync_read_cb (GObject      *object,
   instance_unref (inst);
 }
 
-static void
-line_cb (const char   *line,
-         gsize         len,
-         const GError *error,
-         gpointer      user_data)
+static gboolean
+line_cb (const char  *line,
+         gsize        len,
+         gpointer     user_data,
+         GError     **error)
 {
   Instance *inst = user_data;
   RkKernel *self = inst->kernel;
@@ -747,25 +758,28 @@ line_cb (const char   *line,
 
   /* A signal handler may have restarted or dropped the kernel. */
   if (self == NULL || self->inst != inst)
-    return;
-  if (error != NULL)
+    return TRUE;
+  if (line == NULL)
     {
-      protocol_error (self, error);
-      return;
+      g_autoptr(GError) too_long = g_error_new (RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
+                                                "kernel sent a line longer than %u bytes", RK_KERNEL_MAX_LINE);
+      protocol_error (self, too_long);
+      return TRUE;
     }
   /* The kernel ends a line a cell may have left open with an empty one. */
   if (len == 0)
-    return;
+    return TRUE;
   ev = rk_kernel_event_parse (line, len, &parse_error);
   if (ev == NULL)
     {
       protocol_error (self, parse_error);
-      return;
+      return TRUE;
     }
   if (inst->sync_fd >= 0 && (names_files (ev) || !g_queue_is_empty (&inst->held)))
     hold_event (inst, g_steal_pointer (&ev));
   else
     handle_event (self, inst, ev);
+  return TRUE;
 }
 
 static gboolean
@@ -804,7 +818,7 @@ events_read_cb (GObject      *object,
       gsize size;
       const guint8 *data = g_bytes_get_data (bytes, &size);
 
-      rk_kernel_line_splitter_feed (inst->splitter, data, size, line_cb, inst);
+      rk_line_splitter_feed (inst->splitter, (const char *) data, size, NULL);
       if (inst->kernel != NULL && self->inst == inst)
         {
           g_input_stream_read_bytes_async (inst->events, READ_CHUNK, G_PRIORITY_DEFAULT,
@@ -863,28 +877,8 @@ tail_read_cb (GObject      *object,
 
 /* -- exit and death ----------------------------------------------------- */
 
-static char *
-limit_message (const char *limit)
-{
-  if (g_strcmp0 (limit, "memory") == 0)
-    return g_strdup (_("The cell was stopped because it used more memory than the sandbox allows."));
-  if (g_strcmp0 (limit, "cpu") == 0)
-    return g_strdup (_("The cell was stopped because it used more CPU time than the sandbox allows."));
-  if (g_strcmp0 (limit, "file-size") == 0)
-    return g_strdup (_("The cell was stopped because it wrote a file larger than the sandbox allows."));
-  if (g_strcmp0 (limit, "disk") == 0)
-    return g_strdup (_("The cell was stopped because the workspace grew past its disk limit."));
-  if (g_strcmp0 (limit, "files") == 0)
-    return g_strdup (_("The cell was stopped because it created more files than the sandbox allows."));
-  if (g_strcmp0 (limit, "timeout") == 0)
-    return g_strdup (_("The cell was stopped because the kernel ran past its time limit."));
-  if (g_strcmp0 (limit, "procs") == 0 || g_strcmp0 (limit, "processes") == 0)
-    return g_strdup (_("The cell was stopped because it started more processes than the sandbox allows."));
-  return g_strdup_printf (_("The cell was stopped because it crossed the sandbox's “%s” limit."), limit);
-}
-
 /* The limit named by the sandbox's status line or its stderr. */
-static char *
+static RkSandboxLimit
 find_limit (Instance  *inst,
             gint64    *status_exit,
             gint64    *status_signal)
@@ -894,11 +888,11 @@ find_limit (Instance  *inst,
 }
 
 static char *
-death_message (Instance  *inst,
-               char     **limit_out)
+death_message (Instance       *inst,
+               RkSandboxLimit *limit_out)
 {
   gint64 status_exit, status_signal;
-  g_autofree char *limit = find_limit (inst, &status_exit, &status_signal);
+  RkSandboxLimit limit = find_limit (inst, &status_exit, &status_signal);
   int exit_code = -1, sig = -1;
 
   if (g_subprocess_get_if_exited (inst->process))
@@ -906,14 +900,11 @@ death_message (Instance  *inst,
   else if (g_subprocess_get_if_signaled (inst->process))
     sig = g_subprocess_get_term_sig (inst->process);
 
-  if (limit == NULL && exit_code == 124)
-    limit = g_strdup ("timeout");
-  if (limit != NULL)
-    {
-      *limit_out = g_strdup (limit);
-      return limit_message (limit);
-    }
-  *limit_out = NULL;
+  if (limit == RK_SANDBOX_LIMIT_NONE && exit_code == 124)
+    limit = RK_SANDBOX_LIMIT_TIMEOUT;
+  *limit_out = limit;
+  if (limit != RK_SANDBOX_LIMIT_NONE)
+    return rk_sandbox_limit_describe (limit);
   if (inst->host_reason != NULL)
     return g_strdup (inst->host_reason);
   if (status_signal < 0 && exit_code > 128 && exit_code < 128 + 65)
@@ -945,11 +936,11 @@ death_message (Instance  *inst,
  * and the cells that waited for it fail with that sentence. */
 typedef struct
 {
-  char    *workspace;
-  guint64  disk_limit;
-  GQueue   start_tasks;
-  GQueue   cells;
-  GStrv    inputs;
+  RkWorkspace *workspace;
+  guint64      disk_limit;
+  GQueue       start_tasks;
+  GQueue       cells;
+  GStrv        inputs;
 } OverDisk;
 
 static void
@@ -957,7 +948,7 @@ over_disk_free (gpointer data)
 {
   OverDisk *d = data;
 
-  g_free (d->workspace);
+  g_clear_object (&d->workspace);
   g_strfreev (d->inputs);
   g_free (d);
 }
@@ -995,9 +986,9 @@ explain_over_disk (RkKernel *self)
   g_autoptr(GTask) task = g_task_new (self, NULL, over_disk_done_cb, NULL);
   OverDisk *d = g_new0 (OverDisk, 1);
 
-  d->workspace = g_strdup (self->workspace);
+  d->workspace = g_object_ref (self->workspace);
   d->inputs = g_strdupv (self->inputs);
-  d->disk_limit = limit_value (self, "disk");
+  d->disk_limit = limit_value (self, RK_SANDBOX_LIMIT_DISK);
   d->start_tasks = self->start_tasks;
   d->cells = self->cells;
   g_queue_init (&self->start_tasks);
@@ -1010,7 +1001,7 @@ static void
 handle_exit (Instance *inst)
 {
   g_autoptr(RkKernel) self = NULL;
-  g_autofree char *limit = NULL;
+  RkSandboxLimit limit = RK_SANDBOX_LIMIT_NONE;
   g_autofree char *message = NULL;
   RkKernelState was;
 
@@ -1041,19 +1032,19 @@ handle_exit (Instance *inst)
       g_autoptr(GError) error = NULL;
       int code = RK_KERNEL_ERROR_DIED;
 
-      if (g_strcmp0 (limit, "disk") == 0)
+      if (limit == RK_SANDBOX_LIMIT_DISK)
         {
           set_state (self, RK_KERNEL_STATE_STOPPED);
           explain_over_disk (self);
           instance_unref (inst);
           return;
         }
-      if (g_strcmp0 (limit, "files") == 0)
+      if (limit == RK_SANDBOX_LIMIT_FILES)
         {
           g_free (message);
           message = g_strdup (_("The Python kernel cannot start while the workspace holds more files than allowed; delete some first."));
         }
-      if (limit != NULL)
+      if (limit != RK_SANDBOX_LIMIT_NONE)
         code = RK_KERNEL_ERROR_LIMIT;
       else if (g_subprocess_get_if_exited (inst->process) && g_subprocess_get_exit_status (inst->process) == 125)
         code = RK_KERNEL_ERROR_SANDBOX;
@@ -1118,192 +1109,6 @@ start_timeout_cb (gpointer user_data)
       rk_sandbox_child_kill (self->inst->child);
     }
   return G_SOURCE_REMOVE;
-}
-
-/* -- matplotlib's font list ------------------------------------------------ */
-
-/* Building the font list costs the kernel seconds at every start (its
- * MPLCONFIGDIR is a fresh tmpfs), so the host keeps one copy, taken from the
- * first kernel's workspace (.reckon/fontcache/) before any cell ran, and
- * puts it there for the later ones. The workspace, not a bind: the sandbox
- * may run as a user who cannot read the host's cache folder. */
-static char *
-font_cache_dir (void)
-{
-  return g_build_filename (g_get_user_cache_dir (), "reckon", "matplotlib", NULL);
-}
-
-static gboolean
-font_cache_present (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return FALSE;
-  while ((name = g_dir_read_name (d)) != NULL)
-    if (g_str_has_prefix (name, "fontlist-") && g_str_has_suffix (name, ".json"))
-      return TRUE;
-  return FALSE;
-}
-
-/* Reads at most FONT_CACHE_MAX bytes of the regular file open at @fd
- * (taken). */
-static char *
-read_font_list (int    fd,
-                gsize *len_out)
-{
-  g_autofree char *buf = g_malloc (FONT_CACHE_MAX + 1);
-  gsize len = 0;
-
-  for (;;)
-    {
-      gssize n = read (fd, buf + len, FONT_CACHE_MAX + 1 - len);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      len += (gsize) n;
-      if (len > FONT_CACHE_MAX)
-        break;
-    }
-  close (fd);
-  if (len == 0 || len > FONT_CACHE_MAX)
-    return NULL;
-  buf[len] = '\0';
-  *len_out = len;
-  return g_steal_pointer (&buf);
-}
-
-/* Opens (creating it if @create) the folder @rel beneath the workspace,
- * through fds only: no folder on the way may be a symlink. */
-static int
-open_workspace_dir (RkKernel   *self,
-                    const char *rel,
-                    gboolean    create)
-{
-  int ws = open (self->workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  int cur, fd = -1;
-  g_auto(GStrv) parts = NULL;
-
-  if (ws < 0)
-    return -1;
-  if (!create)
-    {
-      fd = rk_export_open_dir_beneath (ws, rel, NULL);
-      close (ws);
-      return fd;
-    }
-  parts = g_strsplit (rel, "/", -1);
-  cur = ws;
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      int next;
-
-      if (mkdirat (cur, parts[i], 0755) != 0 && errno != EEXIST)
-        {
-          close (cur);
-          return -1;
-        }
-      next = rk_export_open_dir_beneath (cur, parts[i], NULL);
-      close (cur);
-      if (next < 0)
-        return -1;
-      cur = next;
-    }
-  return cur;
-}
-
-/* Everything read from the workspace here goes through fds opened beneath
- * it (rk_export_open_beneath): a cell may have swapped .reckon or
- * .reckon/fontcache for a symlink, or does so while this runs. */
-static void
-keep_font_cache (RkKernel *self)
-{
-  g_autofree char *dir = font_cache_dir ();
-  DIR *d;
-  struct dirent *entry;
-  int dfd;
-
-  if (font_cache_present (dir))
-    return;
-  dfd = open_workspace_dir (self, FONT_CACHE_REL, FALSE);
-  if (dfd < 0)
-    return;
-  d = fdopendir (dfd);
-  if (d == NULL)
-    {
-      close (dfd);
-      return;
-    }
-  while ((entry = readdir (d)) != NULL)
-    {
-      const char *name = entry->d_name;
-      g_autofree char *dst = NULL;
-      g_autofree char *contents = NULL;
-      g_autoptr(JsonObject) list = NULL;
-      gsize len = 0;
-      int fd;
-
-      if (!g_str_has_prefix (name, "fontlist-") || !g_str_has_suffix (name, ".json") ||
-          strlen (name) > 64 || strchr (name, '/') != NULL)
-        continue;
-      fd = rk_export_open_beneath (dirfd (d), name, NULL);
-      if (fd < 0)
-        continue;
-      contents = read_font_list (fd, &len);
-      if (contents == NULL ||
-          (list = rk_json_parse_object (contents, (gssize) len, FONT_CACHE_MAX, FONT_LIST_MAX_DEPTH,
-                                        RK_JSON_SCAN_DEFAULT, NULL)) == NULL)
-        continue;
-      dst = g_build_filename (dir, name, NULL);
-      if (g_mkdir_with_parents (dir, 0700) == 0)
-        g_file_set_contents (dst, contents, (gssize) len, NULL);
-    }
-  closedir (d);
-}
-
-/* Copies the host's font list into the workspace for a kernel about to
- * start. No kernel runs in the workspace now, and the folders are made and
- * written through fds opened beneath it, never by path. */
-static void
-seed_font_cache (RkKernel *self)
-{
-  g_autofree char *dir = font_cache_dir ();
-  g_autoptr(GDir) d = NULL;
-  const char *name;
-  int seed;
-
-  if (!font_cache_present (dir))
-    return;
-  seed = open_workspace_dir (self, FONT_CACHE_REL, TRUE);
-  if (seed < 0)
-    return;
-  d = g_dir_open (dir, 0, NULL);
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *src = g_build_filename (dir, name, NULL);
-      g_autofree char *contents = NULL;
-      gsize len;
-      int fd;
-
-      if (!g_str_has_prefix (name, "fontlist-") || !g_str_has_suffix (name, ".json") ||
-          strlen (name) > 64)
-        continue;
-      if (!g_file_get_contents (src, &contents, &len, NULL) || len > FONT_CACHE_MAX)
-        continue;
-      /* Whatever an earlier cell left at that name (a symlink out, say) is
-       * removed, never followed. */
-      unlinkat (seed, name, 0);
-      fd = openat (seed, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-      if (fd < 0)
-        continue;
-      if (write (fd, contents, len) != (gssize) len)
-        unlinkat (seed, name, 0);
-      close (fd);
-    }
-  close (seed);
 }
 
 /* -- spawning ----------------------------------------------------------- */
@@ -1374,7 +1179,7 @@ launch (RkKernel  *self,
   if (!make_pipe (req, error) || !make_pipe (ev, error) || !make_pipe (st, error)
       || (capped && !make_socket_pair (sync, error)))
     goto fail;
-  seed_font_cache (self);
+  with_workspace_fd (self, rk_font_cache_seed);
 
   spec.workspace = self->workspace;
   self->launched_limits = self->limits;
@@ -1431,14 +1236,14 @@ launch (RkKernel  *self,
   inst->requests = g_unix_output_stream_new (req[1], TRUE);
   inst->status = g_unix_input_stream_new (st[0], TRUE);
   inst->err = g_object_ref (g_subprocess_get_stderr_pipe (inst->process));
-  inst->splitter = rk_kernel_line_splitter_new (RK_KERNEL_MAX_LINE);
+  inst->splitter = rk_line_splitter_new (RK_KERNEL_MAX_LINE, RK_LINE_SPLITTER_SKIP_LONG, line_cb, inst);
   inst->err_tail = g_string_new (NULL);
   inst->status_text = g_string_new (NULL);
   inst->sync_fd = sync[0];
   if (capped)
     {
       inst->sync_in = g_unix_input_stream_new (sync[0], FALSE);
-      inst->sync_splitter = rk_kernel_line_splitter_new (4096);
+      inst->sync_splitter = rk_line_splitter_new (SYNC_MAX_LINE, RK_LINE_SPLITTER_SKIP_LONG, sync_line_cb, inst);
     }
   return inst;
 
@@ -1690,10 +1495,10 @@ interrupt_timeout_cb (gpointer user_data)
       g_autofree char *limit_text = time_limit_message (self);
       g_autofree char *message = g_strdup_printf ("%s %s", limit_text,
                                                   _("It did not stop when interrupted, so the kernel was restarted and its variables are lost."));
-      abort_running (self, RK_KERNEL_STATUS_ERROR, "time", message);
+      abort_running (self, RK_KERNEL_STATUS_ERROR, RK_SANDBOX_LIMIT_TIME, message);
     }
   else
-    abort_running (self, RK_KERNEL_STATUS_INTERRUPTED, NULL,
+    abort_running (self, RK_KERNEL_STATUS_INTERRUPTED, RK_SANDBOX_LIMIT_NONE,
                    _("The cell did not stop when interrupted, so the kernel was restarted and its variables are lost."));
   if (self->inst == NULL && self->state == RK_KERNEL_STATE_STOPPED)
     spawn_instance (self);
@@ -1762,7 +1567,7 @@ rk_kernel_restart_async (RkKernel            *self,
       instance_kill (self->inst);
       g_clear_pointer (&self->ready, rk_kernel_event_unref);
       set_state (self, RK_KERNEL_STATE_STOPPED);
-      abort_running (self, RK_KERNEL_STATUS_DIED, NULL,
+      abort_running (self, RK_KERNEL_STATUS_DIED, RK_SANDBOX_LIMIT_NONE,
                      _("The kernel was restarted before the cell finished."));
     }
   /* Queued cells wait for the fresh kernel. */
@@ -1875,7 +1680,7 @@ rk_kernel_take_incoming_finish (RkKernel      *self,
 
 /* -- object ------------------------------------------------------------- */
 
-const char *
+RkWorkspace *
 rk_kernel_get_workspace (RkKernel *self)
 {
   g_return_val_if_fail (RK_IS_KERNEL (self), NULL);
@@ -1979,7 +1784,7 @@ rk_kernel_finalize (GObject *object)
 {
   RkKernel *self = RK_KERNEL (object);
 
-  g_free (self->workspace);
+  g_clear_object (&self->workspace);
   g_strfreev (self->inputs);
 
   G_OBJECT_CLASS (rk_kernel_parent_class)->finalize (object);
@@ -2037,7 +1842,7 @@ rk_kernel_class_init (RkKernelClass *klass)
   signals[SIGNAL_DIED] =
     g_signal_new ("died", G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+                  G_TYPE_NONE, 2, RK_TYPE_SANDBOX_LIMIT, G_TYPE_STRING);
   signals[SIGNAL_PROTOCOL_ERROR] =
     g_signal_new ("protocol-error", G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -2052,15 +1857,15 @@ rk_kernel_init (RkKernel *self)
 }
 
 RkKernel *
-rk_kernel_new (const char           *workspace_dir,
+rk_kernel_new (RkWorkspace          *workspace,
                const RkKernelLimits *limits)
 {
   RkKernel *self;
 
-  g_return_val_if_fail (workspace_dir != NULL, NULL);
+  g_return_val_if_fail (RK_IS_WORKSPACE (workspace), NULL);
 
   self = g_object_new (RK_TYPE_KERNEL, NULL);
-  self->workspace = g_canonicalize_filename (workspace_dir, NULL);
+  self->workspace = g_object_ref (workspace);
   if (limits != NULL)
     self->limits = *limits;
   return self;

@@ -7,6 +7,7 @@
 
 #include "rk-enum-types.h"
 #include "rk-kernel-protocol.h"
+#include "rk-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -50,14 +51,14 @@ typedef struct
   guint64 cell_cpu_seconds;
   /* Wall-clock seconds a single cell may run (0: the default, 120); then it
    * is interrupted and ends with status ERROR, an error event and ->limit
-   * "time"; the session and its variables go on. */
+   * RK_SANDBOX_LIMIT_TIME; the session and its variables go on. */
   guint64 cell_time_seconds;
 } RkKernelLimits;
 
-RkKernel       *rk_kernel_new              (const char          *workspace_dir,
+RkKernel       *rk_kernel_new              (RkWorkspace         *workspace,
                                             const RkKernelLimits *limits);
 
-const char     *rk_kernel_get_workspace    (RkKernel            *self);
+RkWorkspace    *rk_kernel_get_workspace    (RkKernel            *self);
 RkKernelState   rk_kernel_get_state        (RkKernel            *self);
 /* The "ready" event of the running kernel (versions), or NULL. */
 RkKernelEvent  *rk_kernel_get_ready_event  (RkKernel            *self);
@@ -152,7 +153,7 @@ void            rk_kernel_shutdown         (RkKernel            *self);
  *                   running cell, already validated (paths beneath the
  *                   workspace, regular files, no symlinks).
  *   "state-changed" (RkKernelState state)
- *   "died"          (const char *limit_or_NULL, const char *message)
+ *   "died"          (RkSandboxLimit limit, const char *message)
  *                   the sandbox ended without being asked to.
  *   "protocol-error" (GError *error)          a line was dropped.
  */

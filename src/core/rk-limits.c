@@ -16,42 +16,272 @@ G_DEFINE_QUARK (rk-limits-error-quark, rk_limits_error)
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
 
-gboolean
-rk_limit_kind_from_name (const char  *name,
-                         RkLimitKind *kind)
+G_DEFINE_ENUM_TYPE (RkSandboxLimit, rk_sandbox_limit,
+  G_DEFINE_ENUM_VALUE (RK_SANDBOX_LIMIT_NONE, "none"),
+  G_DEFINE_ENUM_VALUE (RK_SANDBOX_LIMIT_MEMORY, "memory"),
+  G_DEFINE_ENUM_VALUE (RK_SANDBOX_LIMIT_DISK, "disk"),
+  G_DEFINE_ENUM_VALUE (RK_SANDBOX_LIMIT_TIME, "time"),
+  G_DEFINE_ENUM_VALUE (RK_SANDBOX_LIMIT_CPU, "cpu"),
+  G_DEFINE_ENUM_VALUE (RK_SANDBOX_LIMIT_TIMEOUT, "timeout"),
+  G_DEFINE_ENUM_VALUE (RK_SANDBOX_LIMIT_FILES, "files"),
+  G_DEFINE_ENUM_VALUE (RK_SANDBOX_LIMIT_FILE_SIZE, "file-size"),
+  G_DEFINE_ENUM_VALUE (RK_SANDBOX_LIMIT_PROCESSES, "processes"),
+  G_DEFINE_ENUM_VALUE (RK_SANDBOX_LIMIT_UNKNOWN, "unknown"))
+
+RkSandboxLimit
+rk_sandbox_limit_from_name (const char *name)
 {
-  if (g_strcmp0 (name, "memory") == 0)
-    *kind = RK_LIMIT_MEMORY;
-  else if (g_strcmp0 (name, "disk") == 0)
-    *kind = RK_LIMIT_DISK;
-  else if (g_strcmp0 (name, "time") == 0)
-    *kind = RK_LIMIT_TIME;
-  else
-    return FALSE;
-  return TRUE;
+  g_autoptr(GEnumClass) klass = NULL;
+  GEnumValue *value;
+
+  if (name == NULL || *name == '\0')
+    return RK_SANDBOX_LIMIT_NONE;
+  /* What older kernels and the error view called the process limit. */
+  if (g_str_equal (name, "procs"))
+    return RK_SANDBOX_LIMIT_PROCESSES;
+  klass = g_type_class_ref (RK_TYPE_SANDBOX_LIMIT);
+  value = g_enum_get_value_by_nick (klass, name);
+  if (value == NULL || value->value == RK_SANDBOX_LIMIT_NONE)
+    return RK_SANDBOX_LIMIT_UNKNOWN;
+  return (RkSandboxLimit) value->value;
 }
 
 const char *
-rk_limit_kind_settings_key (RkLimitKind kind)
+rk_sandbox_limit_to_name (RkSandboxLimit limit)
 {
-  switch (kind)
+  g_autoptr(GEnumClass) klass = NULL;
+  GEnumValue *value;
+
+  if (limit == RK_SANDBOX_LIMIT_NONE)
+    return NULL;
+  klass = g_type_class_ref (RK_TYPE_SANDBOX_LIMIT);
+  value = g_enum_get_value (klass, limit);
+  return value != NULL ? value->value_nick : "unknown";
+}
+
+RkSandboxLimit
+rk_sandbox_limit_from_error (const char *error_name,
+                             const char *detail)
+{
+  if (g_strcmp0 (error_name, "MemoryError") == 0)
+    return RK_SANDBOX_LIMIT_MEMORY;
+  if (g_strcmp0 (error_name, "CPUTimeLimitExceeded") == 0)
+    return RK_SANDBOX_LIMIT_CPU;
+  if (g_strcmp0 (error_name, "TimeLimitExceeded") == 0)
+    return RK_SANDBOX_LIMIT_TIME;
+  if (g_strcmp0 (error_name, "SandboxLimit") == 0)
     {
-    case RK_LIMIT_MEMORY:
-      return "memory-limit";
-    case RK_LIMIT_DISK:
-      return "disk-limit";
-    case RK_LIMIT_TIME:
-    default:
-      return "cell-time-limit";
+      RkSandboxLimit limit = rk_sandbox_limit_from_name (detail);
+
+      return limit != RK_SANDBOX_LIMIT_NONE ? limit : RK_SANDBOX_LIMIT_UNKNOWN;
+    }
+  return RK_SANDBOX_LIMIT_NONE;
+}
+
+gboolean
+rk_sandbox_limit_is_settable (RkSandboxLimit limit)
+{
+  return limit == RK_SANDBOX_LIMIT_MEMORY || limit == RK_SANDBOX_LIMIT_DISK || limit == RK_SANDBOX_LIMIT_TIME;
+}
+
+const char *
+rk_sandbox_limit_settings_key (RkSandboxLimit limit)
+{
+  switch (limit)
+    {
+    case RK_SANDBOX_LIMIT_MEMORY: return "memory-limit";
+    case RK_SANDBOX_LIMIT_DISK:   return "disk-limit";
+    case RK_SANDBOX_LIMIT_TIME:   return "cell-time-limit";
+    default:                      return NULL;
     }
 }
 
+const char *
+rk_sandbox_limit_cli_option (RkSandboxLimit limit)
+{
+  switch (limit)
+    {
+    case RK_SANDBOX_LIMIT_MEMORY: return "--memory";
+    case RK_SANDBOX_LIMIT_DISK:   return "--disk";
+    case RK_SANDBOX_LIMIT_TIME:   return "--timeout";
+    default:                      return NULL;
+    }
+}
+
+guint64
+rk_sandbox_limit_setting_value (RkSandboxLimit limit,
+                                guint64        setting)
+{
+  if (limit == RK_SANDBOX_LIMIT_MEMORY || limit == RK_SANDBOX_LIMIT_DISK)
+    return setting > (G_MAXUINT64 >> 20) ? G_MAXUINT64 : setting << 20;
+  return setting;
+}
+
+static gboolean
+counts_seconds (RkSandboxLimit limit)
+{
+  return limit == RK_SANDBOX_LIMIT_TIME || limit == RK_SANDBOX_LIMIT_CPU || limit == RK_SANDBOX_LIMIT_TIMEOUT;
+}
+
+char *
+rk_sandbox_limit_format_value (RkSandboxLimit limit,
+                               guint64        value)
+{
+  if (!counts_seconds (limit))
+    return g_format_size_full (value, G_FORMAT_SIZE_IEC_UNITS);
+  if (value >= 60 && value % 60 == 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u minute", "%u minutes", (gulong) (value / 60)),
+                            (guint) (value / 60));
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u second", "%u seconds", (gulong) value), (guint) value);
+}
+
+char *
+rk_sandbox_limit_describe (RkSandboxLimit limit)
+{
+  switch (limit)
+    {
+    case RK_SANDBOX_LIMIT_MEMORY:
+      return g_strdup (_("The cell was stopped because it used more memory than the sandbox allows."));
+    case RK_SANDBOX_LIMIT_CPU:
+      return g_strdup (_("The cell was stopped because it used more CPU time than the sandbox allows."));
+    case RK_SANDBOX_LIMIT_FILE_SIZE:
+      return g_strdup (_("The cell was stopped because it wrote a file larger than the sandbox allows."));
+    case RK_SANDBOX_LIMIT_DISK:
+      return g_strdup (_("The cell was stopped because the workspace grew past its disk limit."));
+    case RK_SANDBOX_LIMIT_FILES:
+      return g_strdup (_("The cell was stopped because it created more files than the sandbox allows."));
+    case RK_SANDBOX_LIMIT_TIME:
+    case RK_SANDBOX_LIMIT_TIMEOUT:
+      return g_strdup (_("The cell was stopped because the kernel ran past its time limit."));
+    case RK_SANDBOX_LIMIT_PROCESSES:
+      return g_strdup (_("The cell was stopped because it started more processes than the sandbox allows."));
+    case RK_SANDBOX_LIMIT_NONE:
+    case RK_SANDBOX_LIMIT_UNKNOWN:
+    default:
+      return g_strdup (_("The cell was stopped because it crossed one of the sandbox's limits."));
+    }
+}
+
+void
+rk_sandbox_limit_explain (RkSandboxLimit   limit,
+                          guint64          value,
+                          gboolean         raise_offered,
+                          char           **what,
+                          char           **todo)
+{
+  g_autofree char *shown = value > 0 ? rk_sandbox_limit_format_value (limit, value) : NULL;
+
+  *what = NULL;
+  switch (limit)
+    {
+    case RK_SANDBOX_LIMIT_MEMORY:
+      /* TRANSLATORS: %s is a size, e.g. "2.0 GiB" */
+      *what = shown ? g_strdup_printf (_("The cell used more memory than allowed (%s)."), shown)
+                    : g_strdup (_("The cell used more memory than allowed."));
+      *todo = g_strdup (raise_offered ? _("Or work on fewer rows or columns at a time.")
+                                      : _("Work on fewer rows or columns at a time, or raise the memory limit in Preferences."));
+      break;
+    case RK_SANDBOX_LIMIT_TIME:
+    case RK_SANDBOX_LIMIT_CPU:
+    case RK_SANDBOX_LIMIT_TIMEOUT:
+      *what = value > 0
+        ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                        "The cell ran longer than allowed (%u second).",
+                                        "The cell ran longer than allowed (%u seconds).", (gulong) value),
+                           (guint) value)
+        : g_strdup (_("The cell ran longer than allowed."));
+      *todo = g_strdup (raise_offered ? _("Or ask for a simpler computation or a sample of the data.")
+                                      : _("Ask for a simpler computation or a sample of the data, or raise the time limit in Preferences."));
+      break;
+    case RK_SANDBOX_LIMIT_DISK:
+      /* TRANSLATORS: %s is a size, e.g. "1.0 GiB" */
+      *what = shown ? g_strdup_printf (_("The cell filled the workspace past its disk space limit (%s)."), shown)
+                    : g_strdup (_("The cell filled the workspace past its disk space limit."));
+      *todo = g_strdup (_("Save what you need, then ask for smaller output files or delete some of them."));
+      break;
+    case RK_SANDBOX_LIMIT_FILES:
+      *what = g_strdup (_("The cell created more files than the workspace allows."));
+      *todo = g_strdup (_("Ask for fewer, larger files, for example one spreadsheet instead of one file per group."));
+      break;
+    case RK_SANDBOX_LIMIT_FILE_SIZE:
+      *what = g_strdup (_("The cell tried to write a file larger than allowed."));
+      *todo = g_strdup (_("Ask for a smaller output, for example a summary or a sample of the rows."));
+      break;
+    case RK_SANDBOX_LIMIT_PROCESSES:
+      *what = g_strdup (_("The cell started more processes than allowed."));
+      *todo = g_strdup (_("Ask for code that does not start many processes or threads."));
+      break;
+    case RK_SANDBOX_LIMIT_NONE:
+    case RK_SANDBOX_LIMIT_UNKNOWN:
+    default:
+      *todo = g_strdup (_("The session’s variables may be lost; run the earlier steps again if needed."));
+      break;
+    }
+}
+
+gboolean
+rk_sandbox_limit_propose_raise (RkSandboxLimit   limit,
+                                guint64          current,
+                                guint64         *raised,
+                                char           **label)
+{
+  g_autofree char *value = NULL;
+
+  if (!rk_sandbox_limit_is_settable (limit) || !rk_limits_raised (limit, current, raised))
+    return FALSE;
+  value = rk_sandbox_limit_format_value (limit, rk_sandbox_limit_setting_value (limit, *raised));
+  switch (limit)
+    {
+    case RK_SANDBOX_LIMIT_MEMORY:
+      /* TRANSLATORS: %s is a size, e.g. "4.0 GiB" */
+      *label = g_strdup_printf (_("Raise the memory limit to %s and run again"), value);
+      break;
+    case RK_SANDBOX_LIMIT_DISK:
+      /* TRANSLATORS: %s is a size, e.g. "2.0 GiB" */
+      *label = g_strdup_printf (_("Raise the disk limit to %s and run again"), value);
+      break;
+    case RK_SANDBOX_LIMIT_TIME:
+    default:
+      /* TRANSLATORS: %s is a duration, e.g. "4 minutes" */
+      *label = g_strdup_printf (_("Raise the time limit to %s and run again"), value);
+      break;
+    }
+  return TRUE;
+}
+
+char *
+rk_sandbox_limit_cli_sentence (RkSandboxLimit limit,
+                               guint64        current)
+{
+  g_autofree char *shown = NULL;
+  g_autofree char *flag_value = NULL;
+  const char *name = rk_sandbox_limit_to_name (limit);
+  guint64 raised;
+
+  if (!rk_sandbox_limit_is_settable (limit))
+    return NULL;
+  /* The value it stopped at as the user gave it: seconds stay seconds. */
+  if (limit == RK_SANDBOX_LIMIT_TIME)
+    shown = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u second", "%u seconds", (gulong) current),
+                             (guint) current);
+  else
+    shown = rk_sandbox_limit_format_value (limit, rk_sandbox_limit_setting_value (limit, current));
+  if (!rk_limits_raised (limit, current, &raised))
+    /* TRANSLATORS: e.g. "the cell reached the sandbox's “memory” limit (64 GiB), the most it can be." */
+    return g_strdup_printf (_("the cell reached the sandbox's “%s” limit (%s), the most it can be."), name, shown);
+  flag_value = limit == RK_SANDBOX_LIMIT_TIME ? g_strdup_printf ("%" G_GUINT64_FORMAT, raised)
+                                              : rk_limits_format_flag_size (raised << 20);
+  /* TRANSLATORS: e.g. "the cell reached the sandbox's “memory” limit (2 GiB); run again with --memory 4G to raise it." */
+  return g_strdup_printf (_("the cell reached the sandbox's “%s” limit (%s); run again with %s %s to raise it."),
+                          name, shown, rk_sandbox_limit_cli_option (limit), flag_value);
+}
+
 static void
-bounds_mib (RkLimitKind  kind,
+bounds_mib (RkSandboxLimit  kind,
             guint64     *min,
             guint64     *max)
 {
-  if (kind == RK_LIMIT_MEMORY)
+  if (kind == RK_SANDBOX_LIMIT_MEMORY)
     {
       *min = RK_LIMITS_MEMORY_MIN_MIB;
       *max = RK_LIMITS_MEMORY_MAX_MIB;
@@ -99,7 +329,7 @@ scan_size (const char *text,
 }
 
 gboolean
-rk_limits_parse_size (RkLimitKind   kind,
+rk_limits_parse_size (RkSandboxLimit kind,
                       const char   *option,
                       const char   *text,
                       guint64      *bytes,
@@ -109,7 +339,7 @@ rk_limits_parse_size (RkLimitKind   kind,
   g_autofree char *low = NULL;
   g_autofree char *high = NULL;
 
-  g_return_val_if_fail (kind != RK_LIMIT_TIME, FALSE);
+  g_return_val_if_fail (kind == RK_SANDBOX_LIMIT_MEMORY || kind == RK_SANDBOX_LIMIT_DISK, FALSE);
   g_return_val_if_fail (option != NULL, FALSE);
 
   bounds_mib (kind, &min, &max);
@@ -187,13 +417,13 @@ rk_limits_machine_memory (void)
 }
 
 gboolean
-rk_limits_raised (RkLimitKind  kind,
+rk_limits_raised (RkSandboxLimit kind,
                   guint64      current,
                   guint64     *raised)
 {
   guint64 min, max, value;
 
-  if (kind == RK_LIMIT_TIME)
+  if (kind == RK_SANDBOX_LIMIT_TIME)
     {
       min = 1;   /* reckon-cli --timeout may be shorter than Preferences allow */
       max = RK_LIMITS_TIME_MAX_S;
@@ -288,18 +518,18 @@ walk (int                 dir_fd,
 }
 
 void
-rk_workspace_usage_measure (const char         *dir,
+rk_workspace_usage_measure (RkWorkspace        *workspace,
                             const char * const *inputs,
                             guint               max_entries,
                             RkWorkspaceUsage   *usage)
 {
   int fd;
 
-  g_return_if_fail (dir != NULL);
+  g_return_if_fail (RK_IS_WORKSPACE (workspace));
   g_return_if_fail (usage != NULL);
 
   memset (usage, 0, sizeof *usage);
-  fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  fd = rk_workspace_dup_fd (workspace, NULL);
   if (fd >= 0)
     walk (fd, "", inputs, &max_entries, 0, usage);
 }

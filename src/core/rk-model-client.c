@@ -60,15 +60,6 @@ static const char * const default_candidates[] = {
   "http://127.0.0.1:11434", "http://127.0.0.1:8080", "http://127.0.0.1:1234", NULL
 };
 
-void
-rk_model_info_free (RkModelInfo *info)
-{
-  if (info == NULL)
-    return;
-  g_free (info->name);
-  g_free (info);
-}
-
 /* ---------------------------------------------------------------- endpoints */
 
 static GUri *

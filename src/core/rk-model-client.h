@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 
 #include "rk-chat-stream.h"
+#include "rk-model-replies.h"
 
 G_BEGIN_DECLS
 
@@ -25,26 +26,6 @@ typedef enum
   RK_MODEL_ERROR_LOADING,        /* the server is still loading the model (HTTP 503) */
   RK_MODEL_ERROR_SERVER,         /* the server reported an error inside a 200 stream */
 } RkModelError;
-
-typedef enum
-{
-  RK_MODEL_API_AUTO,
-  RK_MODEL_API_OPENAI,
-  RK_MODEL_API_OLLAMA,
-} RkModelApi;
-
-#define RK_TYPE_MODEL_API (rk_model_api_get_type ())
-GType rk_model_api_get_type (void);
-
-typedef struct
-{
-  char     *name;
-  gboolean  tools_known;  /* TRUE when the server said whether it supports tools */
-  gboolean  tools;
-} RkModelInfo;
-
-void rk_model_info_free (RkModelInfo *info);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkModelInfo, rk_model_info_free)
 
 #define RK_TYPE_MODEL_CLIENT (rk_model_client_get_type ())
 G_DECLARE_FINAL_TYPE (RkModelClient, rk_model_client, RK, MODEL_CLIENT, GObject)

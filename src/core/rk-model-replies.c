@@ -44,6 +44,15 @@ string_member (JsonObject *obj,
   return json_node_get_string (node);
 }
 
+void
+rk_model_info_free (RkModelInfo *info)
+{
+  if (info == NULL)
+    return;
+  g_free (info->name);
+  g_free (info);
+}
+
 GPtrArray *
 rk_model_replies_parse_list (RkModelApi   api,
                              GBytes      *body,

@@ -4,9 +4,31 @@
  * reports. Outside bytes: hostile-input tests and a fuzz target cover them. */
 #pragma once
 
-#include "rk-model-client.h"
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
+
+/* The wire format of a model server (RkModelClient:api). */
+typedef enum
+{
+  RK_MODEL_API_AUTO,
+  RK_MODEL_API_OPENAI,
+  RK_MODEL_API_OLLAMA,
+} RkModelApi;
+
+#define RK_TYPE_MODEL_API (rk_model_api_get_type ())
+GType rk_model_api_get_type (void);
+
+/* One model of a server's list. */
+typedef struct
+{
+  char     *name;
+  gboolean  tools_known;  /* TRUE when the server said whether it supports tools */
+  gboolean  tools;
+} RkModelInfo;
+
+void rk_model_info_free (RkModelInfo *info);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkModelInfo, rk_model_info_free)
 
 /* /api/tags ({"models": [{"name"}]}) for Ollama, /v1/models ({"data":
  * [{"id"}]}) otherwise. At most 10,000 models; names over 1,024 bytes and

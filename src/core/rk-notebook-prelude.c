@@ -16,7 +16,6 @@
 #include <unistd.h>
 #include <json-glib/json-glib.h>
 
-#include "rk-export.h"
 #include "rk-json.h"
 #include "rk-util.h"
 
@@ -582,10 +581,10 @@ parse_object (const char *data,
 /* The records beside the files (.reckon/readings/NAME.json), as
  * reckon.load finds them: only for a file that has not changed since. */
 static void
-add_saved_readings (GHashTable *readings,
-                    int         ws)
+add_saved_readings (GHashTable  *readings,
+                    RkWorkspace *ws)
 {
-  int dfd = rk_export_open_dir_beneath (ws, READINGS_DIR, NULL);
+  int dfd = rk_workspace_open_folder (ws, READINGS_DIR, NULL);
   DIR *dir;
   struct dirent *d;
 
@@ -613,7 +612,7 @@ add_saved_readings (GHashTable *readings,
       if (d->d_name[0] == '.' || !g_str_has_suffix (d->d_name, ".json"))
         continue;
       rel = g_build_filename (READINGS_DIR, d->d_name, NULL);
-      data = rk_export_read_beneath (ws, rel, MAX_RECORD, NULL);
+      data = rk_workspace_read_file (ws, rel, MAX_RECORD, NULL);
       if (data == NULL)
         continue;
       text = g_bytes_get_data (data, &len);
@@ -625,7 +624,7 @@ add_saved_readings (GHashTable *readings,
       if (get_count (o, "version", 1) != 1 || name == NULL || strchr (name, '/') != NULL ||
           !rk_path_is_beneath (name) || reading == NULL || !JSON_NODE_HOLDS_OBJECT (reading))
         continue;
-      fd = rk_export_open_beneath (ws, name, NULL);
+      fd = rk_workspace_open_file (ws, name, NULL);
       if (fd < 0)
         continue;
       if (fstat (fd, &st) == 0 && get_count (o, "size", G_MAXINT64) == (gint64) st.st_size &&
@@ -638,14 +637,14 @@ add_saved_readings (GHashTable *readings,
 
 /* The records the transcript keeps: each attachment entry's profile. */
 static void
-add_attachment_readings (GHashTable   *readings,
-                         RkTranscript *transcript)
+add_attachment_readings (GHashTable *readings,
+                         GListModel *entries)
 {
-  guint n = rk_transcript_get_n_entries (transcript);
+  guint n = g_list_model_get_n_items (entries);
 
   for (guint i = 0; i < n && g_hash_table_size (readings) < MAX_RECORDS; i++)
     {
-      RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i);
+      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (entries, i);
       const char *name = rk_transcript_entry_get_name (e);
       const char *detail = rk_transcript_entry_get_detail (e);
       g_autoptr(JsonNode) doc = NULL;
@@ -671,8 +670,8 @@ compare_names (const void *a,
 }
 
 char *
-rk_notebook_prelude (RkTranscript *transcript,
-                     int           workspace_fd)
+rk_notebook_prelude (GListModel  *entries,
+                     RkWorkspace *workspace)
 {
   g_autoptr(GHashTable) readings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                           (GDestroyNotify) json_node_unref);
@@ -680,13 +679,13 @@ rk_notebook_prelude (RkTranscript *transcript,
   GString *out = g_string_new (prelude_head);
   guint n = 0;
 
-  g_return_val_if_fail (RK_IS_TRANSCRIPT (transcript), NULL);
+  g_return_val_if_fail (G_IS_LIST_MODEL (entries), NULL);
 
   /* What reckon.load replayed comes first; a conversation whose workspace
    * is gone still has its attachment entries. */
-  if (workspace_fd >= 0)
-    add_saved_readings (readings, workspace_fd);
-  add_attachment_readings (readings, transcript);
+  if (workspace != NULL)
+    add_saved_readings (readings, workspace);
+  add_attachment_readings (readings, entries);
 
   names = (const char **) g_hash_table_get_keys_as_array (readings, &n);
   qsort (names, n, sizeof (char *), compare_names);

@@ -25,7 +25,7 @@ typedef struct
 
 struct _RkObservation
 {
-  char          *workspace;
+  RkWorkspace   *workspace;
   Capture        streams[2];
   char          *result;
   GPtrArray     *artifacts;   /* RkKernelEvent: table, figure, chart, file */
@@ -35,11 +35,11 @@ struct _RkObservation
 };
 
 RkObservation *
-rk_observation_new (const char *workspace)
+rk_observation_new (RkWorkspace *workspace)
 {
   RkObservation *self = g_new0 (RkObservation, 1);
 
-  self->workspace = g_strdup (workspace);
+  self->workspace = workspace ? g_object_ref (workspace) : NULL;
   for (guint i = 0; i < G_N_ELEMENTS (self->streams); i++)
     {
       self->streams[i].head = g_string_new (NULL);
@@ -59,7 +59,7 @@ rk_observation_free (RkObservation *self)
       g_string_free (self->streams[i].head, TRUE);
       g_string_free (self->streams[i].tail, TRUE);
     }
-  g_free (self->workspace);
+  g_clear_object (&self->workspace);
   g_free (self->result);
   g_ptr_array_unref (self->artifacts);
   g_clear_pointer (&self->error, rk_kernel_event_unref);
@@ -245,7 +245,7 @@ append_cell (GString    *out,
 
 static void
 append_table (GString       *out,
-              const char    *workspace,
+              RkWorkspace   *workspace,
               RkKernelEvent *event)
 {
   g_autoptr(GError) error = NULL;

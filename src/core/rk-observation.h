@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "rk-kernel-protocol.h"
+#include "rk-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -15,7 +16,7 @@ G_BEGIN_DECLS
 
 typedef struct _RkObservation RkObservation;
 
-RkObservation *rk_observation_new        (const char      *workspace);
+RkObservation *rk_observation_new        (RkWorkspace     *workspace);
 void           rk_observation_free       (RkObservation   *self);
 
 /* Records one event of the cell (stream, result, table, figure, chart,

@@ -6,15 +6,15 @@
 
 #include <string.h>
 
-#include "rk-profile-output.h"
+#include "rk-profile-private.h"
 
 void
-rk_profile_output_reader_init (RkProfileOutputReader    *reader,
-                               guint                     n_files,
-                               GByteArray               *final,
-                               gsize                     cap,
-                               RkProfilePartialLineFunc  func,
-                               gpointer                  user_data)
+_rk_profile_output_reader_init (RkProfileOutputReader    *reader,
+                                guint                     n_files,
+                                GByteArray               *final,
+                                gsize                     cap,
+                                RkProfilePartialLineFunc  func,
+                                gpointer                  user_data)
 {
   memset (reader, 0, sizeof *reader);
   reader->line = g_byte_array_new ();
@@ -27,7 +27,7 @@ rk_profile_output_reader_init (RkProfileOutputReader    *reader,
 }
 
 void
-rk_profile_output_reader_clear (RkProfileOutputReader *reader)
+_rk_profile_output_reader_clear (RkProfileOutputReader *reader)
 {
   g_clear_pointer (&reader->line, g_byte_array_unref);
   g_clear_pointer (&reader->seen, g_free);
@@ -124,9 +124,9 @@ take_line (RkProfileOutputReader *reader,
 }
 
 gboolean
-rk_profile_output_reader_feed (RkProfileOutputReader *reader,
-                               const guint8          *data,
-                               gsize                  len)
+_rk_profile_output_reader_feed (RkProfileOutputReader *reader,
+                                const guint8          *data,
+                                gsize                  len)
 {
   while (len > 0)
     {
@@ -147,7 +147,7 @@ rk_profile_output_reader_feed (RkProfileOutputReader *reader,
 }
 
 void
-rk_profile_output_reader_finish (RkProfileOutputReader *reader)
+_rk_profile_output_reader_finish (RkProfileOutputReader *reader)
 {
   if (reader->line->len > 0)
     take_line (reader, (const char *) reader->line->data, reader->line->len);

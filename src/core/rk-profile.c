@@ -5,6 +5,7 @@
 #include "rk-profile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -17,7 +18,7 @@
 #include <unistd.h>
 
 #include "rk-json.h"
-#include "rk-profile-output.h"
+#include "rk-profile-private.h"
 #include "rk-profile-progress.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-util.h"
@@ -650,10 +651,9 @@ rk_profile_parse (const char  *data,
                   gsize        len,
                   GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GPtrArray) out = NULL;
   g_autoptr(GError) local_error = NULL;
-  JsonNode *root;
   JsonArray *files;
   double version = 0;
 
@@ -663,30 +663,14 @@ rk_profile_parse (const char  *data,
                    _("The file profile is larger than %u bytes."), (guint) RK_PROFILE_MAX_JSON);
       return NULL;
     }
-  if (data == NULL || len == 0 || memchr (data, '\0', len) != NULL ||
-      !g_utf8_validate (data, len, NULL))
+  root = rk_json_parse (data, (gssize) len, RK_PROFILE_MAX_JSON, MAX_DEPTH, RK_JSON_SCAN_DEFAULT, &local_error);
+  if (root == NULL)
     {
-      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                           _("The file profile is not valid text."));
+      g_set_error (error, RK_PARSE_ERROR, local_error->code, _("The file profile is not valid JSON: %s"),
+                   local_error->message);
       return NULL;
     }
-
-  if (!rk_json_scan_ok (data, len, MAX_DEPTH, RK_JSON_SCAN_DEFAULT))
-    {
-      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                           _("The file profile is nested too deeply."));
-      return NULL;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data, len, &local_error))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                   _("The file profile is not valid JSON: %s"), local_error->message);
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     goto malformed;
   if (!get_number (json_node_get_object (root), "version", &version) || version != 1)
     {
@@ -1233,7 +1217,7 @@ rk_profiles_to_prompt_with_samples (GPtrArray *profiles,
 
 typedef struct
 {
-  char  *workspace;
+  RkWorkspace *workspace;
   GStrv  names;
   GStrv  option_args;          /* the user's choices, as profiler arguments */
   GStrv  inputs;               /* RkProfileOptions.inputs */
@@ -1410,7 +1394,7 @@ profile_data_free (gpointer data)
 {
   ProfileData *d = data;
 
-  g_free (d->workspace);
+  g_clear_object (&d->workspace);
   g_strfreev (d->names);
   g_strfreev (d->option_args);
   g_strfreev (d->inputs);
@@ -1555,7 +1539,7 @@ drain (GSubprocess             *proc,
             {
               /* Partial lines go to the caller as they come; a line over
                * the cap stops the run. */
-              if (!rk_profile_output_reader_feed (out, buf, r))
+              if (!_rk_profile_output_reader_feed (out, buf, r))
                 {
                   *too_large = TRUE;
                   g_subprocess_send_signal (proc, SIGKILL);
@@ -1570,7 +1554,7 @@ drain (GSubprocess             *proc,
     }
 done:
   if (ok)
-    rk_profile_output_reader_finish (out);
+    _rk_profile_output_reader_finish (out);
   rk_profile_progress_reader_finish (err);
   if (have_cancel)
     g_cancellable_release_fd (cancellable);
@@ -1584,22 +1568,24 @@ done:
 #define TIMEOUT_MAX    3600
 
 static guint
-profile_timeout_for (const char         *workspace,
+profile_timeout_for (RkWorkspace        *workspace,
                      const char * const *names,
                      guint               n_names)
 {
   guint64 total = 0;
   guint64 extra;
+  int dir = rk_workspace_dup_fd (workspace, NULL);
 
-  for (guint i = 0; i < n_names; i++)
+  for (guint i = 0; dir >= 0 && i < n_names; i++)
     {
-      g_autofree char *path = g_build_filename (workspace, names[i], NULL);
-      GStatBuf st;
+      struct stat st;
 
-      /* lstat: a link a cell planted in the workspace adds nothing. */
-      if (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode))
+      /* No follow: a link a cell planted in the workspace adds nothing. */
+      if (fstatat (dir, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st.st_mode))
         total += (guint64) st.st_size;
     }
+  if (dir >= 0)
+    close (dir);
   extra = (total * TIMEOUT_PER_GB + 999999999) / 1000000000;
   return (guint) MIN ((guint64) profile_timeout + extra, MAX (TIMEOUT_MAX, (guint64) profile_timeout));
 }
@@ -1608,7 +1594,7 @@ profile_timeout_for (const char         *workspace,
  * with *@failure set to the sentence for what went wrong (and @error set only
  * when cancelled). */
 static GPtrArray *
-run_profiler (const char         *workspace,
+run_profiler (RkWorkspace        *workspace,
               const char * const *inputs,
               const char * const *option_args,
               const char * const *names,
@@ -1671,9 +1657,9 @@ run_profiler (const char         *workspace,
   proc = rk_sandbox_child_get_process (child);
 
   rk_profile_progress_reader_init (&err_reader, n_names, err, MAX_STDERR, run_progress_cb, &run_progress);
-  rk_profile_output_reader_init (&out_reader, n_names, out, RK_PROFILE_MAX_JSON, run_partial_cb, &run_progress);
+  _rk_profile_output_reader_init (&out_reader, n_names, out, RK_PROFILE_MAX_JSON, run_partial_cb, &run_progress);
   ok = drain (proc, &out_reader, &err_reader, timeout, cancellable, &too_large);
-  rk_profile_output_reader_clear (&out_reader);
+  _rk_profile_output_reader_clear (&out_reader);
   if (!ok)
     {
       g_subprocess_wait (proc, NULL, NULL);
@@ -1715,13 +1701,12 @@ run_profiler (const char         *workspace,
       return NULL;
     }
   {
-    g_autofree char *limit = rk_sandbox_launcher_find_limit (NULL, 0, err_text, NULL, NULL);
+    RkSandboxLimit limit = rk_sandbox_launcher_find_limit (NULL, 0, err_text, NULL, NULL);
 
-    if (limit != NULL)
+    if (limit != RK_SANDBOX_LIMIT_NONE)
       {
-        g_autofree char *clean = clean_string (limit, 64);
-
-        *failure = g_strdup_printf (_("Profiling this file was stopped at the sandbox's “%s” limit."), clean);
+        *failure = g_strdup_printf (_("Profiling this file was stopped at the sandbox's “%s” limit."),
+                                    rk_sandbox_limit_to_name (limit));
         return NULL;
       }
   }
@@ -1745,7 +1730,7 @@ run_profiler (const char         *workspace,
 }
 
 GPtrArray *
-rk_profile_files (const char          *workspace,
+rk_profile_files (RkWorkspace         *workspace,
                   const char * const  *names,
                   GCancellable        *cancellable,
                   GError             **error)
@@ -1754,7 +1739,7 @@ rk_profile_files (const char          *workspace,
 }
 
 static GPtrArray *
-profile_files_args (const char          *workspace,
+profile_files_args (RkWorkspace         *workspace,
                     const char * const  *inputs,
                     const char * const  *names,
                     const char * const  *option_args,
@@ -1837,7 +1822,7 @@ profile_files_args (const char          *workspace,
 }
 
 GPtrArray *
-rk_profile_files_with_options (const char              *workspace,
+rk_profile_files_with_options (RkWorkspace             *workspace,
                                const char * const      *names,
                                const RkProfileOptions  *options,
                                GCancellable            *cancellable,
@@ -1845,7 +1830,7 @@ rk_profile_files_with_options (const char              *workspace,
 {
   g_auto(GStrv) option_args = NULL;
 
-  g_return_val_if_fail (workspace != NULL, NULL);
+  g_return_val_if_fail (RK_IS_WORKSPACE (workspace), NULL);
 
   option_args = options_to_args (options, error);
   if (option_args == NULL)
@@ -1877,7 +1862,7 @@ profile_thread (GTask        *task,
 }
 
 void
-rk_profile_files_async (const char          *workspace,
+rk_profile_files_async (RkWorkspace         *workspace,
                         const char * const  *names,
                         GCancellable        *cancellable,
                         GAsyncReadyCallback  callback,
@@ -1887,7 +1872,7 @@ rk_profile_files_async (const char          *workspace,
 }
 
 void
-rk_profile_files_with_options_async (const char              *workspace,
+rk_profile_files_with_options_async (RkWorkspace             *workspace,
                                      const char * const      *names,
                                      const RkProfileOptions  *options,
                                      GCancellable            *cancellable,
@@ -1898,7 +1883,7 @@ rk_profile_files_with_options_async (const char              *workspace,
 }
 
 void
-rk_profile_files_with_progress_async (const char              *workspace,
+rk_profile_files_with_progress_async (RkWorkspace             *workspace,
                                       const char * const      *names,
                                       const RkProfileOptions  *options,
                                       RkProfileProgressFunc    progress,
@@ -1912,7 +1897,7 @@ rk_profile_files_with_progress_async (const char              *workspace,
 }
 
 void
-rk_profile_files_with_partial_async (const char              *workspace,
+rk_profile_files_with_partial_async (RkWorkspace             *workspace,
                                      const char * const      *names,
                                      const RkProfileOptions  *options,
                                      RkProfileProgressFunc    progress,
@@ -1934,7 +1919,7 @@ rk_profile_files_with_partial_async (const char              *workspace,
       return;
     }
   d = g_new0 (ProfileData, 1);
-  d->workspace = g_strdup (workspace);
+  d->workspace = g_object_ref (workspace);
   d->names = g_strdupv ((GStrv) names);
   d->option_args = option_args;
   d->inputs = options != NULL ? g_strdupv ((GStrv) options->inputs) : NULL;

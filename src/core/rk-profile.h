@@ -5,6 +5,8 @@
 
 #include <gio/gio.h>
 
+#include "rk-workspace.h"
+
 G_BEGIN_DECLS
 
 /* Largest JSON document accepted from the profiler. */
@@ -219,7 +221,7 @@ char           *rk_profiles_to_prompt_with_samples     (GPtrArray           *pro
  * returns them), one sandbox run each, so one hostile file cannot spoil the
  * others' profiles. Every file gets a profile: on a crash, a limit or a
  * timeout it holds one error sentence. Fails only when cancelled. */
-void            rk_profile_files_async     (const char          *workspace,
+void            rk_profile_files_async     (RkWorkspace         *workspace,
                                             const char * const  *names,
                                             GCancellable        *cancellable,
                                             GAsyncReadyCallback  callback,
@@ -227,7 +229,7 @@ void            rk_profile_files_async     (const char          *workspace,
 GPtrArray      *rk_profile_files_finish    (GAsyncResult        *result,
                                             GError             **error);
 /* The same, blocking the calling thread. */
-GPtrArray      *rk_profile_files           (const char          *workspace,
+GPtrArray      *rk_profile_files           (RkWorkspace         *workspace,
                                             const char * const  *names,
                                             GCancellable        *cancellable,
                                             GError             **error);
@@ -235,12 +237,12 @@ GPtrArray      *rk_profile_files           (const char          *workspace,
 /* The same with the user's choices (NULL: none), which apply to every
  * file named. Fails with G_IO_ERROR_INVALID_ARGUMENT on a delimiter that
  * is not one character or a known name. */
-GPtrArray      *rk_profile_files_with_options       (const char              *workspace,
+GPtrArray      *rk_profile_files_with_options       (RkWorkspace             *workspace,
                                                      const char * const      *names,
                                                      const RkProfileOptions  *options,
                                                      GCancellable            *cancellable,
                                                      GError                 **error);
-void            rk_profile_files_with_options_async (const char              *workspace,
+void            rk_profile_files_with_options_async (RkWorkspace             *workspace,
                                                      const char * const      *names,
                                                      const RkProfileOptions  *options,
                                                      GCancellable            *cancellable,
@@ -264,7 +266,7 @@ typedef void (*RkProfilePartialFunc) (const RkFileProfile *profile,
  * times a second at most, through @progress called in the thread-default
  * main context of the caller, never after @callback has run; @progress_data
  * must stay valid until then. (Finish with rk_profile_files_finish.) */
-void            rk_profile_files_with_progress_async (const char              *workspace,
+void            rk_profile_files_with_progress_async (RkWorkspace             *workspace,
                                                       const char * const      *names,
                                                       const RkProfileOptions  *options,
                                                       RkProfileProgressFunc    progress,
@@ -277,7 +279,7 @@ void            rk_profile_files_with_progress_async (const char              *w
  * main context and at most once per file, a big CSV's profile from its
  * sample (the profiler's --partial) while its exact row count goes on;
  * never after @callback has run. @data goes to @progress and @partial. */
-void            rk_profile_files_with_partial_async (const char              *workspace,
+void            rk_profile_files_with_partial_async (RkWorkspace             *workspace,
                                                      const char * const      *names,
                                                      const RkProfileOptions  *options,
                                                      RkProfileProgressFunc    progress,

@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include "rk-provenance.h"
-#include "rk-export.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -218,29 +217,19 @@ rk_provenance_collect (RkTranscript       *transcript,
 }
 
 char *
-rk_provenance_file_sha256 (const char    *workspace,
+rk_provenance_file_sha256 (RkWorkspace   *workspace,
                            const char    *rel_path,
                            GCancellable  *cancellable,
                            GError       **error)
 {
   g_autoptr(GChecksum) sum = NULL;
   guint8 buf[64 * 1024];
-  int ws, fd;
+  int fd;
 
-  g_return_val_if_fail (workspace != NULL, NULL);
+  g_return_val_if_fail (RK_IS_WORKSPACE (workspace), NULL);
   g_return_val_if_fail (rel_path != NULL, NULL);
 
-  ws = open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (ws < 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   _("Could not open the workspace: %s."), g_strerror (errsv));
-      return NULL;
-    }
-  fd = rk_export_open_beneath (ws, rel_path, error);
-  close (ws);
+  fd = rk_workspace_open_file (workspace, rel_path, error);
   if (fd < 0)
     return NULL;
 
@@ -275,14 +264,14 @@ rk_provenance_file_sha256 (const char    *workspace,
 
 gboolean
 rk_provenance_hash_inputs (GPtrArray     *records,
-                           const char    *workspace,
+                           RkWorkspace   *workspace,
                            GCancellable  *cancellable,
                            GError       **error)
 {
   g_autoptr(GHashTable) hashes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   g_return_val_if_fail (records != NULL, FALSE);
-  g_return_val_if_fail (workspace != NULL, FALSE);
+  g_return_val_if_fail (RK_IS_WORKSPACE (workspace), FALSE);
 
   for (guint i = 0; i < records->len; i++)
     {
@@ -316,8 +305,8 @@ rk_provenance_hash_inputs (GPtrArray     *records,
 
 typedef struct
 {
-  GPtrArray *records;
-  char      *workspace;
+  GPtrArray   *records;
+  RkWorkspace *workspace;
 } CollectData;
 
 static void
@@ -326,7 +315,7 @@ collect_data_free (gpointer data)
   CollectData *d = data;
 
   g_clear_pointer (&d->records, g_ptr_array_unref);
-  g_free (d->workspace);
+  g_clear_object (&d->workspace);
   g_free (d);
 }
 
@@ -350,7 +339,7 @@ hash_thread (GTask        *task,
 void
 rk_provenance_collect_async (RkTranscript        *transcript,
                              const char * const  *input_names,
-                             const char          *workspace,
+                             RkWorkspace         *workspace,
                              GCancellable        *cancellable,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data)
@@ -362,7 +351,7 @@ rk_provenance_collect_async (RkTranscript        *transcript,
 
   d = g_new0 (CollectData, 1);
   d->records = rk_provenance_collect (transcript, input_names);
-  d->workspace = g_strdup (workspace);
+  d->workspace = workspace ? g_object_ref (workspace) : NULL;
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, rk_provenance_collect_async);
   g_task_set_task_data (task, d, collect_data_free);

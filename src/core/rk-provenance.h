@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "rk-transcript.h"
+#include "rk-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -45,7 +46,7 @@ GPtrArray  *rk_provenance_collect       (RkTranscript        *transcript,
  * files only, no symlink followed); each file is read once. Unreadable files
  * keep a NULL hash. Blocking: call it from a worker thread. */
 gboolean    rk_provenance_hash_inputs   (GPtrArray           *records,
-                                         const char          *workspace,
+                                         RkWorkspace         *workspace,
                                          GCancellable        *cancellable,
                                          GError             **error);
 
@@ -53,7 +54,7 @@ gboolean    rk_provenance_hash_inputs   (GPtrArray           *records,
  * hashes (an expired session). */
 void        rk_provenance_collect_async (RkTranscript        *transcript,
                                          const char * const  *input_names,
-                                         const char          *workspace,
+                                         RkWorkspace         *workspace,
                                          GCancellable        *cancellable,
                                          GAsyncReadyCallback  callback,
                                          gpointer             user_data);
@@ -61,7 +62,7 @@ GPtrArray  *rk_provenance_collect_finish (GAsyncResult       *result,
                                           GError            **error);
 
 /* SHA-256 (lowercase hex) of @rel_path beneath @workspace. */
-char       *rk_provenance_file_sha256   (const char          *workspace,
+char       *rk_provenance_file_sha256   (RkWorkspace         *workspace,
                                          const char          *rel_path,
                                          GCancellable        *cancellable,
                                          GError             **error);

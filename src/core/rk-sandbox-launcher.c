@@ -306,11 +306,11 @@ rk_sandbox_launcher_kernel_path (const char *name)
 }
 
 char *
-rk_sandbox_launcher_workspace_path (const char *workspace,
-                                    const char *name)
+rk_sandbox_launcher_workspace_path (RkWorkspace *workspace,
+                                    const char  *name)
 {
   if (rk_sandbox_launcher_get_backend () == RK_SANDBOX_BACKEND_FLATPAK)
-    return g_build_filename (workspace, name, NULL);
+    return g_build_filename (rk_workspace_get_path (workspace), name, NULL);
   return g_build_filename ("/workspace", name, NULL);
 }
 
@@ -355,7 +355,7 @@ add_sandbox_options (GPtrArray           *argv,
       g_ptr_array_add (argv, g_strdup_printf ("%d", CONTROL_FD));
     }
   add (argv, "--workspace");
-  add (argv, spec->workspace);
+  add (argv, rk_workspace_get_path (spec->workspace));
   if (!nested)
     {
       add (argv, "--ro-bind");
@@ -395,10 +395,10 @@ add_sandbox_options (GPtrArray           *argv,
       /* No /workspace there: the workspace is where it is on the host. */
       add (argv, "--setenv");
       add (argv, "HOME");
-      add (argv, spec->workspace);
+      add (argv, rk_workspace_get_path (spec->workspace));
       add (argv, "--setenv");
       add (argv, "RECKON_WORKSPACE");
-      add (argv, spec->workspace);
+      add (argv, rk_workspace_get_path (spec->workspace));
     }
   for (guint i = 0; spec->inputs != NULL && spec->inputs[i] != NULL && i < RK_SANDBOX_MAX_INPUTS; i++)
     {
@@ -427,8 +427,8 @@ add_flatpak_spawn (GPtrArray           *argv,
   add (argv, "--sandbox");
   add (argv, "--no-network");
   add (argv, "--clear-env");
-  g_ptr_array_add (argv, g_strdup_printf ("--sandbox-expose-path=%s", spec->workspace));
-  g_ptr_array_add (argv, g_strdup_printf ("--directory=%s", spec->workspace));
+  g_ptr_array_add (argv, g_strdup_printf ("--sandbox-expose-path=%s", rk_workspace_get_path (spec->workspace)));
+  g_ptr_array_add (argv, g_strdup_printf ("--directory=%s", rk_workspace_get_path (spec->workspace)));
   for (guint i = 0; i < spec->n_fds; i++)
     g_ptr_array_add (argv, g_strdup_printf ("--forward-fd=%d", spec->child_fds[i]));
   g_ptr_array_add (argv, g_strdup_printf ("--forward-fd=%d", CONTROL_FD));
@@ -455,7 +455,7 @@ rk_sandbox_launcher_spawn (const RkSandboxSpec  *spec,
   int start[2] = { -1, -1 };
   RkSandboxChild *child;
 
-  g_return_val_if_fail (spec != NULL && spec->workspace != NULL && spec->argv != NULL, NULL);
+  g_return_val_if_fail (spec != NULL && RK_IS_WORKSPACE (spec->workspace) && spec->argv != NULL, NULL);
   g_return_val_if_fail (spec->n_fds <= G_N_ELEMENTS (spec->host_fds), NULL);
 
   if (which == RK_SANDBOX_BACKEND_NONE)
@@ -630,7 +630,7 @@ rk_sandbox_launcher_parse_answer (const char  *line,
   return TRUE;
 }
 
-char *
+RkSandboxLimit
 rk_sandbox_launcher_find_limit (const char *status,
                                 gsize       status_len,
                                 const char *err_tail,
@@ -662,12 +662,12 @@ rk_sandbox_launcher_find_limit (const char *status,
         {
           const char *limit = json_node_get_string (node);
           if (limit != NULL && strlen (limit) < 64 && g_utf8_validate (limit, -1, NULL))
-            return g_strdup (limit);
+            return rk_sandbox_limit_from_name (limit);
         }
     }
 
   if (err_tail == NULL)
-    return NULL;
+    return RK_SANDBOX_LIMIT_NONE;
   lines = g_strsplit (err_tail, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -679,9 +679,13 @@ rk_sandbox_launcher_find_limit (const char *status,
       p += strlen ("reckon-sandbox: stopped: ");
       end = strstr (p, " limit exceeded");
       if (end != NULL && end > p && end - p < 64 && g_utf8_validate (p, end - p, NULL))
-        return g_strndup (p, end - p);
+        {
+          g_autofree char *name = g_strndup (p, end - p);
+
+          return rk_sandbox_limit_from_name (name);
+        }
     }
-  return NULL;
+  return RK_SANDBOX_LIMIT_NONE;
 }
 
 char *

@@ -6,6 +6,9 @@
 
 #include <gio/gio.h>
 
+#include "rk-limits.h"
+#include "rk-workspace.h"
+
 G_BEGIN_DECLS
 
 #define RK_SANDBOX_LAUNCHER_ERROR (rk_sandbox_launcher_error_quark ())
@@ -40,8 +43,8 @@ gboolean          rk_sandbox_launcher_has_capped_workspace (void);
 /* Paths as the program inside sees them: a file of the kernel folder
  * (sandbox/kernel), and a name in the workspace. */
 char             *rk_sandbox_launcher_kernel_path        (const char *name);
-char             *rk_sandbox_launcher_workspace_path     (const char *workspace,
-                                                          const char *name);
+char             *rk_sandbox_launcher_workspace_path     (RkWorkspace *workspace,
+                                                          const char  *name);
 
 /* reckon-sandbox takes at most this many --input names; further files
  * are ordinary files of the workspace. */
@@ -51,7 +54,7 @@ char             *rk_sandbox_launcher_workspace_path     (const char *workspace,
  * descriptors handed to the program at fixed numbers, and the program. */
 typedef struct
 {
-  const char          *workspace;
+  RkWorkspace         *workspace;
   guint64              memory_bytes;
   guint64              cpu_seconds;
   guint64              timeout_seconds;
@@ -104,9 +107,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkSandboxChild, rk_sandbox_child_free)
 int               rk_sandbox_launcher_exit_status        (GSubprocess *process);
 /* The limit named by the status line (@status, @status_len) or by the
  * "reckon-sandbox: stopped: LIMIT limit exceeded" line in @err_tail, or
- * NULL; the status line's exit code and signal (or -1) in @exit_out and
+ * RK_SANDBOX_LIMIT_NONE; the status line's exit code and signal (or -1) in @exit_out and
  * @signal_out, if not NULL. */
-char             *rk_sandbox_launcher_find_limit         (const char *status,
+RkSandboxLimit    rk_sandbox_launcher_find_limit         (const char *status,
                                                           gsize       status_len,
                                                           const char *err_tail,
                                                           gint64     *exit_out,

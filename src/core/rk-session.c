@@ -24,7 +24,7 @@ struct _RkSession
   GObject         parent_instance;
 
   char           *id;
-  char           *workspace;
+  RkWorkspace    *workspace;
   RkClock        *clock;
   RkSessionState  state;
 
@@ -520,7 +520,7 @@ unlink_beneath (int          root_fd,
                 GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
-  int dirfd = *rel_dir != '\0' ? rk_export_open_dir_beneath (root_fd, rel_dir, &local_error) : dup (root_fd);
+  int dirfd = *rel_dir != '\0' ? rk_workspace_open_folder_at (root_fd, rel_dir, &local_error) : dup (root_fd);
   int saved = 0;
 
   if (dirfd < 0)
@@ -564,14 +564,9 @@ rk_session_remove_file (RkSession   *self,
       /* Names come from rk_import_file: one plain component. */
       if (strchr (name, '/') != NULL || !rk_path_is_beneath (name))
         break;
-      root_fd = open (self->workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      root_fd = rk_workspace_dup_fd (self->workspace, error);
       if (root_fd < 0)
-        {
-          int saved = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
-          return FALSE;
-        }
+        return FALSE;
       if (!unlink_beneath (root_fd, "", name, error))
         {
           close (root_fd);
@@ -768,12 +763,12 @@ rk_session_keep_results (RkSession  *self,
 
 typedef struct
 {
-  char    *workspace;
-  GStrv    originals;
-  GStrv    expected_names;
-  GStrv    cells;
-  guint    next_cell;
-  GPtrArray *outcomes;         /* per replayed cell: "" or why it failed */
+  RkWorkspace *workspace;
+  GStrv        originals;
+  GStrv        expected_names;
+  GStrv        cells;
+  guint        next_cell;
+  GPtrArray   *outcomes;         /* per replayed cell: "" or why it failed */
 } RestartData;
 
 static void
@@ -781,7 +776,7 @@ restart_data_free (gpointer data)
 {
   RestartData *d = data;
 
-  g_free (d->workspace);
+  g_clear_object (&d->workspace);
   g_strfreev (d->originals);
   g_strfreev (d->expected_names);
   g_strfreev (d->cells);
@@ -799,17 +794,9 @@ reimport_thread (GTask        *task,
   RestartData *d = task_data;
   g_autoptr(GError) error = NULL;
 
-  if (!rk_workspace_delete (d->workspace, &error))
+  if (!rk_workspace_delete (d->workspace, &error) || !rk_workspace_make (d->workspace, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (g_mkdir (d->workspace, 0700) != 0)
-    {
-      int errsv = errno;
-
-      g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (errsv),
-                               _("Could not create the session folder again: %s."), g_strerror (errsv));
       return;
     }
   for (guint i = 0; d->originals[i] != NULL; i++)
@@ -842,7 +829,7 @@ restart_fail (GTask  *task,
    * usable again either way, and says so. */
   if (self->state == RK_SESSION_RESTARTING)
     {
-      set_state (self, g_file_test (self->workspace, G_FILE_TEST_IS_DIR) ? RK_SESSION_ACTIVE : RK_SESSION_EXPIRED);
+      set_state (self, rk_workspace_exists (self->workspace) ? RK_SESSION_ACTIVE : RK_SESSION_EXPIRED);
       rk_session_keep_alive (self);
     }
   g_task_return_error (task, error);
@@ -942,7 +929,7 @@ rk_session_restart_async (RkSession           *self,
       g_strv_builder_add (names, f->name);
     }
   d = g_new0 (RestartData, 1);
-  d->workspace = g_strdup (self->workspace);
+  d->workspace = g_object_ref (self->workspace);
   d->originals = g_strv_builder_end (originals);
   d->expected_names = g_strv_builder_end (names);
   d->cells = g_strdupv ((GStrv) replay_cells);
@@ -1002,8 +989,8 @@ rk_session_clean_stale (const char *sessions_dir,
         continue;
       if (now - (gint64) st.st_mtime < (gint64) max_age_seconds)
         continue;
-      /* rk_workspace_delete unlinks a symlink instead of following it. */
-      if (rk_workspace_delete (path, NULL))
+      /* rk_workspace_delete_folder unlinks a symlink instead of following it. */
+      if (rk_workspace_delete_folder (path, NULL))
         deleted++;
     }
   return deleted;
@@ -1019,7 +1006,7 @@ rk_session_get_id (RkSession *self)
   return self->id;
 }
 
-const char *
+RkWorkspace *
 rk_session_get_workspace (RkSession *self)
 {
   g_return_val_if_fail (RK_IS_SESSION (self), NULL);
@@ -1042,6 +1029,7 @@ rk_session_new (const char  *sessions_dir,
 {
   g_autoptr(RkSession) self = g_object_new (RK_TYPE_SESSION, NULL);
   g_autofree char *parent = NULL;
+  g_autofree char *path = NULL;
 
   parent = sessions_dir != NULL ? g_strdup (sessions_dir)
                                 : g_build_filename (g_get_user_cache_dir (), "reckon", "sessions", NULL);
@@ -1054,15 +1042,10 @@ rk_session_new (const char  *sessions_dir,
       return NULL;
     }
   self->id = g_uuid_string_random ();
-  self->workspace = g_build_filename (parent, self->id, NULL);
-  if (g_mkdir (self->workspace, 0700) != 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   _("Could not create a session folder: %s."), g_strerror (errsv));
-      return NULL;
-    }
+  path = g_build_filename (parent, self->id, NULL);
+  self->workspace = rk_workspace_new (path);
+  if (!rk_workspace_make (self->workspace, error))
+    return NULL;
   self->clock = clock != NULL ? g_object_ref (clock) : rk_system_clock_new ();
   self->state = RK_SESSION_ACTIVE;
   rk_session_keep_alive (self);
@@ -1079,6 +1062,7 @@ rk_session_new_restored (const char         *sessions_dir,
 {
   g_autoptr(RkSession) self = NULL;
   g_autofree char *parent = NULL;
+  g_autofree char *path = NULL;
   guint n;
 
   g_return_val_if_fail (session_id != NULL, NULL);
@@ -1103,7 +1087,8 @@ rk_session_new_restored (const char         *sessions_dir,
     }
   self = g_object_new (RK_TYPE_SESSION, NULL);
   self->id = g_strdup (session_id);
-  self->workspace = g_build_filename (parent, self->id, NULL);
+  path = g_build_filename (parent, self->id, NULL);
+  self->workspace = rk_workspace_new (path);
   self->clock = clock != NULL ? g_object_ref (clock) : rk_system_clock_new ();
   for (guint i = 0; i < n; i++)
     {
@@ -1113,9 +1098,8 @@ rk_session_new_restored (const char         *sessions_dir,
       f->original_path = g_strdup (originals[i]);
       g_ptr_array_add (self->files, f);
     }
-  /* A folder, not a symlink someone left there. */
-  if (g_file_test (self->workspace, G_FILE_TEST_IS_DIR)
-      && !g_file_test (self->workspace, G_FILE_TEST_IS_SYMLINK))
+  /* A folder, not a symlink someone left there (the handle opens none). */
+  if (rk_workspace_exists (self->workspace))
     {
       self->state = RK_SESSION_ACTIVE;
       rk_session_keep_alive (self);
@@ -1146,7 +1130,7 @@ rk_session_finalize (GObject *object)
   RkSession *self = RK_SESSION (object);
 
   g_free (self->id);
-  g_free (self->workspace);
+  g_clear_object (&self->workspace);
   g_ptr_array_unref (self->files);
   g_ptr_array_unref (self->artifacts);
   G_OBJECT_CLASS (rk_session_parent_class)->finalize (object);

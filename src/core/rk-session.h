@@ -82,7 +82,9 @@ RkSession      *rk_session_new_restored       (const char         *sessions_dir,
                                                GError            **error);
 
 const char     *rk_session_get_id             (RkSession      *self);
-const char     *rk_session_get_workspace      (RkSession      *self);
+/* The workspace's handle: the same for the session's life, the folder
+ * gone while the session is expired and made again by a restart. */
+RkWorkspace    *rk_session_get_workspace      (RkSession      *self);
 RkSessionState  rk_session_get_state          (RkSession      *self);
 /* The session's kernel (made on first use; started on first execute). */
 RkKernel       *rk_session_get_kernel         (RkSession      *self);

@@ -6,25 +6,28 @@
 
 #include <string.h>
 
+#include "rk-line-splitter.h"
 #include "rk-sse.h"
 #include "rk-util.h"
 
 struct _RkSseParser
 {
-  gsize           max_line;
+  RkLineSplitter *lines;
   gsize           max_event;
   RkSseEventFunc  func;
   gpointer        user_data;
-  GString        *line;        /* the line being read, without its end */
   GString        *data;        /* data lines of the event, each followed by \n */
   GString        *event;       /* the event field, if any */
   gboolean        has_data;
   gboolean        has_event;
-  gboolean        after_cr;    /* the previous byte ended a line with CR */
   gboolean        started;     /* past the optional BOM */
-  gboolean        failed;
   guint           n_comments;
 };
+
+static gboolean line_cb (const char  *line,
+                         gsize        len,
+                         gpointer     user_data,
+                         GError     **error);
 
 RkSseParser *
 rk_sse_parser_new (gsize          max_line,
@@ -34,11 +37,11 @@ rk_sse_parser_new (gsize          max_line,
 {
   RkSseParser *self = g_new0 (RkSseParser, 1);
 
-  self->max_line = max_line ? max_line : RK_SSE_DEFAULT_MAX_LINE;
+  self->lines = rk_line_splitter_new (max_line ? max_line : RK_SSE_DEFAULT_MAX_LINE, RK_LINE_SPLITTER_ANY_END,
+                                      line_cb, self);
   self->max_event = max_event ? max_event : RK_SSE_DEFAULT_MAX_EVENT;
   self->func = func;
   self->user_data = user_data;
-  self->line = g_string_sized_new (256);
   self->data = g_string_sized_new (256);
   self->event = g_string_new (NULL);
   return self;
@@ -49,7 +52,7 @@ rk_sse_parser_free (RkSseParser *self)
 {
   if (self == NULL)
     return;
-  g_string_free (self->line, TRUE);
+  rk_line_splitter_free (self->lines);
   g_string_free (self->data, TRUE);
   g_string_free (self->event, TRUE);
   g_free (self);
@@ -84,16 +87,25 @@ dispatch (RkSseParser *self,
 }
 
 static gboolean
-process_line (RkSseParser *self,
-              GError     **error)
+line_cb (const char  *line,
+         gsize        len,
+         gpointer     user_data,
+         GError     **error)
 {
-  const char *line = self->line->str;
-  gsize len = self->line->len;
+  static const char bom[] = "\xef\xbb\xbf";
+  RkSseParser *self = user_data;
   const char *colon;
   gsize name_len;
   const char *value;
   gsize value_len;
 
+  /* A UTF-8 byte order mark may open the stream. */
+  if (!self->started)
+    {
+      self->started = TRUE;
+      if (len >= 3 && memcmp (line, bom, 3) == 0)
+        line += 3, len -= 3;
+    }
   if (len == 0)
     return dispatch (self, error);
 
@@ -150,81 +162,8 @@ rk_sse_parser_feed (RkSseParser *self,
                     gsize        len,
                     GError     **error)
 {
-  const char *p = buf;
-  const char *end = buf + len;
-
   g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (buf != NULL || len == 0, FALSE);
-
-  if (self->failed)
-    {
-      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                           "the event stream already failed");
-      return FALSE;
-    }
-
-  while (p < end)
-    {
-      const char *stop;
-
-      if (!self->started)
-        {
-          /* A UTF-8 byte order mark may open the stream; it may arrive split. */
-          static const char bom[] = "\xef\xbb\xbf";
-          gsize have = self->line->len;
-
-          if ((guchar) *p == (guchar) bom[have])
-            {
-              g_string_append_c (self->line, *p++);
-              if (self->line->len == 3)
-                {
-                  g_string_truncate (self->line, 0);
-                  self->started = TRUE;
-                }
-              continue;
-            }
-          self->started = TRUE;
-        }
-
-      if (self->after_cr)
-        {
-          self->after_cr = FALSE;
-          if (*p == '\n')
-            {
-              p++;
-              continue;
-            }
-        }
-
-      /* Copy up to the next line end in one go. */
-      stop = p;
-      while (stop < end && *stop != '\n' && *stop != '\r')
-        stop++;
-
-      if (stop > p)
-        {
-          if (self->line->len + (stop - p) > self->max_line)
-            {
-              self->failed = TRUE;
-              g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_TOO_LARGE,
-                           "event stream line over %" G_GSIZE_FORMAT " bytes", self->max_line);
-              return FALSE;
-            }
-          g_string_append_len (self->line, p, stop - p);
-        }
-      if (stop == end)
-        break;
-
-      self->after_cr = (*stop == '\r');
-      p = stop + 1;
-      if (!process_line (self, error))
-        {
-          self->failed = TRUE;
-          return FALSE;
-        }
-      g_string_truncate (self->line, 0);
-    }
-  return TRUE;
+  return rk_line_splitter_feed (self->lines, buf, len, error);
 }
 
 gboolean
@@ -233,29 +172,6 @@ rk_sse_parser_finish (RkSseParser *self,
 {
   g_return_val_if_fail (self != NULL, FALSE);
 
-  if (self->failed)
-    {
-      g_set_error_literal (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED,
-                           "the event stream already failed");
-      return FALSE;
-    }
-  if (!self->started)
-    {
-      /* Only a partial BOM: nothing to deliver. */
-      g_string_truncate (self->line, 0);
-      self->started = TRUE;
-    }
-  if (self->line->len > 0)
-    {
-      if (!process_line (self, error))
-        goto fail;
-      g_string_truncate (self->line, 0);
-    }
-  if (!dispatch (self, error))
-    goto fail;
-  return TRUE;
-
-fail:
-  self->failed = TRUE;
-  return FALSE;
+  /* The last event may lack its blank line. */
+  return rk_line_splitter_finish (self->lines, error) && dispatch (self, error);
 }

@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 
 #include "rk-table.h"
-#include "rk-export.h"
 #include "rk-table-private.h"
 #include "rk-util.h"
 
@@ -727,14 +726,14 @@ rk_table_open_at (int          dirfd,
                            _("The table's path leaves the workspace."));
       return NULL;
     }
-  /* The one resolver beneath a folder (rk_export_open_beneath: openat2
+  /* The one resolver beneath a folder (rk_workspace_open_file_at: openat2
    * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, or an O_NOFOLLOW walk). */
-  cur = rk_export_open_beneath (dirfd, relpath, &local);
+  cur = rk_workspace_open_file_at (dirfd, relpath, &local);
   if (cur < 0)
     {
-      if (g_error_matches (local, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED))
+      if (g_error_matches (local, RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED))
         set_open_error (error, ELOOP);
-      else if (g_error_matches (local, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_REGULAR))
+      else if (g_error_matches (local, RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_REGULAR))
         g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
                              _("The table file is not a regular file."));
       else
@@ -747,20 +746,18 @@ rk_table_open_at (int          dirfd,
 }
 
 RkTable *
-rk_table_open_beneath (const char  *base_dir,
-                       const char  *relpath,
-                       GError     **error)
+rk_table_open_beneath (RkWorkspace  *workspace,
+                       const char   *relpath,
+                       GError      **error)
 {
   RkTable *table;
   int dirfd;
 
-  g_return_val_if_fail (base_dir != NULL, NULL);
+  g_return_val_if_fail (RK_IS_WORKSPACE (workspace), NULL);
   g_return_val_if_fail (relpath != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  do
-    dirfd = open (base_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  while (dirfd < 0 && errno == EINTR);
+  dirfd = rk_workspace_dup_fd (workspace, NULL);
   if (dirfd < 0)
     {
       set_open_error (error, errno);

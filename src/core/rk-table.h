@@ -5,6 +5,8 @@
 
 #include <gio/gio.h>
 
+#include "rk-workspace.h"
+
 G_BEGIN_DECLS
 
 /* Limits of format version 1, checked on every open. */
@@ -53,9 +55,8 @@ RkTable            *rk_table_open                 (const char    *path,
 RkTable            *rk_table_open_at              (int            dirfd,
                                                    const char    *relpath,
                                                    GError       **error);
-/* The same, beneath the folder @base_dir (a workspace): for the relative
- * paths of kernel events. */
-RkTable            *rk_table_open_beneath         (const char    *base_dir,
+/* The same, beneath @workspace: for the relative paths of kernel events. */
+RkTable            *rk_table_open_beneath         (RkWorkspace   *workspace,
                                                    const char    *relpath,
                                                    GError       **error);
 /* Does not take ownership of @fd. */

@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include "rk-trace.h"
-#include "rk-export.h"
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
@@ -719,7 +718,7 @@ typedef struct
 {
   RkTraceIndex *index;
   GArray       *files;   /* FileSource */
-  char         *workspace;
+  RkWorkspace  *workspace;
 } BuildData;
 
 static void
@@ -737,7 +736,7 @@ build_data_free (gpointer data)
 
   g_clear_pointer (&d->index, rk_trace_index_free);
   g_clear_pointer (&d->files, g_array_unref);
-  g_free (d->workspace);
+  g_clear_object (&d->workspace);
   g_free (d);
 }
 
@@ -748,11 +747,8 @@ build_thread (GTask        *task,
               GCancellable *cancellable)
 {
   BuildData *d = task_data;
-  int ws = -1;
 
-  if (d->workspace != NULL)
-    ws = open (d->workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  for (guint i = 0; ws >= 0 && i < d->files->len; i++)
+  for (guint i = 0; d->workspace != NULL && rk_workspace_exists (d->workspace) && i < d->files->len; i++)
     {
       FileSource *f = &g_array_index (d->files, FileSource, i);
       g_autoptr(GError) error = NULL;
@@ -762,7 +758,7 @@ build_thread (GTask        *task,
       if (f->kind == RK_ENTRY_TABLE)
         {
           g_autoptr(RkTable) table = NULL;
-          int fd = rk_export_open_beneath (ws, f->path, &error);
+          int fd = rk_workspace_open_file (d->workspace, f->path, &error);
 
           if (fd >= 0)
             {
@@ -774,7 +770,7 @@ build_thread (GTask        *task,
         }
       else
         {
-          g_autoptr(RkChart) chart = rk_chart_new_from_workspace (ws, f->path, &error);
+          g_autoptr(RkChart) chart = rk_chart_new_from_workspace (d->workspace, f->path, &error);
 
           if (chart != NULL)
             rk_trace_index_add_chart (d->index, f->entry_id, chart);
@@ -782,8 +778,6 @@ build_thread (GTask        *task,
       if (error != NULL)
         g_debug ("Not indexed: %s: %s", f->path, error->message);
     }
-  if (ws >= 0)
-    close (ws);
   if (g_task_return_error_if_cancelled (task))
     return;
   /* sort here, off the main thread */
@@ -795,7 +789,7 @@ build_thread (GTask        *task,
 void
 rk_trace_index_build_async (RkTranscript       *transcript,
                             guint               before_entry_id,
-                            const char         *workspace,
+                            RkWorkspace        *workspace,
                             GCancellable       *cancellable,
                             GAsyncReadyCallback callback,
                             gpointer            user_data)
@@ -810,7 +804,7 @@ rk_trace_index_build_async (RkTranscript       *transcript,
   d->index = rk_trace_index_new ();
   d->files = g_array_new (FALSE, TRUE, sizeof (FileSource));
   g_array_set_clear_func (d->files, file_source_clear);
-  d->workspace = g_strdup (workspace);
+  d->workspace = workspace ? g_object_ref (workspace) : NULL;
 
   n = rk_transcript_get_n_entries (transcript);
   for (guint i = 0; i < n; i++)

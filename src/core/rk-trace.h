@@ -9,6 +9,7 @@
 #include "rk-chart.h"
 #include "rk-table.h"
 #include "rk-transcript.h"
+#include "rk-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -107,7 +108,7 @@ char         *rk_trace_mark_markup       (RkTraceIndex *self,
  * Text is taken on the calling thread, files read in a worker. */
 void          rk_trace_index_build_async (RkTranscript       *transcript,
                                           guint               before_entry_id,
-                                          const char         *workspace,
+                                          RkWorkspace        *workspace,
                                           GCancellable       *cancellable,
                                           GAsyncReadyCallback callback,
                                           gpointer            user_data);

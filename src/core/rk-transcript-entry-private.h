@@ -17,7 +17,7 @@ struct _RkTranscriptEntry
   char        *text;
   char        *name;
   char        *detail;
-  char        *limit;
+  RkSandboxLimit limit;
   gint64       limit_value;
   char       **attachments;
   guint        revises;

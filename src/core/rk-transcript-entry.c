@@ -28,7 +28,6 @@ rk_transcript_entry_finalize (GObject *object)
   g_clear_pointer (&self->text, g_free);
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->detail, g_free);
-  g_clear_pointer (&self->limit, g_free);
   g_clear_pointer (&self->attachments, g_strfreev);
   g_clear_pointer (&self->previous_code, g_free);
   g_clear_pointer (&self->path, g_free);
@@ -181,7 +180,7 @@ GETTER (gint64, timestamp, 0)
 GETTER (const char *, cell_id, NULL)
 GETTER (const char *, name, NULL)
 GETTER (const char *, detail, NULL)
-GETTER (const char *, limit, NULL)
+GETTER (RkSandboxLimit, limit, RK_SANDBOX_LIMIT_NONE)
 GETTER (gint64, limit_value, 0)
 GETTER (guint, revises, 0)
 GETTER (const char *, previous_code, NULL)

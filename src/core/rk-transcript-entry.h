@@ -6,6 +6,8 @@
 
 #include <glib-object.h>
 
+#include "rk-limits.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -21,9 +23,9 @@ typedef enum
   RK_ENTRY_FIGURE,      /* cell_id; path, mime_type, title, width, height */
   RK_ENTRY_CHART,       /* cell_id; path (the chart spec), title */
   RK_ENTRY_FILE,        /* cell_id; path, mime_type, title */
-  RK_ENTRY_ERROR,       /* cell_id (may be NULL); name: type; text: message; detail: traceback,
-                         * or for name "SandboxLimit" the limit that was hit ("memory", ...);
-                         * limit: the sandbox limit the error stands for, or NULL;
+  RK_ENTRY_ERROR,       /* cell_id (may be NULL); name: type; text: message; detail: traceback
+                         * (for name "SandboxLimit" in a transcript of an older version: the
+                         * limit's name); limit: the sandbox limit the error stands for, or NONE;
                          * limit_value: its value then (bytes or seconds), or 0 */
   RK_ENTRY_ANSWER,      /* text: the final answer */
   RK_ENTRY_NOTE,        /* name: what kind, e.g. "session-expired"; text */
@@ -63,9 +65,9 @@ const char         *rk_transcript_entry_get_cell_id       (RkTranscriptEntry *se
 const char         *rk_transcript_entry_get_text          (RkTranscriptEntry *self);
 const char         *rk_transcript_entry_get_name          (RkTranscriptEntry *self);
 const char         *rk_transcript_entry_get_detail        (RkTranscriptEntry *self);
-/* An error's limit, as the kernel named it ("memory", "disk", "time", "cpu",
- * "files", …): never a translated sentence. */
-const char         *rk_transcript_entry_get_limit         (RkTranscriptEntry *self);
+/* An error's limit, as the kernel named it or its exception's name says
+ * (rk_sandbox_limit_from_error): never from a translated sentence. */
+RkSandboxLimit      rk_transcript_entry_get_limit         (RkTranscriptEntry *self);
 /* The limit's value when it was hit: bytes (memory, disk) or seconds
  * (time); 0 when not known. */
 gint64              rk_transcript_entry_get_limit_value   (RkTranscriptEntry *self);

@@ -25,7 +25,6 @@
 
 #include "rk-chart.h"
 #include "rk-diff.h"
-#include "rk-export.h"
 #include "rk-notebook-prelude.h"
 #include "rk-profile.h"
 #include "rk-table.h"
@@ -47,35 +46,27 @@
 
 /* ------------------------------------------------------- workspace reads */
 
-static int
-open_workspace (const char *workspace)
-{
-  if (workspace == NULL)
-    return -1;
-  return open (workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-}
-
-/* @rel beneath the folder open at @ws, if it is at most @max bytes. */
+/* @rel beneath @ws (NULL: none), if it is at most @max bytes. */
 static GBytes *
-read_workspace_file (int         ws,
-                     const char *rel,
-                     gsize       max)
+read_workspace_file (RkWorkspace *ws,
+                     const char  *rel,
+                     gsize        max)
 {
-  if (ws < 0 || rel == NULL || !rk_path_is_beneath (rel))
+  if (ws == NULL || rel == NULL || !rk_path_is_beneath (rel))
     return NULL;
-  return rk_export_read_beneath (ws, rel, max, NULL);
+  return rk_workspace_read_file (ws, rel, max, NULL);
 }
 
 static RkTable *
-open_table (int         ws,
-            const char *rel)
+open_table (RkWorkspace *ws,
+            const char  *rel)
 {
   RkTable *table;
   int fd;
 
-  if (ws < 0 || rel == NULL)
+  if (ws == NULL || rel == NULL)
     return NULL;
-  fd = rk_export_open_beneath (ws, rel, NULL);
+  fd = rk_workspace_open_file (ws, rel, NULL);
   if (fd < 0)
     return NULL;
   table = rk_table_open_fd (fd, NULL);
@@ -84,10 +75,10 @@ open_table (int         ws,
 }
 
 static RkChart *
-open_chart (int         ws,
-            const char *rel)
+open_chart (RkWorkspace *ws,
+            const char  *rel)
 {
-  if (ws < 0 || rel == NULL)
+  if (ws == NULL || rel == NULL)
     return NULL;
   return rk_chart_new_from_workspace (ws, rel, NULL);
 }
@@ -445,7 +436,7 @@ typedef struct
   GHashTable *by_cell;        /* cell id -> Cell (borrowed) */
   gint64      execution_count;
   gsize       image_budget;
-  int         ws;
+  RkWorkspace *ws;           /* NULL: embed no files */
   gboolean    uses_reckon;
   RkTranscript *transcript;
   GPtrArray  *not_embedded;
@@ -879,7 +870,7 @@ notebook_to_json (Notebook *nb)
       /* Without this, a notebook that uses Reckon's helpers fails outside
        * Reckon: a stand-in that reads each file as Reckon read it. */
       JsonObject *o = json_object_new ();
-      g_autofree char *prelude = rk_notebook_prelude (nb->transcript, nb->ws);
+      g_autofree char *prelude = rk_notebook_prelude (G_LIST_MODEL (nb->transcript), nb->ws);
 
       json_object_set_string_member (o, "id", "rk-prelude");
       json_object_set_string_member (o, "cell_type", "code");
@@ -914,7 +905,7 @@ notebook_to_json (Notebook *nb)
 
 char *
 rk_transcript_to_notebook (RkTranscript  *self,
-                           const char    *workspace,
+                           RkWorkspace   *workspace,
                            GPtrArray     *not_embedded,
                            GError       **error)
 {
@@ -927,7 +918,7 @@ rk_transcript_to_notebook (RkTranscript  *self,
   nb.cells = g_ptr_array_new_with_free_func ((GDestroyNotify) cell_free);
   nb.by_cell = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   nb.image_budget = MAX_ALL_IMAGES;
-  nb.ws = open_workspace (workspace);
+  nb.ws = workspace;
   nb.transcript = self;
   nb.not_embedded = not_embedded;
 
@@ -936,8 +927,6 @@ rk_transcript_to_notebook (RkTranscript  *self,
     nb_entry (&nb, rk_transcript_get_entry (self, i));
   json = notebook_to_json (&nb);
 
-  if (nb.ws >= 0)
-    close (nb.ws);
   g_hash_table_unref (nb.by_cell);
   g_ptr_array_unref (nb.cells);
   return json;
@@ -1020,7 +1009,7 @@ static const char html_head[] =
 
 static void
 html_figure (GString           *s,
-             int                ws,
+             RkWorkspace       *ws,
              gsize             *image_budget,
              GPtrArray         *not_embedded,
              RkTranscriptEntry *e)
@@ -1049,7 +1038,7 @@ html_figure (GString           *s,
 
 static void
 html_table (GString           *s,
-            int                ws,
+            RkWorkspace       *ws,
             GPtrArray         *not_embedded,
             RkTranscriptEntry *e)
 {
@@ -1078,7 +1067,7 @@ html_table (GString           *s,
 
 static void
 html_chart (GString           *s,
-            int                ws,
+            RkWorkspace       *ws,
             guint             *n_charts,
             GPtrArray         *not_embedded,
             RkTranscriptEntry *e)
@@ -1140,7 +1129,7 @@ html_error (GString           *s,
 
 char *
 rk_transcript_to_html (RkTranscript  *self,
-                       const char    *workspace,
+                       RkWorkspace   *workspace,
                        const char    *title,
                        GPtrArray     *not_embedded,
                        GError       **error)
@@ -1149,7 +1138,7 @@ rk_transcript_to_html (RkTranscript  *self,
   GString *s;
   gsize image_budget = MAX_ALL_IMAGES;
   guint n, n_charts = 0;
-  int ws;
+  RkWorkspace *ws = workspace;
 
   g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
 
@@ -1164,7 +1153,6 @@ rk_transcript_to_html (RkTranscript  *self,
   append_escaped (s, title);
   g_string_append (s, "</h1>\n");
 
-  ws = open_workspace (workspace);
   n = rk_transcript_get_n_entries (self);
   for (guint i = 0; i < n; i++)
     {
@@ -1250,8 +1238,6 @@ rk_transcript_to_html (RkTranscript  *self,
           break;
         }
     }
-  if (ws >= 0)
-    close (ws);
   g_string_append (s, "</body>\n</html>\n");
   return g_string_free (s, FALSE);
 }

@@ -205,7 +205,11 @@ rk_transcript_to_bytes (RkTranscript *self)
       STR ("text", text);
       STR ("name", name);
       STR ("detail", detail);
-      STR ("limit", limit);
+      if (e->limit != RK_SANDBOX_LIMIT_NONE)
+        {
+          json_builder_set_member_name (b, "limit");
+          json_builder_add_string_value (b, rk_sandbox_limit_to_name (e->limit));
+        }
       STR ("previous", previous_code);
       STR ("path", path);
       STR ("mime", mime_type);
@@ -709,7 +713,7 @@ rk_transcript_add_limit_error (RkTranscript *self,
                                const char   *error_name,
                                const char   *message,
                                const char   *traceback,
-                               const char   *limit,
+                               RkSandboxLimit limit,
                                guint64       limit_value)
 {
   RkTranscriptEntry *e;
@@ -721,7 +725,7 @@ rk_transcript_add_limit_error (RkTranscript *self,
   e->name = bounded_text (error_name, 256, NULL);
   e->text = bounded_text (message ? message : "", RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
   e->detail = bounded_text (traceback, RK_TRANSCRIPT_MAX_OUTPUT, &e->truncated);
-  e->limit = bounded_text (limit, 64, NULL);
+  e->limit = limit != RK_SANDBOX_LIMIT_NONE ? limit : rk_sandbox_limit_from_error (e->name, e->detail);
   e->limit_value = (gint64) MIN (limit_value, (guint64) G_MAXINT64);
   return insert_entry (self, e);
 }
@@ -733,7 +737,7 @@ rk_transcript_add_error (RkTranscript *self,
                          const char   *message,
                          const char   *traceback)
 {
-  return rk_transcript_add_limit_error (self, cell_id, error_name, message, traceback, NULL, 0);
+  return rk_transcript_add_limit_error (self, cell_id, error_name, message, traceback, RK_SANDBOX_LIMIT_NONE, 0);
 }
 
 guint
@@ -983,7 +987,7 @@ static RkTranscriptEntry *
 entry_from_json (JsonNode *node)
 {
   g_autoptr(RkTranscriptEntry) e = NULL;
-  g_autofree char *kind = NULL, *decision = NULL, *stream = NULL;
+  g_autofree char *kind = NULL, *decision = NULL, *stream = NULL, *limit = NULL;
   JsonObject *o;
   JsonArray *a = NULL;
   RkEntryKind k;
@@ -1005,7 +1009,7 @@ entry_from_json (JsonNode *node)
       !rk_json_dup_string (o, "text", RK_TRANSCRIPT_MAX_TEXT, RK_JSON_OPTIONAL, &e->text, NULL) ||
       !rk_json_dup_string (o, "name", 256, RK_JSON_OPTIONAL, &e->name, NULL) ||
       !rk_json_dup_string (o, "detail", RK_TRANSCRIPT_MAX_OUTPUT, RK_JSON_OPTIONAL, &e->detail, NULL) ||
-      !rk_json_dup_string (o, "limit", 64, RK_JSON_OPTIONAL, &e->limit, NULL) ||
+      !rk_json_dup_string (o, "limit", 64, RK_JSON_OPTIONAL, &limit, NULL) ||
       !rk_json_dup_string (o, "previous", RK_TRANSCRIPT_MAX_TEXT, RK_JSON_OPTIONAL, &e->previous_code, NULL) ||
       !rk_json_dup_string (o, "path", 4096, RK_JSON_OPTIONAL, &e->path, NULL) ||
       !rk_json_dup_string (o, "mime", 256, RK_JSON_OPTIONAL, &e->mime_type, NULL) ||
@@ -1020,6 +1024,10 @@ entry_from_json (JsonNode *node)
       !rk_json_get_int (o, "limit_value", 0, G_MAXINT64, RK_JSON_OPTIONAL, &e->limit_value, NULL))
     return NULL;
   e->revises = (guint) revises;
+  /* Saved before errors carried their limit: the name (and detail) say it. */
+  e->limit = rk_sandbox_limit_from_name (limit);
+  if (e->limit == RK_SANDBOX_LIMIT_NONE && k == RK_ENTRY_ERROR)
+    e->limit = rk_sandbox_limit_from_error (e->name, e->detail);
   if (e->text == NULL)
     e->text = g_strdup ("");
 
@@ -1068,12 +1076,10 @@ rk_transcript_new_from_bytes (GBytes  *bytes,
                               GError **error)
 {
   g_autoptr(RkTranscript) self = NULL;
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonObject) root = NULL;
   g_autofree char *format = NULL;
   const char *data;
   gsize len;
-  JsonObject *root;
-  JsonNode *n;
   JsonArray *entries;
   gint64 version = 0, next_id = 1;
   guint n_entries, max_id = 0;
@@ -1087,16 +1093,9 @@ rk_transcript_new_from_bytes (GBytes  *bytes,
                            _("The conversation file is too large to open."));
       return NULL;
     }
-  if (len == 0 || data == NULL || !g_utf8_validate_len (data, len, NULL) || !rk_json_scan_ok (data, len, MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT))
+  root = rk_json_parse_object (data, (gssize) len, RK_TRANSCRIPT_MAX_FILE, MAX_JSON_DEPTH, RK_JSON_SCAN_DEFAULT, NULL);
+  if (root == NULL)
     return corrupt (error);
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data, len, NULL))
-    return corrupt (error);
-  n = json_parser_get_root (parser);
-  if (n == NULL || !JSON_NODE_HOLDS_OBJECT (n))
-    return corrupt (error);
-  root = json_node_get_object (n);
 
   if (!rk_json_dup_string (root, "format", 64, RK_JSON_OPTIONAL, &format, NULL) || g_strcmp0 (format, FORMAT_NAME) != 0 ||
       !rk_json_get_int (root, "version", 1, G_MAXINT32, RK_JSON_OPTIONAL, &version, NULL) || version == 0 ||

@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 
 #include "rk-transcript-entry.h"
+#include "rk-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -128,13 +129,14 @@ guint              rk_transcript_add_error          (RkTranscript  *self,
                                                      const char    *traceback);
 /* The same for an error that stands for a sandbox limit: @limit and
  * @limit_value are the kernel event's (RkKernelEvent.limit, .limit_value),
- * NULL and 0 for none. */
+ * RK_SANDBOX_LIMIT_NONE and 0 for none (then the error's name may still
+ * say it: rk_sandbox_limit_from_error). */
 guint              rk_transcript_add_limit_error    (RkTranscript  *self,
                                                      const char    *cell_id,
                                                      const char    *error_name,
                                                      const char    *message,
                                                      const char    *traceback,
-                                                     const char    *limit,
+                                                     RkSandboxLimit limit,
                                                      guint64        limit_value);
 guint              rk_transcript_add_answer         (RkTranscript  *self,
                                                      const char    *text);
@@ -217,11 +219,11 @@ gboolean           rk_transcript_answer_repeats     (RkTranscript      *self,
  * GPtrArray of strings, freed with g_free), when given. The HTML report's
  * @title: NULL takes rk_transcript_dup_title(). */
 char              *rk_transcript_to_notebook        (RkTranscript  *self,
-                                                     const char    *workspace,
+                                                     RkWorkspace   *workspace,
                                                      GPtrArray     *not_embedded,
                                                      GError       **error);
 char              *rk_transcript_to_html            (RkTranscript  *self,
-                                                     const char    *workspace,
+                                                     RkWorkspace   *workspace,
                                                      const char    *title,
                                                      GPtrArray     *not_embedded,
                                                      GError       **error);

@@ -65,18 +65,21 @@ can_save (RkArtifactShelf *self)
 /* Whether the file of @entry is still in the session's workspace: results
  * made before an expiry are gone, also once a restart made a new workspace
  * (issue 17: their Save failed with "Could not open '.reckon/figures/f1.png'").
- * One stat of a local file per row as it is made. */
+ * One open of a local file per row as it is made, as Save would open it. */
 static gboolean
 is_present (RkArtifactShelf   *self,
             RkTranscriptEntry *entry)
 {
   const char *rel = rk_transcript_entry_get_path (entry);
-  g_autofree char *path = NULL;
+  int fd;
 
   if (!can_save (self) || rel == NULL || !rk_path_is_beneath (rel))
     return FALSE;
-  path = g_build_filename (rk_session_get_workspace (self->session), rel, NULL);
-  return g_file_test (path, G_FILE_TEST_IS_REGULAR);
+  fd = rk_workspace_open_file (rk_session_get_workspace (self->session), rel, NULL);
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
 }
 
 static void
@@ -198,14 +201,14 @@ details_show_cb (GtkPopover      *popover,
 typedef struct
 {
   RkEntryKind  kind;
-  char        *workspace;
+  RkWorkspace *workspace;
   char        *rel_path;
 } SaveJob;
 
 static void
 save_job_free (SaveJob *job)
 {
-  g_free (job->workspace);
+  g_clear_object (&job->workspace);
   g_free (job->rel_path);
   g_free (job);
 }
@@ -245,7 +248,7 @@ save_clicked_cb (GtkButton       *button,
     return;
   job = g_new0 (SaveJob, 1);
   job->kind = rk_transcript_entry_get_kind (entry);
-  job->workspace = g_strdup (rk_session_get_workspace (self->session));
+  job->workspace = g_object_ref (rk_session_get_workspace (self->session));
   job->rel_path = g_strdup (rk_transcript_entry_get_path (entry));
   name = rk_artifact_save_name (job->kind, job->rel_path, rk_transcript_entry_get_title (entry));
   if (job->kind == RK_ENTRY_CHART)

@@ -37,7 +37,7 @@ struct _RkChatView
 
   RkConversation     *conversation;
   RkTranscript       *transcript;
-  char               *workspace;
+  RkWorkspace        *workspace;
   char               *pending_cell;
   char               *running_cell;
   gint64              cell_started;
@@ -964,26 +964,15 @@ profile_partial_cb (RkChatView *self,
     }
 }
 
-static void
-session_workspace_cb (RkChatView *self)
-{
-  /* A restarted session has a new workspace: rows bind to it from now on. */
-  RkSession *session = rk_conversation_get_session (self->conversation);
-
-  g_free (self->workspace);
-  self->workspace = session ? g_strdup (rk_session_get_workspace (session)) : NULL;
-}
-
 void
 rk_chat_view_set_transcript (RkChatView   *self,
                              RkTranscript *transcript,
-                             const char   *workspace)
+                             RkWorkspace  *workspace)
 {
   g_return_if_fail (RK_IS_CHAT_VIEW (self));
   g_return_if_fail (transcript == NULL || RK_IS_TRANSCRIPT (transcript));
 
-  g_free (self->workspace);
-  self->workspace = g_strdup (workspace);
+  g_set_object (&self->workspace, workspace);
   if (self->transcript != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->filtered, self);
@@ -1010,13 +999,7 @@ rk_chat_view_set_conversation (RkChatView     *self,
   if (self->conversation == conversation)
     return;
   if (self->conversation != NULL)
-    {
-      RkSession *session = rk_conversation_get_session (self->conversation);
-
-      g_signal_handlers_disconnect_by_data (self->conversation, self);
-      if (session != NULL)
-        g_signal_handlers_disconnect_by_data (session, self);
-    }
+    g_signal_handlers_disconnect_by_data (self->conversation, self);
   /* Rows bound to the old conversation drop their bindings first. */
   rk_chat_view_set_transcript (self, NULL, NULL);
   g_set_object (&self->conversation, conversation);
@@ -1030,8 +1013,6 @@ rk_chat_view_set_conversation (RkChatView     *self,
       g_signal_connect_swapped (conversation, "profile-changed", G_CALLBACK (profile_changed_cb), self);
       g_signal_connect_swapped (conversation, "profile-progress", G_CALLBACK (profile_progress_cb), self);
       g_signal_connect_swapped (conversation, "profile-partial", G_CALLBACK (profile_partial_cb), self);
-      if (session != NULL)
-        g_signal_connect_swapped (session, "restarted", G_CALLBACK (session_workspace_cb), self);
       conversation_state_cb (self);
       rk_chat_view_set_transcript (self, rk_conversation_get_transcript (conversation),
                                    session ? rk_session_get_workspace (session) : NULL);
@@ -1106,7 +1087,7 @@ rk_chat_view_finalize (GObject *object)
   g_clear_object (&self->filtered);
   g_clear_object (&self->transcript);
   g_hash_table_unref (self->bound);
-  g_free (self->workspace);
+  g_clear_object (&self->workspace);
   g_free (self->pending_cell);
   g_free (self->running_cell);
   G_OBJECT_CLASS (rk_chat_view_parent_class)->finalize (object);

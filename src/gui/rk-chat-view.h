@@ -26,7 +26,7 @@ RkConversation *rk_chat_view_get_conversation (RkChatView     *self);
  * artifacts are read beneath @workspace (NULL: none). */
 void            rk_chat_view_set_transcript   (RkChatView     *self,
                                                RkTranscript   *transcript,
-                                               const char     *workspace);
+                                               RkWorkspace    *workspace);
 /* The cell waiting for approval, the running cell and when it started
  * (monotonic µs). Set from the conversation when there is one. */
 void            rk_chat_view_set_cell_state   (RkChatView     *self,

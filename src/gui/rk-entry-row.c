@@ -6,7 +6,6 @@
 #define G_LOG_DOMAIN "rk-entry-row"
 #include "config.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
 #include <adwaita.h>
@@ -40,7 +39,7 @@ struct _RkEntryRow
   GtkWidget         *frame;
   GtkWidget         *content;
   RkTranscriptEntry *entry;
-  char              *workspace;
+  RkWorkspace       *workspace;
   GCancellable      *cancellable;
 
   /* Code rows. */
@@ -285,7 +284,7 @@ build_approval (RkEntryRow *self)
 
 typedef struct
 {
-  char        *workspace;
+  RkWorkspace *workspace;
   char        *path;
   RkEntryKind  kind;
 } LoadData;
@@ -293,7 +292,7 @@ typedef struct
 static void
 load_data_free (LoadData *data)
 {
-  g_free (data->workspace);
+  g_clear_object (&data->workspace);
   g_free (data->path);
   g_free (data);
 }
@@ -316,16 +315,7 @@ load_thread (GTask        *task,
         rk_table_prefetch_rows (RK_TABLE (object), 0, RK_TABLE_VIEW_COMPACT_ROWS);
     }
   else
-    {
-      int fd = open (data->workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      if (fd < 0)
-        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("The session’s workspace is gone."));
-      else
-        {
-          object = G_OBJECT (rk_chart_new_from_workspace (fd, data->path, &error));
-          close (fd);
-        }
-    }
+    object = G_OBJECT (rk_chart_new_from_workspace (data->workspace, data->path, &error));
   if (object == NULL)
     g_task_return_error (task, error);
   else
@@ -401,7 +391,7 @@ build_loaded (RkEntryRow *self)
   }
   task = g_task_new (self, self->cancellable, load_cb, slot);
   data = g_new0 (LoadData, 1);
-  data->workspace = g_strdup (self->workspace);
+  data->workspace = g_object_ref (self->workspace);
   data->path = g_strdup (rk_transcript_entry_get_path (self->entry));
   data->kind = kind;
   g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
@@ -535,7 +525,7 @@ query_attachment_size (RkEntryRow *self)
   if (self->workspace == NULL || rk_transcript_entry_get_name (self->entry) == NULL ||
       !rk_path_is_beneath (rk_transcript_entry_get_name (self->entry)))
     return;
-  path = g_build_filename (self->workspace, rk_transcript_entry_get_name (self->entry), NULL);
+  path = g_build_filename (rk_workspace_get_path (self->workspace), rk_transcript_entry_get_name (self->entry), NULL);
   file = g_file_new_for_path (path);
   g_file_query_info_async (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
                            G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, G_PRIORITY_DEFAULT, self->cancellable,
@@ -597,7 +587,7 @@ name_list_item (RkEntryRow *self)
 void
 rk_entry_row_bind (RkEntryRow        *self,
                    RkTranscriptEntry *entry,
-                   const char        *workspace)
+                   RkWorkspace       *workspace)
 {
   GtkWidget *content;
   const char *group;
@@ -607,7 +597,7 @@ rk_entry_row_bind (RkEntryRow        *self,
 
   rk_entry_row_unbind (self);
   self->entry = g_object_ref (entry);
-  self->workspace = g_strdup (workspace);
+  self->workspace = workspace ? g_object_ref (workspace) : NULL;
   self->cancellable = g_cancellable_new ();
 
   switch (rk_transcript_entry_get_kind (entry))
@@ -703,7 +693,7 @@ rk_entry_row_unbind (RkEntryRow *self)
     gtk_box_remove (GTK_BOX (self->frame), self->content);
   self->content = NULL;
   g_clear_object (&self->entry);
-  g_clear_pointer (&self->workspace, g_free);
+  g_clear_object (&self->workspace);
   group = g_object_get_data (G_OBJECT (self), "rk-row-group");
   if (group != NULL)
     gtk_widget_remove_css_class (GTK_WIDGET (self), group);

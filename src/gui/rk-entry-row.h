@@ -19,7 +19,7 @@ GtkWidget         *rk_entry_row_new             (void);
 /* @workspace: the session's folder, for artifacts (NULL once it expired). */
 void               rk_entry_row_bind            (RkEntryRow        *self,
                                                  RkTranscriptEntry *entry,
-                                                 const char        *workspace);
+                                                 RkWorkspace       *workspace);
 void               rk_entry_row_unbind          (RkEntryRow        *self);
 RkTranscriptEntry *rk_entry_row_get_entry       (RkEntryRow        *self);
 /* The conversation's state: the cell waiting for approval, the running cell

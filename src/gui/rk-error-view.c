@@ -28,58 +28,14 @@ struct _RkErrorView
   GtkExpander *expander;
   GtkLabel    *traceback;
 
-  const char  *limit;
+  RkSandboxLimit limit;
   /* What the raise button sets, and the cell it runs again. */
-  RkLimitKind  raise_kind;
   guint        raise_to;
   char        *cell_id;
 };
 
 G_DEFINE_FINAL_TYPE (RkErrorView, rk_error_view, GTK_TYPE_WIDGET)
 
-
-static const char *const limits[] = { "memory", "cpu", "timeout", "disk", "files", "file-size", "procs", NULL };
-
-/* The kernel's key for a limit, as this view names it. */
-static const char *
-known_limit (const char *key)
-{
-  for (guint i = 0; key != NULL && limits[i] != NULL; i++)
-    if (g_strcmp0 (key, limits[i]) == 0)
-      return limits[i];
-  if (g_strcmp0 (key, "processes") == 0)
-    return "procs";
-  if (g_strcmp0 (key, "time") == 0)
-    return "timeout";
-  return NULL;
-}
-
-const char *
-rk_error_view_limit_of (const char *name,
-                        const char *limit,
-                        const char *detail)
-{
-  /* Only the kernel's structured key counts, never its translated
-   * sentence: the words differ in every language. */
-  if (limit != NULL && *limit != '\0')
-    {
-      const char *known = known_limit (limit);
-      return known != NULL ? known : "unknown";
-    }
-  if (g_strcmp0 (name, "MemoryError") == 0)
-    return "memory";
-  if (g_strcmp0 (name, "CPUTimeLimitExceeded") == 0)
-    return "cpu";
-  if (g_strcmp0 (name, "TimeLimitExceeded") == 0)
-    return "timeout";
-  if (g_strcmp0 (name, "SandboxLimit") != 0)
-    return NULL;
-  /* Transcripts from before entries had a limit: the agent put its key in
-   * the detail. */
-  if (known_limit (detail) != NULL)
-    return known_limit (detail);
-  return "unknown";
-}
 
 /* The app's settings (its "settings" property, which finds the schema in
  * the build tree too), else the schema where GLib looks, else none. */
@@ -118,172 +74,70 @@ has_key (GSettings  *settings,
   return schema != NULL && g_settings_schema_has_key (schema, key);
 }
 
-/* "4.0 GiB", "8 minutes": a limit's value as the button says it. */
-static char *
-format_limit (RkLimitKind kind,
-              guint       value)
-{
-  if (kind != RK_LIMIT_TIME)
-    return g_format_size_full ((guint64) value << 20, G_FORMAT_SIZE_IEC_UNITS);
-  if (value % 60 == 0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u minute", "%u minutes", value / 60), value / 60);
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u second", "%u seconds", value), value);
-}
-
 /* The one-click fix of a limit the user sets: twice the value in force,
  * within the key's range and the computer's RAM. FALSE when there is none
  * (another limit, no cell, running code turned off, already at the most). */
 static gboolean
 offer_raise (RkErrorView *self,
-             const char  *limit_key,
              gint64       recorded,
              GSettings   *settings)
 {
-  const char *key;
-  g_autofree char *value = NULL;
+  const char *key = rk_sandbox_limit_settings_key (self->limit);
   g_autofree char *label = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsSchemaKey) schema_key = NULL;
   guint64 current, raised;
 
-  if (settings == NULL || self->cell_id == NULL || !rk_limit_kind_from_name (limit_key, &self->raise_kind))
-    return FALSE;
-  key = rk_limit_kind_settings_key (self->raise_kind);
-  if (!has_key (settings, key))
+  if (settings == NULL || self->cell_id == NULL || key == NULL || !has_key (settings, key))
     return FALSE;
   if (has_key (settings, "approval-policy") && g_settings_get_enum (settings, "approval-policy") == 2)
     return FALSE;   /* "never": code is only shown */
   current = g_settings_get_uint (settings, key);
   /* Raised since (this button, or Preferences): nothing left to offer. */
-  if (recorded > 0 && (self->raise_kind == RK_LIMIT_TIME ? current : current << 20) > (guint64) recorded)
+  if (recorded > 0 && rk_sandbox_limit_setting_value (self->limit, current) > (guint64) recorded)
     return FALSE;
-  if (!rk_limits_raised (self->raise_kind, current, &raised))
+  if (!rk_sandbox_limit_propose_raise (self->limit, current, &raised, &label))
     return FALSE;
-  {
-    g_autoptr(GSettingsSchema) schema = NULL;
-    g_autoptr(GSettingsSchemaKey) schema_key = NULL;
-
-    g_object_get (settings, "settings-schema", &schema, NULL);
-    schema_key = g_settings_schema_get_key (schema, key);
-    if (!g_settings_schema_key_range_check (schema_key, g_variant_new_uint32 ((guint32) raised)))
-      return FALSE;
-  }
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  schema_key = g_settings_schema_get_key (schema, key);
+  if (!g_settings_schema_key_range_check (schema_key, g_variant_new_uint32 ((guint32) raised)))
+    return FALSE;
   self->raise_to = (guint) raised;
-  value = format_limit (self->raise_kind, self->raise_to);
-  switch (self->raise_kind)
-    {
-    case RK_LIMIT_MEMORY:
-      /* TRANSLATORS: %s is a size, e.g. "4.0 GiB" */
-      label = g_strdup_printf (_("Raise the memory limit to %s and run again"), value);
-      break;
-    case RK_LIMIT_DISK:
-      /* TRANSLATORS: %s is a size, e.g. "2.0 GiB" */
-      label = g_strdup_printf (_("Raise the disk limit to %s and run again"), value);
-      break;
-    case RK_LIMIT_TIME:
-    default:
-      /* TRANSLATORS: %s is a duration, e.g. "4 minutes" */
-      label = g_strdup_printf (_("Raise the time limit to %s and run again"), value);
-      break;
-    }
   gtk_button_set_label (self->raise_button, label);
   rk_a11y_name_button (GTK_WIDGET (self->raise_button), label);
   return TRUE;
 }
 
-/* The value of a limit: the one recorded when it was hit (bytes or
+/* The value of the limit: the one recorded when it was hit (bytes or
  * seconds), else the setting now; 0 when neither is known. */
 static guint64
-limit_in_force (GSettings  *settings,
-                const char *key,
-                gint64      recorded,
-                guint       shift)
+limit_in_force (RkSandboxLimit  limit,
+                GSettings      *settings,
+                gint64          recorded)
 {
+  const char *key = rk_sandbox_limit_settings_key (limit);
+
   if (recorded > 0)
     return (guint64) recorded;
-  if (settings != NULL && has_key (settings, key))
-    return (guint64) g_settings_get_uint (settings, key) << shift;
+  if (settings != NULL && key != NULL && has_key (settings, key))
+    return rk_sandbox_limit_setting_value (limit, g_settings_get_uint (settings, key));
   return 0;
 }
 
-/* One sentence on what happened and one on what to do; @raise: a button
- * offers the fix, so the hint names only the other way out. */
-static void
-explain_limit (GSettings   *settings,
-               const char  *limit,
-               gint64       recorded,
-               gboolean     raise,
-               char       **what,
-               char       **todo)
+/* A transcript saved before entries had a limit kept its name as the
+ * detail: not a traceback to show. */
+static gboolean
+detail_names_limit (RkErrorView *self,
+                    const char  *detail)
 {
-  if (g_strcmp0 (limit, "memory") == 0)
-    {
-      guint64 bytes = limit_in_force (settings, "memory-limit", recorded, 20);
-
-      if (bytes > 0)
-        {
-          g_autofree char *size = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
-          /* TRANSLATORS: %s is a size, e.g. "2.0 GiB" */
-          *what = g_strdup_printf (_("The cell used more memory than allowed (%s)."), size);
-        }
-      else
-        *what = g_strdup (_("The cell used more memory than allowed."));
-      *todo = g_strdup (raise ? _("Or work on fewer rows or columns at a time.")
-                              : _("Work on fewer rows or columns at a time, or raise the memory limit in Preferences."));
-    }
-  else if (g_strcmp0 (limit, "cpu") == 0 || g_strcmp0 (limit, "timeout") == 0)
-    {
-      guint64 secs = limit_in_force (settings, "cell-time-limit", recorded, 0);
-
-      if (secs > 0)
-        *what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                              "The cell ran longer than allowed (%u second).",
-                                              "The cell ran longer than allowed (%u seconds).", (gulong) secs),
-                                 (guint) secs);
-      else
-        *what = g_strdup (_("The cell ran longer than allowed."));
-      *todo = g_strdup (raise ? _("Or ask for a simpler computation or a sample of the data.")
-                              : _("Ask for a simpler computation or a sample of the data, or raise the time limit in Preferences."));
-    }
-  else if (g_strcmp0 (limit, "disk") == 0)
-    {
-      guint64 bytes = limit_in_force (settings, "disk-limit", recorded, 20);
-
-      if (bytes > 0)
-        {
-          g_autofree char *size = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
-          /* TRANSLATORS: %s is a size, e.g. "1.0 GiB" */
-          *what = g_strdup_printf (_("The cell filled the workspace past its disk space limit (%s)."), size);
-        }
-      else
-        *what = g_strdup (_("The cell filled the workspace past its disk space limit."));
-      *todo = g_strdup (_("Save what you need, then ask for smaller output files or delete some of them."));
-    }
-  else if (g_strcmp0 (limit, "files") == 0)
-    {
-      *what = g_strdup (_("The cell created more files than the workspace allows."));
-      *todo = g_strdup (_("Ask for fewer, larger files, for example one spreadsheet instead of one file per group."));
-    }
-  else if (g_strcmp0 (limit, "file-size") == 0)
-    {
-      *what = g_strdup (_("The cell tried to write a file larger than allowed."));
-      *todo = g_strdup (_("Ask for a smaller output, for example a summary or a sample of the rows."));
-    }
-  else if (g_strcmp0 (limit, "procs") == 0)
-    {
-      *what = g_strdup (_("The cell started more processes than allowed."));
-      *todo = g_strdup (_("Ask for code that does not start many processes or threads."));
-    }
-  else
-    {
-      *what = NULL;
-      *todo = g_strdup (_("The session’s variables may be lost; run the earlier steps again if needed."));
-    }
+  return self->limit != RK_SANDBOX_LIMIT_NONE && rk_sandbox_limit_from_name (detail) == self->limit;
 }
 
 void
 rk_error_view_set_entry (RkErrorView       *self,
                          RkTranscriptEntry *entry)
 {
-  const char *name, *text, *detail, *limit_key;
+  const char *name, *text, *detail;
   g_autofree char *message = NULL;
   g_autofree char *what = NULL;
   g_autofree char *todo = NULL;
@@ -297,11 +151,6 @@ rk_error_view_set_entry (RkErrorView       *self,
   name = rk_transcript_entry_get_name (entry);
   text = rk_transcript_entry_get_text (entry);
   detail = rk_transcript_entry_get_detail (entry);
-  limit_key = rk_transcript_entry_get_limit (entry);
-  if (limit_key == NULL && g_strcmp0 (name, "SandboxLimit") == 0)
-    limit_key = detail;
-  if (limit_key == NULL && g_strcmp0 (name, "MemoryError") == 0)
-    limit_key = "memory";
   if (text == NULL || *text == '\0')
     text = _("Something went wrong.");
   g_free (self->cell_id);
@@ -309,11 +158,9 @@ rk_error_view_set_entry (RkErrorView       *self,
 
   /* A kernel that died at a limit leaves two errors: this bare one, then
    * "SandboxLimit", which explains the limit and offers the fix once. */
-  if (g_strcmp0 (name, "KernelDied") == 0)
-    limit_key = NULL;
   self->limit = is_note || g_strcmp0 (name, "KernelDied") == 0
-                ? NULL : rk_error_view_limit_of (name, rk_transcript_entry_get_limit (entry), detail);
-  if (self->limit != NULL)
+                ? RK_SANDBOX_LIMIT_NONE : rk_transcript_entry_get_limit (entry);
+  if (self->limit != RK_SANDBOX_LIMIT_NONE)
     settings = settings_if_installed ();
   if (is_note)
     {
@@ -328,10 +175,12 @@ rk_error_view_set_entry (RkErrorView       *self,
                                            : _("Ask the last question again"));
       message = g_strdup (text);
     }
-  else if (self->limit != NULL)
+  else if (self->limit != RK_SANDBOX_LIMIT_NONE)
     {
-      raise = offer_raise (self, limit_key, rk_transcript_entry_get_limit_value (entry), settings);
-      explain_limit (settings, self->limit, rk_transcript_entry_get_limit_value (entry), raise, &what, &todo);
+      gint64 recorded = rk_transcript_entry_get_limit_value (entry);
+
+      raise = offer_raise (self, recorded, settings);
+      rk_sandbox_limit_explain (self->limit, limit_in_force (self->limit, settings, recorded), raise, &what, &todo);
       message = g_strdup (what ? what : text);
     }
   else if (name != NULL && *name != '\0' && !g_str_has_prefix (text, name) && !rk_kernel_error_is_plain (name))
@@ -357,13 +206,12 @@ rk_error_view_set_entry (RkErrorView       *self,
   gtk_widget_set_sensitive (GTK_WIDGET (self->raise_button), TRUE);
 
   /* The traceback (or the sandbox's own words) folded away. */
-  if (!is_note && detail != NULL && *detail != '\0' && g_strcmp0 (detail, limit_key) != 0 &&
-      g_strcmp0 (detail, self->limit) != 0)
+  if (!is_note && detail != NULL && *detail != '\0' && !detail_names_limit (self, detail))
     {
       g_autofree char *clean = rk_text_sanitize_for_terminal (detail, RK_TEXT_SANITIZE_DEFAULT);
       gtk_label_set_text (self->traceback, clean);
     }
-  else if (self->limit != NULL && what != NULL && g_strcmp0 (text, what) != 0)
+  else if (self->limit != RK_SANDBOX_LIMIT_NONE && what != NULL && g_strcmp0 (text, what) != 0)
     {
       g_autofree char *clean = rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_DEFAULT);
       gtk_label_set_text (self->traceback, clean);
@@ -371,8 +219,7 @@ rk_error_view_set_entry (RkErrorView       *self,
   else
     gtk_label_set_text (self->traceback, "");
   gtk_widget_set_visible (GTK_WIDGET (self->expander), *gtk_label_get_text (self->traceback) != '\0');
-  gtk_expander_set_label (self->expander, detail && *detail && g_strcmp0 (detail, self->limit) != 0 &&
-                                          g_strcmp0 (detail, limit_key) != 0
+  gtk_expander_set_label (self->expander, detail && *detail && !detail_names_limit (self, detail)
                                           ? _("Traceback") : _("Details"));
   gtk_expander_set_expanded (self->expander, FALSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -401,10 +248,10 @@ rk_error_view_get_message (RkErrorView *self)
   return gtk_label_get_text (self->message);
 }
 
-const char *
+RkSandboxLimit
 rk_error_view_get_limit (RkErrorView *self)
 {
-  g_return_val_if_fail (RK_IS_ERROR_VIEW (self), NULL);
+  g_return_val_if_fail (RK_IS_ERROR_VIEW (self), RK_SANDBOX_LIMIT_NONE);
   return self->limit;
 }
 
@@ -434,9 +281,9 @@ raise_clicked_cb (RkErrorView *self)
     return;
   /* One raise a failure: the new run brings its own outcome. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->raise_button), FALSE);
-  g_settings_set_uint (settings, rk_limit_kind_settings_key (self->raise_kind), self->raise_to);
+  g_settings_set_uint (settings, rk_sandbox_limit_settings_key (self->limit), self->raise_to);
   gtk_widget_activate_action (GTK_WIDGET (self), "chat.run-again", "(sb)", self->cell_id,
-                              self->raise_kind != RK_LIMIT_TIME);
+                              self->limit != RK_SANDBOX_LIMIT_TIME);
 }
 
 static void

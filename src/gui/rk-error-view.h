@@ -19,16 +19,8 @@ void        rk_error_view_set_entry    (RkErrorView       *self,
                                         RkTranscriptEntry *entry);
 /* The sentence shown first. */
 const char *rk_error_view_get_message  (RkErrorView       *self);
-/* The limit hit ("memory", "cpu", "timeout", "disk", "files",
- * "file-size", "procs"), or NULL. */
-const char *rk_error_view_get_limit    (RkErrorView       *self);
-
-/* What a sandbox limit is called from an error entry's name, limit
- * (rk_transcript_entry_get_limit) and detail; NULL when the error is not
- * about a limit. Never reads the message: it is translated. */
-const char *rk_error_view_limit_of     (const char        *name,
-                                        const char        *limit,
-                                        const char        *detail);
+/* The limit hit, or RK_SANDBOX_LIMIT_NONE. */
+RkSandboxLimit rk_error_view_get_limit (RkErrorView       *self);
 /* The label of the button that raises the limit and runs the cell again
  * ("Raise the memory limit to 4.0 GiB and run again"), or NULL when none
  * is offered. */

@@ -8,7 +8,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "rk-figure-viewer.h"
-#include "rk-workspace-file.h"
 #include "rk-figure-view.h"
 
 struct _RkFigureView
@@ -22,7 +21,7 @@ struct _RkFigureView
   GtkButton    *open_button;
   GCancellable *cancellable;
   char         *error;
-  char         *workspace;
+  RkWorkspace  *workspace;
   char         *rel_path;
   char         *title;
 };
@@ -55,7 +54,7 @@ read_cb (GObject      *source,
 {
   g_autoptr(RkFigureView) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = rk_workspace_file_read_finish (result, &error);
+  g_autoptr(GBytes) bytes = rk_workspace_read_file_finish (RK_WORKSPACE (source), result, &error);
   g_autoptr(GdkTexture) texture = NULL;
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -79,7 +78,7 @@ read_cb (GObject      *source,
 
 void
 rk_figure_view_load (RkFigureView *self,
-                     const char   *workspace,
+                     RkWorkspace  *workspace,
                      const char   *rel_path,
                      const char   *title)
 {
@@ -88,8 +87,7 @@ rk_figure_view_load (RkFigureView *self,
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->error, g_free);
-  g_free (self->workspace);
-  self->workspace = g_strdup (workspace);
+  g_set_object (&self->workspace, workspace);
   g_free (self->rel_path);
   self->rel_path = g_strdup (rel_path);
   g_free (self->title);
@@ -109,7 +107,7 @@ rk_figure_view_load (RkFigureView *self,
       return;
     }
   self->cancellable = g_cancellable_new ();
-  rk_workspace_file_read_async (workspace, rel_path, RK_FIGURE_VIEW_MAX_BYTES, self->cancellable,
+  rk_workspace_read_file_async (workspace, rel_path, RK_FIGURE_VIEW_MAX_BYTES, self->cancellable,
                                 read_cb, g_object_ref (self));
 }
 
@@ -171,7 +169,7 @@ rk_figure_view_finalize (GObject *object)
   RkFigureView *self = RK_FIGURE_VIEW (object);
 
   g_free (self->error);
-  g_free (self->workspace);
+  g_clear_object (&self->workspace);
   g_free (self->rel_path);
   g_free (self->title);
   G_OBJECT_CLASS (rk_figure_view_parent_class)->finalize (object);

@@ -5,6 +5,8 @@
 
 #include <gtk/gtk.h>
 
+#include "rk-workspace.h"
+
 G_BEGIN_DECLS
 
 #define RK_TYPE_FIGURE_VIEW (rk_figure_view_get_type ())
@@ -17,7 +19,7 @@ GtkWidget  *rk_figure_view_new       (void);
 /* Reads @rel_path beneath @workspace in a worker thread, then shows it;
  * "loaded" is emitted either way (with an error sentence shown on failure). */
 void        rk_figure_view_load      (RkFigureView *self,
-                                      const char   *workspace,
+                                      RkWorkspace  *workspace,
                                       const char   *rel_path,
                                       const char   *title);
 GdkPaintable *rk_figure_view_get_paintable (RkFigureView *self);

@@ -21,7 +21,7 @@ struct _RkFigureViewer
   AdwWindow     parent_instance;
 
   GdkPaintable *paintable;
-  char         *workspace;
+  RkWorkspace  *workspace;
   char         *rel_path;
   double        zoom;          /* 0: fit */
 
@@ -126,7 +126,7 @@ save_action (GtkWidget  *widget,
   name = rk_text_sanitize_for_terminal (base, RK_TEXT_SANITIZE_SINGLE_LINE);
   gtk_widget_set_sensitive (self->save_button, FALSE);
   rk_save_async (widget, _("Save Figure"), name, NULL, rk_save_workspace_file,
-                 g_strdupv ((char *[]) { self->workspace, self->rel_path, NULL }), (GDestroyNotify) g_strfreev,
+                 rk_save_source_new (self->workspace, self->rel_path), (GDestroyNotify) rk_save_source_free,
                  self->cancellable, save_done_cb, NULL);
 }
 
@@ -177,7 +177,7 @@ rk_figure_viewer_finalize (GObject *object)
 {
   RkFigureViewer *self = RK_FIGURE_VIEWER (object);
 
-  g_free (self->workspace);
+  g_clear_object (&self->workspace);
   g_free (self->rel_path);
 
   G_OBJECT_CLASS (rk_figure_viewer_parent_class)->finalize (object);
@@ -259,7 +259,7 @@ GtkWidget *
 rk_figure_viewer_new (GtkWindow    *parent,
                       GdkPaintable *paintable,
                       const char   *title,
-                      const char   *workspace,
+                      RkWorkspace  *workspace,
                       const char   *rel_path)
 {
   RkFigureViewer *self;
@@ -271,7 +271,7 @@ rk_figure_viewer_new (GtkWindow    *parent,
   if (parent != NULL)
     gtk_window_set_transient_for (GTK_WINDOW (self), parent);
   self->paintable = g_object_ref (paintable);
-  self->workspace = g_strdup (workspace);
+  self->workspace = workspace ? g_object_ref (workspace) : NULL;
   self->rel_path = workspace != NULL ? g_strdup (rel_path) : NULL;
   clean = rk_text_sanitize_for_terminal (title != NULL ? title : _("Figure"), RK_TEXT_SANITIZE_SINGLE_LINE);
   gtk_window_set_title (GTK_WINDOW (self), clean);

@@ -5,6 +5,8 @@
 
 #include <adwaita.h>
 
+#include "rk-workspace.h"
+
 G_BEGIN_DECLS
 
 #define RK_TYPE_FIGURE_VIEWER (rk_figure_viewer_get_type ())
@@ -15,7 +17,7 @@ G_DECLARE_FINAL_TYPE (RkFigureViewer, rk_figure_viewer, RK, FIGURE_VIEWER, AdwWi
 GtkWidget *rk_figure_viewer_new      (GtkWindow      *parent,
                                       GdkPaintable   *paintable,
                                       const char     *title,
-                                      const char     *workspace,
+                                      RkWorkspace    *workspace,
                                       const char     *rel_path);
 /* 0 fits the figure to the window; otherwise a scale (1 = 100 %). */
 void       rk_figure_viewer_set_zoom (RkFigureViewer *self,

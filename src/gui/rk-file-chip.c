@@ -26,7 +26,7 @@ struct _RkFileChip
   GtkLabel     *name_label;
   GtkLabel     *size_label;
 
-  char         *workspace;
+  RkWorkspace  *workspace;
   char         *rel_path;
   char         *name;
   GCancellable *cancellable;
@@ -44,14 +44,14 @@ static guint signals[N_SIGNALS];
 
 typedef struct
 {
-  char *workspace;
-  char *rel_path;
+  RkWorkspace *workspace;
+  char        *rel_path;
 } FileData;
 
 static void
 file_data_free (FileData *data)
 {
-  g_free (data->workspace);
+  g_clear_object (&data->workspace);
   g_free (data->rel_path);
   g_free (data);
 }
@@ -65,16 +65,9 @@ size_thread (GTask        *task,
   FileData *data = task_data;
   g_autoptr(GError) error = NULL;
   struct stat st;
-  int dirfd, fd;
+  int fd;
 
-  dirfd = open (data->workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dirfd < 0)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s", _("The file is gone"));
-      return;
-    }
-  fd = rk_export_open_beneath (dirfd, data->rel_path, &error);
-  close (dirfd);
+  fd = rk_workspace_open_file (data->workspace, data->rel_path, &error);
   if (fd < 0)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -112,11 +105,11 @@ size_cb (GObject      *source,
 }
 
 void
-rk_file_chip_set_file (RkFileChip *self,
-                       const char *workspace,
-                       const char *rel_path,
-                       const char *mime_type,
-                       const char *title)
+rk_file_chip_set_file (RkFileChip  *self,
+                       RkWorkspace *workspace,
+                       const char  *rel_path,
+                       const char  *mime_type,
+                       const char  *title)
 {
   g_autoptr(GIcon) icon = NULL;
   g_autoptr(GTask) task = NULL;
@@ -130,8 +123,7 @@ rk_file_chip_set_file (RkFileChip *self,
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_free (self->workspace);
-  self->workspace = g_strdup (workspace);
+  g_set_object (&self->workspace, workspace);
   g_free (self->rel_path);
   self->rel_path = g_strdup (rel_path);
   /* The name comes from the sandbox: shown only once made harmless. */
@@ -162,7 +154,7 @@ rk_file_chip_set_file (RkFileChip *self,
   task = g_task_new (self, self->cancellable, size_cb, NULL);
   {
     FileData *data = g_new0 (FileData, 1);
-    data->workspace = g_strdup (workspace);
+    data->workspace = g_object_ref (workspace);
     data->rel_path = g_strdup (rel_path);
     g_task_set_task_data (task, data, (GDestroyNotify) file_data_free);
   }
@@ -203,7 +195,7 @@ clicked_cb (RkFileChip *self)
   if (self->rel_path == NULL || self->workspace == NULL)
     return;
   rk_save_async (GTK_WIDGET (self), _("Save File"), self->name, NULL, rk_save_workspace_file,
-                 g_strdupv ((char *[]) { self->workspace, self->rel_path, NULL }), (GDestroyNotify) g_strfreev,
+                 rk_save_source_new (self->workspace, self->rel_path), (GDestroyNotify) rk_save_source_free,
                  NULL, save_cb, NULL);
 }
 
@@ -223,7 +215,7 @@ rk_file_chip_finalize (GObject *object)
 {
   RkFileChip *self = RK_FILE_CHIP (object);
 
-  g_free (self->workspace);
+  g_clear_object (&self->workspace);
   g_free (self->rel_path);
   g_free (self->name);
   G_OBJECT_CLASS (rk_file_chip_parent_class)->finalize (object);

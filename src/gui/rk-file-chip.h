@@ -5,6 +5,8 @@
 
 #include <gtk/gtk.h>
 
+#include "rk-workspace.h"
+
 G_BEGIN_DECLS
 
 #define RK_TYPE_FILE_CHIP (rk_file_chip_get_type ())
@@ -12,11 +14,11 @@ G_DECLARE_FINAL_TYPE (RkFileChip, rk_file_chip, RK, FILE_CHIP, GtkWidget)
 
 GtkWidget  *rk_file_chip_new       (void);
 /* @rel_path beneath @workspace; its size is read off the GUI thread. */
-void        rk_file_chip_set_file  (RkFileChip *self,
-                                    const char *workspace,
-                                    const char *rel_path,
-                                    const char *mime_type,
-                                    const char *title);
+void        rk_file_chip_set_file  (RkFileChip  *self,
+                                    RkWorkspace *workspace,
+                                    const char  *rel_path,
+                                    const char  *mime_type,
+                                    const char  *title);
 const char *rk_file_chip_get_name  (RkFileChip *self);
 /* The size shown ("" until known). */
 const char *rk_file_chip_get_size_text (RkFileChip *self);

@@ -16,7 +16,6 @@
 #include "rk-table.h"
 #include "rk-text.h"
 #include "rk-transcript-entry.h"
-#include "rk-workspace-file.h"
 
 #define MAX_TABLE_ROWS    40
 #define MAX_TABLE_COLUMNS 8
@@ -67,14 +66,14 @@ typedef struct
 
 typedef struct
 {
-  GPtrArray *items;    /* Item */
-  GPtrArray *blocks;
-  GPtrArray *pages;    /* GPtrArray of Piece, one a page */
-  char      *pdf_path;
-  char      *workspace;
-  char      *title;
-  GtkWindow *parent;
-  gboolean   returned;
+  GPtrArray   *items;    /* Item */
+  GPtrArray   *blocks;
+  GPtrArray   *pages;    /* GPtrArray of Piece, one a page */
+  char        *pdf_path;
+  RkWorkspace *workspace;
+  char        *title;
+  GtkWindow   *parent;
+  gboolean     returned;
 } Report;
 
 static void
@@ -103,7 +102,7 @@ report_free (Report *r)
   g_clear_pointer (&r->blocks, g_ptr_array_unref);
   g_clear_pointer (&r->pages, g_ptr_array_unref);
   g_free (r->pdf_path);
-  g_free (r->workspace);
+  g_clear_object (&r->workspace);
   g_free (r->title);
   g_clear_object (&r->parent);
   g_free (r);
@@ -123,10 +122,10 @@ add_text (GPtrArray  *blocks,
 }
 
 static void
-add_table (GPtrArray  *blocks,
-           const char *workspace,
-           const char *path,
-           const char *title)
+add_table (GPtrArray   *blocks,
+           RkWorkspace *workspace,
+           const char  *path,
+           const char  *title)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(RkTable) table = rk_table_open_beneath (workspace, path, &error);
@@ -170,13 +169,13 @@ add_table (GPtrArray  *blocks,
 }
 
 static void
-add_chart (GPtrArray  *blocks,
-           const char *workspace,
-           const char *path,
-           const char *title)
+add_chart (GPtrArray   *blocks,
+           RkWorkspace *workspace,
+           const char  *path,
+           const char  *title)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = rk_workspace_file_read (workspace, path, MAX_FIGURE_BYTES, NULL, &error);
+  g_autoptr(GBytes) bytes = rk_workspace_read_file (workspace, path, MAX_FIGURE_BYTES, &error);
   RkChart *chart = bytes ? rk_chart_new_from_bytes (bytes, NULL, &error) : NULL;
   Block *b;
 
@@ -210,12 +209,12 @@ png_read_cb (void          *closure,
 }
 
 static void
-add_figure (GPtrArray  *blocks,
-            const char *workspace,
-            const char *path,
-            const char *title)
+add_figure (GPtrArray   *blocks,
+            RkWorkspace *workspace,
+            const char  *path,
+            const char  *title)
 {
-  g_autoptr(GBytes) bytes = rk_workspace_file_read (workspace, path, MAX_FIGURE_BYTES, NULL, NULL);
+  g_autoptr(GBytes) bytes = rk_workspace_read_file (workspace, path, MAX_FIGURE_BYTES, NULL);
   PngReader reader = { 0 };
   cairo_surface_t *surface;
   Block *b;
@@ -572,7 +571,7 @@ loaded_cb (GObject      *source,
 void
 rk_report_print_async (GtkWindow           *parent,
                        RkTranscript        *transcript,
-                       const char          *workspace,
+                       RkWorkspace         *workspace,
                        const char          *title,
                        const char          *pdf_path,
                        GCancellable        *cancellable,
@@ -600,7 +599,7 @@ rk_report_print_async (GtkWindow           *parent,
       item->title = g_strdup (rk_transcript_entry_get_title (e));
       g_ptr_array_add (r->items, item);
     }
-  r->workspace = g_strdup (workspace);
+  r->workspace = workspace ? g_object_ref (workspace) : NULL;
   r->title = g_strdup (title && *title ? title : _("Reckon Report"));
   r->pdf_path = g_strdup (pdf_path);
   r->parent = parent ? g_object_ref (parent) : NULL;

@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "rk-transcript.h"
+#include "rk-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -15,7 +16,7 @@ G_BEGIN_DECLS
  * the operation is done (printed, exported or cancelled). */
 void     rk_report_print_async  (GtkWindow           *parent,
                                  RkTranscript        *transcript,
-                                 const char          *workspace,
+                                 RkWorkspace         *workspace,
                                  const char          *title,
                                  const char          *pdf_path,
                                  GCancellable        *cancellable,

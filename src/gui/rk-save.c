@@ -143,9 +143,28 @@ rk_save_workspace_file (const char    *dest,
                         GCancellable  *cancellable,
                         GError       **error)
 {
-  char **source = data;
+  RkSaveSource *source = data;
 
-  return rk_export_file (source[0], source[1], dest, cancellable, error);
+  return rk_export_file (source->workspace, source->rel_path, dest, cancellable, error);
+}
+
+RkSaveSource *
+rk_save_source_new (RkWorkspace *workspace,
+                    const char  *rel_path)
+{
+  RkSaveSource *source = g_new0 (RkSaveSource, 1);
+
+  source->workspace = g_object_ref (workspace);
+  source->rel_path = g_strdup (rel_path);
+  return source;
+}
+
+void
+rk_save_source_free (RkSaveSource *source)
+{
+  g_clear_object (&source->workspace);
+  g_free (source->rel_path);
+  g_free (source);
 }
 
 static AdwToastOverlay *

@@ -6,6 +6,8 @@
 
 #include <gtk/gtk.h>
 
+#include "rk-workspace.h"
+
 G_BEGIN_DECLS
 
 /* Writes to @dest, a local path; runs in a worker thread. */
@@ -37,8 +39,19 @@ char    *rk_save_finish (GAsyncResult        *result,
                          char               **sentence,
                          GError             **error);
 
-/* An RkSaveFunc copying a file of a workspace: @data is a GStrv
- * { workspace, path beneath it }. */
+/* What rk_save_workspace_file() copies: @rel_path beneath @workspace. */
+typedef struct
+{
+  RkWorkspace *workspace;
+  char        *rel_path;
+} RkSaveSource;
+
+RkSaveSource *rk_save_source_new  (RkWorkspace  *workspace,
+                                   const char   *rel_path);
+void          rk_save_source_free (RkSaveSource *source);
+
+/* An RkSaveFunc copying a file of a workspace: @data is an RkSaveSource
+ * (rk_export_file: read beneath the workspace, never through a link). */
 gboolean rk_save_workspace_file (const char    *dest,
                                  gpointer       data,
                                  GCancellable  *cancellable,

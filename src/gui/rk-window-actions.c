@@ -223,17 +223,17 @@ save_all_action (GtkWidget  *widget,
 
 typedef struct
 {
-  GBytes   *transcript;   /* a snapshot: the live one may grow meanwhile */
-  char     *workspace;    /* NULL once expired: nothing embedded then */
-  char     *title;
-  gboolean  html;
+  GBytes      *transcript;   /* a snapshot: the live one may grow meanwhile */
+  RkWorkspace *workspace;    /* NULL once expired: nothing embedded then */
+  char        *title;
+  gboolean     html;
 } ExportData;
 
 static void
 export_data_free (ExportData *data)
 {
   g_clear_pointer (&data->transcript, g_bytes_unref);
-  g_free (data->workspace);
+  g_clear_object (&data->workspace);
   g_free (data->title);
   g_free (data);
 }
@@ -302,7 +302,7 @@ export_action (GtkWidget  *widget,
   data = g_new0 (ExportData, 1);
   data->transcript = rk_transcript_to_bytes (rk_conversation_get_transcript (self->conversation));
   if (rk_session_get_state (session) == RK_SESSION_ACTIVE)
-    data->workspace = g_strdup (rk_session_get_workspace (session));
+    data->workspace = g_object_ref (rk_session_get_workspace (session));
   data->title = rk_conversation_dup_full_title (self->conversation);
   data->html = html;
   rk_save_async (widget, html ? _("Export as HTML") : _("Export as Notebook"), name, filter,

@@ -291,7 +291,8 @@ _rk_window_new_conversation (RkWindow *self)
   g_autoptr(RkConversation) conversation = NULL;
   g_autoptr(GError) error = NULL;
 
-  conversation = rk_conversation_new (self->client, self->store, &error);
+  conversation = self->store != NULL ? rk_conversation_store_create (self->store, self->client, &error)
+                                     : rk_conversation_new (self->client, &error);
   if (conversation == NULL)
     {
       rk_window_toast (self, error->message);
@@ -730,7 +731,7 @@ _rk_window_append_debug_info (RkWindow *self,
     return;
   kernel = rk_session_get_kernel (rk_conversation_get_session (self->conversation));
   g_string_append_printf (out, "Workspace: %s\n",
-                          rk_session_get_workspace (rk_conversation_get_session (self->conversation)));
+                          rk_workspace_get_path (rk_session_get_workspace (rk_conversation_get_session (self->conversation))));
   ready = kernel != NULL ? rk_kernel_get_ready_event (kernel) : NULL;
   if (ready != NULL)
     g_string_append_printf (out, "Running kernel: Python %s, pandas %s, matplotlib %s\n",

@@ -51,6 +51,7 @@ main (int argc, char **argv)
   g_autofree char *script = NULL;
   g_autofree char *nb_path = g_build_filename (ws, "bench.ipynb", NULL);
   g_autofree char *html_path = g_build_filename (ws, "bench.html", NULL);
+  g_autoptr(RkWorkspace) handle = rk_workspace_open (ws, NULL);
   g_autoptr(RkTranscript) t = rk_transcript_new ();
   double rk[RUNS_RK], nbc[RUNS_NBC], m_rk, m_nbc;
   g_autofree char *notebook = NULL;
@@ -118,7 +119,7 @@ main (int argc, char **argv)
   for (int r = 0; r < RUNS_RK; r++)
     {
       gint64 t0 = g_get_monotonic_time ();
-      g_autofree char *nb = rk_transcript_to_notebook (t, ws, NULL, NULL);
+      g_autofree char *nb = rk_transcript_to_notebook (t, handle, NULL, NULL);
 
       rk[r] = (g_get_monotonic_time () - t0) / 1e6;
       if (r == 0)

@@ -87,6 +87,7 @@ main (int    argc,
   g_autofree char *root = NULL;
   g_autofree char *ws = NULL;
   g_autofree char *in_ws = NULL;
+  g_autoptr(RkWorkspace) handle = NULL;
   g_autofree char *quoted = NULL;
   g_autofree char *wc_out = NULL;
   const char *names[] = { "big.csv", NULL };
@@ -111,7 +112,8 @@ main (int    argc,
   uncache (path);
   b.loop = g_main_loop_new (NULL, FALSE);
   b.start = g_get_monotonic_time ();
-  rk_profile_files_with_partial_async (ws, names, NULL, progress_cb, partial_cb, &b, NULL, done_cb, &b);
+  handle = rk_workspace_open (ws, NULL);
+  rk_profile_files_with_partial_async (handle, names, NULL, progress_cb, partial_cb, &b, NULL, done_cb, &b);
   g_main_loop_run (b.loop);
   printf ("exact count %" G_GUINT64_FORMAT " rows after %.2f s (estimate off by %+.3f %%)\n",
           b.counted, b.final_s, 100.0 * ((double) b.estimated - (double) b.counted) / (double) b.counted);
@@ -129,7 +131,7 @@ main (int    argc,
   printf ("wc -l: %s in %.2f s; exact count / wc -l = %.2fx; first card %s the %.0f s target\n",
           wc_out, wc_s, b.final_s / wc_s, b.partial_s > 0 && b.partial_s < TARGET_S ? "within" : "NOT within",
           TARGET_S);
-  rk_workspace_delete (root, NULL);
+  rk_workspace_delete_folder (root, NULL);
   g_main_loop_unref (b.loop);
   return b.partial_s > 0 && b.partial_s < TARGET_S ? 0 : 1;
 }

@@ -70,10 +70,10 @@ spin (Wait *w)
 /* Seconds from rk_kernel_start_async() to "ready", or < 0 on failure. */
 static double
 time_start (RkKernel **out_kernel,
-            char     **out_workspace)
+            RkWorkspace **out_workspace)
 {
   g_autoptr(GError) error = NULL;
-  char *ws = rk_workspace_create (NULL, &error);
+  RkWorkspace *ws = rk_workspace_new_temporary (NULL, &error);
   RkKernel *kernel;
   Wait w = { 0 };
   gint64 t0;
@@ -90,7 +90,7 @@ time_start (RkKernel **out_kernel,
       g_error_free (w.error);
       g_object_unref (kernel);
       rk_workspace_delete (ws, NULL);
-      g_free (ws);
+      g_object_unref (ws);
       return -1;
     }
   *out_kernel = kernel;
@@ -163,14 +163,14 @@ main (int argc, char **argv)
   double starts[N_STARTS], imports[N_STARTS], trips[N_CELLS];
   double start_med, import_med, trip_med, pipe_med;
   RkKernel *kernel = NULL;
-  char *ws = NULL;
+  RkWorkspace *ws = NULL;
 
   /* Cold start: N_STARTS sandboxed kernels against N_STARTS plain imports,
    * interleaved so both see the same machine load. */
   for (guint i = 0; i < N_STARTS; i++)
     {
       RkKernel *k = NULL;
-      char *w = NULL;
+      RkWorkspace *w = NULL;
 
       imports[i] = time_plain_import ();
       starts[i] = time_start (&k, &w);
@@ -184,7 +184,7 @@ main (int argc, char **argv)
           rk_kernel_shutdown (k);
           g_object_unref (k);
           rk_workspace_delete (w, NULL);
-          g_free (w);
+          g_object_unref (w);
         }
       else
         {
@@ -217,7 +217,7 @@ main (int argc, char **argv)
   rk_kernel_shutdown (kernel);
   g_object_unref (kernel);
   rk_workspace_delete (ws, NULL);
-  g_free (ws);
+  g_object_unref (ws);
 
   printf ("kernel warm round trip (cell `1`, median of %d): %.3f ms\n", N_CELLS, trip_med);
   printf ("  peer: plain pipe round trip to a python3 echo loop, no sandbox: %.3f ms\n", pipe_med);

@@ -52,6 +52,7 @@ main (int    argc,
   const char *sandbox = g_getenv ("RECKON_SANDBOX");
   g_autofree char *ws = g_build_filename (build ? build : ".", "bench-profile-ws", NULL);
   g_autofree char *csv = g_build_filename (ws, "bench.csv", NULL);
+  g_autoptr(RkWorkspace) handle = NULL;
   g_autofree char *script = g_build_filename (source ? source : ".", "tests", "integration",
                                               "make-import-fixtures.py", NULL);
   g_autofree char *pandas_code = NULL;
@@ -68,6 +69,7 @@ main (int    argc,
   /* reckon-sandbox (as root) opens the workspace as an unprivileged user. */
   g_mkdir_with_parents (ws, 0755);
   chmod (ws, 0755);
+  handle = rk_workspace_open (ws, NULL);
   if (stat (csv, &st) != 0 || st.st_size < 100 * 1000 * 1000)
     {
       const char *gen[] = { "/usr/bin/python3", script, csv, "bench-csv", "100", NULL };
@@ -98,7 +100,7 @@ main (int    argc,
       double c0 = children_cpu ();
       int status = 0;
 
-      profiles = rk_profile_files (ws, names, NULL, &error);
+      profiles = rk_profile_files (handle, names, NULL, &error);
       profile_s[i] = (g_get_monotonic_time () - t0) / 1e6;
       profile_cpu[i] = children_cpu () - c0;
       if (profiles == NULL || ((RkFileProfile *) g_ptr_array_index (profiles, 0))->error != NULL)

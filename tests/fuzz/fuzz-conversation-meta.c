@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rk-conversation-private.h"
+#include "rk-conversation-store-private.h"
+#include "rk-conversation-store.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 

@@ -95,7 +95,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   check (id > 0);
   if (!rk_transcript_set_attachment_profile (t, id, detail))
     return 0;
-  prelude = rk_notebook_prelude (t, -1);
+  prelude = rk_notebook_prelude (G_LIST_MODEL (t), NULL);
   check (prelude != NULL && g_utf8_validate (prelude, -1, NULL));
   check (g_str_has_prefix (prelude, "# Reckon ran this analysis"));
   check_data_only (prelude);

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rk-profile-output.h"
+#include "rk-profile-private.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
@@ -48,19 +48,19 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   /* The stream at once, and in pieces whose size comes from the input:
    * the same partials and the same final document, never over the cap. */
-  rk_profile_output_reader_init (&r, N_FILES, whole, CAP, partial_cb, &a);
-  fa = rk_profile_output_reader_feed (&r, data, size);
+  _rk_profile_output_reader_init (&r, N_FILES, whole, CAP, partial_cb, &a);
+  fa = _rk_profile_output_reader_feed (&r, data, size);
   if (fa)
-    rk_profile_output_reader_finish (&r);
-  rk_profile_output_reader_clear (&r);
+    _rk_profile_output_reader_finish (&r);
+  _rk_profile_output_reader_clear (&r);
 
   step = size > 0 ? 1 + data[0] % 17 : 1;
-  rk_profile_output_reader_init (&r, N_FILES, pieces, CAP, partial_cb, &b);
+  _rk_profile_output_reader_init (&r, N_FILES, pieces, CAP, partial_cb, &b);
   for (gsize off = 0; off < size && fb; off += step)
-    fb = rk_profile_output_reader_feed (&r, data + off, MIN (step, size - off));
+    fb = _rk_profile_output_reader_feed (&r, data + off, MIN (step, size - off));
   if (fb)
-    rk_profile_output_reader_finish (&r);
-  rk_profile_output_reader_clear (&r);
+    _rk_profile_output_reader_finish (&r);
+  _rk_profile_output_reader_clear (&r);
 
   g_assert_cmpint (fa, ==, fb);
   g_assert_cmpuint (whole->len, <=, CAP);

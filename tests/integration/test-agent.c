@@ -14,7 +14,7 @@
 
 typedef struct
 {
-  char          *workspace;
+  RkWorkspace   *workspace;
   RkKernel      *kernel;
   RkModelClient *client;
   RkAgent       *agent;
@@ -94,7 +94,7 @@ static void
 write_data (Fixture *f)
 {
   g_autoptr(GString) csv = g_string_new ("id,value\n");
-  g_autofree char *path = g_build_filename (f->workspace, "data.csv", NULL);
+  g_autofree char *path = g_build_filename (rk_workspace_get_path (f->workspace), "data.csv", NULL);
   g_autoptr(GRand) rand = g_rand_new ();
   double sum = 0;
   const guint n = 500;
@@ -117,7 +117,7 @@ fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
   memset (f, 0, sizeof *f);
-  f->workspace = rk_workspace_create (NULL, NULL);
+  f->workspace = rk_workspace_new_temporary (NULL, NULL);
   g_assert_nonnull (f->workspace);
   write_data (f);
   f->kernel = rk_kernel_new (f->workspace, NULL);
@@ -145,7 +145,7 @@ fixture_teardown (Fixture       *f,
   g_ptr_array_unref (f->codes);
   g_ptr_array_unref (f->errors);
   rk_workspace_delete (f->workspace, NULL);
-  g_free (f->workspace);
+  g_clear_object (&f->workspace);
   g_free (f->edit);
 }
 

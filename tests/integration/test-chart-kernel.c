@@ -19,7 +19,7 @@ load (RkTestKernel *f, RkKernelEvent *ev)
   g_assert_nonnull (ev);
   g_assert_true (rk_path_is_beneath (ev->path));
   g_assert_true (g_str_has_prefix (ev->path, ".reckon/charts/"));
-  path = g_build_filename (f->workspace, ev->path, NULL);
+  path = g_build_filename (rk_workspace_get_path (f->workspace), ev->path, NULL);
   chart = rk_chart_new_from_file (path, &error);
   g_assert_no_error (error);
   return chart;

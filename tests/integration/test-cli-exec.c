@@ -61,7 +61,7 @@ teardown (Fixture       *f,
           gconstpointer  data)
 {
   if (f->dir != NULL)
-    rk_workspace_delete (f->dir, NULL);
+    rk_workspace_delete_folder (f->dir, NULL);
   g_free (f->dir);
 }
 

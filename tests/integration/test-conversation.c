@@ -95,7 +95,7 @@ fixture_teardown (Fixture       *f,
   g_assert_finalize_object (g_steal_pointer (&f->store));
   g_clear_object (&f->client);
   g_hash_table_unref (f->profiled);
-  rk_workspace_delete (f->root, NULL);
+  rk_workspace_delete_folder (f->root, NULL);
   g_free (f->root);
   g_free (f->data_dir);
   g_free (f->sessions_dir);
@@ -488,7 +488,7 @@ test_remove_file (Fixture       *f,
   add_paths (f, paths, 2);
   wait_profiled (f, "secret.csv");
   wait_profiled (f, "sales.csv");
-  copy = g_build_filename (rk_session_get_workspace (rk_conversation_get_session (f->conv)), "secret.csv", NULL);
+  copy = g_build_filename (rk_workspace_get_path (rk_session_get_workspace (rk_conversation_get_session (f->conv))), "secret.csv", NULL);
   g_assert_true (g_file_test (copy, G_FILE_TEST_IS_REGULAR));
 
   g_assert_null (rk_conversation_remove_file (f->conv, "no such.csv"));
@@ -536,7 +536,7 @@ test_remove_file (Fixture       *f,
       g_main_context_iteration (NULL, TRUE);
     }
   g_clear_pointer (&copy, g_free);
-  copy = g_build_filename (rk_session_get_workspace (rk_conversation_get_session (f->conv)), "big.csv", NULL);
+  copy = g_build_filename (rk_workspace_get_path (rk_session_get_workspace (rk_conversation_get_session (f->conv))), "big.csv", NULL);
   g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
   g_assert_null (rk_conversation_get_profile (f->conv, "big.csv"));
   g_assert_true (g_file_test (large, G_FILE_TEST_IS_REGULAR));
@@ -766,7 +766,7 @@ test_restore (Fixture       *f,
   g_assert_no_error (error);
   rk_conversation_set_title (f->conv, "Sales check");
   id = g_strdup (rk_conversation_get_id (f->conv));
-  workspace = g_strdup (rk_session_get_workspace (rk_conversation_get_session (f->conv)));
+  workspace = g_strdup (rk_workspace_get_path (rk_session_get_workspace (rk_conversation_get_session (f->conv))));
   n_entries = rk_transcript_get_n_entries (rk_conversation_get_transcript (f->conv));
   drop_conversation (f);
 
@@ -802,7 +802,7 @@ test_restore (Fixture       *f,
 
   /* Its workspace gone (expired while Reckon was closed): marked expired.
    * Opened in the background this time. */
-  g_assert_true (rk_workspace_delete (workspace, NULL));
+  g_assert_true (rk_workspace_delete_folder (workspace, NULL));
   g_clear_object (&f->result);
   rk_conversation_store_open_async (store2, id, f->client, NULL, result_cb, f);
   wait_result (f);
@@ -1082,7 +1082,7 @@ test_sigkill (void)
   rk_conversation_close (conv);
   g_clear_object (&conv);
   g_clear_object (&store);
-  rk_workspace_delete (root, NULL);
+  rk_workspace_delete_folder (root, NULL);
 }
 
 int

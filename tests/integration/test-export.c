@@ -16,13 +16,14 @@
 #include <unistd.h>
 
 #include "rk-export.h"
-#include "rk-export-private.h"
 #include "rk-workspace.h"
+#include "rk-workspace-private.h"
 
 typedef struct
 {
   char *root;
   char *ws;
+  RkWorkspace *handle;
   char *out;
   char *secret;  /* outside the workspace: must never be exported */
 } Fixture;
@@ -53,20 +54,22 @@ fixture_set_up (Fixture       *f,
   f->out = g_build_filename (f->root, "out", NULL);
   f->secret = g_build_filename (f->root, "secret.txt", NULL);
   g_assert_cmpint (g_mkdir (f->ws, 0700), ==, 0);
+  f->handle = rk_workspace_open (f->ws, NULL);
   g_assert_true (g_file_set_contents (f->secret, SECRET, -1, NULL));
   put (f->ws, "summary.csv", "a,b\n1,2\n");
   put (f->ws, ".reckon/figures/f1.png", "PNGDATA");
   put (f->ws, "out/summary.csv", "other,file\n");
-  _rk_export_set_force_fallback (GPOINTER_TO_INT (data));
+  _rk_workspace_set_force_fallback (GPOINTER_TO_INT (data));
 }
 
 static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
-  _rk_export_set_force_fallback (FALSE);
-  rk_workspace_delete (f->root, NULL);
+  _rk_workspace_set_force_fallback (FALSE);
+  rk_workspace_delete_folder (f->root, NULL);
   g_free (f->root);
+  g_clear_object (&f->handle);
   g_free (f->ws);
   g_free (f->out);
   g_free (f->secret);
@@ -90,13 +93,13 @@ test_one_file (Fixture       *f,
   g_autofree char *got = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (rk_export_file (f->ws, "summary.csv", dest, NULL, &error));
+  g_assert_true (rk_export_file (f->handle, "summary.csv", dest, NULL, &error));
   g_assert_no_error (error);
   got = read_file (dest);
   g_assert_cmpstr (got, ==, "a,b\n1,2\n");
 
   /* Replacing an existing file is what "Save" means. */
-  g_assert_true (rk_export_file (f->ws, ".reckon/figures/f1.png", dest, NULL, &error));
+  g_assert_true (rk_export_file (f->handle, ".reckon/figures/f1.png", dest, NULL, &error));
   g_clear_pointer (&got, g_free);
   got = read_file (dest);
   g_assert_cmpstr (got, ==, "PNGDATA");
@@ -111,7 +114,7 @@ expect_refused (Fixture    *f,
   g_autofree char *dest = g_build_filename (f->root, "refused.out", NULL);
   g_autoptr(GError) error = NULL;
 
-  g_assert_false (rk_export_file (f->ws, rel, dest, NULL, &error));
+  g_assert_false (rk_export_file (f->handle, rel, dest, NULL, &error));
   g_test_message ("%s: %s", rel, error ? error->message : "(no error)");
   g_assert_error (error, domain, code);
   g_assert_false (g_file_test (dest, G_FILE_TEST_EXISTS));
@@ -133,21 +136,21 @@ test_refusals (Fixture       *f,
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
   g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
 
-  expect_refused (f, "link.csv", RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED);
-  expect_refused (f, "dirlink/secret.txt", RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED);
-  expect_refused (f, "../secret.txt", RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED);
-  expect_refused (f, "sub/../../secret.txt", RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED);
-  expect_refused (f, f->secret, RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED);
-  expect_refused (f, "", RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED);
-  expect_refused (f, "sub", RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_REGULAR);
+  expect_refused (f, "link.csv", RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED);
+  expect_refused (f, "dirlink/secret.txt", RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED);
+  expect_refused (f, "../secret.txt", RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED);
+  expect_refused (f, "sub/../../secret.txt", RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED);
+  expect_refused (f, f->secret, RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED);
+  expect_refused (f, "", RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED);
+  expect_refused (f, "sub", RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_REGULAR);
   /* A FIFO with no writer: refused at once, never a blocked open or read. */
   start = g_get_monotonic_time ();
-  expect_refused (f, "pipe.csv", RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_REGULAR);
+  expect_refused (f, "pipe.csv", RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_REGULAR);
   g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
   /* Nor a way out through /proc's magic links. */
   g_assert_cmpint (symlink ("/proc/self", procself), ==, 0);
-  expect_refused (f, "procself/root/etc/passwd", RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED);
-  expect_refused (f, "procself/cwd/secret.txt", RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_ALLOWED);
+  expect_refused (f, "procself/root/etc/passwd", RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED);
+  expect_refused (f, "procself/cwd/secret.txt", RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_ALLOWED);
 }
 
 static void
@@ -164,7 +167,7 @@ test_device (Fixture       *f,
       g_test_skip (why);
       return;
     }
-  expect_refused (f, "null.csv", RK_EXPORT_ERROR, RK_EXPORT_ERROR_NOT_REGULAR);
+  expect_refused (f, "null.csv", RK_WORKSPACE_ERROR, RK_WORKSPACE_ERROR_NOT_REGULAR);
 }
 
 static void
@@ -182,7 +185,7 @@ test_folder (Fixture       *f,
   g_autofree char *pl = g_build_filename (f->out, "link.csv", NULL);
 
   g_assert_cmpint (symlink (f->secret, link), ==, 0);
-  g_assert_true (rk_export_all (f->ws, paths, RK_EXPORT_FOLDER, f->out, NULL, &skipped, NULL, &error));
+  g_assert_true (rk_export_all (f->handle, paths, RK_EXPORT_FOLDER, f->out, NULL, &skipped, NULL, &error));
   g_assert_no_error (error);
   a = read_file (pa);
   b = read_file (pb);
@@ -207,7 +210,7 @@ test_zip (Fixture       *f,
   struct archive *ar;
   struct archive_entry *entry;
 
-  g_assert_true (rk_export_all (f->ws, paths, RK_EXPORT_ZIP, zip, NULL, &skipped, NULL, &error));
+  g_assert_true (rk_export_all (f->handle, paths, RK_EXPORT_ZIP, zip, NULL, &skipped, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (g_strv_length (skipped), ==, 0);
 
@@ -242,12 +245,12 @@ test_caps (Fixture       *f,
   put (f->ws, "b.txt", big);
   put (f->ws, "c.txt", big);
 
-  g_assert_false (rk_export_all (f->ws, paths, RK_EXPORT_FOLDER, f->out, &limits, NULL, NULL, &error));
+  g_assert_false (rk_export_all (f->handle, paths, RK_EXPORT_FOLDER, f->out, &limits, NULL, NULL, &error));
   g_assert_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_MANY);
   g_clear_error (&error);
 
   limits.max_files = 10;
-  g_assert_false (rk_export_all (f->ws, paths, RK_EXPORT_FOLDER, f->out, &limits, NULL, NULL, &error));
+  g_assert_false (rk_export_all (f->handle, paths, RK_EXPORT_FOLDER, f->out, &limits, NULL, NULL, &error));
   g_assert_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE);
   g_clear_error (&error);
   /* Nothing half-done is left. */
@@ -258,7 +261,7 @@ test_caps (Fixture       *f,
     g_assert_null (g_dir_read_name (d));
   }
 
-  g_assert_false (rk_export_all (f->ws, paths, RK_EXPORT_ZIP, zip, &limits, NULL, NULL, &error));
+  g_assert_false (rk_export_all (f->handle, paths, RK_EXPORT_ZIP, zip, &limits, NULL, NULL, &error));
   g_assert_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE);
   g_assert_false (g_file_test (zip, G_FILE_TEST_EXISTS));
 }
@@ -288,7 +291,7 @@ test_sparse_and_shared_cap (Fixture       *f,
   rk_export_limits_init (&limits);
   limits.max_total_bytes = 100 << 20;
   limits.spent = &spent;
-  g_assert_true (rk_export_file_limited (f->ws, "sparse.bin", one, &limits, NULL, &error));
+  g_assert_true (rk_export_file_limited (f->handle, "sparse.bin", one, &limits, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (spent, ==, 64 << 20);
   g_assert_cmpint (stat (one, &st), ==, 0);
@@ -296,7 +299,7 @@ test_sparse_and_shared_cap (Fixture       *f,
   g_assert_cmpint ((gint64) st.st_blocks * 512, <, 1 << 20);
 
   /* 64 MiB more would pass 100 MiB together: refused, nothing left. */
-  g_assert_false (rk_export_all (f->ws, paths, RK_EXPORT_FOLDER, f->out, &limits, NULL, NULL, &error));
+  g_assert_false (rk_export_all (f->handle, paths, RK_EXPORT_FOLDER, f->out, &limits, NULL, NULL, &error));
   g_assert_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE);
   g_assert_false (g_file_test (copied, G_FILE_TEST_EXISTS));
 }
@@ -350,7 +353,7 @@ test_swap_race (Fixture       *f,
       g_autoptr(GError) error = NULL;
       g_autofree char *got = NULL;
 
-      if (rk_export_file (f->ws, "victim.csv", dest, NULL, &error))
+      if (rk_export_file (f->handle, "victim.csv", dest, NULL, &error))
         {
           got = read_file (dest);
           g_assert_cmpstr (got, ==, "GOOD\n");
@@ -368,11 +371,11 @@ test_swap_race (Fixture       *f,
           g_autofree char *zfile = g_build_filename (zout, "victim.csv", NULL);
           g_autofree char *zgot = NULL;
 
-          g_assert_true (rk_export_all (f->ws, paths, RK_EXPORT_FOLDER, zout, NULL, &skipped, NULL, &zerror));
+          g_assert_true (rk_export_all (f->handle, paths, RK_EXPORT_FOLDER, zout, NULL, &skipped, NULL, &zerror));
           zgot = read_file (zfile);
           if (zgot != NULL)
             g_assert_cmpstr (zgot, ==, "GOOD\n");
-          rk_workspace_delete (zout, NULL);
+          rk_workspace_delete_folder (zout, NULL);
         }
     }
   g_atomic_int_set (&s.stop, 1);

@@ -19,6 +19,7 @@ typedef struct
   char      *root;       /* everything the test makes lives here */
   char      *fixtures;   /* the originals */
   char      *workspace;
+  RkWorkspace *ws;       /* its handle */
   char      *canary;     /* must stay as it is */
   GPtrArray *profiles;   /* of every fixture, computed once */
   GHashTable *by_source; /* fixture file name -> RkFileProfile */
@@ -215,24 +216,25 @@ test_import_refusals (void)
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
+  g_autoptr(RkWorkspace) w = rk_workspace_open (ws, NULL);
   g_assert_cmpint (symlink (target, link), ==, 0);
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
 
-  name = rk_import_file (ws, link, NULL, &error);
+  name = rk_import_file (w, link, NULL, &error);
   g_assert_error (error, RK_IMPORT_ERROR, RK_IMPORT_ERROR_NOT_REGULAR);
   g_assert_null (name);
   g_clear_error (&error);
 
   /* A FIFO with no writer: must fail at once, not block. */
-  name = rk_import_file (ws, fifo, NULL, &error);
+  name = rk_import_file (w, fifo, NULL, &error);
   g_assert_error (error, RK_IMPORT_ERROR, RK_IMPORT_ERROR_NOT_REGULAR);
   g_clear_error (&error);
 
-  name = rk_import_file (ws, dir, NULL, &error);
+  name = rk_import_file (w, dir, NULL, &error);
   g_assert_error (error, RK_IMPORT_ERROR, RK_IMPORT_ERROR_NOT_REGULAR);
   g_clear_error (&error);
 
-  name = rk_import_file (ws, "/dev/null", NULL, &error);
+  name = rk_import_file (w, "/dev/null", NULL, &error);
   g_assert_error (error, RK_IMPORT_ERROR, RK_IMPORT_ERROR_NOT_REGULAR);
   g_clear_error (&error);
 
@@ -270,9 +272,10 @@ test_import_collisions (void)
   gsize orig_len, copy_len;
 
   g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
-  a = rk_import_file (ws, src, NULL, NULL);
-  b = rk_import_file (ws, dotted, NULL, NULL);
-  rk_import_file_async (ws, src, FALSE, NULL, import_done_cb, &c);
+  g_autoptr(RkWorkspace) w = rk_workspace_open (ws, NULL);
+  a = rk_import_file (w, src, NULL, NULL);
+  b = rk_import_file (w, dotted, NULL, NULL);
+  rk_import_file_async (w, src, FALSE, NULL, import_done_cb, &c);
   while (c == NULL)
     g_main_context_iteration (NULL, TRUE);
 
@@ -314,8 +317,9 @@ test_import_staged_at_once (void)
       guint left = 8;
 
       g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+      g_autoptr(RkWorkspace) w = rk_workspace_open (dir, NULL);
       for (guint i = 0; i < 8; i++)
-        rk_import_file_async (dir, src, TRUE, NULL, import_count_cb, &left);
+        rk_import_file_async (w, src, TRUE, NULL, import_count_cb, &left);
       while (left > 0)
         g_main_context_iteration (NULL, TRUE);
     }
@@ -333,11 +337,12 @@ test_import_staged (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
-  a = rk_import_file (ws, src, NULL, NULL);
-  rk_import_file_async (ws, src, TRUE, NULL, import_done_cb, &b);
+  g_autoptr(RkWorkspace) w = rk_workspace_open (ws, NULL);
+  a = rk_import_file (w, src, NULL, NULL);
+  rk_import_file_async (w, src, TRUE, NULL, import_done_cb, &b);
   while (b == NULL)
     g_main_context_iteration (NULL, TRUE);
-  rk_import_file_async (ws, src, TRUE, NULL, import_done_cb, &c);
+  rk_import_file_async (w, src, TRUE, NULL, import_done_cb, &c);
   while (c == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpstr (a, ==, "quoted.csv");
@@ -360,12 +365,12 @@ test_import_staged (void)
   /* One that cannot be placed (the name was taken meanwhile) is named,
    * stays staged, and can be dropped. */
   g_assert_true (g_file_set_contents (placed_c, "taken", -1, NULL));
-  g_assert_false (rk_import_place_staged (ws, &error));
+  g_assert_false (rk_import_place_staged (w, &error));
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "quoted (3).csv"));
   g_clear_error (&error);
-  rk_import_drop_staged (ws, c);
-  g_assert_true (rk_import_place_staged (ws, &error));
+  rk_import_drop_staged (w, c);
+  g_assert_true (rk_import_place_staged (w, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_test (placed_b, G_FILE_TEST_IS_REGULAR));
   g_assert_false (g_file_test (staged_b, G_FILE_TEST_EXISTS));
@@ -395,8 +400,9 @@ test_import_cancelled (void)
   g_autofree char *staging = g_build_filename (ws, RK_IMPORT_INCOMING, NULL);
 
   g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
+  g_autoptr(RkWorkspace) w = rk_workspace_open (ws, NULL);
   g_cancellable_cancel (cancellable);
-  name = rk_import_file (ws, src, cancellable, &error);
+  name = rk_import_file (w, src, cancellable, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   /* Nothing half-copied is left, in the workspace or its staging folder. */
   {
@@ -426,8 +432,9 @@ test_import_staging_symlink (void)
   g_autoptr(GDir) d = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
+  g_autoptr(RkWorkspace) w = rk_workspace_open (ws, NULL);
   g_assert_cmpint (symlink (fx.canary, link), ==, 0);
-  name = rk_import_file (ws, src, NULL, &error);
+  name = rk_import_file (w, src, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (name, ==, "quoted.csv");
   d = g_dir_open (fx.canary, 0, NULL);
@@ -657,12 +664,12 @@ test_profile_xls (void)
       g_test_skip ("no XLS sample: python3-xlrd's examples are not installed");
       return;
     }
-  name = rk_import_file (fx.workspace, xls, NULL, &error);
+  name = rk_import_file (fx.ws, xls, NULL, &error);
   g_assert_no_error (error);
   {
     const char *names[] = { name, NULL };
 
-    profiles = rk_profile_files (fx.workspace, names, NULL, &error);
+    profiles = rk_profile_files (fx.ws, names, NULL, &error);
   }
   g_assert_no_error (error);
   p = g_ptr_array_index (profiles, 0);
@@ -745,22 +752,23 @@ test_profile_zip_bomb (void)
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
+  g_autoptr(RkWorkspace) w = rk_workspace_open (ws, NULL);
   out = run_python (argv, &error);
   g_assert_no_error (error);
   g_assert_cmpint (stat (bomb, &st), ==, 0);
   /* A small file that inflates to 1.2 GB of shared strings. */
   g_assert_cmpint (st.st_size, <, 4 * 1024 * 1024);
 
-  a = rk_import_file (ws, bomb, NULL, &error);
+  a = rk_import_file (w, bomb, NULL, &error);
   g_assert_no_error (error);
-  b = rk_import_file (ws, small, NULL, &error);
+  b = rk_import_file (w, small, NULL, &error);
   g_assert_no_error (error);
 
   rk_profile_set_limits (768 * 1024 * 1024, 60);
   {
     const char *names[] = { a, b, NULL };
 
-    profiles = rk_profile_files (ws, names, NULL, &error);
+    profiles = rk_profile_files (w, names, NULL, &error);
   }
   rk_profile_set_limits (G_GUINT64_CONSTANT (2) * 1024 * 1024 * 1024, 60);
   g_assert_no_error (error);
@@ -842,20 +850,21 @@ test_profile_gzip_bomb (void)
     return;
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
+  g_autoptr(RkWorkspace) w = rk_workspace_open (ws, NULL);
   out = run_python (argv, &error);
   g_assert_no_error (error);
   /* 2 MB that unpack to 1.1 GiB: refused by the cap on unpacked bytes,
    * before the sandbox's memory limit is needed. */
   g_assert_cmpint (stat (bomb, &st), ==, 0);
   g_assert_cmpint (st.st_size, <, 4 * 1024 * 1024);
-  a = rk_import_file (ws, bomb, NULL, &error);
+  a = rk_import_file (w, bomb, NULL, &error);
   g_assert_no_error (error);
-  b = rk_import_file (ws, small, NULL, &error);
+  b = rk_import_file (w, small, NULL, &error);
   g_assert_no_error (error);
   {
     const char *names[] = { a, b, NULL };
 
-    profiles = rk_profile_files (ws, names, NULL, &error);
+    profiles = rk_profile_files (w, names, NULL, &error);
   }
   g_assert_no_error (error);
   g_assert_cmpstr (((RkFileProfile *) g_ptr_array_index (profiles, 0))->error, ==,
@@ -887,13 +896,14 @@ test_csv_spectrum (void)
   if (skip_without_sandbox ())
     return;
   g_assert_cmpint (g_mkdir_with_parents (ws, 0700), ==, 0);
+  g_autoptr(RkWorkspace) w = rk_workspace_open (ws, NULL);
   d = g_dir_open (csvs, 0, &error);
   g_assert_no_error (error);
   while ((entry = g_dir_read_name (d)) != NULL)
     {
       g_autofree char *src = g_build_filename (csvs, entry, NULL);
 
-      g_ptr_array_add (names, rk_import_file (ws, src, NULL, &error));
+      g_ptr_array_add (names, rk_import_file (w, src, NULL, &error));
       g_assert_no_error (error);
     }
   g_ptr_array_sort (names, compare_strings);
@@ -902,7 +912,7 @@ test_csv_spectrum (void)
   {
     GAsyncResult *result = NULL;
 
-    rk_profile_files_async (ws, (const char * const *) names->pdata, NULL, async_done_cb, &result);
+    rk_profile_files_async (w, (const char * const *) names->pdata, NULL, async_done_cb, &result);
     while (result == NULL)
       g_main_context_iteration (NULL, TRUE);
     profiles = rk_profile_files_finish (result, &error);
@@ -1031,6 +1041,8 @@ setup_fixture (void)
   fx.workspace = g_build_filename (fx.root, "ws", NULL);
   fx.canary = g_build_filename (fx.root, "canary", NULL);
   g_assert_cmpint (g_mkdir_with_parents (fx.workspace, 0700), ==, 0);
+  fx.ws = rk_workspace_open (fx.workspace, &error);
+  g_assert_no_error (error);
   g_assert_cmpint (g_mkdir_with_parents (fx.canary, 0700), ==, 0);
   secret = g_build_filename (fx.canary, "secret.txt", NULL);
   g_assert_true (g_file_set_contents (secret, "do not touch\n", -1, NULL));
@@ -1044,7 +1056,7 @@ setup_fixture (void)
   while ((entry = g_dir_read_name (d)) != NULL)
     {
       g_autofree char *src = g_build_filename (fx.fixtures, entry, NULL);
-      char *name = rk_import_file (fx.workspace, src, NULL, &error);
+      char *name = rk_import_file (fx.ws, src, NULL, &error);
 
       g_assert_no_error (error);
       g_ptr_array_add (names, name ? g_strdup (name) : NULL);
@@ -1056,7 +1068,7 @@ setup_fixture (void)
   fx.by_source = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (have_sandbox)
     {
-      fx.profiles = rk_profile_files (fx.workspace, (const char * const *) names->pdata, NULL, &error);
+      fx.profiles = rk_profile_files (fx.ws, (const char * const *) names->pdata, NULL, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (fx.profiles->len, ==, sources->len);
       for (guint i = 0; i < sources->len; i++)
@@ -1106,7 +1118,8 @@ main (int    argc,
 
   g_clear_pointer (&fx.by_source, g_hash_table_unref);
   g_clear_pointer (&fx.profiles, g_ptr_array_unref);
-  rk_workspace_delete (fx.root, NULL);
+  g_clear_object (&fx.ws);
+  rk_workspace_delete_folder (fx.root, NULL);
   g_free (fx.root);
   g_free (fx.fixtures);
   g_free (fx.workspace);

@@ -33,10 +33,10 @@ time_cb (RkKernel      *kernel,
 }
 
 static void
-died_cb (RkKernel   *kernel,
-         const char *limit,
-         const char *message,
-         Fixture    *f)
+died_cb (RkKernel       *kernel,
+         RkSandboxLimit  limit,
+         const char     *message,
+         Fixture        *f)
 {
   f->n_died++;
 }
@@ -293,14 +293,14 @@ test_artifacts (Fixture       *f,
   g_assert_cmpint (figure->width, ==, 640);
   /* the axes title, on one line, names the figure */
   g_assert_cmpstr (figure->title, ==, "Growth of a");
-  figure_path = g_build_filename (f->k.workspace, figure->path, NULL);
+  figure_path = g_build_filename (rk_workspace_get_path (f->k.workspace), figure->path, NULL);
   g_assert_true (g_file_test (figure_path, G_FILE_TEST_IS_REGULAR));
 
   file = find (f, RK_KERNEL_EVENT_FILE, NULL);
   g_assert_nonnull (file);
   g_assert_cmpstr (file->path, ==, "new.csv");
   g_assert_cmpint (file->change, ==, RK_KERNEL_FILE_CREATED);
-  file_path = g_build_filename (f->k.workspace, file->path, NULL);
+  file_path = g_build_filename (rk_workspace_get_path (f->k.workspace), file->path, NULL);
   g_assert_true (g_file_test (file_path, G_FILE_TEST_IS_REGULAR));
 
   g_assert_nonnull (find (f, RK_KERNEL_EVENT_RESULT, NULL));
@@ -311,7 +311,7 @@ test_artifacts (Fixture       *f,
     }
   else
     {
-      g_autofree char *table_path = g_build_filename (f->k.workspace, table->path, NULL);
+      g_autofree char *table_path = g_build_filename (rk_workspace_get_path (f->k.workspace), table->path, NULL);
 
       g_assert_cmpstr (table->name, ==, "df");
       g_assert_cmpint (table->rows, ==, 3);
@@ -328,7 +328,7 @@ test_artifacts (Fixture       *f,
 
     g_assert_nonnull (chart);
     g_assert_cmpstr (chart->title, ==, "A by B");
-    chart_path = g_build_filename (f->k.workspace, chart->path, NULL);
+    chart_path = g_build_filename (rk_workspace_get_path (f->k.workspace), chart->path, NULL);
     g_assert_true (g_file_test (chart_path, G_FILE_TEST_IS_REGULAR));
   }
 
@@ -371,11 +371,11 @@ assert_no_escape (Fixture *f)
 
       if (ev->path != NULL)
         {
-          g_autofree char *full = g_build_filename (f->k.workspace, ev->path, NULL);
+          g_autofree char *full = g_build_filename (rk_workspace_get_path (f->k.workspace), ev->path, NULL);
           g_autofree char *canon = g_canonicalize_filename (full, NULL);
 
           g_assert_true (rk_path_is_beneath (ev->path));
-          g_assert_true (g_str_has_prefix (canon, f->k.workspace));
+          g_assert_true (g_str_has_prefix (canon, rk_workspace_get_path (f->k.workspace)));
           g_assert_false (g_file_test (full, G_FILE_TEST_IS_SYMLINK));
         }
     }
@@ -540,26 +540,26 @@ test_cell_time_limit (Fixture       *f,
   done = run (f, "while True:\n    pass\n");
   g_test_message ("runaway cell -> %s (%s)", rk_kernel_status_to_string (done->status), done->message);
   g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_ERROR);
-  g_assert_cmpstr (done->limit, ==, "time");
+  g_assert_cmpint (done->limit, ==, RK_SANDBOX_LIMIT_TIME);
   g_assert_nonnull (strstr (done->message, "2 seconds"));
   error = find (f, RK_KERNEL_EVENT_ERROR, NULL);
   g_assert_nonnull (error);
   g_assert_cmpstr (error->ename, ==, "TimeLimitExceeded");
-  g_assert_cmpstr (error->limit, ==, "time");
+  g_assert_cmpint (error->limit, ==, RK_SANDBOX_LIMIT_TIME);
   run (f, "kept");
   assert_result (f, "11");
 
   done = run (f, "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n");
   g_test_message ("stubborn runaway cell -> %s (%s)", rk_kernel_status_to_string (done->status), done->message);
   g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_ERROR);
-  g_assert_cmpstr (done->limit, ==, "time");
+  g_assert_cmpint (done->limit, ==, RK_SANDBOX_LIMIT_TIME);
   run (f, "'kept' in globals()");
   assert_result (f, "False");
 
   /* A cell under the limit is untouched by it. */
   done = run (f, "import time\ntime.sleep(0.5)\n'quick'");
   g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_OK);
-  g_assert_null (done->limit);
+  g_assert_cmpint (done->limit, ==, RK_SANDBOX_LIMIT_NONE);
 }
 
 /* Issue 10, finding 8: a MemoryError under the sandbox's memory limit is
@@ -578,8 +578,8 @@ test_memory_limit (void)
   g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_ERROR);
   error = find (f, RK_KERNEL_EVENT_ERROR, NULL);
   g_assert_nonnull (error);
-  g_test_message ("memory error: %s: %s (limit %s)", error->ename, error->evalue, error->limit);
-  g_assert_cmpstr (error->limit, ==, "memory");
+  g_test_message ("memory error: %s: %s (limit %s)", error->ename, error->evalue, rk_sandbox_limit_to_name (error->limit));
+  g_assert_cmpint (error->limit, ==, RK_SANDBOX_LIMIT_MEMORY);
   g_assert_nonnull (strstr (error->evalue, "memory limit (768 MiB)"));
   run (f, "kept");
   assert_result (f, "5");
@@ -660,21 +660,21 @@ test_disk_limit (void)
     "        time.sleep(0.05)\n"
     "time.sleep(10)\n");
   g_test_message ("disk bomb -> %s: %s (limit %s)", rk_kernel_status_to_string (done->status),
-                  done->message ? done->message : "", done->limit ? done->limit : "none");
+                  done->message ? done->message : "", done->limit != RK_SANDBOX_LIMIT_NONE ? rk_sandbox_limit_to_name (done->limit) : "none");
   if (rk_sandbox_launcher_has_capped_workspace ())
     {
       /* The workspace is a tmpfs of 16 MiB: the write past it fails at
        * once (ENOSPC), the cell says which limit, and the kernel lives on
        * with its variables. */
       RkKernelEvent *error = find (f, RK_KERNEL_EVENT_ERROR, NULL);
-      g_autofree char *big = g_build_filename (f->k.workspace, "big.bin", NULL);
+      g_autofree char *big = g_build_filename (rk_workspace_get_path (f->k.workspace), "big.bin", NULL);
       struct stat st;
 
       g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_ERROR);
       g_assert_nonnull (error);
       g_test_message ("capped: %s: %s", error->ename, error->evalue);
       g_assert_cmpstr (error->ename, ==, "OSError");
-      g_assert_cmpstr (error->limit, ==, "disk");
+      g_assert_cmpint (error->limit, ==, RK_SANDBOX_LIMIT_DISK);
       g_assert_nonnull (strstr (error->evalue, "16 MiB"));
       /* What fitted was saved when the cell ended, no more than the cap. */
       g_assert_cmpint (g_stat (big, &st), ==, 0);
@@ -687,12 +687,12 @@ test_disk_limit (void)
       return;
     }
   g_assert_cmpint (done->status, ==, RK_KERNEL_STATUS_DIED);
-  g_assert_cmpstr (done->limit, ==, "disk");
+  g_assert_cmpint (done->limit, ==, RK_SANDBOX_LIMIT_DISK);
   g_assert_nonnull (strstr (done->message, "disk"));
 
   /* Over the limit, no kernel can start until files go. */
   {
-    g_autofree char *big = g_build_filename (f->k.workspace, "big.bin", NULL);
+    g_autofree char *big = g_build_filename (rk_workspace_get_path (f->k.workspace), "big.bin", NULL);
 
     f->k.finished = FALSE;
     rk_kernel_execute_async (f->k.kernel, "'blocked'", NULL, rk_test_kernel_execute_cb, &f->k);

@@ -214,7 +214,7 @@ test_awkward_files (void)
         g_test_skip (why);
         for (guint i = 0; i < G_N_ELEMENTS (names); i++)
           g_free (paths[i]);
-        rk_workspace_delete (root, NULL);
+        rk_workspace_delete_folder (root, NULL);
         return;
       }
     g_clear_pointer (&out, g_free);
@@ -343,7 +343,7 @@ test_awkward_files (void)
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     g_free (paths[i]);
   if (g_getenv ("RECKON_KEEP_EXPORTS") == NULL)
-    rk_workspace_delete (root, NULL);
+    rk_workspace_delete_folder (root, NULL);
   else
     g_test_message ("files and notebook kept in %s", root);
 }

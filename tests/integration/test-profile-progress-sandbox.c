@@ -25,6 +25,7 @@
 
 static char *root;
 static char *workspace;
+static RkWorkspace *handle;
 static char *big_path;
 static guint64 big_rows;
 static guint64 big_size;
@@ -126,7 +127,7 @@ test_big_csv (void)
   run.loop = g_main_loop_new (NULL, FALSE);
   run.fractions = g_array_new (FALSE, FALSE, sizeof (double));
   uncache (big_path);
-  rk_profile_files_with_progress_async (workspace, names, NULL, progress_cb, &run, NULL, profiled_cb, &run);
+  rk_profile_files_with_progress_async (handle, names, NULL, progress_cb, &run, NULL, profiled_cb, &run);
   g_main_loop_run (run.loop);
   linger (run.loop);
 
@@ -222,7 +223,7 @@ test_partial (void)
   pr.run.loop = g_main_loop_new (NULL, FALSE);
   pr.run.fractions = g_array_new (FALSE, FALSE, sizeof (double));
   uncache (big_path);
-  rk_profile_files_with_partial_async (workspace, names, &options, partial_progress_cb, partial_cb, &pr, NULL,
+  rk_profile_files_with_partial_async (handle, names, &options, partial_progress_cb, partial_cb, &pr, NULL,
                                        partial_profiled_cb, &pr);
   g_main_loop_run (pr.run.loop);
   linger (pr.run.loop);
@@ -266,7 +267,7 @@ test_cancel (void)
   run.loop = g_main_loop_new (NULL, FALSE);
   run.fractions = g_array_new (FALSE, FALSE, sizeof (double));
   run.cancel_on_progress = cancellable;
-  rk_profile_files_with_progress_async (workspace, names, NULL, progress_cb, &run, cancellable,
+  rk_profile_files_with_progress_async (handle, names, NULL, progress_cb, &run, cancellable,
                                         profiled_cb, &run);
   g_main_loop_run (run.loop);
   n_at_cancel = run.fractions->len;
@@ -440,12 +441,14 @@ main (int    argc,
   g_assert_cmpint (chmod (root, 0755), ==, 0);
   workspace = g_build_filename (root, "ws", NULL);
   g_assert_cmpint (g_mkdir_with_parents (workspace, 0700), ==, 0);
+  handle = rk_workspace_open (workspace, NULL);
   big_path = g_build_filename (workspace, "big.csv", NULL);
   make_big_csv (big_path);
 
   status = g_test_run ();
-  rk_workspace_delete (root, NULL);
+  rk_workspace_delete_folder (root, NULL);
   g_free (big_path);
+  g_clear_object (&handle);
   g_free (workspace);
   g_free (root);
   return status;

@@ -664,7 +664,7 @@ main (int    argc,
   if (kt.kernel != NULL)
     rk_test_kernel_teardown (&kt, NULL);
   if (packed_dir != NULL)
-    rk_workspace_delete (packed_dir, NULL);
+    rk_workspace_delete_folder (packed_dir, NULL);
   g_free (packed_dir);
   g_free (unusable);
   g_ptr_array_unref (truths);

@@ -74,7 +74,7 @@ fixture_tear_down (Fixture       *f,
   rk_session_expire (f->session);
   g_assert_finalize_object (f->session);
   g_clear_object (&f->clock);
-  rk_workspace_delete (f->root, NULL);
+  rk_workspace_delete_folder (f->root, NULL);
   g_free (f->root);
   g_free (f->sessions);
 }
@@ -90,7 +90,7 @@ static void
 test_workspace (Fixture       *f,
                 gconstpointer  data)
 {
-  const char *ws = rk_session_get_workspace (f->session);
+  const char *ws = rk_workspace_get_path (rk_session_get_workspace (f->session));
   struct stat st;
   g_autofree char *parent = g_path_get_dirname (ws);
   g_autoptr(RkSession) other = NULL;
@@ -109,7 +109,7 @@ test_workspace (Fixture       *f,
   g_assert_cmpstr (rk_session_get_id (other), !=, rk_session_get_id (f->session));
   /* Each session starts empty: nothing of an earlier one is visible. */
   {
-    g_autoptr(GDir) d = g_dir_open (rk_session_get_workspace (other), 0, NULL);
+    g_autoptr(GDir) d = g_dir_open (rk_workspace_get_path (rk_session_get_workspace (other)), 0, NULL);
 
     g_assert_nonnull (d);
     g_assert_null (g_dir_read_name (d));
@@ -120,7 +120,7 @@ test_workspace (Fixture       *f,
   cached = rk_session_new (NULL, f->clock, &error);
   g_assert_no_error (error);
   cache_parent = g_build_filename (g_get_user_cache_dir (), "reckon", "sessions", NULL);
-  g_assert_true (g_str_has_prefix (rk_session_get_workspace (cached), cache_parent));
+  g_assert_true (g_str_has_prefix (rk_workspace_get_path (rk_session_get_workspace (cached)), cache_parent));
   rk_session_expire (cached);
 }
 
@@ -128,7 +128,7 @@ static void
 test_expiry (Fixture       *f,
              gconstpointer  data)
 {
-  const char *ws = rk_session_get_workspace (f->session);
+  const char *ws = rk_workspace_get_path (rk_session_get_workspace (f->session));
   g_autofree char *file = g_build_filename (ws, "result.csv", NULL);
 
   g_assert_true (g_file_set_contents (file, "x\n1\n", -1, NULL));
@@ -295,7 +295,7 @@ static void
 test_remove_file (Fixture       *f,
                   gconstpointer  data)
 {
-  const char *ws = rk_session_get_workspace (f->session);
+  const char *ws = rk_workspace_get_path (rk_session_get_workspace (f->session));
   g_autofree char *outside_dir = g_build_filename (f->root, "outside", NULL);
   g_autofree char *src = write_in (f->root, "sales.csv", "a,b\n1,2\n");
   g_autofree char *victim = write_in (outside_dir, "victim.csv", "precious\n");
@@ -359,7 +359,7 @@ test_remove_file (Fixture       *f,
   g_assert_cmpint (g_unlink (linked), ==, 0);
   g_assert_cmpint (symlink (victim, linked), ==, 0);
   reckon_dir = g_build_filename (ws, ".reckon", NULL);
-  g_assert_true (rk_workspace_delete (reckon_dir, NULL));
+  g_assert_true (rk_workspace_delete_folder (reckon_dir, NULL));
   g_assert_cmpint (symlink (outside_dir, reckon_dir), ==, 0);
   g_assert_true (rk_session_remove_file (f->session, name, &error));
   g_assert_no_error (error);
@@ -401,7 +401,7 @@ static void
 test_artifacts_export (Fixture       *f,
                        gconstpointer  data)
 {
-  const char *ws = rk_session_get_workspace (f->session);
+  const char *ws = rk_workspace_get_path (rk_session_get_workspace (f->session));
   g_autofree char *fig_dir = g_build_filename (ws, ".reckon", "figures", NULL);
   g_autofree char *fig = g_build_filename (fig_dir, "f1.png", NULL);
   g_autofree char *csv = g_build_filename (ws, "out.csv", NULL);
@@ -435,7 +435,7 @@ static void
 test_keep_results (Fixture       *f,
                    gconstpointer  data)
 {
-  const char *ws = rk_session_get_workspace (f->session);
+  const char *ws = rk_workspace_get_path (rk_session_get_workspace (f->session));
   g_autofree char *fig_dir = g_build_filename (ws, ".reckon", "figures", NULL);
   g_autofree char *fig = g_build_filename (fig_dir, "f1.png", NULL);
   g_autofree char *secret = g_build_filename (f->root, "secret.txt", NULL);
@@ -513,7 +513,6 @@ table_text (RkSession *session)
   g_autoptr(RkTable) table = NULL;
   g_autoptr(GError) error = NULL;
   RkArtifact *found = NULL;
-  int dirfd;
 
   for (guint i = 0; i < artifacts->len; i++)
     {
@@ -526,10 +525,7 @@ table_text (RkSession *session)
         }
     }
   g_assert_nonnull (found);
-  dirfd = open (rk_session_get_workspace (session), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  g_assert_cmpint (dirfd, >=, 0);
-  table = rk_table_open_at (dirfd, found->path, &error);
-  close (dirfd);
+  table = rk_table_open_beneath (rk_session_get_workspace (session), found->path, &error);
   g_assert_no_error (error);
   for (guint c = 0; c < rk_table_get_n_columns (table); c++)
     g_string_append_printf (s, "%s%s", c ? "|" : "", rk_table_get_column_name (table, c));
@@ -592,13 +588,13 @@ test_restart_replay (Fixture       *f,
   /* Idle for 20 minutes: the workspace and the kernel are gone. */
   advance (f, 20 * MINUTE);
   g_assert_cmpuint (f->expired, ==, 1);
-  g_assert_false (g_file_test (rk_session_get_workspace (f->session), G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (rk_workspace_get_path (rk_session_get_workspace (f->session)), G_FILE_TEST_EXISTS));
 
   rk_session_restart_async (f->session, cells, NULL, restart_cb, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
   g_assert_cmpint (rk_session_get_state (f->session), ==, RK_SESSION_ACTIVE);
-  copy = g_build_filename (rk_session_get_workspace (f->session), "sales.csv", NULL);
+  copy = g_build_filename (rk_workspace_get_path (rk_session_get_workspace (f->session)), "sales.csv", NULL);
   g_assert_true (g_file_test (copy, G_FILE_TEST_IS_REGULAR));
   after = table_text (f->session);
   g_assert_cmpstr (after, ==, before);
@@ -614,7 +610,7 @@ last_error_cb (RkKernel      *kernel,
                char         **limit)
 {
   g_free (*limit);
-  *limit = g_strdup_printf ("%s %s", ev->ename, ev->limit ? ev->limit : "(none)");
+  *limit = g_strdup_printf ("%s %s", ev->ename, ev->limit != RK_SANDBOX_LIMIT_NONE ? rk_sandbox_limit_to_name (ev->limit) : "(none)");
 }
 
 /* A capped workspace (the sandbox's tmpfs, the disk and file limits held
@@ -627,7 +623,7 @@ test_capped_workspace (Fixture       *f,
                        gconstpointer  data)
 {
   const char *sandbox = g_getenv ("RECKON_SANDBOX");
-  const char *ws = rk_session_get_workspace (f->session);
+  const char *ws = rk_workspace_get_path (rk_session_get_workspace (f->session));
   g_autofree char *src = g_build_filename (f->root, "late.csv", NULL);
   g_autofree char *made = g_build_filename (ws, "made.txt", NULL);
   g_autofree char *late = g_build_filename (ws, "late.csv", NULL);
@@ -781,7 +777,7 @@ test_clean_stale (Fixture       *f,
   g_assert_false (g_file_test (link, G_FILE_TEST_EXISTS));
   /* The link's target was not touched, and the live session stays. */
   g_assert_true (g_file_test (outside_file, G_FILE_TEST_IS_REGULAR));
-  g_assert_true (g_file_test (rk_session_get_workspace (f->session), G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (rk_workspace_get_path (rk_session_get_workspace (f->session)), G_FILE_TEST_IS_DIR));
 }
 
 int
@@ -812,6 +808,6 @@ main (int    argc,
 #undef ADD
 
   status = g_test_run ();
-  rk_workspace_delete (cache, NULL);
+  rk_workspace_delete_folder (cache, NULL);
   return status;
 }

@@ -113,7 +113,7 @@ test_session_state (void)
 
   session = rk_session_new (dir, clock, &error);
   g_assert_no_error (error);
-  workspace = g_strdup (rk_session_get_workspace (session));
+  workspace = g_strdup (rk_workspace_get_path (rk_session_get_workspace (session)));
   g_signal_connect (session, "notify::state", G_CALLBACK (notify_state_cb), &notes);
   g_signal_connect (session, "notify::expiry-time", G_CALLBACK (notify_count_cb), &n_expiry);
   g_signal_connect (session, "notify::warned", G_CALLBACK (notify_count_cb), &n_warned);
@@ -162,7 +162,7 @@ test_session_state (void)
   g_signal_handlers_disconnect_by_data (session, &n_warned);
   g_assert_finalize_object (session);
   g_array_unref (notes.states);
-  rk_workspace_delete (dir, NULL);
+  rk_workspace_delete_folder (dir, NULL);
 }
 
 /* A restored session: active while its workspace is there, expired when
@@ -182,7 +182,7 @@ test_session_restored (void)
   session = rk_session_new_restored (dir, "abc", names, originals, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (rk_session_get_state (session), ==, RK_SESSION_ACTIVE);
-  g_assert_cmpstr (rk_session_get_workspace (session), ==, ws);
+  g_assert_cmpstr (rk_workspace_get_path (rk_session_get_workspace (session)), ==, ws);
   g_assert_cmpuint (rk_session_get_files (session)->len, ==, 1);
   f = g_ptr_array_index (rk_session_get_files (session), 0);
   g_assert_cmpstr (f->name, ==, "sales.csv");
@@ -202,7 +202,7 @@ test_session_restored (void)
   g_assert_null (rk_session_new_restored (dir, "abc", names, NULL, NULL, &error));
   g_assert_nonnull (error);
 
-  rk_workspace_delete (dir, NULL);
+  rk_workspace_delete_folder (dir, NULL);
 }
 
 int

@@ -41,13 +41,7 @@ open_in_workspace (RkTestKernel  *f,
                    const char    *path,
                    GError       **error)
 {
-  int dirfd = open (f->workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  RkTable *table;
-
-  g_assert_cmpint (dirfd, >=, 0);
-  table = rk_table_open_at (dirfd, path, error);
-  close (dirfd);
-  return table;
+  return rk_table_open_beneath (f->workspace, path, error);
 }
 
 static void

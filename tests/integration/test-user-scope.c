@@ -326,6 +326,7 @@ test_launcher (void)
   g_autoptr(RkSandboxChild) child = NULL;
   g_autoptr(GBytes) out = NULL;
   RkSandboxSpec spec = { 0, };
+  g_autoptr(RkWorkspace) handle = NULL;
   GSubprocess *proc;
   gboolean scope = have_v2 () && rk_user_scope_supported (NULL);
   GPid pid;
@@ -337,7 +338,8 @@ test_launcher (void)
     }
   ws = g_dir_make_tmp ("rk-user-scope-ws-XXXXXX", &error);
   g_assert_no_error (error);
-  spec.workspace = ws;
+  handle = rk_workspace_new (ws);
+  spec.workspace = handle;
   spec.memory_bytes = G_GUINT64_CONSTANT (512) << 20;
   spec.tmp_size = G_GUINT64_CONSTANT (64) << 20;
   spec.max_procs = 8;
@@ -412,6 +414,7 @@ test_hung_bus (void)
     g_autoptr(GBytes) out = NULL;
     g_autofree char *unit = NULL;
     RkSandboxSpec spec = { 0, };
+    g_autoptr(RkWorkspace) handle = NULL;
     GSubprocess *proc;
     gint64 t0;
 
@@ -420,7 +423,8 @@ test_hung_bus (void)
     g_setenv ("DBUS_SESSION_BUS_ADDRESS", address, TRUE);
     _rk_sandbox_launcher_reset_for_tests ();
 
-    spec.workspace = ws;
+    handle = rk_workspace_new (ws);
+    spec.workspace = handle;
     spec.status_fd = -1;
     spec.flags = G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE;
     spec.argv = argv;
@@ -506,6 +510,7 @@ test_freed_before_answer (void)
     g_autofree char *err = NULL;
     RkSandboxChild *child;
     RkSandboxSpec spec = { 0, };
+    g_autoptr(RkWorkspace) handle = NULL;
     gint64 t0;
 
     g_assert_true (g_socket_bind (listener, addr, TRUE, &error));
@@ -513,7 +518,8 @@ test_freed_before_answer (void)
     g_setenv ("DBUS_SESSION_BUS_ADDRESS", address, TRUE);
     _rk_sandbox_launcher_reset_for_tests ();
 
-    spec.workspace = ws;
+    handle = rk_workspace_new (ws);
+    spec.workspace = handle;
     spec.status_fd = -1;
     spec.flags = G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE;
     spec.argv = argv;
@@ -552,9 +558,11 @@ test_spawn_cost (void)
       g_autoptr(RkSandboxChild) child = NULL;
       g_autoptr(GSubprocess) direct = NULL;
       RkSandboxSpec spec = { 0, };
+      g_autoptr(RkWorkspace) handle = NULL;
       gint64 t0 = g_get_monotonic_time ();
 
-      spec.workspace = ws;
+      handle = rk_workspace_new (ws);
+      spec.workspace = handle;
       spec.status_fd = -1;
       spec.flags = G_SUBPROCESS_FLAGS_NONE;
       spec.argv = argv;

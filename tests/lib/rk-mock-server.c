@@ -12,6 +12,11 @@
 #include "rk-mock-server.h"
 #include "rk-util.h"
 
+/* What the server reads (Reckon's requests, a test's script) goes through
+ * the app's one JSON entry too, with caps no real request comes near. */
+#define MOCK_MAX_JSON  ((gsize) 1 << 30)
+#define MOCK_MAX_DEPTH 64
+
 typedef enum
 {
   FAULT_NONE,
@@ -384,7 +389,7 @@ build_pieces (JsonObject *turn,
         {
           g_autoptr(JsonBuilder) b = ollama_begin (model);
           g_autoptr(GString) joined = g_string_new (NULL);
-          g_autoptr(JsonParser) parser = json_parser_new ();
+          g_autoptr(JsonNode) args = NULL;
 
           for (guint f = 0; f < frags->len; f++)
             g_string_append (joined, frags->pdata[f]);
@@ -399,10 +404,10 @@ build_pieces (JsonObject *turn,
           json_builder_add_string_value (b, name);
           json_builder_set_member_name (b, "arguments");
           /* Hostile arguments (nested 10^6 deep) go out as the string. */
-          if (rk_json_scan_ok (joined->str, joined->len, 64, RK_JSON_SCAN_DEFAULT) &&
-              json_parser_load_from_data (parser, joined->str, joined->len, NULL) &&
-              JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-            json_builder_add_value (b, json_node_copy (json_parser_get_root (parser)));
+          args = rk_json_parse (joined->str, (gssize) joined->len, MOCK_MAX_JSON, MOCK_MAX_DEPTH,
+                                RK_JSON_SCAN_DEFAULT, NULL);
+          if (args != NULL && JSON_NODE_HOLDS_OBJECT (args))
+            json_builder_add_value (b, g_steal_pointer (&args));
           else
             json_builder_add_string_value (b, joined->str);
           json_builder_end_object (b);
@@ -713,8 +718,8 @@ handle_chat (RkMockServer      *self,
              gboolean           ollama,
              const char        *body)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonObject *request = NULL;
+  g_autoptr(JsonObject) request = rk_json_parse_object (body, -1, MOCK_MAX_JSON, MOCK_MAX_DEPTH,
+                                                       RK_JSON_SCAN_DEFAULT, NULL);
   JsonObject *turn;
   const char *model = NULL;
   guint n_messages = 0;
@@ -722,11 +727,9 @@ handle_chat (RkMockServer      *self,
   Stream *stream;
   SoupMessageHeaders *headers;
 
-  if (json_parser_load_from_data (parser, body, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (request != NULL)
     {
       JsonNode *messages;
-      request = json_node_get_object (json_parser_get_root (parser));
       model = obj_string (request, "model", NULL);
       messages = json_object_get_member (request, "messages");
       if (messages && JSON_NODE_HOLDS_ARRAY (messages))
@@ -885,14 +888,13 @@ handle_show (RkMockServer      *self,
              SoupServerMessage *msg,
              const char        *body)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonObject) request = rk_json_parse_object (body, -1, MOCK_MAX_JSON, MOCK_MAX_DEPTH,
+                                                       RK_JSON_SCAN_DEFAULT, NULL);
   JsonObject *model = NULL;
   const char *name = NULL;
 
-  if (json_parser_load_from_data (parser, body, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (request != NULL)
     {
-      JsonObject *request = json_node_get_object (json_parser_get_root (parser));
       name = obj_string (request, "model", obj_string (request, "name", NULL));
       model = find_model (self, name);
     }
@@ -1026,19 +1028,18 @@ load_script (RkMockServer *self,
              const char   *script,
              GError      **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *root;
   JsonNode *node;
   const char *api;
 
-  if (!json_parser_load_from_data (parser, script, -1, error))
+  self->script = rk_json_parse (script, -1, MOCK_MAX_JSON, MOCK_MAX_DEPTH, RK_JSON_SCAN_DEFAULT, error);
+  if (self->script == NULL)
     return FALSE;
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!JSON_NODE_HOLDS_OBJECT (self->script))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "mock script: not a JSON object");
       return FALSE;
     }
-  self->script = json_node_copy (json_parser_get_root (parser));
   root = json_node_get_object (self->script);
 
   node = json_object_get_member (root, "turns");
@@ -1293,15 +1294,14 @@ rk_mock_server_get_chat_request (RkMockServer *self,
                                  guint         n)
 {
   g_autofree char *body = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
 
   g_mutex_lock (&self->mutex);
   if (n < self->chat_bodies->len)
     body = g_strdup (g_ptr_array_index (self->chat_bodies, n));
   g_mutex_unlock (&self->mutex);
-  if (body == NULL || !json_parser_load_from_data (parser, body, -1, NULL))
+  if (body == NULL)
     return NULL;
-  return json_node_copy (json_parser_get_root (parser));
+  return rk_json_parse (body, -1, MOCK_MAX_JSON, MOCK_MAX_DEPTH, RK_JSON_SCAN_DEFAULT, NULL);
 }
 
 guint

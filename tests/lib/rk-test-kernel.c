@@ -19,7 +19,7 @@ rk_test_kernel_sandbox_usable (char **reason)
    * this machine (or the flatpak harness) gives. */
   const char *sandbox = rk_sandbox_path ();
   const char *argv[] = { "/bin/true", NULL };
-  g_autofree char *ws = NULL;
+  g_autoptr(RkWorkspace) ws = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(RkSandboxChild) child = NULL;
   RkSandboxSpec spec = { 0, };
@@ -30,7 +30,7 @@ rk_test_kernel_sandbox_usable (char **reason)
       *reason = g_strdup_printf ("reckon-sandbox not found at %s", sandbox);
       return FALSE;
     }
-  ws = g_dir_make_tmp ("rk-test-probe-XXXXXX", NULL);
+  ws = rk_workspace_new_temporary (NULL, NULL);
   spec.workspace = ws;
   spec.status_fd = -1;
   spec.flags = G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE;
@@ -40,7 +40,7 @@ rk_test_kernel_sandbox_usable (char **reason)
     {
       *reason = g_strdup_printf ("no sandbox (%s backend): %s", rk_sandbox_launcher_get_backend_name (),
                                  error->message);
-      g_rmdir (ws);
+      rk_workspace_delete (ws, NULL);
       return FALSE;
     }
   {
@@ -51,11 +51,11 @@ rk_test_kernel_sandbox_usable (char **reason)
       {
         *reason = g_strdup_printf ("reckon-sandbox (%s, %s backend) cannot run a program on this machine: %s",
                                    sandbox, rk_sandbox_launcher_get_backend_name (), err ? g_strstrip (err) : "");
-        g_rmdir (ws);
+        rk_workspace_delete (ws, NULL);
         return FALSE;
       }
   }
-  g_rmdir (ws);
+  rk_workspace_delete (ws, NULL);
   return TRUE;
 }
 
@@ -123,7 +123,7 @@ rk_test_kernel_init (RkTestKernel         *self,
       defaults.memory_bytes = 1024u * 1024 * 1024;
       limits = &defaults;
     }
-  self->workspace = rk_workspace_create (NULL, &error);
+  self->workspace = rk_workspace_new_temporary (NULL, &error);
   g_assert_no_error (error);
   self->kernel = rk_kernel_new (self->workspace, limits);
   self->events = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_kernel_event_unref);
@@ -166,8 +166,8 @@ rk_test_kernel_teardown (RkTestKernel  *self,
   g_clear_pointer (&self->done, rk_kernel_event_unref);
   g_clear_error (&self->error);
   if (!rk_workspace_delete (self->workspace, &error))
-    g_test_message ("workspace %s left behind: %s", self->workspace, error->message);
-  g_clear_pointer (&self->workspace, g_free);
+    g_test_message ("workspace %s left behind: %s", rk_workspace_get_path (self->workspace), error->message);
+  g_clear_object (&self->workspace);
 }
 
 RkKernelEvent *

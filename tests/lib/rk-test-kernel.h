@@ -9,7 +9,7 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  char          *workspace;
+  RkWorkspace   *workspace;
   RkKernel      *kernel;
   GPtrArray     *events;       /* RkKernelEvent* of the last cell */
   RkKernelEvent *done;         /* DONE event of the last cell */

@@ -191,7 +191,7 @@ measure_chat (GPtrArray *tokens,
   rk_model_client_set_endpoint (client, rk_mock_server_get_url (server));
   rk_model_client_set_api (client, RK_MODEL_API_OPENAI);
   rk_model_client_set_model (client, "m");
-  conv = rk_conversation_new (client, NULL, &error);
+  conv = rk_conversation_new (client, &error);
   g_assert_no_error (error);
   fill_history (rk_conversation_get_transcript (conv));
 

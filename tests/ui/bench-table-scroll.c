@@ -504,7 +504,7 @@ measure_chat (double *rows_ms,
       return FALSE;
     }
   rk_model_client_set_endpoint (client, "http://127.0.0.1:9");   /* no model: typed code */
-  conv = rk_conversation_new (client, NULL, &error);
+  conv = rk_conversation_new (client, &error);
   g_assert_no_error (error);
   rk_conversation_set_auto_approve (conv, TRUE);
 

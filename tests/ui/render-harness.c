@@ -132,7 +132,7 @@ activate_conversation (GtkApplication *app,
       return;
     }
   rk_model_client_set_endpoint (client, "http://127.0.0.1:9");
-  conversation = rk_conversation_new (client, NULL, &error);
+  conversation = rk_conversation_new (client, &error);
   if (conversation == NULL)
     {
       g_printerr ("%s\n", error->message);
@@ -152,6 +152,7 @@ activate_cb (GtkApplication *app,
 
   chat = view;
   g_autoptr(GError) error = NULL;
+  g_autoptr(RkWorkspace) workspace = NULL;
 
   if (run_file != NULL)
     {
@@ -174,7 +175,8 @@ activate_cb (GtkApplication *app,
     adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_set_title (GTK_WINDOW (window), "Reckon rows");
-  rk_chat_view_set_transcript (RK_CHAT_VIEW (view), transcript, args[1]);
+  workspace = args[1] != NULL ? rk_workspace_new (args[1]) : NULL;
+  rk_chat_view_set_transcript (RK_CHAT_VIEW (view), transcript, workspace);
   rk_chat_view_set_cell_state (RK_CHAT_VIEW (view), pending, running, g_get_monotonic_time () - 75 * G_USEC_PER_SEC);
   adw_application_window_set_content (ADW_APPLICATION_WINDOW (window), view);
   gtk_window_present (GTK_WINDOW (window));

@@ -112,7 +112,7 @@ fixture_set_up (Fixture       *f,
   g_autoptr(RkModelClient) client = rk_model_client_new ();
 
   rk_model_client_set_endpoint (client, "http://127.0.0.1:9");
-  f->conversation = rk_conversation_new (client, NULL, &error);
+  f->conversation = rk_conversation_new (client, &error);
   g_assert_no_error (error);
   f->window = gtk_window_new ();
   f->view = rk_chat_view_new ();

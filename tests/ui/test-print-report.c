@@ -45,6 +45,7 @@ test_pdf (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("rk-print-XXXXXX", NULL);
   g_autofree char *workspace = g_build_filename (dir, "ws", NULL);
+  g_autoptr(RkWorkspace) handle = NULL;
   g_autofree char *pdf = g_build_filename (dir, "report.pdf", NULL);
   g_autofree char *script = g_build_filename (g_getenv ("RECKON_TEST_DATA"), "make-sample-workspace.py", NULL);
   g_autofree char *sample = g_build_filename (g_getenv ("RECKON_TEST_DATA"), "sample-transcript.json", NULL);
@@ -61,7 +62,8 @@ test_pdf (void)
   transcript = rk_transcript_load (sample, &error);
   g_assert_no_error (error);
 
-  rk_report_print_async (NULL, transcript, workspace, "Sales review", pdf, NULL, finished_cb, &error);
+  handle = rk_workspace_open (workspace, NULL);
+  rk_report_print_async (NULL, transcript, handle, "Sales review", pdf, NULL, finished_cb, &error);
   while (!done)
     g_main_context_iteration (NULL, TRUE);
   g_assert_no_error (error);

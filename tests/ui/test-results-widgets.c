@@ -705,6 +705,7 @@ test_figure_zoom (void)
   g_autofree char *png = g_build_filename (tmpdir, "fig.png", NULL);
   g_autoptr(GError) error = NULL;
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 320, 200);
+  g_autoptr(RkWorkspace) workspace = rk_workspace_open (tmpdir, NULL);
   GtkWidget *viewer;
   GtkWidget *picture;
   int w = 0, h = 0;
@@ -713,7 +714,7 @@ test_figure_zoom (void)
   cairo_surface_destroy (s);
   texture = gdk_texture_new_from_filename (png, &error);
   g_assert_no_error (error);
-  viewer = rk_figure_viewer_new (NULL, GDK_PAINTABLE (texture), "Figure 1", tmpdir, "fig.png");
+  viewer = rk_figure_viewer_new (NULL, GDK_PAINTABLE (texture), "Figure 1", workspace, "fig.png");
   gtk_window_present (GTK_WINDOW (viewer));
   spin (200);
   picture = find_first (viewer, GTK_TYPE_PICTURE);

@@ -220,7 +220,7 @@ test_deep_nesting (void)
   GString *deep = g_string_new ("{\"a\":");
   for (int i = 0; i < 100000; i++)
     g_string_append_c (deep, '[');
-  check_openai_error (deep->str, RK_PARSE_ERROR_MALFORMED);
+  check_openai_error (deep->str, RK_PARSE_ERROR_TOO_LARGE);
   g_string_free (deep, TRUE);
 }
 

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
-#include "rk-conversation-private.h"
+#include "rk-conversation-store-private.h"
+#include "rk-conversation-store.h"
 #include "rk-workspace.h"
 
 static void
@@ -225,7 +226,7 @@ test_store_list (void)
 
   g_signal_handlers_disconnect_by_data (store, &changes);
   g_assert_finalize_object (store);
-  rk_workspace_delete (root, NULL);
+  rk_workspace_delete_folder (root, NULL);
 }
 
 int

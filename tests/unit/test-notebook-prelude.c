@@ -123,7 +123,7 @@ test_hostile (void)
   attach (t, "array.csv", "{\"reading\": [1, 2]}");
   attach (t, "none.csv", NULL);
 
-  prelude = rk_notebook_prelude (t, -1);
+  prelude = rk_notebook_prelude (G_LIST_MODEL (t), NULL);
   g_assert_true (g_utf8_validate (prelude, -1, NULL));
   g_assert_true (g_str_has_prefix (prelude, "# Reckon ran this analysis"));
   check_readings (prelude,
@@ -183,7 +183,7 @@ test_saved_readings (void)
   g_autofree char *p = NULL;
   g_autofree char *link = NULL;
   g_autofree char *target = NULL;
-  int fd;
+  g_autoptr(RkWorkspace) handle = NULL;
 
   for (guint i = 0; i < 3; i++)
     {
@@ -210,10 +210,8 @@ test_saved_readings (void)
   attach (t, "stale.csv", "{\"reading\": {\"format\": \"csv\", \"delimiter\": \";\"}}");
   attach (t, "linked.csv", "{\"reading\": {\"format\": \"csv\", \"delimiter\": \";\"}}");
 
-  fd = open (ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  g_assert_cmpint (fd, >=, 0);
-  prelude = rk_notebook_prelude (t, fd);
-  close (fd);
+  handle = rk_workspace_open (ws, NULL);
+  prelude = rk_notebook_prelude (G_LIST_MODEL (t), handle);
   check_readings (prelude,
     "{\"fresh.csv\": {\"read_csv\": {\"encoding\": \"utf-8\", \"sep\": \"|\", \"header\": 0, \"skiprows\": 0,"
     "                              \"compression\": null, \"low_memory\": false}},"
@@ -247,7 +245,7 @@ static void
 test_no_records (void)
 {
   g_autoptr(RkTranscript) t = rk_transcript_new ();
-  g_autofree char *prelude = rk_notebook_prelude (t, -1);
+  g_autofree char *prelude = rk_notebook_prelude (G_LIST_MODEL (t), NULL);
 
   g_assert_nonnull (strstr (prelude, "try:\n    import reckon\nexcept ImportError:\n"));
   g_assert_nonnull (strstr (prelude, "    _reckon_readings = {\n    }\n"));

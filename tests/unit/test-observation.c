@@ -108,7 +108,7 @@ test_error_and_death (void)
     d->id = g_strdup ("c2");
     d->status = RK_KERNEL_STATUS_DIED;
     d->message = g_strdup ("The code used more than the 2 GiB memory limit.");
-    d->limit = g_strdup ("memory");
+    d->limit = RK_SANDBOX_LIMIT_MEMORY;
     rk_observation_add (died, d);
     t = rk_observation_format (died, RK_OBSERVATION_DEFAULT_BUDGET);
     g_assert_true (rk_observation_failed (died));

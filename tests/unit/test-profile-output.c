@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "rk-profile-output.h"
+#include "rk-profile-private.h"
 #include "rk-util.h"
 
 #define FILE_JSON(rows) \
@@ -49,16 +49,16 @@ run (const char *text,
 
   g->got = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_file_profile_free);
   g->indices = g_array_new (FALSE, FALSE, sizeof (guint));
-  rk_profile_output_reader_init (&r, n_files, final, cap, partial_cb, g);
+  _rk_profile_output_reader_init (&r, n_files, final, cap, partial_cb, g);
   *fed = TRUE;
   if (step == 0)
-    *fed = rk_profile_output_reader_feed (&r, (const guint8 *) text, len);
+    *fed = _rk_profile_output_reader_feed (&r, (const guint8 *) text, len);
   else
     for (gsize off = 0; off < len && *fed; off += step)
-      *fed = rk_profile_output_reader_feed (&r, (const guint8 *) text + off, MIN (step, len - off));
+      *fed = _rk_profile_output_reader_feed (&r, (const guint8 *) text + off, MIN (step, len - off));
   if (*fed)
-    rk_profile_output_reader_finish (&r);
-  rk_profile_output_reader_clear (&r);
+    _rk_profile_output_reader_finish (&r);
+  _rk_profile_output_reader_clear (&r);
   return final;
 }
 

@@ -116,7 +116,7 @@ test_hostile (void)
   for (int i = 0; i < 100000; i++)
     g_string_append_c (d, '[');
   deep = g_string_free (g_steal_pointer (&d), FALSE);
-  expect_error (deep, strlen (deep), RK_PARSE_ERROR_MALFORMED);
+  expect_error (deep, strlen (deep), RK_PARSE_ERROR_TOO_LARGE);
 }
 
 static void
@@ -344,20 +344,21 @@ test_options_refused (void)
   const char *names[] = { "x.csv", NULL };
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) out = NULL;
+  g_autoptr(RkWorkspace) nowhere = rk_workspace_new ("/nonexistent");
 
   /* Checked before any sandbox is started. */
   options.delimiter = ";;";
-  out = rk_profile_files_with_options ("/nonexistent", names, &options, NULL, &error);
+  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
   g_assert_null (out);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   options.delimiter = "\n";
-  out = rk_profile_files_with_options ("/nonexistent", names, &options, NULL, &error);
+  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   options.delimiter = "semicolon";
   options.sheet = "";
-  out = rk_profile_files_with_options ("/nonexistent", names, &options, NULL, &error);
+  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
 }
 

@@ -125,6 +125,7 @@ static void
 test_hashes (void)
 {
   g_autofree char *ws = make_workspace ();
+  g_autoptr(RkWorkspace) handle = rk_workspace_open (ws, NULL);
   guint a, b, c;
   g_autoptr(RkTranscript) t = make_transcript (&a, &b, &c);
   g_autoptr(GPtrArray) records = rk_provenance_collect (t, NULL);
@@ -134,7 +135,7 @@ test_hashes (void)
   RkProvenance *chart;
   RkProvenanceInput *in;
 
-  g_assert_true (rk_provenance_hash_inputs (records, ws, NULL, &error));
+  g_assert_true (rk_provenance_hash_inputs (records, handle, NULL, &error));
   g_assert_no_error (error);
   chart = g_ptr_array_index (records, 0);
   in = g_ptr_array_index (chart->inputs, 0);
@@ -145,14 +146,14 @@ test_hashes (void)
   g_assert_cmpstr (in->sha256, !=, expected);
 
   /* never through a symlink, never outside */
-  via_link = rk_provenance_file_sha256 (ws, "linked.csv", NULL, &error);
+  via_link = rk_provenance_file_sha256 (handle, "linked.csv", NULL, &error);
   g_assert_null (via_link);
   g_assert_nonnull (error);
   g_clear_error (&error);
-  g_assert_null (rk_provenance_file_sha256 (ws, "../etc/passwd", NULL, &error));
+  g_assert_null (rk_provenance_file_sha256 (handle, "../etc/passwd", NULL, &error));
   g_assert_nonnull (error);
   g_clear_error (&error);
-  g_assert_null (rk_provenance_file_sha256 (ws, "/etc/passwd", NULL, &error));
+  g_assert_null (rk_provenance_file_sha256 (handle, "/etc/passwd", NULL, &error));
   g_assert_nonnull (error);
   g_clear_error (&error);
 
@@ -175,6 +176,7 @@ static void
 test_async_and_json (void)
 {
   g_autofree char *ws = make_workspace ();
+  g_autoptr(RkWorkspace) handle = rk_workspace_open (ws, NULL);
   guint a, b, c;
   g_autoptr(RkTranscript) t = make_transcript (&a, &b, &c);
   g_autoptr(GPtrArray) records = NULL;
@@ -185,7 +187,7 @@ test_async_and_json (void)
   JsonObject *root, *first;
   JsonArray *artifacts, *inputs;
 
-  rk_provenance_collect_async (t, NULL, ws, NULL, collect_done_cb, &records);
+  rk_provenance_collect_async (t, NULL, handle, NULL, collect_done_cb, &records);
   while (records == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (records->len, ==, 2);
@@ -218,6 +220,7 @@ test_save_all (void)
 {
   const char *kernel_dir = g_getenv ("RECKON_KERNEL_DIR");
   g_autofree char *ws = NULL;
+  g_autoptr(RkWorkspace) handle = NULL;
   g_autofree char *tables = NULL;
   g_autofree char *charts = NULL;
   g_autofree char *rkt = NULL;
@@ -242,6 +245,7 @@ test_save_all (void)
       return;
     }
   ws = make_workspace ();
+  handle = rk_workspace_open (ws, NULL);
   tables = g_build_filename (ws, "tables", NULL);
   charts = g_build_filename (ws, ".reckon", "charts", NULL);
   g_assert_cmpint (g_mkdir_with_parents (tables, 0700), ==, 0);
@@ -263,10 +267,10 @@ test_save_all (void)
 
   t = make_transcript (&a, &b, &c);
   records = rk_provenance_collect (t, NULL);
-  g_assert_true (rk_provenance_hash_inputs (records, ws, NULL, &error));
+  g_assert_true (rk_provenance_hash_inputs (records, handle, NULL, &error));
   out_dir = g_dir_make_tmp ("rk-prov-out-XXXXXX", &error);
   zip = g_build_filename (out_dir, "all.zip", NULL);
-  g_assert_true (rk_artifact_save_all (ws, records, RK_EXPORT_ZIP, zip, &skipped, NULL, &error));
+  g_assert_true (rk_artifact_save_all (handle, records, RK_EXPORT_ZIP, zip, &skipped, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (g_strv_length (skipped), ==, 0);
 
@@ -303,7 +307,7 @@ test_save_all (void)
     g_autofree char *c1 = g_build_filename (folder, "totals.csv", NULL);
     g_autofree char *c2 = g_build_filename (folder, "Totals.svg", NULL);
 
-    g_assert_true (rk_artifact_save_all (ws, records, RK_EXPORT_FOLDER, folder, NULL, NULL, &error));
+    g_assert_true (rk_artifact_save_all (handle, records, RK_EXPORT_FOLDER, folder, NULL, NULL, &error));
     g_assert_no_error (error);
     g_assert_true (g_file_test (p, G_FILE_TEST_IS_REGULAR));
     g_unlink (p);

@@ -17,44 +17,41 @@ static void
 test_find_limit (void)
 {
   gint64 ex, sig;
-  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL, *f = NULL, *g = NULL;
   g_autofree char *long_limit = g_strnfill (64, 'x');
   g_autofree char *long_status = g_strdup_printf ("{\"signal\": 9, \"limit\": \"%s\"}\n", long_limit);
   static const char bad_utf8[] = "{\"signal\": 9, \"limit\": \"m\xff\"}\n";
+  static const char two[] = "{\"signal\": 24, \"limit\": \"cpu\"}\n{\"limit\": \"x\"}";
 
-  a = rk_sandbox_launcher_find_limit ("{\"signal\": 9, \"limit\": \"disk\"}\n", 31, NULL, &ex, &sig);
-  g_assert_cmpstr (a, ==, "disk");
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("{\"signal\": 9, \"limit\": \"disk\"}\n", 31, NULL, &ex, &sig),
+                   ==, RK_SANDBOX_LIMIT_DISK);
   g_assert_cmpint (sig, ==, 9);
   g_assert_cmpint (ex, ==, -1);
 
-  b = rk_sandbox_launcher_find_limit ("{\"exit\": 3}\n", 12, "", &ex, &sig);
-  g_assert_null (b);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("{\"exit\": 3}\n", 12, "", &ex, &sig), ==, RK_SANDBOX_LIMIT_NONE);
   g_assert_cmpint (ex, ==, 3);
   g_assert_cmpint (sig, ==, -1);
 
   /* Only the status line's first line counts; junk after it is ignored. */
-  {
-    static const char two[] = "{\"signal\": 24, \"limit\": \"cpu\"}\n{\"limit\": \"x\"}";
-    c = rk_sandbox_launcher_find_limit (two, sizeof two - 1, NULL, NULL, NULL);
-  }
-  g_assert_cmpstr (c, ==, "cpu");
+  g_assert_cmpint (rk_sandbox_launcher_find_limit (two, sizeof two - 1, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_CPU);
+  /* A name the host does not know is still a limit. */
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("{\"limit\": \"x\"}", 14, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_UNKNOWN);
 
   /* Hostile: not JSON, wrong types, a limit too long or not UTF-8. */
-  g_assert_null (rk_sandbox_launcher_find_limit ("{\"limit\": 7}", 12, NULL, NULL, NULL));
-  g_assert_null (rk_sandbox_launcher_find_limit ("[\"limit\"]", 9, NULL, NULL, NULL));
-  g_assert_null (rk_sandbox_launcher_find_limit ("{{{{", 4, NULL, NULL, NULL));
-  g_assert_null (rk_sandbox_launcher_find_limit (long_status, strlen (long_status), NULL, NULL, NULL));
-  g_assert_null (rk_sandbox_launcher_find_limit (bad_utf8, sizeof bad_utf8 - 1, NULL, NULL, NULL));
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("{\"limit\": 7}", 12, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("[\"limit\"]", 9, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("{{{{", 4, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit (long_status, strlen (long_status), NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit (bad_utf8, sizeof bad_utf8 - 1, NULL, NULL, NULL), ==, RK_SANDBOX_LIMIT_NONE);
 
   /* The stderr line, when the status line says nothing. */
-  d = rk_sandbox_launcher_find_limit (NULL, 0, "noise\nreckon-sandbox: stopped: files limit exceeded (100000)\n", NULL, NULL);
-  g_assert_cmpstr (d, ==, "files");
-  e = rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped:  limit exceeded\n", NULL, NULL);
-  g_assert_null (e);
-  f = rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped: timeout", NULL, NULL);
-  g_assert_null (f);
-  g = rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped: \xff limit exceeded\n", NULL, NULL);
-  g_assert_null (g);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit (NULL, 0, "noise\nreckon-sandbox: stopped: files limit exceeded (100000)\n",
+                                                   NULL, NULL), ==, RK_SANDBOX_LIMIT_FILES);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped:  limit exceeded\n", NULL, NULL),
+                   ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped: timeout", NULL, NULL),
+                   ==, RK_SANDBOX_LIMIT_NONE);
+  g_assert_cmpint (rk_sandbox_launcher_find_limit ("", 0, "reckon-sandbox: stopped: \xff limit exceeded\n", NULL, NULL),
+                   ==, RK_SANDBOX_LIMIT_NONE);
 }
 
 static void
@@ -145,6 +142,7 @@ test_backend_flatpak (void)
   g_autofree char *info_dir = g_dir_make_tmp ("rk-launcher-info-XXXXXX", NULL);
   g_autofree char *info = g_build_filename (info_dir, "flatpak-info", NULL);
   g_autofree char *bin = fake_flatpak_spawn_dir ();
+  g_autoptr(RkWorkspace) fake = rk_workspace_new ("/home/u/ws");
   g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
   g_autofree char *kpath = NULL, *wpath = NULL;
 
@@ -161,10 +159,11 @@ test_backend_flatpak (void)
     const char *argv[] = { "/bin/true", NULL };
     RkSandboxSpec spec = { 0, };
     g_autoptr(GError) error = NULL;
+    g_autoptr(RkWorkspace) ws = rk_workspace_new (info_dir);
     int fds[2];
 
     g_assert_cmpint (pipe (fds), ==, 0);
-    spec.workspace = info_dir;
+    spec.workspace = ws;
     spec.argv = argv;
     spec.status_fd = -1;
     spec.host_fds[0] = fds[1];
@@ -185,7 +184,7 @@ test_backend_flatpak (void)
   g_assert_null (rk_sandbox_launcher_get_unavailable_reason ());
   kpath = rk_sandbox_launcher_kernel_path ("reckon_kernel.py");
   g_assert_false (g_str_has_prefix (kpath, "/opt/reckon/kernel"));
-  wpath = rk_sandbox_launcher_workspace_path ("/home/u/ws", "a.csv");
+  wpath = rk_sandbox_launcher_workspace_path (fake, "a.csv");
   g_assert_cmpstr (wpath, ==, "/home/u/ws/a.csv");
 
   g_setenv ("PATH", old_path, TRUE);
@@ -204,6 +203,7 @@ static void
 test_backend_plain (void)
 {
   g_autofree char *kpath = NULL, *wpath = NULL;
+  g_autoptr(RkWorkspace) fake = rk_workspace_new ("/home/u/ws");
 
   g_unsetenv ("RECKON_TEST_FLATPAK_INFO");
   _rk_sandbox_launcher_reset_for_tests ();
@@ -218,7 +218,7 @@ test_backend_plain (void)
   if (rk_sandbox_launcher_get_backend () == RK_SANDBOX_BACKEND_USERNS)
     {
       kpath = rk_sandbox_launcher_kernel_path ("reckon_kernel.py");
-      wpath = rk_sandbox_launcher_workspace_path ("/home/u/ws", "a.csv");
+      wpath = rk_sandbox_launcher_workspace_path (fake, "a.csv");
       g_assert_cmpstr (kpath, ==, "/opt/reckon/kernel/reckon_kernel.py");
       g_assert_cmpstr (wpath, ==, "/workspace/a.csv");
     }

@@ -165,6 +165,7 @@ test_conversation (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *ws = g_dir_make_tmp ("rk-trace-XXXXXX", &error);
   g_autofree char *charts = g_build_filename (ws, "charts", NULL);
+  g_autoptr(RkWorkspace) handle = NULL;
   g_autofree char *spec = g_build_filename (charts, "c1.json", NULL);
   RkTranscriptArtifact chart = { RK_ENTRY_CHART, "charts/c1.json", NULL, "Sales", 0, 0, 0, 0 };
   g_autoptr(RkTraceIndex) index = NULL;
@@ -185,7 +186,8 @@ test_conversation (void)
   chart_id = rk_transcript_add_artifact (t, "c1", &chart);
   answer_id = rk_transcript_add_answer (t, answer);
 
-  rk_trace_index_build_async (t, answer_id, ws, NULL, build_done_cb, &index);
+  handle = rk_workspace_open (ws, NULL);
+  rk_trace_index_build_async (t, answer_id, handle, NULL, build_done_cb, &index);
   while (index == NULL)
     g_main_context_iteration (NULL, TRUE);
   spans = rk_trace_index_match (index, answer);

@@ -748,6 +748,7 @@ test_notebook (void)
 {
   g_autoptr(RkTranscript) t = sample ();
   g_autofree char *ws = make_workspace ();
+  g_autoptr(RkWorkspace) handle = rk_workspace_open (ws, NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *nb = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
@@ -758,7 +759,7 @@ test_notebook (void)
   guint n_code = 0, n_png = 0;
 
   rk_transcript_add_artifact (t, "c2", &link);
-  nb = rk_transcript_to_notebook (t, ws, NULL, &error);
+  nb = rk_transcript_to_notebook (t, handle, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (nb);
 
@@ -829,6 +830,7 @@ test_html (void)
 {
   g_autoptr(RkTranscript) t = sample ();
   g_autofree char *ws = make_workspace ();
+  g_autoptr(RkWorkspace) handle = rk_workspace_open (ws, NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *html = NULL;
   RkTranscriptArtifact link = { RK_ENTRY_FIGURE, "figures/link.png", "image/png", "linked", 0, 0, 0, 0 };
@@ -836,7 +838,7 @@ test_html (void)
 
   rk_transcript_add_artifact (t, "c2", &link);
   rk_transcript_add_assistant (t, "</pre><img src=x onerror=alert(1)> & \"quotes\"");
-  html = rk_transcript_to_html (t, ws, "Sales <review>", not_embedded, &error);
+  html = rk_transcript_to_html (t, handle, "Sales <review>", not_embedded, &error);
   g_assert_no_error (error);
   /* Named as not embedded, once each: the table the workspace lacks and
    * the figure behind a symlink. */

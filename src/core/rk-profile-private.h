@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* rk-profile-output.h — the profiler's stdout: a big CSV's partial profile
- * lines (with --partial), then the final document; outside bytes. */
+/* rk-profile-private.h — reading the profiler's stdout (rk-profile-output.c):
+ * a big CSV's partial profile lines (with --partial), then the final
+ * document; outside bytes. */
 #pragma once
 
 #include "rk-profile.h"
@@ -36,18 +37,18 @@ typedef struct
   gpointer                  user_data;
 } RkProfileOutputReader;
 
-void     rk_profile_output_reader_init   (RkProfileOutputReader    *reader,
-                                          guint                     n_files,
-                                          GByteArray               *final,
-                                          gsize                     cap,
-                                          RkProfilePartialLineFunc  func,
-                                          gpointer                  user_data);
+void     _rk_profile_output_reader_init   (RkProfileOutputReader    *reader,
+                                           guint                     n_files,
+                                           GByteArray               *final,
+                                           gsize                     cap,
+                                           RkProfilePartialLineFunc  func,
+                                           gpointer                  user_data);
 /* FALSE when a line went over the cap (the caller stops reading). */
-gboolean rk_profile_output_reader_feed   (RkProfileOutputReader    *reader,
-                                          const guint8             *data,
-                                          gsize                     len);
+gboolean _rk_profile_output_reader_feed   (RkProfileOutputReader    *reader,
+                                           const guint8             *data,
+                                           gsize                     len);
 /* At the end of the stream: a last line without a newline counts too. */
-void     rk_profile_output_reader_finish (RkProfileOutputReader    *reader);
-void     rk_profile_output_reader_clear  (RkProfileOutputReader    *reader);
+void     _rk_profile_output_reader_finish (RkProfileOutputReader    *reader);
+void     _rk_profile_output_reader_clear  (RkProfileOutputReader    *reader);
 
 G_END_DECLS
