@@ -1,6 +1,7 @@
-/* rk-cli-ask.c — `reckon-cli ask QUESTION`: the interpreter loop in a
- * terminal. Streams the answer, shows code and diffs, asks before each run
- * (y/n/e, like Open Interpreter), and copies artifacts out at the end. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rk-cli-ask.c — `reckon-cli ask QUESTION`: the window's RkConversation in a
+ * terminal. Prints the agent's events, asks before each run (y/n/e, like
+ * Open Interpreter), and copies artifacts out at the end. */
 #define G_LOG_DOMAIN "reckon-cli"
 #include "config.h"
 
@@ -17,18 +18,15 @@
 
 #include "rk-agent.h"
 #include "rk-cli.h"
+#include "rk-conversation.h"
 #include "rk-kernel.h"
 #include "rk-markdown.h"
 #include "rk-text.h"
 #include "rk-model-client.h"
-#include "rk-profile.h"
-#include "rk-session.h"
-
-#define FILES_CONTEXT_BUDGET 8000
 
 typedef struct
 {
-  RkAgent          *agent;
+  RkConversation   *conversation;
   GCancellable     *cancellable;
   GDataInputStream *stdin_lines;
   gboolean          json;
@@ -57,7 +55,6 @@ print_json_event (const RkAgentEvent *event)
     "figure", "chart", "file", "error", "run-finished", "answer",
   };
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *line = NULL;
   RkKernelEvent *k = event->kernel_event;
@@ -120,8 +117,7 @@ print_json_event (const RkAgentEvent *event)
     }
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  line = json_generator_to_data (gen, NULL);
+  line = json_to_string (root, FALSE);
   rk_cli_print_json (line);
 }
 
@@ -298,7 +294,7 @@ read_edit_line_cb (GObject      *source,
                                            er->ask->cancellable, read_edit_line_cb, er);
       return;
     }
-  rk_agent_approve (er->ask->agent, RK_AGENT_DECISION_EDIT, er->code->str);
+  rk_conversation_approve (er->ask->conversation, RK_AGENT_DECISION_EDIT, er->code->str);
   g_string_free (er->code, TRUE);
   g_free (er);
 }
@@ -322,7 +318,7 @@ decision_line_cb (GObject      *source,
       rk_cli_print (stdout, "\n");
       g_free (a->declined);
       a->declined = g_strdup (_("the code was not run: the input ended at the approval prompt."));
-      rk_agent_approve (a->agent, RK_AGENT_DECISION_SKIP, NULL);
+      rk_conversation_approve (a->conversation, RK_AGENT_DECISION_SKIP, NULL);
       return;
     }
 
@@ -330,14 +326,14 @@ decision_line_cb (GObject      *source,
   if (g_strcmp0 (answer, "y") == 0 || g_strcmp0 (answer, "yes") == 0)
     {
       g_clear_pointer (&a->pending_code, g_free);
-      rk_agent_approve (a->agent, RK_AGENT_DECISION_RUN, NULL);
+      rk_conversation_approve (a->conversation, RK_AGENT_DECISION_RUN, NULL);
     }
   else if (g_strcmp0 (answer, "n") == 0 || g_strcmp0 (answer, "no") == 0)
     {
       g_clear_pointer (&a->pending_code, g_free);
       g_free (a->declined);
       a->declined = g_strdup (_("the code was not run: you answered “n”."));
-      rk_agent_approve (a->agent, RK_AGENT_DECISION_SKIP, NULL);
+      rk_conversation_approve (a->conversation, RK_AGENT_DECISION_SKIP, NULL);
     }
   else if (g_strcmp0 (answer, "e") == 0 || g_strcmp0 (answer, "edit") == 0)
     {
@@ -347,7 +343,7 @@ decision_line_cb (GObject      *source,
       if (edited != NULL)
         {
           g_clear_pointer (&a->pending_code, g_free);
-          rk_agent_approve (a->agent, RK_AGENT_DECISION_EDIT, edited);
+          rk_conversation_approve (a->conversation, RK_AGENT_DECISION_EDIT, edited);
         }
       else if (edit_error != NULL)
         {
@@ -511,7 +507,7 @@ ask_cb (GObject      *source,
 {
   Ask *a = user_data;
 
-  a->answer = rk_agent_ask_finish (RK_AGENT (source), result, &a->error);
+  a->answer = rk_conversation_ask_finish (RK_CONVERSATION (source), result, &a->error);
   a->finished = TRUE;
 }
 
@@ -531,44 +527,6 @@ sigint_cb (gpointer user_data)
 
 /* -- set-up -- */
 
-static void
-profile_cb (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  GPtrArray **out = user_data;
-  g_autoptr(GError) error = NULL;
-
-  *out = rk_profile_files_finish (result, &error);
-  if (*out == NULL)
-    *out = g_ptr_array_new ();
-}
-
-static void
-staged_cb (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  gboolean *done = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!rk_session_take_staged_finish (RK_SESSION (source), result, &error))
-    g_debug ("a reading was not kept for reckon.load: %s", error->message);
-  *done = TRUE;
-}
-
-/* A failed start is reported by the first run, which starts it again. */
-static void
-start_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!rk_kernel_start_finish (RK_KERNEL (source), result, &error))
-    g_debug ("kernel start: %s", error->message);
-}
-
 static int
 exit_status_for (const GError *error)
 {
@@ -582,66 +540,27 @@ exit_status_for (const GError *error)
 }
 
 static void
-models_cb (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
+checked_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
 {
   GAsyncResult **out = user_data;
 
   *out = g_object_ref (result);
 }
 
-static gboolean
-model_listed (GPtrArray  *models,
-              const char *model)
-{
-  for (guint i = 0; i < models->len; i++)
-    {
-      const char *name = ((RkModelInfo *) g_ptr_array_index (models, i))->name;
-
-      /* Ollama treats "name" and "name:latest" alike. */
-      if (g_strcmp0 (name, model) == 0
-          || (g_str_has_prefix (name, model) && g_strcmp0 (name + strlen (model), ":latest") == 0))
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* Reaches the server and, when --model is given, checks that it lists it. */
 static gboolean
 check_model (RkModelClient *client,
-             const char    *model,
              GCancellable  *cancellable,
              GError       **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GPtrArray) models = NULL;
-  GString *names;
 
-  rk_model_client_list_models_async (client, FALSE, cancellable, models_cb, &result);
+  rk_model_client_check_model_async (client, cancellable, checked_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  models = rk_model_client_list_models_finish (client, result, error);
-  if (models == NULL)
-    return FALSE;
-  if (model == NULL || model_listed (models, model))
-    return TRUE;
-
-  names = g_string_new (NULL);
-  for (guint i = 0; i < models->len && i < 20; i++)
-    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", ((RkModelInfo *) g_ptr_array_index (models, i))->name);
-  if (models->len > 20)
-    g_string_append (names, ", …");
-  if (models->len == 0)
-    g_set_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_MODEL_MISSING,
-                 _("The model “%s” is not available at %s, which has no models installed."),
-                 model, rk_model_client_get_resolved_endpoint (client));
-  else
-    g_set_error (error, RK_MODEL_ERROR, RK_MODEL_ERROR_MODEL_MISSING,
-                 _("The model “%s” is not available at %s; the models there are: %s (name one with --model)."),
-                 model, rk_model_client_get_resolved_endpoint (client), names->str);
-  g_string_free (names, TRUE);
-  return FALSE;
+  return rk_model_client_check_model_finish (client, result, error);
 }
 
 /* The columns of the files given, "a, b, c" (the first table of each). */
@@ -709,7 +628,6 @@ print_json_failure (const char *message,
                     int         status)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *line = NULL;
 
@@ -722,8 +640,7 @@ print_json_failure (const char *message,
   json_builder_add_int_value (b, status);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  line = json_generator_to_data (gen, NULL);
+  line = json_to_string (root, FALSE);
   rk_cli_print_json (line);
 }
 
@@ -801,7 +718,7 @@ parse_options (AskOptions  *o,
     { "max-steps", 0, 0, G_OPTION_ARG_INT, &o->max_steps, N_("Model requests per question (default 8)"), N_("N") },
     { "max-repairs", 0, 0, G_OPTION_ARG_INT, &o->max_repairs, N_("Automatic repairs after an error (default 3)"), N_("N") },
     { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &o->idle_timeout, N_("Seconds of silence before the model counts as stalled (default 60)"), N_("S") },
-    { "transcript", 0, 0, G_OPTION_ARG_FILENAME, &o->transcript_path, N_("Save the conversation to FILE as it goes"), N_("FILE") },
+    { "transcript", 0, 0, G_OPTION_ARG_FILENAME, &o->transcript_path, N_("Save the conversation to FILE as it goes, and its results in FILE.results for export"), N_("FILE") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL },
     { NULL }
   };
@@ -887,66 +804,69 @@ make_client (const AskOptions *o)
   return client;
 }
 
-/* A session holding copies of the files, its kernel warming up (pandas,
- * matplotlib) while they are profiled. Returns RK_CLI_EXIT_OK or the
- * status of the failure it reported. */
+/* A conversation in memory, as the window has one, holding copies of the
+ * files, profiled while its kernel warms up (pandas, matplotlib). Returns
+ * RK_CLI_EXIT_OK or the status of the failure it reported. */
 static int
-open_session (const AskOptions  *o,
-              RkSession        **session_out,
-              GPtrArray        **profiles_out)
+open_conversation (const AskOptions  *o,
+                   RkModelClient     *client,
+                   RkConversation   **conversation_out)
 {
-  g_autoptr(RkSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(RkConversation) conversation = NULL;
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
   g_auto(GStrv) names = NULL;
-  GPtrArray *profiles = NULL;
+  g_auto(GStrv) copied = NULL;
+  g_autoptr(GError) error = NULL;
+  RkAgent *agent;
 
-  session = rk_cli_session_new (&o->limits, &error);
-  if (session == NULL)
+  if (!rk_cli_check_sandbox (&error))
     return fail (o->json, RK_CLI_EXIT_SANDBOX, error->message);
+  conversation = rk_conversation_new (client, &error);
+  if (conversation == NULL)
+    return fail (o->json, RK_CLI_EXIT_SANDBOX, error->message);
+  rk_conversation_set_idle_timeout (conversation, 0);   /* a command ends, it does not idle */
+  rk_conversation_set_kernel_limits (conversation, &o->limits);
+  rk_conversation_set_approval_policy (conversation, o->policy);
+  agent = rk_conversation_get_agent (conversation);
+  rk_agent_set_max_steps (agent, (guint) o->max_steps);
+  rk_agent_set_max_repairs (agent, (guint) o->max_repairs);
+  rk_agent_set_use_tools (agent, !o->no_tools);
+  if (o->transcript_path != NULL)
+    rk_transcript_set_autosave_path (rk_conversation_get_transcript (conversation), o->transcript_path);
+
   for (guint i = 0; o->files != NULL && o->files[i] != NULL; i++)
+    g_ptr_array_add (files, g_file_new_for_commandline_arg (o->files[i]));
+  rk_conversation_add_files (conversation, (GFile **) files->pdata, files->len);
+  while (rk_conversation_is_profiling (conversation, NULL))
+    g_main_context_iteration (NULL, TRUE);
+
+  names = rk_conversation_dup_file_names (conversation);
+  copied = rk_session_dup_file_names (rk_conversation_get_session (conversation));
+  for (guint i = 0; names[i] != NULL && i < files->len; i++)
     {
-      g_autofree char *name = rk_cli_session_add_file (session, o->files[i], &error);
+      RkFileProfile *profile = rk_conversation_get_profile (conversation, names[i]);
+      g_autofree char *message = NULL;
 
-      if (name == NULL)
-        {
-          g_autofree char *message = g_strdup_printf (_("could not copy “%s”: %s"), o->files[i], error->message);
-
-          rk_session_expire (session);
-          return fail (o->json, RK_CLI_EXIT_USAGE, message);
-        }
+      if (copied != NULL && g_strv_contains ((const char * const *) copied, names[i]))
+        continue;
+      message = g_strdup_printf (_("could not copy “%s”: %s"), o->files[i],
+                                 profile != NULL && profile->error != NULL ? profile->error : "");
+      rk_session_expire (rk_conversation_get_session (conversation));
+      return fail (o->json, RK_CLI_EXIT_USAGE, message);
     }
-
-  rk_kernel_start_async (rk_session_get_kernel (session), NULL, start_cb, NULL);
-  names = rk_session_dup_file_names (session);
-  if (names != NULL && names[0] != NULL)
-    {
-      /* The kernel starts meanwhile: the readings go in through it. */
-      RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
-      gboolean staged = FALSE;
-
-      options.stage_readings = TRUE;
-      rk_profile_files_with_options_async (rk_session_get_workspace (session), (const char * const *) names,
-                                           &options, NULL, profile_cb, &profiles);
-      while (profiles == NULL)
-        g_main_context_iteration (NULL, TRUE);
-      rk_session_take_staged_async (session, staged_cb, &staged);
-      while (!staged)
-        g_main_context_iteration (NULL, TRUE);
-    }
-  *session_out = g_steal_pointer (&session);
-  *profiles_out = profiles;
+  *conversation_out = g_steal_pointer (&conversation);
   return RK_CLI_EXIT_OK;
 }
 
 /* How the question ended: the exit status, with its sentence reported. */
 static int
 report_outcome (Ask              *a,
-                const AskOptions *o,
-                GPtrArray        *profiles)
+                const AskOptions *o)
 {
   ensure_line_start (a);
   if (a->error != NULL)
     {
+      g_autoptr(GPtrArray) profiles = rk_conversation_dup_profiles (a->conversation);
       g_autofree char *message = g_error_matches (a->error, RK_AGENT_ERROR, RK_AGENT_ERROR_REPAIR_LIMIT)
                                  ? repair_limit_message (a, (guint) o->max_repairs, profiles)
                                  : rk_cli_model_error_message (a->error, o->endpoint, o->model_api);
@@ -965,10 +885,48 @@ report_outcome (Ask              *a,
   return RK_CLI_EXIT_OK;
 }
 
+/* After the sandbox stopped: the results into --out, and beside the
+ * transcript what `reckon-cli export` embeds. Returns @status, or
+ * RK_CLI_EXIT_NOT_SAVED when a result could not be saved in --out. */
+static int
+keep_results (const AskOptions *o,
+              RkConversation   *conversation,
+              int               status)
+{
+  RkSession *session = rk_conversation_get_session (conversation);
+  RkTranscript *transcript = rk_conversation_get_transcript (conversation);
+  g_autoptr(GError) error = NULL;
+
+  if (o->out_dir != NULL)
+    {
+      if (rk_cli_save_artifacts (session, o->out_dir) > 0 && status == RK_CLI_EXIT_OK)
+        status = RK_CLI_EXIT_NOT_SAVED;
+    }
+  else if (o->transcript_path == NULL)
+    rk_cli_hint_out (rk_session_get_artifacts (session)->len);
+  if (o->transcript_path == NULL)
+    return status;
+  if (!rk_transcript_flush (transcript, &error))
+    rk_cli_print (stderr, "reckon-cli ask: %s\n", error->message);
+  else
+    {
+      g_autofree char *folder = rk_transcript_results_folder (o->transcript_path);
+      g_auto(GStrv) skipped = NULL;
+
+      if (!rk_session_keep_results (session, folder, &skipped, &error))
+        rk_cli_print (stderr, "reckon-cli ask: %s\n", error->message);
+      for (guint i = 0; skipped != NULL && skipped[i] != NULL; i++)
+        rk_cli_print (stderr, _("reckon: not kept for export: %s\n"), skipped[i]);
+    }
+  /* What follows (the session's end) is not part of the conversation. */
+  rk_transcript_set_autosave_path (transcript, NULL);
+  return status;
+}
+
 static void
 ask_clear (Ask *a)
 {
-  g_clear_object (&a->agent);
+  g_clear_object (&a->conversation);
   g_clear_error (&a->error);
   g_clear_pointer (&a->answer, g_free);
   g_clear_pointer (&a->pending_code, g_free);
@@ -988,9 +946,6 @@ rk_cli_ask (int    argc,
   g_auto(AskOptions) o = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(RkModelClient) client = NULL;
-  g_autoptr(RkSession) session = NULL;
-  g_autoptr(RkTranscript) transcript = NULL;
-  g_autoptr(GPtrArray) profiles = NULL;
   g_autoptr(GInputStream) stdin_stream = NULL;
   Ask a = { 0 };
   guint sigint_id;
@@ -1006,14 +961,14 @@ rk_cli_ask (int    argc,
   /* The server and the model are checked before anything starts: a model
    * the server does not list is refused (exit 4), even by servers that
    * would answer under any name. */
-  if (!check_model (client, o.model, a.cancellable, &error))
+  if (!check_model (client, a.cancellable, &error))
     {
       g_autofree char *message = rk_cli_model_error_message (error, o.endpoint, o.model_api);
 
       status = fail (o.json, rk_cli_exit_for_model_error (error), message);
     }
   else
-    status = open_session (&o, &session, &profiles);
+    status = open_conversation (&o, client, &a.conversation);
   if (status != RK_CLI_EXIT_OK)
     {
       g_source_remove (sigint_id);
@@ -1021,49 +976,26 @@ rk_cli_ask (int    argc,
       return status;
     }
 
-  transcript = rk_transcript_new ();
-  if (o.transcript_path != NULL)
-    rk_transcript_set_autosave_path (transcript, o.transcript_path);
-
-  a.agent = rk_agent_new (client, rk_session_get_kernel (session), transcript);
   a.json = o.json;
   a.limits = o.limits;
   a.at_line_start = TRUE;
   a.turn_text = g_string_new (NULL);
   stdin_stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   a.stdin_lines = g_data_input_stream_new (stdin_stream);
-  rk_agent_set_policy (a.agent, o.policy);
-  rk_agent_set_max_steps (a.agent, (guint) o.max_steps);
-  rk_agent_set_max_repairs (a.agent, (guint) o.max_repairs);
-  rk_agent_set_use_tools (a.agent, !o.no_tools);
-  if (profiles != NULL && profiles->len > 0)
-    {
-      g_autofree char *context_text = rk_profiles_to_prompt (profiles, FILES_CONTEXT_BUDGET);
-      rk_agent_set_files_context (a.agent, context_text);
-    }
-  g_signal_connect (a.agent, "event", G_CALLBACK (agent_event_cb), &a);
+  g_signal_connect (rk_conversation_get_agent (a.conversation), "event", G_CALLBACK (agent_event_cb), &a);
 
-  rk_agent_ask_async (a.agent, o.question, a.cancellable, ask_cb, &a);
+  rk_conversation_ask_async (a.conversation, o.question, a.cancellable, ask_cb, &a);
   while (!a.finished)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (sigint_id);
-  status = report_outcome (&a, &o, profiles);
+  status = report_outcome (&a, &o);
 
   /* The sandbox stops before anything is copied out of the workspace. */
-  g_clear_object (&a.agent);
-  rk_kernel_shutdown (rk_session_get_kernel (session));
-
-  if (o.out_dir != NULL)
-    {
-      if (rk_cli_save_artifacts (session, o.out_dir) > 0 && status == RK_CLI_EXIT_OK)
-        status = RK_CLI_EXIT_NOT_SAVED;
-    }
-  else
-    rk_cli_hint_out (rk_session_get_artifacts (session)->len);
-  if (o.transcript_path != NULL && !rk_transcript_flush (transcript, &error))
-    rk_cli_print (stderr, "reckon-cli ask: %s\n", error->message);
-
-  rk_session_expire (session);
+  g_signal_handlers_disconnect_by_data (rk_conversation_get_agent (a.conversation), &a);
+  rk_kernel_shutdown (rk_session_get_kernel (rk_conversation_get_session (a.conversation)));
+  status = keep_results (&o, a.conversation, status);
+  rk_session_expire (rk_conversation_get_session (a.conversation));
+  rk_conversation_close (a.conversation);
   ask_clear (&a);
   return status;
 }

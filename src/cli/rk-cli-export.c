@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-cli-export.c — `reckon-cli export --notebook|--html TRANSCRIPT`: a saved
  * conversation as a Jupyter notebook or a self-contained HTML report, with
- * tables, figures and charts read from its workspace when given. */
+ * tables, figures and charts read from its workspace (-w, or the results
+ * `reckon-cli ask --transcript` kept beside it). */
 #define G_LOG_DOMAIN "reckon-cli"
 #include "config.h"
 
@@ -25,11 +26,12 @@ rk_cli_export (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(RkTranscript) transcript = NULL;
+  g_autoptr(GPtrArray) not_embedded = g_ptr_array_new_with_free_func (g_free);
   const GOptionEntry entries[] = {
     { "notebook", 0, 0, G_OPTION_ARG_NONE, &notebook, N_("Write a Jupyter notebook (.ipynb, nbformat 4)"), NULL },
     { "html", 0, 0, G_OPTION_ARG_NONE, &html, N_("Write a self-contained HTML report"), NULL },
     { "workspace", 'w', 0, G_OPTION_ARG_FILENAME, &workspace,
-      N_("The session's folder, to embed its tables, figures and charts"), N_("DIR") },
+      N_("The session's folder, to embed its tables, figures and charts (default: TRANSCRIPT.results, if there)"), N_("DIR") },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, N_("Write to FILE instead of standard output"), N_("FILE") },
     { "title", 't', 0, G_OPTION_ARG_STRING, &title, N_("The report's title (HTML)"), N_("TITLE") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
@@ -63,12 +65,27 @@ rk_cli_export (int    argc,
       rk_cli_print (stderr, "reckon-cli export: %s: %s\n", files[0], error->message);
       return RK_CLI_EXIT_FAILURE;
     }
-  text = notebook ? rk_transcript_to_notebook (transcript, folder, &error)
-                  : rk_transcript_to_html (transcript, folder, title, &error);
+  if (folder == NULL)
+    {
+      g_autofree char *results = rk_transcript_results_folder (files[0]);
+
+      if (g_file_test (results, G_FILE_TEST_IS_DIR))
+        folder = rk_workspace_open (results, NULL);
+    }
+  text = notebook ? rk_transcript_to_notebook (transcript, folder, not_embedded, &error)
+                  : rk_transcript_to_html (transcript, folder, title, not_embedded, &error);
   if (text == NULL)
     {
       rk_cli_print (stderr, "reckon-cli export: %s\n", error->message);
       return RK_CLI_EXIT_FAILURE;
+    }
+  for (guint i = 0; i < not_embedded->len; i++)
+    {
+      g_autofree char *name = rk_cli_name (not_embedded->pdata[i]);
+
+      rk_cli_print (stderr, workspace != NULL ? _("reckon: not embedded, its file could not be read: %s\n")
+                                              : _("reckon: not embedded, no workspace given (-w DIR): %s\n"),
+                    name);
     }
   if (out == NULL)
     {

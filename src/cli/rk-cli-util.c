@@ -79,19 +79,26 @@ rk_cli_exit_table (void)
 
 /* -- sessions -- */
 
+gboolean
+rk_cli_check_sandbox (GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (rk_check_sandbox_parts (&local_error))
+    return TRUE;
+  g_set_error (error, RK_KERNEL_ERROR, RK_KERNEL_ERROR_SPAWN,
+               _("The sandbox could not be started: %s"), local_error->message);
+  return FALSE;
+}
+
 RkSession *
 rk_cli_session_new (const RkKernelLimits  *limits,
                     GError               **error)
 {
-  g_autoptr(GError) local_error = NULL;
   g_autoptr(RkSession) session = NULL;
 
-  if (!rk_check_sandbox_parts (&local_error))
-    {
-      g_set_error (error, RK_KERNEL_ERROR, RK_KERNEL_ERROR_SPAWN,
-                   _("The sandbox could not be started: %s"), local_error->message);
-      return NULL;
-    }
+  if (!rk_cli_check_sandbox (error))
+    return NULL;
   session = rk_session_new (NULL, NULL, error);
   if (session == NULL)
     return NULL;
@@ -343,6 +350,13 @@ rk_cli_model_error_message (const GError *error,
       if (g_str_has_suffix (head, "."))
         head[strlen (head) - 1] = '\0';
       return g_strdup_printf (_("%s; the server may speak the other wire format: try --api auto."), head);
+    }
+  if (g_error_matches (error, RK_MODEL_ERROR, RK_MODEL_ERROR_MODEL_MISSING) && g_str_has_suffix (error->message, "."))
+    {
+      g_autofree char *head = g_strndup (error->message, strlen (error->message) - 1);
+
+      /* TRANSLATORS: %s is the sentence naming the models there are, without its full stop. */
+      return g_strdup_printf (_("%s (name one with --model)."), head);
     }
   return g_strdup (error->message);
 }

@@ -43,10 +43,13 @@ void        rk_cli_set_exit_help       (GOptionContext *context,
 /* The whole table, for reckon-cli --help. */
 char       *rk_cli_exit_table          (void);
 
-/* A session for ask, exec and profile, its idle expiry off, its kernel
- * under @limits (NULL: the sandbox's defaults). Fails with
+/* Before a session starts: the sandbox and the kernel are there. Fails with
  * RK_KERNEL_ERROR_SPAWN, naming what is missing and where it was looked
- * for, when the sandbox or the kernel cannot be found. */
+ * for. */
+gboolean    rk_cli_check_sandbox       (GError        **error);
+/* A session for exec and profile, its idle expiry off, its kernel
+ * under @limits (NULL: the sandbox's defaults); fails as
+ * rk_cli_check_sandbox(). */
 RkSession  *rk_cli_session_new         (const RkKernelLimits *limits,
                                         GError        **error);
 /* Copies @path into @session (waiting for it); returns its name there. */

@@ -11,6 +11,7 @@
 
 #include "rk-conversation-private.h"
 #include "rk-import.h"
+#include "rk-text.h"
 #include "rk-transcript-entry-private.h"
 #include "rk-util.h"
 
@@ -217,10 +218,9 @@ set_title_internal (RkConversation *self,
 static char *
 title_from (const char *text)
 {
-  g_autofree char *line = g_strndup (text, strcspn (text, "\r\n"));
-  g_autofree char *valid = g_utf8_make_valid (g_strstrip (line), -1);
+  g_autofree char *valid = rk_text_first_line (text);
 
-  if (*valid == '\0')
+  if (valid == NULL)
     return NULL;
   if (g_utf8_strlen (valid, -1) <= TITLE_MAX_CHARS)
     return g_steal_pointer (&valid);
@@ -521,16 +521,9 @@ rk_conversation_set_approval_policy (RkConversation   *self,
 static void
 update_files_context (RkConversation *self)
 {
-  g_autoptr(GPtrArray) profiles = g_ptr_array_new ();
+  g_autoptr(GPtrArray) profiles = rk_conversation_dup_profiles (self);
   g_autofree char *context = NULL;
 
-  for (guint i = 0; i < self->files->len; i++)
-    {
-      FileState *fs = g_ptr_array_index (self->files, i);
-
-      if (fs->profile != NULL)
-        g_ptr_array_add (profiles, fs->profile);
-    }
   if (profiles->len > 0)
     context = rk_profiles_to_prompt_with_samples (profiles, FILES_CONTEXT_MAX, self->prompt_samples);
   rk_agent_set_files_context (self->agent, context);
@@ -863,8 +856,41 @@ rk_conversation_is_profiling (RkConversation *self,
 
   g_return_val_if_fail (RK_IS_CONVERSATION (self), FALSE);
 
+  for (guint i = 0; name == NULL && i < self->files->len; i++)
+    if (((FileState *) g_ptr_array_index (self->files, i))->busy)
+      return TRUE;
   fs = find_file (self, name);
   return fs != NULL && fs->busy;
+}
+
+GStrv
+rk_conversation_dup_file_names (RkConversation *self)
+{
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+
+  for (guint i = 0; i < self->files->len; i++)
+    g_strv_builder_add (names, ((FileState *) g_ptr_array_index (self->files, i))->name);
+  return g_strv_builder_end (names);
+}
+
+GPtrArray *
+rk_conversation_dup_profiles (RkConversation *self)
+{
+  GPtrArray *profiles;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+
+  profiles = g_ptr_array_new ();
+  for (guint i = 0; i < self->files->len; i++)
+    {
+      FileState *fs = g_ptr_array_index (self->files, i);
+
+      if (fs->profile != NULL)
+        g_ptr_array_add (profiles, fs->profile);
+    }
+  return profiles;
 }
 
 double
@@ -1597,6 +1623,18 @@ rk_conversation_set_title (RkConversation *self,
 
   self->meta->title_set = TRUE;
   set_title_internal (self, title ? title : "");
+}
+
+char *
+rk_conversation_dup_full_title (RkConversation *self)
+{
+  char *title;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+
+  if (!self->meta->title_set && (title = rk_transcript_dup_title (self->transcript)) != NULL)
+    return title;
+  return g_strdup (rk_conversation_get_title (self));
 }
 
 gboolean

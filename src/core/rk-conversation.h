@@ -72,9 +72,13 @@ RkFileProfile  *rk_conversation_get_profile    (RkConversation *self,
  * (rows_approximate), until the exact count comes; else NULL. */
 RkFileProfile  *rk_conversation_get_estimate   (RkConversation *self,
                                                 const char     *name);
-/* TRUE while @name is being copied or profiled. */
+/* TRUE while @name (NULL: any file) is being copied or profiled. */
 gboolean        rk_conversation_is_profiling   (RkConversation *self,
                                                 const char     *name);
+/* The files' workspace names, in the order added. */
+GStrv           rk_conversation_dup_file_names (RkConversation *self);
+/* The profiles known so far (borrowed), in the order the files were added. */
+GPtrArray      *rk_conversation_dup_profiles   (RkConversation *self);
 /* How much of @name the profiler has read (0 to 1), or -1 when not known
  * (not being profiled, or nothing reported yet). */
 double          rk_conversation_get_progress   (RkConversation *self,
@@ -175,6 +179,9 @@ const char     *rk_conversation_get_title            (RkConversation *self);
  * the first file added). */
 void            rk_conversation_set_title            (RkConversation *self,
                                                       const char     *title);
+/* The title uncut, for an export: the one the user set, or the whole first
+ * line of the first question (the "title" property is cut for lists). */
+char           *rk_conversation_dup_full_title       (RkConversation *self);
 gboolean        rk_conversation_get_expired          (RkConversation *self);
 const char     *rk_conversation_get_kernel_error     (RkConversation *self);
 

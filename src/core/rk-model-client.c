@@ -1299,6 +1299,49 @@ missing_list_cb (GObject      *source,
 }
 
 static void
+check_model_list_cb (GObject      *source,
+                     GAsyncResult *res,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  RkModelClient *self = RK_MODEL_CLIENT (source);
+  const char *model = rk_model_client_get_model (self);
+  GError *error = NULL;
+  g_autoptr(GPtrArray) models = rk_model_client_list_models_finish (self, res, &error);
+
+  if (models == NULL)
+    g_task_return_error (task, error);
+  else if (model != NULL && *model != '\0' && !model_in_list (models, model))
+    g_task_return_error (task, model_missing_error (rk_model_client_get_resolved_endpoint (self), model, models));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+rk_model_client_check_model_async (RkModelClient       *self,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (RK_IS_MODEL_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_model_client_check_model_async);
+  rk_model_client_list_models_async (self, FALSE, cancellable, check_model_list_cb, task);
+}
+
+gboolean
+rk_model_client_check_model_finish (RkModelClient  *self,
+                                    GAsyncResult   *result,
+                                    GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
 check_model_then_fail (GTask  *task,
                        GError *error)
 {

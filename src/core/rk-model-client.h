@@ -79,6 +79,18 @@ GPtrArray     *rk_model_client_list_models_finish (RkModelClient       *self,
                                                    GAsyncResult        *result,
                                                    GError             **error);
 
+/* Reaches the server and, when a model is set, checks that the server
+ * lists it (Ollama's "name" and "name:latest" alike): a server that answers
+ * under any name is not trusted to have it. Fails with
+ * RK_MODEL_ERROR_MODEL_MISSING naming the models there are. */
+void           rk_model_client_check_model_async  (RkModelClient       *self,
+                                                   GCancellable        *cancellable,
+                                                   GAsyncReadyCallback  callback,
+                                                   gpointer             user_data);
+gboolean       rk_model_client_check_model_finish (RkModelClient       *self,
+                                                   GAsyncResult        *result,
+                                                   GError             **error);
+
 /* The server's own name for its version ("Ollama 0.5.7", "llama.cpp
  * b4500-…", or vLLM's bare "0.6.3"), asked where each kind reports it.
  * Finishes with NULL and no error when the server does not say. */

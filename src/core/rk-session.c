@@ -710,6 +710,55 @@ rk_session_export_all_finish (RkSession     *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* -- results kept beside a saved transcript ------------------------------- */
+
+gboolean
+rk_session_keep_results (RkSession  *self,
+                         const char *dest,
+                         GStrv      *skipped,
+                         GError    **error)
+{
+  g_autoptr(GStrvBuilder) left_out = g_strv_builder_new ();
+  guint64 spent = 0;
+  RkExportLimits limits;
+
+  g_return_val_if_fail (RK_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (dest != NULL, FALSE);
+
+  rk_export_limits_init (&limits);
+  limits.spent = &spent;
+  if (g_mkdir_with_parents (dest, 0700) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Could not make the folder “%s”: %s"), dest, g_strerror (errsv));
+      return FALSE;
+    }
+  for (guint i = 0; i < self->artifacts->len; i++)
+    {
+      const char *rel = ((RkArtifact *) g_ptr_array_index (self->artifacts, i))->path;
+      g_autofree char *target = NULL;
+      g_autofree char *parent = NULL;
+      g_autoptr(GError) local_error = NULL;
+
+      if (!rk_path_is_beneath (rel))
+        continue;
+      target = g_build_filename (dest, rel, NULL);
+      parent = g_path_get_dirname (target);
+      if (g_mkdir_with_parents (parent, 0700) != 0 ||
+          !rk_export_file_limited (self->workspace, rel, target, &limits, NULL, &local_error))
+        {
+          g_autofree char *line = g_strdup_printf ("%s: %s", rel, local_error ? local_error->message
+                                                                            : g_strerror (errno));
+          g_strv_builder_add (left_out, line);
+        }
+    }
+  if (skipped != NULL)
+    *skipped = g_strv_builder_end (left_out);
+  return TRUE;
+}
+
 /* -- restart -------------------------------------------------------------- */
 
 typedef struct

@@ -145,6 +145,15 @@ void            rk_session_export_all_async   (RkSession           *self,
 GStrv           rk_session_export_all_finish  (RkSession           *self,
                                                GAsyncResult        *result,
                                                GError             **error);
+/* Copies every artifact into @dest (made if missing) under its path in the
+ * workspace, so @dest serves as the workspace of an export after this one
+ * is gone (rk_transcript_results_folder). Blocks: for the CLI, or a thread.
+ * An artifact that cannot be copied safely (gone, a symlink, over the
+ * export limits) is left out and named in @skipped ("path: reason"). */
+gboolean        rk_session_keep_results       (RkSession           *self,
+                                               const char          *dest,
+                                               GStrv               *skipped,
+                                               GError             **error);
 
 /* -- idle expiry -- */
 /* Idle time before expiry (default 20 minutes); the warning comes

@@ -144,3 +144,17 @@ rk_text_is_terminal_safe (const char *text)
   clean = rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_DEFAULT);
   return strcmp (clean, text) == 0;
 }
+
+char *
+rk_text_first_line (const char *text)
+{
+  g_autofree char *line = NULL;
+  g_autofree char *valid = NULL;
+
+  if (text == NULL)
+    return NULL;
+  line = g_strndup (text, strcspn (text, "\r\n"));
+  valid = g_utf8_make_valid (line, -1);
+  g_strstrip (valid);
+  return *valid != '\0' ? g_steal_pointer (&valid) : NULL;
+}

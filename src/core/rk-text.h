@@ -32,4 +32,8 @@ char       *rk_text_sanitize_for_terminal (const char          *text,
  * unchanged (with RK_TEXT_SANITIZE_DEFAULT). */
 gboolean    rk_text_is_terminal_safe      (const char          *text);
 
+/* The first line of @text, valid UTF-8, blanks trimmed; NULL when it is
+ * empty. */
+char       *rk_text_first_line            (const char          *text);
+
 G_END_DECLS

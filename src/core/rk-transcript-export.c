@@ -26,6 +26,7 @@
 #include "rk-chart.h"
 #include "rk-diff.h"
 #include "rk-notebook-prelude.h"
+#include "rk-profile.h"
 #include "rk-table.h"
 #include "rk-transcript.h"
 #include "rk-util.h"
@@ -40,6 +41,8 @@
 /* Charts as pictures. */
 #define CHART_WIDTH      800
 #define CHART_HEIGHT     500
+/* A file's profile, as the model is told it. */
+#define PROFILE_BYTES    6000
 
 /* ------------------------------------------------------- workspace reads */
 
@@ -374,6 +377,47 @@ user_markdown (RkTranscriptEntry *e)
   return g_string_free (s, FALSE);
 }
 
+/* What an export could not embed: one line naming it. */
+static void
+not_embedded_add (GPtrArray         *not_embedded,
+                  RkTranscriptEntry *e)
+{
+  if (not_embedded != NULL)
+    g_ptr_array_add (not_embedded, artifact_label (e));
+}
+
+/* Prose the answer after it repeats word for word: exported once, as the
+ * answer. */
+static gboolean
+repeated_by_answer (RkTranscript      *transcript,
+                    RkTranscriptEntry *e)
+{
+  RkTranscriptEntry *next;
+
+  if (rk_transcript_entry_get_kind (e) != RK_ENTRY_ASSISTANT)
+    return FALSE;
+  next = rk_transcript_lookup (transcript, rk_transcript_entry_get_id (e) + 1);
+  return next != NULL && rk_transcript_answer_repeats (transcript, next);
+}
+
+/* The profile kept in an attachment entry, as the model was told it
+ * (schema, ranges, first rows, how it is read), or NULL. */
+static char *
+attachment_profile (RkTranscriptEntry *e)
+{
+  const char *detail = rk_transcript_entry_get_detail (e);
+  g_autofree char *doc = NULL;
+  g_autoptr(GPtrArray) profiles = NULL;
+
+  if (detail == NULL || *detail == '\0')
+    return NULL;
+  doc = g_strdup_printf ("{\"version\":1,\"files\":[%s]}", detail);
+  profiles = rk_profile_parse (doc, strlen (doc), NULL);
+  if (profiles == NULL || profiles->len == 0)
+    return NULL;
+  return rk_file_profile_to_prompt (g_ptr_array_index (profiles, 0), PROFILE_BYTES);
+}
+
 /* ------------------------------------------------------------- notebook */
 
 typedef struct
@@ -395,6 +439,7 @@ typedef struct
   RkWorkspace *ws;           /* NULL: embed no files */
   gboolean    uses_reckon;
   RkTranscript *transcript;
+  GPtrArray  *not_embedded;
 } Notebook;
 
 static void
@@ -591,7 +636,10 @@ nb_figure (Notebook          *nb,
       add_display (cell, data, NULL);
     }
   else
-    add_display_text (cell, label);
+    {
+      not_embedded_add (nb->not_embedded, e);
+      add_display_text (cell, label);
+    }
 }
 
 static void
@@ -607,6 +655,7 @@ nb_table (Notebook          *nb,
   if (table == NULL)
     {
       g_autofree char *label = artifact_label (e);
+      not_embedded_add (nb->not_embedded, e);
       add_display_text (cell, label);
       return;
     }
@@ -631,6 +680,7 @@ nb_chart (Notebook          *nb,
   if (chart == NULL || (b64 = chart_to_png_base64 (chart)) == NULL)
     {
       g_autofree char *label = artifact_label (e);
+      not_embedded_add (nb->not_embedded, e);
       add_display_text (cell, label);
       return;
     }
@@ -704,7 +754,7 @@ nb_entry (Notebook          *nb,
       break;
     case RK_ENTRY_ASSISTANT:
     case RK_ENTRY_ANSWER:
-      if (*text)
+      if (*text && !repeated_by_answer (nb->transcript, e))
         add_markdown_cell (nb, id, text);
       break;
     case RK_ENTRY_NOTE:
@@ -715,8 +765,21 @@ nb_entry (Notebook          *nb,
       break;
     case RK_ENTRY_ATTACHMENT:
       {
-        /* One short line; the file itself is not embedded. */
+        /* One short line and its profile; the file itself is not embedded. */
+        g_autofree char *profile = attachment_profile (e);
         g_autofree char *md = g_strdup_printf (_("*File added:* `%s`"), rk_transcript_entry_get_name (e));
+
+        if (profile != NULL)
+          {
+            /* An indented block: no fence that the file's text could close;
+             * a lone CR ends a markdown line too, so it cannot end the block. */
+            g_auto(GStrv) lines = g_strsplit (g_strdelimit (profile, "\r", '\n'), "\n", -1);
+            g_autofree char *joined = g_strjoinv ("\n    ", lines);
+            char *with = g_strconcat (md, "\n\n    ", joined, NULL);
+
+            g_free (md);
+            md = with;
+          }
         add_markdown_cell (nb, id, md);
       }
       break;
@@ -843,6 +906,7 @@ notebook_to_json (Notebook *nb)
 char *
 rk_transcript_to_notebook (RkTranscript  *self,
                            RkWorkspace   *workspace,
+                           GPtrArray     *not_embedded,
                            GError       **error)
 {
   Notebook nb = { 0 };
@@ -856,6 +920,7 @@ rk_transcript_to_notebook (RkTranscript  *self,
   nb.image_budget = MAX_ALL_IMAGES;
   nb.ws = workspace;
   nb.transcript = self;
+  nb.not_embedded = not_embedded;
 
   n = rk_transcript_get_n_entries (self);
   for (guint i = 0; i < n; i++)
@@ -946,6 +1011,7 @@ static void
 html_figure (GString           *s,
              RkWorkspace       *ws,
              gsize             *image_budget,
+             GPtrArray         *not_embedded,
              RkTranscriptEntry *e)
 {
   g_autoptr(GBytes) bytes = read_workspace_file (ws, rk_transcript_entry_get_path (e),
@@ -964,12 +1030,16 @@ html_figure (GString           *s,
       g_string_append (s, "\"></section>\n");
     }
   else
-    append_section (s, "note", NULL, label, FALSE);
+    {
+      not_embedded_add (not_embedded, e);
+      append_section (s, "note", NULL, label, FALSE);
+    }
 }
 
 static void
 html_table (GString           *s,
             RkWorkspace       *ws,
+            GPtrArray         *not_embedded,
             RkTranscriptEntry *e)
 {
   g_autoptr(RkTable) table = open_table (ws, rk_transcript_entry_get_path (e));
@@ -979,6 +1049,7 @@ html_table (GString           *s,
   if (table == NULL)
     {
       g_autofree char *label = artifact_label (e);
+      not_embedded_add (not_embedded, e);
       append_section (s, "note", NULL, label, FALSE);
       return;
     }
@@ -998,6 +1069,7 @@ static void
 html_chart (GString           *s,
             RkWorkspace       *ws,
             guint             *n_charts,
+            GPtrArray         *not_embedded,
             RkTranscriptEntry *e)
 {
   g_autoptr(RkChart) chart = open_chart (ws, rk_transcript_entry_get_path (e));
@@ -1008,6 +1080,7 @@ html_chart (GString           *s,
   if (svg == NULL)
     {
       g_autofree char *label = artifact_label (e);
+      not_embedded_add (not_embedded, e);
       append_section (s, "note", NULL, label, FALSE);
       return;
     }
@@ -1058,8 +1131,10 @@ char *
 rk_transcript_to_html (RkTranscript  *self,
                        RkWorkspace   *workspace,
                        const char    *title,
+                       GPtrArray     *not_embedded,
                        GError       **error)
 {
+  g_autofree char *first_question = NULL;
   GString *s;
   gsize image_budget = MAX_ALL_IMAGES;
   guint n, n_charts = 0;
@@ -1067,6 +1142,8 @@ rk_transcript_to_html (RkTranscript  *self,
 
   g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
 
+  if (title == NULL)
+    title = first_question = rk_transcript_dup_title (self);
   if (title == NULL)
     title = _("Reckon report");
   s = g_string_new (html_head);
@@ -1098,7 +1175,7 @@ rk_transcript_to_html (RkTranscript  *self,
           }
           break;
         case RK_ENTRY_ASSISTANT:
-          if (*text)
+          if (*text && !repeated_by_answer (self, e))
             append_markdown_section (s, "assistant", NULL, text);
           break;
         case RK_ENTRY_REASONING:
@@ -1124,13 +1201,13 @@ rk_transcript_to_html (RkTranscript  *self,
           append_section (s, "result", NULL, text, TRUE);
           break;
         case RK_ENTRY_FIGURE:
-          html_figure (s, ws, &image_budget, e);
+          html_figure (s, ws, &image_budget, not_embedded, e);
           break;
         case RK_ENTRY_TABLE:
-          html_table (s, ws, e);
+          html_table (s, ws, not_embedded, e);
           break;
         case RK_ENTRY_CHART:
-          html_chart (s, ws, &n_charts, e);
+          html_chart (s, ws, &n_charts, not_embedded, e);
           break;
         case RK_ENTRY_FILE:
           {
@@ -1147,7 +1224,12 @@ rk_transcript_to_html (RkTranscript  *self,
         case RK_ENTRY_ATTACHMENT:
           {
             g_autofree char *line = g_strdup_printf (_("File added: %s"), rk_transcript_entry_get_title (e));
+            g_autofree char *profile = attachment_profile (e);
+            g_autofree char *summary = g_strdup_printf (_("Profile of %s"), rk_transcript_entry_get_title (e));
+
             append_section (s, "note", NULL, line, FALSE);
+            if (profile != NULL)
+              append_folded (s, "profile", summary, profile);
           }
           break;
         case RK_ENTRY_NOTE:
@@ -1158,4 +1240,13 @@ rk_transcript_to_html (RkTranscript  *self,
     }
   g_string_append (s, "</body>\n</html>\n");
   return g_string_free (s, FALSE);
+}
+
+/* ------------------------------------------------- results beside a file */
+
+char *
+rk_transcript_results_folder (const char *transcript_path)
+{
+  g_return_val_if_fail (transcript_path != NULL, NULL);
+  return g_strconcat (transcript_path, ".results", NULL);
 }

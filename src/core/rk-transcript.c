@@ -11,6 +11,7 @@
 #include "rk-transcript.h"
 #include "rk-transcript-entry-private.h"
 #include "rk-json.h"
+#include "rk-text.h"
 #include "rk-util.h"
 
 #define FORMAT_NAME        "reckon-transcript"
@@ -530,6 +531,61 @@ rk_transcript_add_answer (RkTranscript *self,
 {
   g_return_val_if_fail (RK_IS_TRANSCRIPT (self), 0);
   return add_text_entry (self, RK_ENTRY_ANSWER, NULL, text);
+}
+
+char *
+rk_transcript_dup_title (RkTranscript *self)
+{
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      RkTranscriptEntry *e = g_ptr_array_index (self->entries, i);
+
+      if (rk_transcript_entry_get_kind (e) == RK_ENTRY_USER)
+        return rk_text_first_line (rk_transcript_entry_get_text (e));
+    }
+  return NULL;
+}
+
+/* @a and @b alike but for blanks at either end. */
+static gboolean
+same_trimmed (const char *a,
+              const char *b)
+{
+  gsize la, lb;
+
+  if (a == NULL || b == NULL)
+    return FALSE;
+  while (g_ascii_isspace (*a))
+    a++;
+  while (g_ascii_isspace (*b))
+    b++;
+  la = strlen (a);
+  lb = strlen (b);
+  while (la > 0 && g_ascii_isspace (a[la - 1]))
+    la--;
+  while (lb > 0 && g_ascii_isspace (b[lb - 1]))
+    lb--;
+  return la == lb && memcmp (a, b, la) == 0;
+}
+
+gboolean
+rk_transcript_answer_repeats (RkTranscript      *self,
+                              RkTranscriptEntry *entry)
+{
+  guint id;
+  RkTranscriptEntry *prev;
+
+  g_return_val_if_fail (RK_IS_TRANSCRIPT (self), FALSE);
+  g_return_val_if_fail (RK_IS_TRANSCRIPT_ENTRY (entry), FALSE);
+
+  id = rk_transcript_entry_get_id (entry);
+  if (rk_transcript_entry_get_kind (entry) != RK_ENTRY_ANSWER || id <= 1)
+    return FALSE;
+  prev = rk_transcript_lookup (self, id - 1);
+  return prev != NULL && rk_transcript_entry_get_kind (prev) == RK_ENTRY_ASSISTANT &&
+         same_trimmed (rk_transcript_entry_get_text (prev), rk_transcript_entry_get_text (entry));
 }
 
 guint

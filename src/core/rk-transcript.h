@@ -203,15 +203,35 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkRunCell, rk_run_cell_free)
 /* Returns: (element-type RkRunCell) */
 GPtrArray         *rk_transcript_get_run_cells      (RkTranscript  *self);
 
+/* The whole first line of the first question, or NULL before one: the
+ * title of an export (a conversation's title is cut for lists). */
+char              *rk_transcript_dup_title          (RkTranscript  *self);
+/* TRUE when @entry is an answer that repeats, word for word, the prose
+ * streamed just before it (the agent records the final answer it has just
+ * streamed): shown once, not twice. */
+gboolean           rk_transcript_answer_repeats     (RkTranscript      *self,
+                                                     RkTranscriptEntry *entry);
+
 /* Exports (rk-transcript-export.c). @workspace is the session's folder, from
- * which figures are embedded (regular files beneath it only, size-capped);
- * NULL embeds none. */
+ * which tables, figures and charts are embedded (regular files beneath it
+ * only, size-capped); NULL embeds none. Each table, figure and chart that
+ * could not be embedded adds one line naming it to @not_embedded (a
+ * GPtrArray of strings, freed with g_free), when given. The HTML report's
+ * @title: NULL takes rk_transcript_dup_title(). */
 char              *rk_transcript_to_notebook        (RkTranscript  *self,
                                                      RkWorkspace   *workspace,
+                                                     GPtrArray     *not_embedded,
                                                      GError       **error);
 char              *rk_transcript_to_html            (RkTranscript  *self,
                                                      RkWorkspace   *workspace,
                                                      const char    *title,
+                                                     GPtrArray     *not_embedded,
                                                      GError       **error);
+
+/* Where the files an export of the transcript saved at @transcript_path
+ * embeds are kept outside a session (`reckon-cli ask --transcript` writes
+ * them with rk_session_keep_results, `reckon-cli export` reads them): the
+ * path with ".results" appended, laid out as the workspace was. */
+char              *rk_transcript_results_folder     (const char    *transcript_path);
 
 G_END_DECLS

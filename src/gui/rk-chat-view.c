@@ -66,27 +66,6 @@ struct _RkChatView
 G_DEFINE_FINAL_TYPE (RkChatView, rk_chat_view, GTK_TYPE_WIDGET)
 
 static gboolean
-same_text (const char *a,
-           const char *b)
-{
-  gsize la, lb;
-
-  if (a == NULL || b == NULL)
-    return FALSE;
-  while (g_ascii_isspace (*a))
-    a++;
-  while (g_ascii_isspace (*b))
-    b++;
-  la = strlen (a);
-  lb = strlen (b);
-  while (la > 0 && g_ascii_isspace (a[la - 1]))
-    la--;
-  while (lb > 0 && g_ascii_isspace (b[lb - 1]))
-    lb--;
-  return la == lb && memcmp (a, b, la) == 0;
-}
-
-static gboolean
 entry_visible (gpointer item,
                gpointer user_data)
 {
@@ -102,15 +81,7 @@ entry_visible (gpointer item,
     case RK_ENTRY_ANSWER:
       /* The agent records the final answer it has just streamed as prose:
        * it is already on screen. */
-      if (self->transcript != NULL && rk_transcript_entry_get_id (entry) > 1)
-        {
-          RkTranscriptEntry *prev = rk_transcript_lookup (self->transcript, rk_transcript_entry_get_id (entry) - 1);
-
-          if (prev != NULL && rk_transcript_entry_get_kind (prev) == RK_ENTRY_ASSISTANT &&
-              same_text (rk_transcript_entry_get_text (prev), rk_transcript_entry_get_text (entry)))
-            return FALSE;
-        }
-      return TRUE;
+      return self->transcript == NULL || !rk_transcript_answer_repeats (self->transcript, entry);
     case RK_ENTRY_RESULT:
       /* A cell ending in a DataFrame gives its table and then its text
        * form: the table says it better. */
@@ -755,8 +726,7 @@ answer_of (RkChatView        *self,
   if (rk_transcript_entry_get_kind (entry) != RK_ENTRY_ASSISTANT || self->transcript == NULL)
     return 0;
   next = rk_transcript_lookup (self->transcript, rk_transcript_entry_get_id (entry) + 1);
-  if (next != NULL && rk_transcript_entry_get_kind (next) == RK_ENTRY_ANSWER &&
-      same_text (rk_transcript_entry_get_text (entry), rk_transcript_entry_get_text (next)))
+  if (next != NULL && rk_transcript_answer_repeats (self->transcript, next))
     return rk_transcript_entry_get_id (next);
   return 0;
 }

@@ -250,8 +250,8 @@ export_write (const char    *dest,
   g_autofree char *text = NULL;
 
   if (transcript != NULL)
-    text = data->html ? rk_transcript_to_html (transcript, data->workspace, data->title, error)
-                      : rk_transcript_to_notebook (transcript, data->workspace, error);
+    text = data->html ? rk_transcript_to_html (transcript, data->workspace, data->title, NULL, error)
+                      : rk_transcript_to_notebook (transcript, data->workspace, NULL, error);
   return text != NULL &&
          g_file_replace_contents (file, text, strlen (text), NULL, FALSE,
                                   G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable, error);
@@ -303,7 +303,7 @@ export_action (GtkWidget  *widget,
   data->transcript = rk_transcript_to_bytes (rk_conversation_get_transcript (self->conversation));
   if (rk_session_get_state (session) == RK_SESSION_ACTIVE)
     data->workspace = g_object_ref (rk_session_get_workspace (session));
-  data->title = g_strdup (title);
+  data->title = rk_conversation_dup_full_title (self->conversation);
   data->html = html;
   rk_save_async (widget, html ? _("Export as HTML") : _("Export as Notebook"), name, filter,
                  export_write, data, (GDestroyNotify) export_data_free, self->cancellable, export_done_cb, NULL);

@@ -119,7 +119,7 @@ main (int argc, char **argv)
   for (int r = 0; r < RUNS_RK; r++)
     {
       gint64 t0 = g_get_monotonic_time ();
-      g_autofree char *nb = rk_transcript_to_notebook (t, handle, NULL);
+      g_autofree char *nb = rk_transcript_to_notebook (t, handle, NULL, NULL);
 
       rk[r] = (g_get_monotonic_time () - t0) / 1e6;
       if (r == 0)

@@ -43,8 +43,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   saved2 = rk_transcript_to_bytes (back);
   check (g_bytes_equal (saved, saved2));
 
-  nb = rk_transcript_to_notebook (t, NULL, NULL);
-  html = rk_transcript_to_html (t, NULL, NULL, NULL);
+  nb = rk_transcript_to_notebook (t, NULL, NULL, NULL);
+  html = rk_transcript_to_html (t, NULL, NULL, NULL, NULL);
   check (nb != NULL && html != NULL);
   rk_transcript_add_note (t, "fuzz", "x");
   return 0;

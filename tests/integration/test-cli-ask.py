@@ -231,6 +231,87 @@ def approval_and_limits():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def exports():
+    """ask --transcript, then export --html and --notebook without -w: the
+    tables, figures and charts are there (kept beside the transcript), the
+    answer once, the whole first question as the title, the file's profile;
+    without those results, one stderr line per item not embedded."""
+    tmp = tempfile.mkdtemp(prefix="rk-ask-")
+    try:
+        data = os.path.join(tmp, "numbers.csv")
+        with open(data, "w") as f:
+            f.write("group,amount\nA,1.5\nB,2.25\nA,3\nC,4\n")
+        answer = "The grand total is 10.75, most of it in group A."
+        question = ("Please add up every amount in the file and tell me the grand total "
+                    "for each group, from the largest to the smallest")
+        server = Server({"api": "openai", "models": ["m"],
+                         "turns": [{"tool_calls": [{"id": "call_1", "name": "python",
+                                                    "arguments": json.dumps({"code": CODE})}]},
+                                   {"text": answer}]}, tmp)
+        transcript = os.path.join(tmp, "talk.json")
+        p, _ = ask(server.url, ["--api", "openai", "--file", data, "--approve", "auto",
+                                "--transcript", transcript, question])
+        server.stop()
+        check("exports: ask --transcript exit 0", p.returncode == 0, (p.returncode, p.stderr))
+        check("exports: ask keeps the results beside the transcript",
+              os.path.isdir(transcript + ".results"), os.listdir(tmp))
+
+        html_path = os.path.join(tmp, "talk.html")
+        e = subprocess.run([CLI, "export", "--html", transcript, "--out", html_path],
+                           capture_output=True, text=True, timeout=60)
+        html = open(html_path).read() if os.path.exists(html_path) else ""
+        check("exports: export --html without -w exit 0, nothing missing",
+              e.returncode == 0 and "not embedded" not in e.stderr, (e.returncode, e.stderr))
+        check("exports: the report embeds the table", '<table class="dataframe"' in html, html[:300])
+        check("exports: the report embeds the native chart", 'class="chart"' in html and "<svg" in html)
+        check("exports: the report embeds the figure", "data:image/png;base64," in html)
+        check("exports: the final answer once, not twice", html.count("The grand total is") == 1,
+              html.count("The grand total is"))
+        check("exports: the whole first question is the title, not cut",
+              f"<title>{question}</title>" in html and f"<h1>{question}</h1>" in html,
+              html[html.find("<title>"):html.find("<title>") + 200])
+        prof = html[html.find('class="profile"'):]
+        check("exports: the file's profile is in the report",
+              "numbers.csv" in prof[:400] and "amount" in prof[:4000], prof[:400])
+
+        nb_path = os.path.join(tmp, "talk.ipynb")
+        e = subprocess.run([CLI, "export", "--notebook", transcript, "--out", nb_path],
+                           capture_output=True, text=True, timeout=60)
+        try:
+            cells = json.load(open(nb_path))["cells"]
+        except (OSError, ValueError, KeyError):
+            cells = []
+        text = lambda c: "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+        markdown = [text(c) for c in cells if c["cell_type"] == "markdown"]
+        outputs = json.dumps([c.get("outputs", []) for c in cells])
+        check("exports: export --notebook exit 0, nothing missing",
+              e.returncode == 0 and "not embedded" not in e.stderr, (e.returncode, e.stderr))
+        check("exports: the notebook embeds the table and the pictures",
+              "text/html" in outputs and "image/png" in outputs, outputs[:300])
+        check("exports: the notebook has the answer once",
+              sum(m.count("The grand total is") for m in markdown) == 1, markdown)
+        check("exports: the notebook has the file's profile",
+              any("numbers.csv" in m and "amount" in m for m in markdown), markdown[:3])
+
+        # The same transcript where no results are: each table, figure and
+        # chart named on stderr, one line each.
+        bare = os.path.join(tmp, "bare.json")
+        shutil.copy(transcript, bare)
+        saved = json.load(open(transcript))
+        kinds = [x["kind"] for x in saved["entries"] if x["kind"] in ("table", "figure", "chart")]
+        e = subprocess.run([CLI, "export", "--html", bare, "--out", os.path.join(tmp, "bare.html")],
+                           capture_output=True, text=True, timeout=60)
+        lines = [line for line in e.stderr.splitlines() if line.startswith("reckon: not embedded")]
+        check("exports: without -w, one stderr line per table, figure and chart not embedded",
+              e.returncode == 0 and len(kinds) >= 3 and len(lines) == len(kinds)
+              and e.stderr.count("\n") == len(kinds), (kinds, e.stderr))
+        check("exports: each line names its item",
+              any("Table" in line for line in lines) and any("Chart" in line and "Amount by group" in line
+                                                             for line in lines), lines)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def cancel():
     tmp = tempfile.mkdtemp(prefix="rk-ask-")
     try:
@@ -322,6 +403,7 @@ def main():
         for fenced in (False, True):
             end_to_end(api, fenced)
     faults()
+    exports()
     approval_and_limits()
     cancel()
     client_killed()

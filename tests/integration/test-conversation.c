@@ -562,6 +562,7 @@ test_ask (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) sent = NULL;
   g_autofree char *sent_text = NULL;
+  g_autofree char *full_title = NULL;
   const char *paths[1];
   RkTranscript *t;
 
@@ -585,7 +586,7 @@ test_ask (Fixture       *f,
   add_paths (f, paths, 1);
   wait_profiled (f, "sales.csv");
 
-  answer = ask (f, "What is the total of the sales?\nPlease be exact.", &error);
+  answer = ask (f, "What is the total of the sales, counting every month there is in the file?\nPlease be exact.", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (answer, ==, "The total is 60.");
   /* Busy went on and off once; one approval; one run. */
@@ -595,14 +596,18 @@ test_ask (Fixture       *f,
   g_assert_cmpuint (f->n_running, ==, 1);
   g_assert_null (rk_conversation_get_pending_approval (f->conv));
   g_assert_null (rk_conversation_get_running_cell (f->conv));
-  g_assert_cmpstr (rk_conversation_get_title (f->conv), ==, "What is the total of the sales?");
-  g_assert_cmpstr (rk_conversation_get_last_question (f->conv), ==, "What is the total of the sales?\nPlease be exact.");
+  /* Cut for lists; an export has the whole line. */
+  g_assert_cmpstr (rk_conversation_get_title (f->conv), ==, "What is the total of the sales, counting every month there…");
+  full_title = rk_conversation_dup_full_title (f->conv);
+  g_assert_cmpstr (full_title, ==, "What is the total of the sales, counting every month there is in the file?");
+  g_assert_cmpstr (rk_conversation_get_last_question (f->conv), ==, "What is the total of the sales, counting every month there is in the file?\nPlease be exact.");
 
   t = rk_conversation_get_transcript (f->conv);
   g_assert_nonnull (find_entry (t, RK_ENTRY_CODE, 0));
   g_assert_cmpint (rk_transcript_entry_get_decision (find_entry (t, RK_ENTRY_APPROVAL, 0)), ==, RK_DECISION_APPROVED);
   g_assert_cmpstr (rk_transcript_entry_get_text (find_entry (t, RK_ENTRY_STREAM, 0)), ==, "total 60\n");
   g_assert_cmpstr (rk_transcript_entry_get_text (find_entry (t, RK_ENTRY_ANSWER, 0)), ==, "The total is 60.");
+  g_assert_true (rk_transcript_answer_repeats (t, find_entry (t, RK_ENTRY_ANSWER, 0)));
 
   /* The model was told about the file. */
   sent = rk_mock_server_get_chat_request (f->server, 0);
@@ -743,6 +748,7 @@ test_restore (Fixture       *f,
   g_autofree char *out = NULL;
   g_autofree char *id = NULL;
   g_autofree char *workspace = NULL;
+  g_autofree char *full_title = NULL;
   const char *paths[1];
   RkConversationInfo *info;
   RkTranscript *t;
@@ -777,6 +783,8 @@ test_restore (Fixture       *f,
   g_assert_no_error (error);
   g_assert_false (rk_conversation_get_expired (f->conv));
   g_assert_cmpstr (rk_conversation_get_title (f->conv), ==, "Sales check");
+  full_title = rk_conversation_dup_full_title (f->conv);
+  g_assert_cmpstr (full_title, ==, "Sales check");
   t = rk_conversation_get_transcript (f->conv);
   /* Everything, plus a note that variables are gone. */
   g_assert_cmpuint (rk_transcript_get_n_entries (t), ==, n_entries + 1);

@@ -297,7 +297,7 @@ test_awkward_files (void)
     g_assert_true (xlsx_seen);
   }
 
-  notebook = rk_transcript_to_notebook (transcript, rk_session_get_workspace (rk_conversation_get_session (conv)), &error);
+  notebook = rk_transcript_to_notebook (transcript, rk_session_get_workspace (rk_conversation_get_session (conv)), NULL, &error);
   g_assert_no_error (error);
 
   /* The prelude replays each file's reading: no guessing for these. */
@@ -313,7 +313,7 @@ test_awkward_files (void)
 
   /* A conversation whose workspace is gone still has its readings, in its
    * attachment entries. */
-  notebook_no_ws = rk_transcript_to_notebook (transcript, NULL, &error);
+  notebook_no_ws = rk_transcript_to_notebook (transcript, NULL, NULL, &error);
   g_assert_no_error (error);
   prelude_no_ws = prelude_of (notebook_no_ws);
   g_assert_cmpstr (prelude_no_ws, ==, prelude);

@@ -429,6 +429,40 @@ test_artifacts_export (Fixture       *f,
   g_assert_true (g_file_test (saved_fig, G_FILE_TEST_IS_REGULAR));
 }
 
+/* The results kept beside a transcript: each artifact under its workspace
+ * path; one behind a symlink out of the workspace is left out and named. */
+static void
+test_keep_results (Fixture       *f,
+                   gconstpointer  data)
+{
+  const char *ws = rk_workspace_get_path (rk_session_get_workspace (f->session));
+  g_autofree char *fig_dir = g_build_filename (ws, ".reckon", "figures", NULL);
+  g_autofree char *fig = g_build_filename (fig_dir, "f1.png", NULL);
+  g_autofree char *secret = g_build_filename (f->root, "secret.txt", NULL);
+  g_autofree char *link = g_build_filename (ws, "link.txt", NULL);
+  g_autofree char *dest = g_build_filename (f->root, "talk.json.results", NULL);
+  g_autofree char *kept_fig = g_build_filename (dest, ".reckon", "figures", "f1.png", NULL);
+  g_autofree char *kept_link = g_build_filename (dest, "link.txt", NULL);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) skipped = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (fig_dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (fig, "PNG", -1, NULL));
+  g_assert_true (g_file_set_contents (secret, "not yours", -1, NULL));
+  g_assert_cmpint (symlink (secret, link), ==, 0);
+  rk_session_add_artifact (f->session, RK_ARTIFACT_FIGURE, ".reckon/figures/f1.png", "c1", NULL);
+  rk_session_add_artifact (f->session, RK_ARTIFACT_FILE, "link.txt", "c2", NULL);
+
+  g_assert_true (rk_session_keep_results (f->session, dest, &skipped, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (kept_fig, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "PNG");
+  g_assert_false (g_file_test (kept_link, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK));
+  g_assert_cmpuint (g_strv_length (skipped), ==, 1);
+  g_assert_true (g_str_has_prefix (skipped[0], "link.txt: "));
+}
+
 /* -- restart with replay (real sandbox and kernel) ----------------------- */
 
 typedef struct
@@ -766,6 +800,7 @@ main (int    argc,
   ADD ("/rk/session/files", test_files);
   ADD ("/rk/session/remove-file", test_remove_file);
   ADD ("/rk/session/artifacts-export", test_artifacts_export);
+  ADD ("/rk/session/keep-results", test_keep_results);
   ADD ("/rk/session/restart-replay", test_restart_replay);
   ADD ("/rk/session/restart-missing-original", test_restart_missing_original);
   ADD ("/rk/session/capped-workspace", test_capped_workspace);

@@ -129,9 +129,9 @@ test_end_to_end (void)
   a2 = ask (agent, "Chart it.");
   transcript = rk_agent_get_transcript (agent);
 
-  notebook = rk_transcript_to_notebook (transcript, rk_session_get_workspace (session), &error);
+  notebook = rk_transcript_to_notebook (transcript, rk_session_get_workspace (session), NULL, &error);
   g_assert_no_error (error);
-  html = rk_transcript_to_html (transcript, rk_session_get_workspace (session), "Units by region", &error);
+  html = rk_transcript_to_html (transcript, rk_session_get_workspace (session), "Units by region", NULL, &error);
   g_assert_no_error (error);
   /* the table and chart are embedded, not placeholders */
   g_assert_nonnull (strstr (notebook, "text/html"));

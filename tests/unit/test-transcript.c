@@ -291,10 +291,10 @@ test_attachment (void)
   g_assert_cmpstr (rk_transcript_entry_get_title (e), ==, "sales.csv");
   g_assert_cmpstr (rk_transcript_entry_get_detail (e), ==, "{\"name\":\"sales-2.csv\",\"kind\":\"csv\"}");
 
-  notebook = rk_transcript_to_notebook (t, NULL, &error);
+  notebook = rk_transcript_to_notebook (t, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (notebook, "sales-2.csv"));
-  html = rk_transcript_to_html (t, NULL, "T", &error);
+  html = rk_transcript_to_html (t, NULL, "T", NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (html, "sales.csv"));
 }
@@ -759,7 +759,7 @@ test_notebook (void)
   guint n_code = 0, n_png = 0;
 
   rk_transcript_add_artifact (t, "c2", &link);
-  nb = rk_transcript_to_notebook (t, handle, &error);
+  nb = rk_transcript_to_notebook (t, handle, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (nb);
 
@@ -792,7 +792,7 @@ test_notebook (void)
 
   /* No workspace: no figures, still valid. */
   {
-    g_autofree char *nb2 = rk_transcript_to_notebook (t, NULL, &error);
+    g_autofree char *nb2 = rk_transcript_to_notebook (t, NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_null (strstr (nb2, "image/png\" : \"iVBOR"));
   }
@@ -834,11 +834,17 @@ test_html (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *html = NULL;
   RkTranscriptArtifact link = { RK_ENTRY_FIGURE, "figures/link.png", "image/png", "linked", 0, 0, 0, 0 };
+  g_autoptr(GPtrArray) not_embedded = g_ptr_array_new_with_free_func (g_free);
 
   rk_transcript_add_artifact (t, "c2", &link);
   rk_transcript_add_assistant (t, "</pre><img src=x onerror=alert(1)> & \"quotes\"");
-  html = rk_transcript_to_html (t, handle, "Sales <review>", &error);
+  html = rk_transcript_to_html (t, handle, "Sales <review>", not_embedded, &error);
   g_assert_no_error (error);
+  /* Named as not embedded, once each: the table the workspace lacks and
+   * the figure behind a symlink. */
+  g_assert_cmpuint (not_embedded->len, ==, 2);
+  g_assert_nonnull (strstr (not_embedded->pdata[0], "tables/t1.rktable"));
+  g_assert_nonnull (strstr (not_embedded->pdata[1], "figures/link.png"));
   g_assert_true (g_str_has_prefix (html, "<!DOCTYPE html>"));
   g_assert_nonnull (strstr (html, "<title>Sales &lt;review&gt;</title>"));
   g_assert_null (strstr (html, "<script>"));
@@ -853,6 +859,81 @@ test_html (void)
   /* The revision of c1 is shown as a diff. */
   g_assert_nonnull (strstr (html, "+df.plot()"));
   g_assert_nonnull (strstr (html, "ZeroDivisionError"));
+}
+
+/* Issue 19: an export shows the streamed final answer once, takes the whole
+ * first question as its title, and follows each file with its profile. */
+static void
+test_export_answer_once (void)
+{
+  g_autoptr(RkTranscript) t = rk_transcript_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *html = NULL;
+  g_autofree char *notebook = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *expected = NULL;
+  const char *question = "Which of the cities has the largest population, counted over every year of the survey?";
+  const char *profile = "{\"name\": \"s.csv\", \"size\": 120, \"kind\": \"csv\", \"tables\": [{\"rows\": 3,"
+                        " \"columns\": 2, \"header\": true, \"column_info\": [{\"name\": \"city\", \"type\": \"text\","
+                        " \"missing\": 0}, {\"name\": \"population\", \"type\": \"integer\", \"missing\": 0}]}]}";
+  guint file, answer, other;
+
+  g_assert_null (rk_transcript_dup_title (t));
+  file = rk_transcript_add_attachment (t, "s.csv", "s.csv");
+  g_assert_true (rk_transcript_set_attachment_profile (t, file, profile));
+  rk_transcript_add_user (t, question, NULL);
+  rk_transcript_add_assistant (t, "Lyon is the largest.\n");
+  answer = rk_transcript_add_answer (t, "Lyon is the largest.");
+  g_assert_true (rk_transcript_answer_repeats (t, rk_transcript_lookup (t, answer)));
+  title = rk_transcript_dup_title (t);
+  g_assert_cmpstr (title, ==, question);
+
+  html = rk_transcript_to_html (t, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  expected = g_strdup_printf ("<h1>%s</h1>", question);
+  g_assert_nonnull (strstr (html, expected));
+  g_assert_nonnull (strstr (html, "Lyon is the largest."));
+  g_assert_null (strstr (strstr (html, "Lyon is the largest.") + 1, "Lyon is the largest."));
+  g_assert_nonnull (strstr (html, "population"));
+  notebook = rk_transcript_to_notebook (t, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (strstr (strstr (notebook, "Lyon is the largest.") + 1, "Lyon is the largest."));
+  g_assert_nonnull (strstr (notebook, "population"));
+
+  /* A column name from a hostile file cannot end the profile's code block
+   * and become markdown (a remote image) in the notebook. */
+  {
+    const char *hostile = "{\"name\": \"h.csv\", \"size\": 9, \"kind\": \"csv\", \"tables\": [{\"rows\": 1,"
+                          " \"columns\": 1, \"header\": true, \"column_info\": [{\"name\":"
+                          " \"a\\r![x](http://example.com/x.png)\\n![y](http://example.com/y.png)\", \"type\": \"text\"}]}]}";
+    guint h = rk_transcript_add_attachment (t, "h.csv", "h.csv");
+    g_autofree char *nb = NULL;
+    g_autoptr(JsonNode) doc = NULL;
+    JsonArray *cells;
+
+    g_assert_true (rk_transcript_set_attachment_profile (t, h, hostile));
+    nb = rk_transcript_to_notebook (t, NULL, NULL, &error);
+    g_assert_no_error (error);
+    doc = json_from_string (nb, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (nb, "example.com/x.png"));
+    cells = json_object_get_array_member (json_node_get_object (doc), "cells");
+    for (guint i = 0; i < json_array_get_length (cells); i++)
+      {
+        const char *source = json_object_get_string_member (json_array_get_object_element (cells, i), "source");
+
+        /* No line of any cell begins with the image, after a LF or a CR. */
+        g_assert_false (g_str_has_prefix (source, "!["));
+        g_assert_null (strstr (source, "\n!["));
+        g_assert_null (strstr (source, "\r!["));
+      }
+  }
+
+  /* An answer that says something else is no repeat: both stay. */
+  rk_transcript_add_assistant (t, "Checking again.");
+  other = rk_transcript_add_answer (t, "Nice, after all.");
+  g_assert_false (rk_transcript_answer_repeats (t, rk_transcript_lookup (t, other)));
+  g_assert_false (rk_transcript_answer_repeats (t, rk_transcript_lookup (t, file)));
 }
 
 int
@@ -875,6 +956,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rk/transcript/load", test_load);
   g_test_add_func ("/rk/transcript/notebook", test_notebook);
   g_test_add_func ("/rk/transcript/html", test_html);
+  g_test_add_func ("/rk/transcript/export-answer-once", test_export_answer_once);
   ret = g_test_run ();
 
   {
