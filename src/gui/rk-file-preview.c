@@ -126,6 +126,11 @@ rk_file_preview_init (RkFilePreview *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->grid);
+  /* One Tab stop, the button (Enter opens the whole table); the scroller
+   * inside it is for the pointer, and named for screen readers. */
+  gtk_widget_set_can_focus (scroller, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (scroller), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Preview of the first rows"), -1);
 
   self->button = gtk_button_new ();
   gtk_button_set_child (GTK_BUTTON (self->button), scroller);

@@ -2507,7 +2507,7 @@ def _():
         a.close()
 
 
-@case('fs', 'an input removed by the caller and added again while the program runs comes back under its '
+@case('fs', 'capped workspace: an input removed by the caller and added again while the program runs comes back under its '
             'link; a file the program made under that name still refuses the take')
 def _():
     ws = new_workspace()
