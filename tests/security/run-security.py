@@ -2395,6 +2395,20 @@ def make_input(ws, name, size, sparse=True):
     return path
 
 
+def stage(ws, name, data):
+    """A file the caller adds while the program runs, as rk-import stages it:
+    read-only in .reckon-incoming/, owned by the workspace's owner."""
+    inc = os.path.join(ws, '.reckon-incoming')
+    if not os.path.isdir(inc):
+        os.mkdir(inc)
+        give_to_workspace_owner(ws, inc)
+    path = os.path.join(inc, name)
+    with open(path, 'wb') as out:
+        out.write(data)
+    os.chmod(path, 0o444)
+    give_to_workspace_owner(ws, path)
+
+
 INPUT_ATTACKS = '''
 out = {}
 out["size"] = os.path.getsize("data.csv")
@@ -2530,21 +2544,10 @@ def _():
         f = a.makefile()
         a.settimeout(20)
         os.unlink(os.path.join(ws, 'data.csv'))
-        inc = os.path.join(ws, '.reckon-incoming')
-        os.mkdir(inc)
-        give_to_workspace_owner(ws, inc)
-        path = os.path.join(inc, 'data.csv')
-        with open(path, 'wb') as out:
-            out.write(b'again,1\n')
-        os.chmod(path, 0o444)
-        give_to_workspace_owner(ws, path)
+        stage(ws, 'data.csv', b'again,1\n')
         a.sendall(b'l')
         equal(json.loads(f.readline()).get('loaded'), True, 'the removed input taken again')
-        path = os.path.join(inc, 'mine.csv')
-        with open(path, 'wb') as out:
-            out.write(b'forged by the caller\n')
-        os.chmod(path, 0o444)
-        give_to_workspace_owner(ws, path)
+        stage(ws, 'mine.csv', b'forged by the caller\n')
         a.sendall(b'l')
         answer = json.loads(f.readline())
         equal(answer.get('loaded'), False, f'a name the program made is not replaced ({answer})')
