@@ -353,6 +353,20 @@ def walk(node, fn, depth=0):
         pass
 
 
+def focused_node(root):
+    """The node under @root that has the keyboard focus, or None."""
+    found = []
+
+    def look(n):
+        try:
+            if not found and n.getState().contains(pyatspi.STATE_FOCUSED):
+                found.append(n)
+        except Exception:
+            pass
+    walk(root, look)
+    return found[0] if found else None
+
+
 def find_node(root, name, role=None, showing=True):
     found = []
 

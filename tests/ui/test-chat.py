@@ -12,7 +12,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pyatspi  # noqa: E402
-from reckonui import App, MockServer, TapSuite, key, walk, wait_for  # noqa: E402
+from reckonui import App, MockServer, TapSuite, focused_node, key, walk, wait_for  # noqa: E402
 
 t = TapSuite()
 
@@ -40,16 +40,7 @@ app = App(settings={"endpoint": server.url, "api-kind": "ollama", "model": "qwen
 
 
 def focused():
-    found = []
-
-    def look(n):
-        try:
-            if not found and n.getState().contains(pyatspi.STATE_FOCUSED):
-                found.append(n)
-        except Exception:
-            pass
-    walk(app.root, look)
-    return found[0] if found else None
+    return focused_node(app.root)
 
 
 def focused_name():
