@@ -2395,6 +2395,26 @@ def make_input(ws, name, size, sparse=True):
     return path
 
 
+def start_synced(ws, opts, code):
+    """Starts @code in a sandbox on @ws with a --sync-fd and waits for its
+    "ready" line. Returns (process, the caller's socket, a reader of it)."""
+    a, b = socket.socketpair()
+    cmd = [SANDBOX, '--workspace', ws, *opts, '--sync-fd', str(b.fileno()), '--',
+           PY, '-c', PRELUDE + textwrap.dedent(code)]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         pass_fds=(b.fileno(),))
+    b.close()
+    try:
+        wait_line(p)
+    except BaseException:
+        p.kill()
+        p.wait()
+        a.close()
+        raise
+    a.settimeout(20)
+    return p, a, a.makefile()
+
+
 def stage(ws, name, data):
     """A file the caller adds while the program runs, as rk-import stages it:
     read-only in .reckon-incoming/, owned by the workspace's owner."""
@@ -2481,9 +2501,7 @@ def _():
             'not copied, not counted against --disk (neither staged nor linked), read-only inside')
 def _():
     ws = new_workspace()
-    a, b = socket.socketpair()
-    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--sync-fd', str(b.fileno()), '--',
-           PY, '-c', PRELUDE + textwrap.dedent('''
+    p, a, f = start_synced(ws, TMPFS, '''
         print("ready", flush=True)
         sys.stdin.readline()
         import time
@@ -2492,14 +2510,8 @@ def _():
                "append": oserr(lambda: open("big.csv", "a").write("x")),
                "write_target": oserr(lambda: open("/inputs/big.csv", "r+").write("x"))}
         print(json.dumps(out))
-    ''')]
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         pass_fds=(b.fileno(),))
-    b.close()
+    ''')
     try:
-        wait_line(p)
-        f = a.makefile()
-        a.settimeout(20)
         inc = os.path.join(ws, '.reckon-incoming')
         os.mkdir(inc)
         give_to_workspace_owner(ws, inc)
@@ -2526,23 +2538,15 @@ def _():
 def _():
     ws = new_workspace()
     make_input(ws, 'data.csv', 4096, sparse=True)
-    a, b = socket.socketpair()
-    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--input', 'data.csv', '--sync-fd', str(b.fileno()), '--',
-           PY, '-c', PRELUDE + textwrap.dedent('''
+    p, a, f = start_synced(ws, (*TMPFS, '--input', 'data.csv'), '''
         open("mine.csv", "w").write("the program's own")
         print("ready", flush=True)
         sys.stdin.readline()
         out = {"link": os.readlink("data.csv"), "read": open("data.csv").readline().strip(),
                "mine": open("mine.csv").read()}
         print(json.dumps(out))
-    ''')]
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         pass_fds=(b.fileno(),))
-    b.close()
+    ''')
     try:
-        wait_line(p)
-        f = a.makefile()
-        a.settimeout(20)
         os.unlink(os.path.join(ws, 'data.csv'))
         stage(ws, 'data.csv', b'again,1\n')
         a.sendall(b'l')
