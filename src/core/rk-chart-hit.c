@@ -232,6 +232,21 @@ grid_nearest (RkChart      *self,
 
 /* ------------------------------------------------------------- hit test */
 
+/* Fills in where the point @hit->series, @hit->index sits, in data and
+ * in pixels, once a line, area or scatter hit test has chosen it. */
+static void
+point_hit_fill (RkChart      *self,
+                const Layout *L,
+                RkChartHit   *hit)
+{
+  const Series *s = &self->series[hit->series];
+
+  hit->x = hit->x_end = series_x (s, hit->index);
+  hit->y = s->y[hit->index];
+  hit->px = map_x (L, hit->x);
+  hit->py = map_y (L, self->stacked ? s->top[hit->index] : hit->y);
+}
+
 static gboolean
 hit_test_layout (RkChart      *self,
                  const Layout *layout,
@@ -253,13 +268,7 @@ hit_test_layout (RkChart      *self,
         self->grid = grid_build (self, layout);
       found = grid_nearest (self, layout, x, y, &hit->series, &hit->index);
       if (found)
-        {
-          const Series *s = &self->series[hit->series];
-          hit->x = hit->x_end = series_x (s, hit->index);
-          hit->y = s->y[hit->index];
-          hit->px = map_x (&L, hit->x);
-          hit->py = map_y (&L, self->stacked ? s->top[hit->index] : hit->y);
-        }
+        point_hit_fill (self, &L, hit);
       return found;
     }
 
@@ -380,13 +389,7 @@ hit_test_layout (RkChart      *self,
             }
         }
       if (found)
-        {
-          const Series *s = &self->series[hit->series];
-          hit->x = hit->x_end = series_x (s, hit->index);
-          hit->y = s->y[hit->index];
-          hit->px = map_x (&L, hit->x);
-          hit->py = map_y (&L, self->stacked ? s->top[hit->index] : hit->y);
-        }
+        point_hit_fill (self, &L, hit);
       break;
 
     case RK_CHART_KIND_BAR:

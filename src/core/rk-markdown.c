@@ -450,12 +450,11 @@ end_block (GString *s,
     g_string_append (s, tight ? "\n" : "\n\n");
 }
 
-static cmark_node *
-parse_document (const char *valid)
+cmark_parser *
+_rk_markdown_parser_new (void)
 {
   static const char *const ext_names[] = { "strikethrough", "table", "autolink", "tasklist" };
   cmark_parser *parser;
-  cmark_node *doc;
 
   cmark_gfm_core_extensions_ensure_registered ();
   parser = cmark_parser_new (CMARK_OPT_DEFAULT);
@@ -465,6 +464,15 @@ parse_document (const char *valid)
       if (ext != NULL)
         cmark_parser_attach_syntax_extension (parser, ext);
     }
+  return parser;
+}
+
+static cmark_node *
+parse_document (const char *valid)
+{
+  cmark_parser *parser = _rk_markdown_parser_new ();
+  cmark_node *doc;
+
   cmark_parser_feed (parser, valid, strlen (valid));
   doc = cmark_parser_finish (parser);
   cmark_parser_free (parser);

@@ -383,6 +383,19 @@ kind_name (RkEntryKind kind)
     }
 }
 
+/* Member @name: @value, or null when there is none. */
+static void
+add_string_or_null (JsonBuilder *b,
+                    const char  *name,
+                    const char  *value)
+{
+  json_builder_set_member_name (b, name);
+  if (value != NULL)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
 char *
 rk_provenance_to_json (GPtrArray *records)
 {
@@ -410,28 +423,12 @@ rk_provenance_to_json (GPtrArray *records)
       json_builder_add_string_value (b, kind_name (p->kind));
       json_builder_set_member_name (b, "path");
       json_builder_add_string_value (b, p->path);
-      json_builder_set_member_name (b, "title");
-      if (p->title != NULL)
-        json_builder_add_string_value (b, p->title);
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "cell");
-      if (p->cell_id != NULL)
-        json_builder_add_string_value (b, p->cell_id);
-      else
-        json_builder_add_null_value (b);
+      add_string_or_null (b, "title", p->title);
+      add_string_or_null (b, "cell", p->cell_id);
       json_builder_set_member_name (b, "cell_number");
       json_builder_add_int_value (b, p->cell_number);
-      json_builder_set_member_name (b, "code");
-      if (p->code != NULL)
-        json_builder_add_string_value (b, p->code);
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "time");
-      if (iso != NULL)
-        json_builder_add_string_value (b, iso);
-      else
-        json_builder_add_null_value (b);
+      add_string_or_null (b, "code", p->code);
+      add_string_or_null (b, "time", iso);
       json_builder_set_member_name (b, "inputs");
       json_builder_begin_array (b);
       for (guint k = 0; k < p->inputs->len; k++)
@@ -441,11 +438,7 @@ rk_provenance_to_json (GPtrArray *records)
           json_builder_begin_object (b);
           json_builder_set_member_name (b, "name");
           json_builder_add_string_value (b, input->name);
-          json_builder_set_member_name (b, "sha256");
-          if (input->sha256 != NULL)
-            json_builder_add_string_value (b, input->sha256);
-          else
-            json_builder_add_null_value (b);
+          add_string_or_null (b, "sha256", input->sha256);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);

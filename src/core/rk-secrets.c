@@ -77,25 +77,20 @@ load_once (gpointer data)
   return &lib;
 }
 
+/* The loaded library; without it, NULL, and the call (@source_tag) still
+ * completes, with the error, as a task of ours. */
 static const Libsecret *
-libsecret (GError **error)
+libsecret_or_report (gpointer             source_tag,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
 {
   static GOnce once = G_ONCE_INIT;
   const Libsecret *loaded = g_once (&once, load_once, NULL);
 
   if (loaded == NULL)
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, load_error);
+    g_task_report_new_error (NULL, callback, user_data, source_tag,
+                             G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s", load_error);
   return loaded;
-}
-
-/* Without libsecret the call still completes, with the error, as a task of ours. */
-static void
-report_unavailable (gpointer             source_tag,
-                    GAsyncReadyCallback  callback,
-                    gpointer             user_data,
-                    GError              *error)
-{
-  g_task_report_error (NULL, callback, user_data, source_tag, error);
 }
 
 const void *
@@ -111,18 +106,15 @@ rk_secrets_store_api_key_async (const char          *endpoint,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  GError *error = NULL;
-  const Libsecret *s = libsecret (&error);
+  const Libsecret *s;
   g_autofree char *label = NULL;
 
   g_return_if_fail (endpoint != NULL);
   g_return_if_fail (api_key != NULL);
 
+  s = libsecret_or_report (rk_secrets_store_api_key_async, callback, user_data);
   if (s == NULL)
-    {
-      report_unavailable (rk_secrets_store_api_key_async, callback, user_data, error);
-      return;
-    }
+    return;
   label = g_strdup_printf (_("Reckon API key for %s"), endpoint);
   s->store (&schema, SECRET_COLLECTION_DEFAULT, label, api_key,
             cancellable, callback, user_data,
@@ -144,16 +136,13 @@ rk_secrets_lookup_api_key_async (const char          *endpoint,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data)
 {
-  GError *error = NULL;
-  const Libsecret *s = libsecret (&error);
+  const Libsecret *s;
 
   g_return_if_fail (endpoint != NULL);
 
+  s = libsecret_or_report (rk_secrets_lookup_api_key_async, callback, user_data);
   if (s == NULL)
-    {
-      report_unavailable (rk_secrets_lookup_api_key_async, callback, user_data, error);
-      return;
-    }
+    return;
   s->lookup (&schema, cancellable, callback, user_data, "endpoint", endpoint, NULL);
 }
 
@@ -181,16 +170,13 @@ rk_secrets_clear_api_key_async (const char          *endpoint,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  GError *error = NULL;
-  const Libsecret *s = libsecret (&error);
+  const Libsecret *s;
 
   g_return_if_fail (endpoint != NULL);
 
+  s = libsecret_or_report (rk_secrets_clear_api_key_async, callback, user_data);
   if (s == NULL)
-    {
-      report_unavailable (rk_secrets_clear_api_key_async, callback, user_data, error);
-      return;
-    }
+    return;
   s->clear (&schema, cancellable, callback, user_data, "endpoint", endpoint, NULL);
 }
 

@@ -25,6 +25,7 @@
 
 #include "rk-chart.h"
 #include "rk-diff.h"
+#include "rk-markdown-private.h"
 #include "rk-notebook-prelude.h"
 #include "rk-profile.h"
 #include "rk-table.h"
@@ -300,7 +301,6 @@ append_markdown (GString    *s,
                  const char *text)
 {
 #ifdef RK_HAVE_CMARK_GFM
-  static const char *ext_names[] = { "table", "strikethrough", "autolink", "tasklist" };
   cmark_parser *parser;
   cmark_node *doc;
   char *html;
@@ -310,14 +310,7 @@ append_markdown (GString    *s,
       append_escaped (s, text);
       return;
     }
-  cmark_gfm_core_extensions_ensure_registered ();
-  parser = cmark_parser_new (CMARK_OPT_DEFAULT);
-  for (guint i = 0; i < G_N_ELEMENTS (ext_names); i++)
-    {
-      cmark_syntax_extension *ext = cmark_find_syntax_extension (ext_names[i]);
-      if (ext != NULL)
-        cmark_parser_attach_syntax_extension (parser, ext);
-    }
+  parser = _rk_markdown_parser_new ();
   cmark_parser_feed (parser, text, strlen (text));
   doc = cmark_parser_finish (parser);
   html = cmark_render_html (doc, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions (parser));
