@@ -120,16 +120,61 @@ rk_json_parse_object (const char      *data,
   return json_object_ref (json_node_get_object (root));
 }
 
-/* The member, or NULL when absent or null; FALSE (with an error) when it is
- * absent but required. */
+typedef enum
+{
+  KIND_STRING,
+  KIND_INT,
+  KIND_NUMBER,
+  KIND_BOOL,
+  KIND_ARRAY,
+  KIND_OBJECT,
+} Kind;
+
+static gboolean
+holds (JsonNode *node,
+       GType     type)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == type;
+}
+
+/* NULL when @node is of @kind, else what it should have been, as the
+ * messages name it ("“x” is not …"). */
+static const char *
+kind_mismatch (JsonNode *node,
+               Kind      kind)
+{
+  switch (kind)
+    {
+    case KIND_STRING:
+      return holds (node, G_TYPE_STRING) ? NULL : "a string";
+    case KIND_INT:
+      return holds (node, G_TYPE_INT64) ? NULL : "an integer";
+    case KIND_NUMBER:
+      return holds (node, G_TYPE_INT64) || holds (node, G_TYPE_DOUBLE) ? NULL : "a number";
+    case KIND_BOOL:
+      return holds (node, G_TYPE_BOOLEAN) ? NULL : "true or false";
+    case KIND_ARRAY:
+      return JSON_NODE_HOLDS_ARRAY (node) ? NULL : "an array";
+    case KIND_OBJECT:
+      return JSON_NODE_HOLDS_OBJECT (node) ? NULL : "an object";
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* The member in *@out when it is of @kind; NULL when it is absent or null
+ * and not required. FALSE (with an error) when it is missing but required
+ * or of another kind. */
 static gboolean
 lookup (JsonObject   *obj,
         const char   *member,
         RkJsonFlags   flags,
+        Kind          kind,
         JsonNode    **out,
         GError      **error)
 {
   JsonNode *node = obj != NULL ? json_object_get_member (obj, member) : NULL;
+  const char *wanted;
 
   *out = NULL;
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
@@ -139,15 +184,22 @@ lookup (JsonObject   *obj,
       g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is missing", member);
       return FALSE;
     }
+  wanted = kind_mismatch (node, kind);
+  if (wanted != NULL)
+    {
+      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not %s", member, wanted);
+      return FALSE;
+    }
   *out = node;
   return TRUE;
 }
 
 static gboolean
-holds (JsonNode *node,
-       GType     type)
+out_of_range (const char  *member,
+              GError     **error)
 {
-  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == type;
+  g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is out of range", member);
+  return FALSE;
 }
 
 gboolean
@@ -165,15 +217,10 @@ rk_json_get_string (JsonObject   *obj,
   g_return_val_if_fail (out != NULL, FALSE);
 
   *out = NULL;
-  if (!lookup (obj, member, flags, &node, error))
+  if (!lookup (obj, member, flags, KIND_STRING, &node, error))
     return FALSE;
   if (node == NULL)
     return TRUE;
-  if (!holds (node, G_TYPE_STRING))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not a string", member);
-      return FALSE;
-    }
   value = json_node_get_string (node);
   if (value == NULL)
     value = "";
@@ -257,21 +304,13 @@ rk_json_get_int (JsonObject   *obj,
 
   g_return_val_if_fail (out != NULL, FALSE);
 
-  if (!lookup (obj, member, flags, &node, error))
+  if (!lookup (obj, member, flags, KIND_INT, &node, error))
     return FALSE;
   if (node == NULL)
     return TRUE;
-  if (!holds (node, G_TYPE_INT64))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not an integer", member);
-      return FALSE;
-    }
   value = json_node_get_int (node);
   if (value < min || value > max)
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is out of range", member);
-      return FALSE;
-    }
+    return out_of_range (member, error);
   *out = value;
   return TRUE;
 }
@@ -290,25 +329,17 @@ rk_json_get_double (JsonObject   *obj,
 
   g_return_val_if_fail (out != NULL, FALSE);
 
-  if (!lookup (obj, member, flags, &node, error))
+  if (!lookup (obj, member, flags, KIND_NUMBER, &node, error))
     return FALSE;
   if (node == NULL)
     return TRUE;
   if (holds (node, G_TYPE_INT64))
     value = (double) json_node_get_int (node);
-  else if (holds (node, G_TYPE_DOUBLE))
-    value = json_node_get_double (node);
   else
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not a number", member);
-      return FALSE;
-    }
+    value = json_node_get_double (node);
   /* NaN fails both comparisons; infinities are out of any finite range. */
   if (!(value >= min && value <= max) || !isfinite (value))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is out of range", member);
-      return FALSE;
-    }
+    return out_of_range (member, error);
   *out = value;
   return TRUE;
 }
@@ -324,16 +355,10 @@ rk_json_get_bool (JsonObject   *obj,
 
   g_return_val_if_fail (out != NULL, FALSE);
 
-  if (!lookup (obj, member, flags, &node, error))
+  if (!lookup (obj, member, flags, KIND_BOOL, &node, error))
     return FALSE;
-  if (node == NULL)
-    return TRUE;
-  if (!holds (node, G_TYPE_BOOLEAN))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not true or false", member);
-      return FALSE;
-    }
-  *out = json_node_get_boolean (node);
+  if (node != NULL)
+    *out = json_node_get_boolean (node);
   return TRUE;
 }
 
@@ -351,15 +376,10 @@ rk_json_get_array (JsonObject   *obj,
   g_return_val_if_fail (out != NULL, FALSE);
 
   *out = NULL;
-  if (!lookup (obj, member, flags, &node, error))
+  if (!lookup (obj, member, flags, KIND_ARRAY, &node, error))
     return FALSE;
   if (node == NULL)
     return TRUE;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not an array", member);
-      return FALSE;
-    }
   array = json_node_get_array (node);
   if (json_array_get_length (array) > max_len)
     {
@@ -383,15 +403,9 @@ rk_json_get_object (JsonObject   *obj,
   g_return_val_if_fail (out != NULL, FALSE);
 
   *out = NULL;
-  if (!lookup (obj, member, flags, &node, error))
+  if (!lookup (obj, member, flags, KIND_OBJECT, &node, error))
     return FALSE;
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, RK_PARSE_ERROR, RK_PARSE_ERROR_MALFORMED, "“%s” is not an object", member);
-      return FALSE;
-    }
-  *out = json_node_get_object (node);
+  if (node != NULL)
+    *out = json_node_get_object (node);
   return TRUE;
 }
