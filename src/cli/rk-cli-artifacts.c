@@ -1,26 +1,22 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-cli-artifacts.c — copying what a run produced out of the workspace for
- * the CLI's --out: tables as CSV through RkTable (and as .rkt, for
- * `reckon-cli table`), everything else through rk-export, which reads only
- * regular files beneath the workspace; charts also drawn to PNG. */
+ * the CLI's --out: tables as CSV and charts as PNG through the core's
+ * rk_artifact_save, the originals (.rkt, chart specs, figures, files)
+ * through rk-export, which reads only regular files beneath the workspace. */
 #define G_LOG_DOMAIN "reckon-cli"
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "rk-chart.h"
+#include "rk-artifact-export.h"
 #include "rk-cli.h"
 #include "rk-export.h"
 #include "rk-import.h"
-#include "rk-kernel-protocol.h"
 #include "rk-session.h"
-#include "rk-table.h"
 #include "rk-text.h"
 
 /* A name in @dir that does not exist yet: @name, or "@name (2)", ... */
@@ -61,104 +57,56 @@ free_named_path (const char *out_dir,
   return path;
 }
 
-/* A table as CSV, and as the .rkt the kernel wrote (raw values and types,
- * for `reckon-cli table`). */
+/* A table, a figure or a chart under a name that says what it is: a table
+ * as CSV (rk_artifact_save) and as the .rkt the kernel wrote (raw values
+ * and types, for `reckon-cli table`); a chart drawn to PNG and its spec
+ * beside it (for `reckon-cli chart`); a figure as it is (figure-1.png,
+ * figure-2.svg). Everything is read through fds beneath the workspace. */
 static gboolean
-save_table (RkWorkspace      *workspace,
-            const RkExportLimits *limits,
-            const RkArtifact *artifact,
-            const char       *out_dir,
-            guint             n,
-            GPtrArray        *saved,
-            GError          **error)
-{
-  g_autofree char *csv_path = NULL;
-  g_autofree char *rkt_path = NULL;
-  g_autoptr(RkTable) table = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileOutputStream) stream = NULL;
-  int fd;
-
-  fd = rk_workspace_open_file (workspace, artifact->path, error);
-  if (fd < 0)
-    return FALSE;
-  table = rk_table_open_fd (fd, error);
-  close (fd);
-  if (table == NULL)
-    return FALSE;
-
-  csv_path = free_named_path (out_dir, artifact->title, "table", n, "csv", error);
-  if (csv_path == NULL)
-    return FALSE;
-  file = g_file_new_for_path (csv_path);
-  stream = g_file_create (file, G_FILE_CREATE_NONE, NULL, error);
-  if (stream == NULL)
-    return FALSE;
-  if (!rk_table_export (table, RK_TABLE_EXPORT_CSV, G_OUTPUT_STREAM (stream), NULL, NULL, NULL, error)
-      || !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error))
-    {
-      g_file_delete (file, NULL, NULL);
-      return FALSE;
-    }
-  g_ptr_array_add (saved, g_steal_pointer (&csv_path));
-
-  rkt_path = free_named_path (out_dir, artifact->title, "table", n, "rkt", error);
-  if (rkt_path == NULL || !rk_export_file_limited (workspace, artifact->path, rkt_path, limits, NULL, error))
-    return FALSE;
-  g_ptr_array_add (saved, g_steal_pointer (&rkt_path));
-  return TRUE;
-}
-
-/* A figure under a name that says what it is: figure-1.png, figure-2.svg. */
-static gboolean
-save_figure (RkWorkspace      *workspace,
-             const RkExportLimits *limits,
-             const RkArtifact *artifact,
-             const char       *out_dir,
-             guint             n,
-             GPtrArray        *saved,
-             GError          **error)
+save_artifact (RkWorkspace          *workspace,
+               const RkExportLimits *limits,
+               const RkArtifact     *artifact,
+               const char           *out_dir,
+               guint                 n,
+               GPtrArray            *saved,
+               GError              **error)
 {
   const char *dot = strrchr (artifact->path, '.');
-  g_autofree char *path = free_named_path (out_dir, NULL, "figure", n,
-                                           dot != NULL && g_strcmp0 (dot, ".svg") == 0 ? "svg" : "png",
-                                           error);
+  const char *title = artifact->title;
+  const char *fallback;
+  const char *converted = NULL;   /* the form a user opens, when not the original */
+  const char *original;
+  RkEntryKind entry_kind = RK_ENTRY_FILE;
+  g_autofree char *path = NULL;
 
+  switch (artifact->kind)
+    {
+    case RK_ARTIFACT_TABLE:
+      entry_kind = RK_ENTRY_TABLE;
+      fallback = "table", converted = "csv", original = "rkt";
+      break;
+    case RK_ARTIFACT_CHART:
+      entry_kind = RK_ENTRY_CHART;
+      fallback = "chart", converted = "png", original = "json";
+      break;
+    case RK_ARTIFACT_FIGURE:
+    default:
+      title = NULL;
+      fallback = "figure", original = dot != NULL && g_strcmp0 (dot, ".svg") == 0 ? "svg" : "png";
+      break;
+    }
+
+  if (converted != NULL)
+    {
+      path = free_named_path (out_dir, title, fallback, n, converted, error);
+      if (path == NULL || !rk_artifact_save (workspace, entry_kind, artifact->path, path, NULL, error))
+        return FALSE;
+      g_ptr_array_add (saved, g_steal_pointer (&path));
+    }
+  path = free_named_path (out_dir, title, fallback, n, original, error);
   if (path == NULL || !rk_export_file_limited (workspace, artifact->path, path, limits, NULL, error))
     return FALSE;
   g_ptr_array_add (saved, g_steal_pointer (&path));
-  return TRUE;
-}
-
-/* A chart as a picture the user can open, drawn by RkChart from its spec
- * (read through an fd beneath the workspace, like everything else), and
- * the spec beside it for `reckon-cli chart`. */
-static gboolean
-save_chart (RkWorkspace      *workspace,
-            const RkExportLimits *limits,
-            const RkArtifact *artifact,
-            const char       *out_dir,
-            guint             n,
-            GPtrArray        *saved,
-            GError          **error)
-{
-  g_autofree char *png_path = NULL;
-  g_autofree char *spec_path = NULL;
-  g_autoptr(RkChart) chart = NULL;
-
-  /* The spec and its sidecar, both through fds beneath the workspace. */
-  chart = rk_chart_new_from_workspace (workspace, artifact->path, error);
-  if (chart == NULL)
-    return FALSE;
-  png_path = free_named_path (out_dir, artifact->title, "chart", n, "png", error);
-  if (png_path == NULL || !rk_chart_export (chart, png_path, -1, 1200, 800, RK_CHART_STYLE_LIGHT, error))
-    return FALSE;
-  g_ptr_array_add (saved, g_steal_pointer (&png_path));
-
-  spec_path = free_named_path (out_dir, artifact->title, "chart", n, "json", error);
-  if (spec_path == NULL || !rk_export_file_limited (workspace, artifact->path, spec_path, limits, NULL, error))
-    return FALSE;
-  g_ptr_array_add (saved, g_steal_pointer (&spec_path));
   return TRUE;
 }
 
@@ -247,13 +195,13 @@ rk_cli_save_artifacts (RkSession  *session,
       switch (artifact->kind)
         {
         case RK_ARTIFACT_TABLE:
-          ok = save_table (workspace, &limits, artifact, out_dir, ++n_tables, saved, &error);
+          ok = save_artifact (workspace, &limits, artifact, out_dir, ++n_tables, saved, &error);
           break;
         case RK_ARTIFACT_FIGURE:
-          ok = save_figure (workspace, &limits, artifact, out_dir, ++n_figures, saved, &error);
+          ok = save_artifact (workspace, &limits, artifact, out_dir, ++n_figures, saved, &error);
           break;
         case RK_ARTIFACT_CHART:
-          ok = save_chart (workspace, &limits, artifact, out_dir, ++n_charts, saved, &error);
+          ok = save_artifact (workspace, &limits, artifact, out_dir, ++n_charts, saved, &error);
           break;
         case RK_ARTIFACT_FILE:
         default:
