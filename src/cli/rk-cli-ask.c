@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <glib-unix.h>
@@ -38,7 +37,7 @@ typedef struct
   guint             n_interrupts;
   char             *pending_code; /* proposal waiting for y/n/e */
   GString          *turn_text;    /* what the model wrote since its last code */
-  guint             n_tables, n_figures, n_charts;
+  RkCliResultCount  results;
   char             *declined;     /* why code was not run, or NULL */
   char             *last_ename;   /* the last error a cell raised */
   char             *last_evalue;
@@ -47,6 +46,16 @@ typedef struct
 
 /* -- output -- */
 
+/* --json: one object a line; members in the order they were set. */
+static void
+print_json_object (JsonObject *o)
+{
+  g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), o);
+  g_autofree char *line = json_to_string (root, FALSE);
+
+  rk_cli_print_json (line);
+}
+
 static void
 print_json_event (const RkAgentEvent *event)
 {
@@ -54,71 +63,36 @@ print_json_event (const RkAgentEvent *event)
     "text", "reasoning", "code", "approval", "run", "output", "table",
     "figure", "chart", "file", "error", "run-finished", "answer",
   };
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *line = NULL;
+  g_autoptr(JsonObject) o = json_object_new ();
   RkKernelEvent *k = event->kernel_event;
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "event");
-  json_builder_add_string_value (b, names[event->type]);
-  json_builder_set_member_name (b, "step");
-  json_builder_add_int_value (b, event->step);
+  json_object_set_string_member (o, "event", names[event->type]);
+  json_object_set_int_member (o, "step", event->step);
   if (event->cell_id != NULL)
-    {
-      json_builder_set_member_name (b, "cell");
-      json_builder_add_string_value (b, event->cell_id);
-    }
+    json_object_set_string_member (o, "cell", event->cell_id);
   if (event->text != NULL)
-    {
-      json_builder_set_member_name (b, "text");
-      json_builder_add_string_value (b, event->text);
-    }
+    json_object_set_string_member (o, "text", event->text);
   if (event->code != NULL && (event->type == RK_AGENT_EVENT_CODE_PROPOSED
                               || event->type == RK_AGENT_EVENT_RUN_STARTED))
-    {
-      json_builder_set_member_name (b, "code");
-      json_builder_add_string_value (b, event->code);
-    }
+    json_object_set_string_member (o, "code", event->code);
   if (event->diff != NULL)
+    json_object_set_string_member (o, "diff", event->diff);
+  if (k != NULL && k->type == RK_KERNEL_EVENT_STREAM)
+    json_object_set_string_member (o, "stream", k->stream == RK_KERNEL_STREAM_STDERR ? "stderr" : "stdout");
+  if (k != NULL && k->path != NULL)
+    json_object_set_string_member (o, "path", k->path);
+  if (k != NULL && k->type == RK_KERNEL_EVENT_TABLE)
     {
-      json_builder_set_member_name (b, "diff");
-      json_builder_add_string_value (b, event->diff);
+      json_object_set_int_member (o, "rows", k->rows);
+      json_object_set_int_member (o, "columns", k->columns);
     }
-  if (k != NULL)
+  if (k != NULL && k->type == RK_KERNEL_EVENT_DONE)
     {
-      if (k->type == RK_KERNEL_EVENT_STREAM)
-        {
-          json_builder_set_member_name (b, "stream");
-          json_builder_add_string_value (b, k->stream == RK_KERNEL_STREAM_STDERR ? "stderr" : "stdout");
-        }
-      if (k->path != NULL)
-        {
-          json_builder_set_member_name (b, "path");
-          json_builder_add_string_value (b, k->path);
-        }
-      if (k->type == RK_KERNEL_EVENT_TABLE)
-        {
-          json_builder_set_member_name (b, "rows");
-          json_builder_add_int_value (b, k->rows);
-          json_builder_set_member_name (b, "columns");
-          json_builder_add_int_value (b, k->columns);
-        }
-      if (k->type == RK_KERNEL_EVENT_DONE)
-        {
-          json_builder_set_member_name (b, "status");
-          json_builder_add_string_value (b, rk_kernel_status_to_string (k->status));
-          if (k->limit != RK_SANDBOX_LIMIT_NONE)
-            {
-              json_builder_set_member_name (b, "limit");
-              json_builder_add_string_value (b, rk_sandbox_limit_to_name (k->limit));
-            }
-        }
+      json_object_set_string_member (o, "status", rk_kernel_status_to_string (k->status));
+      if (k->limit != RK_SANDBOX_LIMIT_NONE)
+        json_object_set_string_member (o, "limit", rk_sandbox_limit_to_name (k->limit));
     }
-  json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  line = json_to_string (root, FALSE);
-  rk_cli_print_json (line);
+  print_json_object (o);
 }
 
 static void
@@ -267,11 +241,6 @@ edit_code (const char *code,
 
 /* Without an editor, edited code is read from standard input up to a line
  * holding only a dot. */
-static void
-read_edit_line_cb (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      user_data);
-
 typedef struct
 {
   Ask     *ask;
@@ -428,32 +397,14 @@ agent_event_cb (RkAgent            *agent,
         }
       break;
     case RK_AGENT_EVENT_TABLE:
-      ensure_line_start (a);
-      a->n_tables++;
-      if (k->name != NULL && *k->name != '\0')
-        {
-          g_autofree char *name = rk_cli_name (k->name);
-          rk_cli_print (stdout, _("[table “%s”: %" PRId64 " rows × %" PRId64 " columns]\n"),
-                  name, k->rows, k->columns);
-        }
-      else
-        rk_cli_print (stdout, _("[table %u: %" PRId64 " rows × %" PRId64 " columns]\n"),
-                a->n_tables, k->rows, k->columns);
-      break;
     case RK_AGENT_EVENT_FIGURE:
-      ensure_line_start (a);
-      rk_cli_print (stdout, _("[figure %u: %" PRId64 "×%" PRId64 "]\n"), ++a->n_figures, k->width, k->height);
-      break;
     case RK_AGENT_EVENT_CHART:
-      ensure_line_start (a);
-      a->n_charts++;
-      if (k->title != NULL && *k->title != '\0')
-        {
-          g_autofree char *title = rk_cli_name (k->title);
-          rk_cli_print (stdout, _("[chart “%s”]\n"), title);
-        }
-      else
-        rk_cli_print (stdout, _("[chart %u]\n"), a->n_charts);
+      {
+        g_autofree char *label = rk_cli_result_label (&a->results, k);
+
+        ensure_line_start (a);
+        rk_cli_print (stdout, "[%s]\n", label);
+      }
       break;
     case RK_AGENT_EVENT_FILE:
       if (!g_str_has_prefix (k->path, ".reckon/"))
@@ -539,16 +490,6 @@ exit_status_for (const GError *error)
   return rk_cli_exit_for_model_error (error);
 }
 
-static void
-checked_cb (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
 /* Reaches the server and, when --model is given, checks that it lists it. */
 static gboolean
 check_model (RkModelClient *client,
@@ -557,9 +498,8 @@ check_model (RkModelClient *client,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  rk_model_client_check_model_async (client, cancellable, checked_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  rk_model_client_check_model_async (client, cancellable, rk_cli_keep_result_cb, &result);
+  rk_cli_wait (&result);
   return rk_model_client_check_model_finish (client, result, error);
 }
 
@@ -627,21 +567,12 @@ static void
 print_json_failure (const char *message,
                     int         status)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *line = NULL;
+  g_autoptr(JsonObject) o = json_object_new ();
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "event");
-  json_builder_add_string_value (b, "failed");
-  json_builder_set_member_name (b, "text");
-  json_builder_add_string_value (b, message);
-  json_builder_set_member_name (b, "exit");
-  json_builder_add_int_value (b, status);
-  json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  line = json_to_string (root, FALSE);
-  rk_cli_print_json (line);
+  json_object_set_string_member (o, "event", "failed");
+  json_object_set_string_member (o, "text", message);
+  json_object_set_int_member (o, "exit", status);
+  print_json_object (o);
 }
 
 static int
@@ -764,17 +695,8 @@ parse_options (AskOptions  *o,
       return fail (o->json, RK_CLI_EXIT_USAGE, message);
     }
 
-  if (o->api == NULL || g_strcmp0 (o->api, "auto") == 0)
-    o->model_api = RK_MODEL_API_AUTO;
-  else if (g_strcmp0 (o->api, "openai") == 0)
-    o->model_api = RK_MODEL_API_OPENAI;
-  else if (g_strcmp0 (o->api, "ollama") == 0)
-    o->model_api = RK_MODEL_API_OLLAMA;
-  else
-    {
-      g_autofree char *message = g_strdup_printf (_("--api takes auto, openai or ollama, not “%s”."), o->api);
-      return fail (o->json, RK_CLI_EXIT_USAGE, message);
-    }
+  if (!rk_cli_parse_api (o->api, &o->model_api, &error))
+    return fail (o->json, RK_CLI_EXIT_USAGE, error->message);
 
   if (o->max_steps < 1 || o->max_repairs < 0 || o->idle_timeout < 0)
     return fail (o->json, RK_CLI_EXIT_USAGE, _("the step, repair and timeout limits must be positive numbers."));
@@ -788,17 +710,9 @@ parse_options (AskOptions  *o,
 static RkModelClient *
 make_client (const AskOptions *o)
 {
-  RkModelClient *client = rk_model_client_new ();
-  const char *key = g_getenv ("RECKON_API_KEY");
+  RkModelClient *client = rk_cli_model_client_new (o->endpoint, o->model_api, o->allow_remote);
 
-  rk_model_client_set_endpoint (client, o->endpoint);
-  if (o->endpoint == NULL)
-    rk_model_client_set_candidates (client, rk_cli_default_endpoints);
-  if (key != NULL && key[0] != '\0')
-    rk_model_client_set_api_key (client, key);
   rk_model_client_set_model (client, o->model);
-  rk_model_client_set_api (client, o->model_api);
-  rk_model_client_set_allow_remote (client, o->allow_remote);
   if (o->idle_timeout > 0)
     rk_model_client_set_idle_timeout (client, (guint) o->idle_timeout);
   return client;

@@ -32,26 +32,16 @@ rk_cli_chart (int    argc,
   };
 
   context = g_option_context_new (_("SPEC.json — draw a chart spec to an image"));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   rk_cli_set_exit_help (context, _("the spec could not be read, or the picture not written"), RK_CLI_EXIT_USAGE, -1);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      rk_cli_print (stderr, "reckon-cli chart: %s\n", error->message);
-      return RK_CLI_EXIT_USAGE;
-    }
+  if (!rk_cli_parse_options (context, "chart", &argc, &argv))
+    return RK_CLI_EXIT_USAGE;
   if (specs == NULL || specs[0] == NULL || specs[1] != NULL || (out == NULL && !describe))
-    {
-      rk_cli_print (stderr, "%s\n", _("Usage: reckon-cli chart SPEC.json --out FILE.{png,svg,pdf} [--width W --height H --dark]"));
-      return RK_CLI_EXIT_USAGE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "%s\n", _("Usage: reckon-cli chart SPEC.json --out FILE.{png,svg,pdf} [--width W --height H --dark]"));
 
   chart = rk_chart_new_from_file (specs[0], &error);
   if (chart == NULL)
-    {
-      rk_cli_print (stderr, "reckon-cli chart: %s: %s\n", specs[0], error->message);
-      return RK_CLI_EXIT_FAILURE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_FAILURE, "reckon-cli chart: %s: %s\n", specs[0], error->message);
 
   if (describe)
     {
@@ -74,9 +64,6 @@ rk_cli_chart (int    argc,
   if (out != NULL &&
       !rk_chart_export (chart, out, -1, width, height,
                         dark ? RK_CHART_STYLE_DARK : RK_CHART_STYLE_LIGHT, &error))
-    {
-      rk_cli_print (stderr, "reckon-cli chart: %s\n", error->message);
-      return RK_CLI_EXIT_FAILURE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_FAILURE, "reckon-cli chart: %s\n", error->message);
   return RK_CLI_EXIT_OK;
 }

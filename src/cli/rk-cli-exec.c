@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <glib-unix.h>
@@ -23,14 +22,14 @@
 
 typedef struct
 {
-  RkKernel       *kernel;
-  RkKernelLimits  limits;
-  RkKernelEvent  *done;
-  GError         *error;
-  gboolean        finished;
-  gboolean        stopped;       /* Ctrl+C */
-  gboolean       stdout_at_line_start;
-  guint          n_tables, n_figures, n_charts;
+  RkKernel         *kernel;
+  RkKernelLimits    limits;
+  RkKernelEvent    *done;
+  GError           *error;
+  gboolean          finished;
+  gboolean          stopped;       /* Ctrl+C */
+  gboolean          stdout_at_line_start;
+  RkCliResultCount  results;
 } Exec;
 
 static void
@@ -87,35 +86,11 @@ event_cb (RkKernel      *kernel,
       fflush (stderr);
       break;
 
-    /* Results are named as the user knows them, never by their path inside
-     * the workspace. */
     case RK_KERNEL_EVENT_TABLE:
-      x->n_tables++;
-      if (ev->name != NULL && ev->name[0] != '\0')
-        {
-          name = rk_cli_name (ev->name);
-          rk_cli_print (stderr, _("reckon: table “%s”: %" PRId64 " rows × %" PRId64 " columns\n"),
-                   name, ev->rows, ev->columns);
-        }
-      else
-        rk_cli_print (stderr, _("reckon: table %u: %" PRId64 " rows × %" PRId64 " columns\n"),
-                 x->n_tables, ev->rows, ev->columns);
-      break;
-
     case RK_KERNEL_EVENT_FIGURE:
-      rk_cli_print (stderr, _("reckon: figure %u: %" PRId64 "×%" PRId64 "\n"),
-               ++x->n_figures, ev->width, ev->height);
-      break;
-
     case RK_KERNEL_EVENT_CHART:
-      x->n_charts++;
-      if (ev->title != NULL && ev->title[0] != '\0')
-        {
-          name = rk_cli_name (ev->title);
-          rk_cli_print (stderr, _("reckon: chart “%s”\n"), name);
-        }
-      else
-        rk_cli_print (stderr, _("reckon: chart %u\n"), x->n_charts);
+      name = rk_cli_result_label (&x->results, ev);
+      rk_cli_print (stderr, "reckon: %s\n", name);
       break;
 
     case RK_KERNEL_EVENT_FILE:
@@ -261,41 +236,23 @@ rk_cli_exec (int    argc,
   rk_cli_set_exit_help (context, _("the cell raised an exception"),
                         RK_CLI_EXIT_USAGE, RK_CLI_EXIT_CANCELLED, RK_CLI_EXIT_SANDBOX,
                         RK_CLI_EXIT_KERNEL_DIED, RK_CLI_EXIT_TIME_LIMIT, RK_CLI_EXIT_NOT_SAVED, -1);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      rk_cli_print (stderr, "reckon-cli exec: %s\n", error->message);
-      return RK_CLI_EXIT_USAGE;
-    }
+  if (!rk_cli_parse_options (context, "exec", &argc, &argv))
+    return RK_CLI_EXIT_USAGE;
   if (rest == NULL || rest[0] == NULL || rest[1] != NULL)
-    {
-      rk_cli_print (stderr, "%s\n", _("reckon-cli exec: name exactly one file of Python code."));
-      return RK_CLI_EXIT_USAGE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "%s\n", _("reckon-cli exec: name exactly one file of Python code."));
   if (!rk_cli_limits_parse (&limit_options, &x.limits, &error))
-    {
-      rk_cli_print (stderr, "reckon-cli exec: %s\n", error->message);
-      return RK_CLI_EXIT_USAGE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "reckon-cli exec: %s\n", error->message);
 
   code = read_code (rest[0], &error);
   if (code == NULL)
-    {
-      rk_cli_print (stderr, "reckon-cli exec: %s\n", error->message);
-      return RK_CLI_EXIT_USAGE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "reckon-cli exec: %s\n", error->message);
 
   if (out_dir != NULL && !rk_cli_check_out_dir (out_dir, &error))
-    {
-      rk_cli_print (stderr, "reckon-cli exec: %s\n", error->message);
-      return RK_CLI_EXIT_USAGE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "reckon-cli exec: %s\n", error->message);
 
   session = rk_cli_session_new (&x.limits, &error);
   if (session == NULL)
-    {
-      rk_cli_print (stderr, "reckon-cli exec: %s\n", error->message);
-      return RK_CLI_EXIT_SANDBOX;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_SANDBOX, "reckon-cli exec: %s\n", error->message);
 
   for (guint i = 0; data_files != NULL && data_files[i] != NULL; i++)
     {

@@ -39,32 +39,19 @@ rk_cli_export (int    argc,
   };
 
   context = g_option_context_new (_("TRANSCRIPT — export a saved conversation"));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   rk_cli_set_exit_help (context, _("the transcript could not be read, or the export not written"),
                         RK_CLI_EXIT_USAGE, -1);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      rk_cli_print (stderr, "reckon-cli export: %s\n", error->message);
-      return RK_CLI_EXIT_USAGE;
-    }
+  if (!rk_cli_parse_options (context, "export", &argc, &argv))
+    return RK_CLI_EXIT_USAGE;
   if (files == NULL || files[0] == NULL || files[1] != NULL || notebook == html)
-    {
-      rk_cli_print (stderr, "%s\n", _("Usage: reckon-cli export --notebook|--html TRANSCRIPT [--workspace DIR] [--out FILE]"));
-      return RK_CLI_EXIT_USAGE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "%s\n", _("Usage: reckon-cli export --notebook|--html TRANSCRIPT [--workspace DIR] [--out FILE]"));
   if (workspace != NULL && (folder = rk_workspace_open (workspace, NULL)) == NULL)
-    {
-      rk_cli_print (stderr, "reckon-cli export: %s\n", _("The workspace given is not a folder."));
-      return RK_CLI_EXIT_USAGE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "reckon-cli export: %s\n", _("The workspace given is not a folder."));
 
   transcript = rk_transcript_load (files[0], &error);
   if (transcript == NULL)
-    {
-      rk_cli_print (stderr, "reckon-cli export: %s: %s\n", files[0], error->message);
-      return RK_CLI_EXIT_FAILURE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_FAILURE, "reckon-cli export: %s: %s\n", files[0], error->message);
   if (folder == NULL)
     {
       g_autofree char *results = rk_transcript_results_folder (files[0]);
@@ -75,10 +62,7 @@ rk_cli_export (int    argc,
   text = notebook ? rk_transcript_to_notebook (transcript, folder, not_embedded, &error)
                   : rk_transcript_to_html (transcript, folder, title, not_embedded, &error);
   if (text == NULL)
-    {
-      rk_cli_print (stderr, "reckon-cli export: %s\n", error->message);
-      return RK_CLI_EXIT_FAILURE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_FAILURE, "reckon-cli export: %s\n", error->message);
   for (guint i = 0; i < not_embedded->len; i++)
     {
       g_autofree char *name = rk_cli_name (not_embedded->pdata[i]);
@@ -93,9 +77,6 @@ rk_cli_export (int    argc,
       return fflush (stdout) == 0 ? RK_CLI_EXIT_OK : RK_CLI_EXIT_FAILURE;
     }
   if (!g_file_set_contents (out, text, -1, &error))
-    {
-      rk_cli_print (stderr, "reckon-cli export: %s\n", error->message);
-      return RK_CLI_EXIT_FAILURE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_FAILURE, "reckon-cli export: %s\n", error->message);
   return RK_CLI_EXIT_OK;
 }

@@ -10,23 +10,6 @@
 #include "rk-cli.h"
 #include "rk-model-client.h"
 
-typedef struct
-{
-  GMainLoop    *loop;
-  GAsyncResult *result;
-} Wait;
-
-static void
-done_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      data)
-{
-  Wait *wait = data;
-
-  wait->result = g_object_ref (result);
-  g_main_loop_quit (wait->loop);
-}
-
 static gboolean
 interrupt_cb (gpointer data)
 {
@@ -57,58 +40,34 @@ rk_cli_models (int    argc,
   g_autoptr(RkModelClient) client = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GPtrArray) models = NULL;
-  g_autoptr(GMainLoop) loop = NULL;
-  Wait wait = { 0 };
+  g_autoptr(GAsyncResult) result = NULL;
   guint sigint;
   RkModelApi api_value = RK_MODEL_API_AUTO;
-  const char *key;
 
   g_option_context_set_summary (context, _("List the models a model server offers, and whether each supports tools. "
                                            "The API key, if the server needs one, is read from $RECKON_API_KEY."));
   rk_cli_set_exit_help (context, _("another failure"), RK_CLI_EXIT_USAGE, RK_CLI_EXIT_UNREACHABLE,
                         RK_CLI_EXIT_CANCELLED, RK_CLI_EXIT_MODEL_ERROR, -1);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &argv, &error) || argc > 1)
-    {
-      rk_cli_print (stderr, "reckon-cli models: %s\n", error ? error->message : _("unexpected argument"));
-      return RK_CLI_EXIT_USAGE;
-    }
-  if (api != NULL)
-    {
-      if (g_strcmp0 (api, "openai") == 0)
-        api_value = RK_MODEL_API_OPENAI;
-      else if (g_strcmp0 (api, "ollama") == 0)
-        api_value = RK_MODEL_API_OLLAMA;
-      else if (g_strcmp0 (api, "auto") != 0)
-        {
-          rk_cli_print (stderr, _("reckon-cli models: --api must be auto, openai or ollama.\n"));
-          return RK_CLI_EXIT_USAGE;
-        }
-    }
+  if (!rk_cli_parse_options (context, "models", &argc, &argv))
+    return RK_CLI_EXIT_USAGE;
+  if (argc > 1)
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "reckon-cli models: %s\n", _("unexpected argument"));
+  if (!rk_cli_parse_api (api, &api_value, &error))
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "reckon-cli models: %s\n", error->message);
 
-  client = rk_model_client_new ();
-  rk_model_client_set_endpoint (client, endpoint);
-  if (endpoint == NULL)
-    rk_model_client_set_candidates (client, rk_cli_default_endpoints);
-  rk_model_client_set_api (client, api_value);
-  rk_model_client_set_allow_remote (client, allow_remote);
+  client = rk_cli_model_client_new (endpoint, api_value, allow_remote);
   if (timeout > 0)
     {
       rk_model_client_set_idle_timeout (client, timeout);
       rk_model_client_set_response_timeout (client, timeout);
     }
-  if ((key = g_getenv ("RECKON_API_KEY")) != NULL && key[0] != '\0')
-    rk_model_client_set_api_key (client, key);
 
-  loop = g_main_loop_new (NULL, FALSE);
-  wait.loop = loop;
   sigint = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
-  rk_model_client_list_models_async (client, TRUE, cancellable, done_cb, &wait);
-  g_main_loop_run (loop);
+  rk_model_client_list_models_async (client, TRUE, cancellable, rk_cli_keep_result_cb, &result);
+  rk_cli_wait (&result);
   g_source_remove (sigint);
-  models = rk_model_client_list_models_finish (client, wait.result, &error);
-  g_clear_object (&wait.result);
+  models = rk_model_client_list_models_finish (client, result, &error);
   if (models == NULL)
     {
       g_autofree char *message = rk_cli_model_error_message (error, endpoint, api_value);

@@ -49,24 +49,15 @@ rk_cli_profile (int    argc,
                                 _("Each file is copied into a temporary workspace and read inside the sandbox."));
   rk_cli_set_exit_help (context, _("a file could not be copied or profiled (each is named on standard error)"),
                         RK_CLI_EXIT_USAGE, RK_CLI_EXIT_SANDBOX, -1);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      rk_cli_print (stderr, "reckon-cli profile: %s\n", error->message);
-      return RK_CLI_EXIT_USAGE;
-    }
+  if (!rk_cli_parse_options (context, "profile", &argc, &argv))
+    return RK_CLI_EXIT_USAGE;
   if (files == NULL || files[0] == NULL)
-    {
-      rk_cli_print (stderr, "%s\n", _("reckon-cli profile: name at least one file."));
-      return RK_CLI_EXIT_USAGE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "%s\n", _("reckon-cli profile: name at least one file."));
   /* The user's choices over the profiler's guess (the reading reckon.load
    * replays follows them too). */
   if (header != NULL && g_strcmp0 (header, "yes") != 0 && g_strcmp0 (header, "no") != 0 &&
       g_strcmp0 (header, "auto") != 0)
-    {
-      rk_cli_print (stderr, "reckon-cli profile: %s\n", _("--header takes yes, no or auto."));
-      return RK_CLI_EXIT_USAGE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "reckon-cli profile: %s\n", _("--header takes yes, no or auto."));
   options.header = g_strcmp0 (header, "yes") == 0 ? RK_PROFILE_HEADER_YES
                  : g_strcmp0 (header, "no") == 0 ? RK_PROFILE_HEADER_NO : RK_PROFILE_HEADER_AUTO;
   options.delimiter = delimiter;
@@ -75,10 +66,7 @@ rk_cli_profile (int    argc,
 
   session = rk_cli_session_new (NULL, &error);
   if (session == NULL)
-    {
-      rk_cli_print (stderr, "reckon-cli profile: %s\n", error->message);
-      return RK_CLI_EXIT_SANDBOX;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_SANDBOX, "reckon-cli profile: %s\n", error->message);
 
   for (guint i = 0; files[i] != NULL; i++)
     {

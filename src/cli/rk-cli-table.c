@@ -78,26 +78,16 @@ rk_cli_table (int    argc,
   g_option_context_set_summary (context,
     _("FILE.rkt is a table as the kernel wrote it: “reckon-cli ask --out DIR” and "
       "“reckon-cli exec --out DIR” keep each table both as NAME.csv and as NAME.rkt."));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   rk_cli_set_exit_help (context, _("the table could not be read, sorted or saved"), RK_CLI_EXIT_USAGE, -1);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      rk_cli_print (stderr, "reckon-cli table: %s\n", error->message);
-      return RK_CLI_EXIT_USAGE;
-    }
+  if (!rk_cli_parse_options (context, "table", &argc, &argv))
+    return RK_CLI_EXIT_USAGE;
   if (files == NULL || files[0] == NULL || files[1] != NULL || head < 0)
-    {
-      rk_cli_print (stderr, "%s\n", _("Usage: reckon-cli table FILE.rkt [--head N] [--sort COLUMN[:desc]] [--out FILE.{csv,xlsx}]"));
-      return RK_CLI_EXIT_USAGE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_USAGE, "%s\n", _("Usage: reckon-cli table FILE.rkt [--head N] [--sort COLUMN[:desc]] [--out FILE.{csv,xlsx}]"));
 
   table = rk_table_open (files[0], &error);
   if (table == NULL)
-    {
-      rk_cli_print (stderr, "reckon-cli table: %s: %s\n", files[0], error->message);
-      return RK_CLI_EXIT_FAILURE;
-    }
+    return rk_cli_fail (RK_CLI_EXIT_FAILURE, "reckon-cli table: %s: %s\n", files[0], error->message);
   n_rows = rk_table_get_n_rows (table);
   n_cols = rk_table_get_n_columns (table);
 
@@ -114,15 +104,9 @@ rk_cli_table (int    argc,
         }
       column = find_column (table, sort);
       if (column < 0)
-        {
-          rk_cli_print (stderr, _("reckon-cli table: no column “%s”.\n"), sort);
-          return RK_CLI_EXIT_USAGE;
-        }
+        return rk_cli_fail (RK_CLI_EXIT_USAGE, _("reckon-cli table: no column “%s”.\n"), sort);
       if (!rk_table_sort (table, column, ascending, &error))
-        {
-          rk_cli_print (stderr, "reckon-cli table: %s\n", error->message);
-          return RK_CLI_EXIT_FAILURE;
-        }
+        return rk_cli_fail (RK_CLI_EXIT_FAILURE, "reckon-cli table: %s\n", error->message);
     }
 
   if (out != NULL)
@@ -135,10 +119,7 @@ rk_cli_table (int    argc,
       if (stream == NULL ||
           !rk_table_export (table, format, G_OUTPUT_STREAM (stream), NULL, NULL, NULL, &error) ||
           !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &error))
-        {
-          rk_cli_print (stderr, "reckon-cli table: %s: %s\n", out, error->message);
-          return RK_CLI_EXIT_FAILURE;
-        }
+        return rk_cli_fail (RK_CLI_EXIT_FAILURE, "reckon-cli table: %s: %s\n", out, error->message);
       return RK_CLI_EXIT_OK;
     }
 

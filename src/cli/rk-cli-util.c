@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <stdarg.h>
@@ -75,6 +76,20 @@ rk_cli_exit_table (void)
     g_string_append_printf (s, "\n  %2d  %s", exit_meanings[i].code, _(exit_meanings[i].meaning));
   g_string_append (s, "\n");
   return g_string_free (s, FALSE);
+}
+
+gboolean
+rk_cli_parse_options (GOptionContext   *context,
+                      const char       *command,
+                      int              *argc,
+                      char           ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_option_context_parse (context, argc, argv, &error))
+    return TRUE;
+  rk_cli_print (stderr, "reckon-cli %s: %s\n", command, error->message);
+  return FALSE;
 }
 
 /* -- sessions -- */
@@ -175,10 +190,17 @@ rk_cli_limit_sentence (const RkKernelLimits *limits,
     }
 }
 
-static void
-add_file_cb (GObject      *source,
-             GAsyncResult *result,
-             gpointer      user_data)
+void
+rk_cli_wait (GAsyncResult **result)
+{
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+rk_cli_keep_result_cb (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
 {
   GAsyncResult **out = user_data;
 
@@ -192,10 +214,20 @@ rk_cli_session_add_file (RkSession   *session,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  rk_session_add_file_async (session, path, NULL, add_file_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  rk_session_add_file_async (session, path, NULL, rk_cli_keep_result_cb, &result);
+  rk_cli_wait (&result);
   return rk_session_add_file_finish (session, result, error);
+}
+
+static void G_GNUC_PRINTF (2, 0)
+print_va (FILE       *out,
+          const char *format,
+          va_list     args)
+{
+  g_autofree char *line = g_strdup_vprintf (format, args);
+  g_autofree char *clean = rk_text_sanitize_for_terminal (line, RK_TEXT_SANITIZE_DEFAULT);
+
+  fputs (clean, out);
 }
 
 void
@@ -203,15 +235,24 @@ rk_cli_print (FILE       *out,
               const char *format,
               ...)
 {
-  g_autofree char *line = NULL;
-  g_autofree char *clean = NULL;
   va_list args;
 
   va_start (args, format);
-  line = g_strdup_vprintf (format, args);
+  print_va (out, format, args);
   va_end (args);
-  clean = rk_text_sanitize_for_terminal (line, RK_TEXT_SANITIZE_DEFAULT);
-  fputs (clean, out);
+}
+
+int
+rk_cli_fail (int         status,
+             const char *format,
+             ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  print_va (stderr, format, args);
+  va_end (args);
+  return status;
 }
 
 void
@@ -228,6 +269,36 @@ char *
 rk_cli_name (const char *text)
 {
   return rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_SINGLE_LINE);
+}
+
+char *
+rk_cli_result_label (RkCliResultCount    *count,
+                     const RkKernelEvent *ev)
+{
+  g_autofree char *name = NULL;
+
+  switch (ev->type)
+    {
+    case RK_KERNEL_EVENT_TABLE:
+      count->tables++;
+      if (ev->name == NULL || ev->name[0] == '\0')
+        return g_strdup_printf (_("table %u: %" PRId64 " rows × %" PRId64 " columns"),
+                                count->tables, ev->rows, ev->columns);
+      name = rk_cli_name (ev->name);
+      return g_strdup_printf (_("table “%s”: %" PRId64 " rows × %" PRId64 " columns"),
+                              name, ev->rows, ev->columns);
+    case RK_KERNEL_EVENT_FIGURE:
+      count->figures++;
+      return g_strdup_printf (_("figure %u: %" PRId64 "×%" PRId64), count->figures, ev->width, ev->height);
+    case RK_KERNEL_EVENT_CHART:
+      count->charts++;
+      if (ev->title == NULL || ev->title[0] == '\0')
+        return g_strdup_printf (_("chart %u"), count->charts);
+      name = rk_cli_name (ev->title);
+      return g_strdup_printf (_("chart “%s”"), name);
+    default:
+      return NULL;
+    }
 }
 
 void
@@ -308,6 +379,42 @@ rk_cli_exit_for_model_error (const GError *error)
 const char * const rk_cli_default_endpoints[] = {
   "http://127.0.0.1:11434", "http://127.0.0.1:8080", "http://127.0.0.1:1234", NULL
 };
+
+gboolean
+rk_cli_parse_api (const char  *api,
+                  RkModelApi  *out,
+                  GError     **error)
+{
+  static const char * const words[] = { "auto", "openai", "ollama", NULL };   /* RkModelApi's order */
+
+  for (int i = 0; words[i] != NULL; i++)
+    if (api == NULL || g_strcmp0 (api, words[i]) == 0)
+      {
+        *out = (RkModelApi) i;
+        return TRUE;
+      }
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("--api takes auto, openai or ollama, not “%s”."), api);
+  return FALSE;
+}
+
+RkModelClient *
+rk_cli_model_client_new (const char *endpoint,
+                         RkModelApi  api,
+                         gboolean    allow_remote)
+{
+  RkModelClient *client = rk_model_client_new ();
+  const char *key = g_getenv ("RECKON_API_KEY");
+
+  rk_model_client_set_endpoint (client, endpoint);
+  if (endpoint == NULL)
+    rk_model_client_set_candidates (client, rk_cli_default_endpoints);
+  if (key != NULL && key[0] != '\0')
+    rk_model_client_set_api_key (client, key);
+  rk_model_client_set_api (client, api);
+  rk_model_client_set_allow_remote (client, allow_remote);
+  return client;
+}
 
 /* The message without its last clause ("...; check the API key in
  * Preferences."), for a hint of the CLI's own. */

@@ -40,6 +40,12 @@ typedef enum
 void        rk_cli_set_exit_help       (GOptionContext *context,
                                         const char     *failure,
                                         ...);
+/* Parses the options of `reckon-cli @command`; a bad one is named in one
+ * line on stderr, and the command exits with RK_CLI_EXIT_USAGE. */
+gboolean    rk_cli_parse_options       (GOptionContext  *context,
+                                        const char      *command,
+                                        int             *argc,
+                                        char          ***argv);
 /* The whole table, for reckon-cli --help. */
 char       *rk_cli_exit_table          (void);
 
@@ -52,6 +58,13 @@ gboolean    rk_cli_check_sandbox       (GError        **error);
  * rk_cli_check_sandbox(). */
 RkSession  *rk_cli_session_new         (const RkKernelLimits *limits,
                                         GError        **error);
+/* A command waits for each call it makes: the callback keeps the call's
+ * result in *@user_data (a GAsyncResult *, NULL before; unref it after),
+ * and rk_cli_wait() runs the main context until it is there. */
+void        rk_cli_keep_result_cb      (GObject        *source,
+                                        GAsyncResult   *result,
+                                        gpointer        user_data);
+void        rk_cli_wait                (GAsyncResult  **result);
 /* Copies @path into @session (waiting for it); returns its name there. */
 char       *rk_cli_session_add_file    (RkSession      *session,
                                         const char     *path,
@@ -62,6 +75,11 @@ char       *rk_cli_session_add_file    (RkSession      *session,
  * a name or a message that a cell or a server chose reaches the terminal
  * as plain text wherever it is put in a line. */
 void        rk_cli_print               (FILE           *out,
+                                        const char     *format,
+                                        ...) G_GNUC_PRINTF (2, 3);
+/* A failure: its line (as rk_cli_print) on stderr; returns @status, the
+ * command's exit status. */
+int         rk_cli_fail                (int             status,
                                         const char     *format,
                                         ...) G_GNUC_PRINTF (2, 3);
 /* Text from the sandbox or a model, without control characters or escape
@@ -81,6 +99,16 @@ gboolean    rk_cli_check_out_dir       (const char     *out_dir,
 int         rk_cli_exit_for_model_error (const GError  *error);
 /* What ask and models try when no --endpoint is given. */
 extern const char * const rk_cli_default_endpoints[];
+/* --api: auto (also when @api is NULL), openai or ollama; fails with one
+ * sentence naming the choices. */
+gboolean    rk_cli_parse_api           (const char     *api,
+                                        RkModelApi     *out,
+                                        GError        **error);
+/* A client for --endpoint (NULL: rk_cli_default_endpoints in turn), @api
+ * and --allow-remote, with the API key from $RECKON_API_KEY if set. */
+RkModelClient *rk_cli_model_client_new (const char     *endpoint,
+                                        RkModelApi      api,
+                                        gboolean        allow_remote);
 /* The sentence for a model server error, with the CLI's own hints
  * (--endpoint, --allow-remote, --api auto, RECKON_API_KEY) where the core's
  * message points at the window's preferences. @endpoint is --endpoint. */
@@ -113,6 +141,17 @@ gboolean    rk_cli_limits_parse        (const RkCliLimitOptions *options,
  * a limit no flag raises. */
 char       *rk_cli_limit_sentence      (const RkKernelLimits    *limits,
                                         RkSandboxLimit           limit);
+/* How many results of each kind a run has shown. */
+typedef struct
+{
+  guint tables, figures, charts;
+} RkCliResultCount;
+/* A table, figure or chart event as the user knows it, never by its path
+ * in the workspace: "table “sales”: 12 rows × 3 columns", "figure 2:
+ * 640×480", "chart 1" (numbered in @count, which it advances); NULL for
+ * any other event. Free the result. */
+char       *rk_cli_result_label        (RkCliResultCount    *count,
+                                        const RkKernelEvent *ev);
 /* On stderr: @n_results results made without --out are gone; how to keep them. */
 void        rk_cli_hint_out            (guint           n_results);
 
