@@ -242,9 +242,12 @@ seccomp_filter_check_name (const char *name)
   return seccomp_syscall_resolve_name (name) != __NR_SCMP_ERROR || unknown_name_ok (name);
 }
 
-/* libseccomp 2.5 can only export to an fd: go through a memfd. */
+/* The filter @ctx compiled, with @compat's rules for the other
+ * architectures merged in first when given; both are released.
+ * libseccomp 2.5 can only export to an fd: go through a memfd. */
 static struct sock_fprog *
-export_filter (scmp_filter_ctx ctx)
+export_filter (scmp_filter_ctx ctx,
+               scmp_filter_ctx compat)
 {
   struct sock_fprog *prog = calloc (1, sizeof *prog);
   int fd = memfd_create ("reckon-seccomp", MFD_CLOEXEC);
@@ -253,6 +256,12 @@ export_filter (scmp_filter_ctx ctx)
 
   if (prog == NULL)
     die ("out of memory");
+  /* On success the merge releases @compat. */
+  if (compat != NULL && (r = seccomp_merge (ctx, compat)) < 0)
+    {
+      errno = -r;
+      die_with_error ("cannot merge the seccomp architectures");
+    }
   if (fd < 0)
     die_with_error ("cannot create a memfd for the seccomp filter");
   r = seccomp_export_bpf (ctx, fd);
@@ -271,6 +280,7 @@ export_filter (scmp_filter_ctx ctx)
   if (pread (fd, prog->filter, (size_t) st.st_size, 0) != st.st_size)
     die_with_error ("cannot read the compiled seccomp filter");
   close (fd);
+  seccomp_release (ctx);
   return prog;
 }
 
@@ -398,8 +408,6 @@ build_ioctl_filter (void)
   scmp_filter_ctx ctx = new_context (SCMP_ACT_ALLOW, false);
   scmp_filter_ctx compat = new_context (SCMP_ACT_ALLOW, true);
   struct scmp_arg_cmp cmp[2];
-  struct sock_fprog *prog;
-  int r;
 
   for (int i = 0; i < 2; i++)
     {
@@ -419,15 +427,7 @@ build_ioctl_filter (void)
       cmp[1] = SCMP_A2 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, (scmp_datum_t) socket_buffer_options[k]);
       add_rule (ctx, EPERM, "setsockopt", 2, cmp);
     }
-  r = seccomp_merge (ctx, compat);
-  if (r < 0)
-    {
-      errno = -r;
-      die_with_error ("cannot merge the seccomp architectures");
-    }
-  prog = export_filter (ctx);
-  seccomp_release (ctx);
-  return prog;
+  return export_filter (ctx, compat);
 }
 
 /* PID-1's own filter, once the program runs: wait, pass signals on,
@@ -449,13 +449,10 @@ struct sock_fprog *
 build_pid1_filter (void)
 {
   scmp_filter_ctx ctx = new_context (DEFAULT_ACTION, false);
-  struct sock_fprog *prog;
 
   for (size_t i = 0; i < sizeof pid1_allowed / sizeof pid1_allowed[0]; i++)
     add_action (ctx, SCMP_ACT_ALLOW, pid1_allowed[i], 0, NULL);
-  prog = export_filter (ctx);
-  seccomp_release (ctx);
-  return prog;
+  return export_filter (ctx, NULL);
 }
 
 int
@@ -467,21 +464,10 @@ seccomp_pid1_allowed_count (void)
 struct sock_fprog *
 build_seccomp_filter (bool inet)
 {
-  struct sock_fprog *prog;
   scmp_filter_ctx ctx = new_context (DEFAULT_ACTION, false);
   scmp_filter_ctx compat = new_context (DEFAULT_ACTION, true);
-  int r;
 
   add_rules (compat, true, false);
   add_rules (ctx, false, inet);
-  r = seccomp_merge (ctx, compat);
-  if (r < 0)
-    {
-      errno = -r;
-      die_with_error ("cannot merge the seccomp architectures");
-    }
-
-  prog = export_filter (ctx);
-  seccomp_release (ctx);
-  return prog;
+  return export_filter (ctx, compat);
 }

@@ -2,11 +2,14 @@
 """Plumbing between the kernel and the reckon package.
 
 The kernel (reckon_kernel.py) fills these in at start-up; helper modules such
-as chart.py call emit() and artifact_path() and never touch the protocol fds.
+as chart.py call emit(), artifact_path() and atomic_file() and never touch
+the protocol fds.
 Outside the kernel (plain python3), emit() does nothing and show() prints.
 """
 
+import contextlib
 import os
+import tempfile
 
 # Id of the cell that is running, or None between cells. Set by the kernel.
 current_id = None
@@ -45,6 +48,27 @@ def artifact_path(kind, ext):
         n += 1
     _counters[kind] = n
     return rel, full
+
+
+@contextlib.contextmanager
+def atomic_file(path, prefix, suffix="", buffering=-1, mode=None):
+    """A new file beside @path, open for writing bytes, that replaces @path
+    whole (with permissions @mode, if given) when the block ends, and is
+    removed when it fails: a reader never sees half a table or chart."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
+    try:
+        with os.fdopen(fd, "wb", buffering=buffering) as f:
+            yield f
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def show(obj, name=None):

@@ -9,9 +9,6 @@ is emitted through reckon._hooks when the kernel has set it up.
 import json
 import math
 import os
-import struct
-import sys
-import tempfile
 
 __all__ = ["chart", "Chart", "KINDS"]
 
@@ -264,19 +261,10 @@ def _box_stats(name, values):
 
 
 def _atomic_write(path, payload):
-    folder = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    from ._hooks import atomic_file
+
+    with atomic_file(path, ".tmp-", mode=0o644) as f:
+        f.write(payload)
 
 
 def _next_name(folder):

@@ -772,8 +772,6 @@ def read_csv(path, reading, nrows=None, raw=False, lean=True):
 
 def _finish_frame(df, reading, raw=False):
     """Column names, stripped cells and dates as the reading says."""
-    import pandas as pd
-
     if reading.get("names"):
         df.columns = dedupe_names(df.columns)
     elif not reading.get("header", True):
@@ -787,12 +785,7 @@ def _finish_frame(df, reading, raw=False):
             if df.dtypes.iloc[j] == object:
                 df.isetitem(j, df.iloc[:, j].str.strip())
     if not raw:
-        for d in reading.get("dates", ()):
-            j = d.get("column")
-            if isinstance(j, int) and 0 <= j < df.shape[1] and df.dtypes.iloc[j] == object:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    df.isetitem(j, pd.to_datetime(df.iloc[:, j], format=d.get("format"), errors="coerce"))
+        apply_dates(df, reading.get("dates", ()))
     return df
 
 

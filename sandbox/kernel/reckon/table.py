@@ -10,11 +10,12 @@ import math
 import operator
 import os
 import struct
-import tempfile
 
 import numpy as np
 import pandas as pd
 from pandas.api import types as pdt
+
+from ._hooks import atomic_file
 
 MAGIC = b"RKTABLE\0"
 VERSION = 1
@@ -142,26 +143,24 @@ def _encode_strings(values, mask):
     ends = np.empty(n, dtype=np.int64)
     ends[:-1] = seps - np.arange(n - 1, dtype=np.int64)
     ends[-1] = len(heap)
-    if len(heap) < (1 << 32):
-        offsets = np.zeros(n + 1, dtype="<u4")
-        flags = FLAG_OFFSETS32
-    else:
-        offsets = np.zeros(n + 1, dtype="<u8")
-        flags = 0
+    offsets, flags = _offsets_for(n, len(heap))
     offsets[1:] = ends
     return offsets, heap, flags
+
+
+def _offsets_for(n, heap_len):
+    """Zeroed offsets for @n strings over a heap of @heap_len bytes, 32-bit
+    while they fit, and the column flag that says so."""
+    if heap_len < (1 << 32):
+        return np.zeros(n + 1, dtype="<u4"), FLAG_OFFSETS32
+    return np.zeros(n + 1, dtype="<u8"), 0
 
 
 def _pack_encoded(encoded):
     n = len(encoded)
     lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
     heap = b"".join(encoded)
-    if len(heap) < (1 << 32):
-        offsets = np.zeros(n + 1, dtype="<u4")
-        flags = FLAG_OFFSETS32
-    else:
-        offsets = np.zeros(n + 1, dtype="<u8")
-        flags = 0
+    offsets, flags = _offsets_for(n, len(heap))
     if n:
         offsets[1:] = np.cumsum(lengths)
     return offsets, heap, flags
@@ -403,29 +402,19 @@ def write(obj, path):
                          HEADER.size, ENTRY.size * n_cols, file_len, 0)
 
     path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".rkt-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb", buffering=0) as f:
-            head = bytearray(header)
-            head += b"".join(entries)
-            for col in columns:
-                head += col.name
-            head += b"\0" * _pad8(len(head))
-            written = _write_all(f, head)
-            for off, buf in plan:
-                if off > written:
-                    written += _write_all(f, b"\0" * (off - written))
-                written += _write_all(f, buf)
-            if written < file_len:
-                written += _write_all(f, b"\0" * (file_len - written))
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_file(path, ".rkt-", ".tmp", buffering=0) as f:
+        head = bytearray(header)
+        head += b"".join(entries)
+        for col in columns:
+            head += col.name
+        head += b"\0" * _pad8(len(head))
+        written = _write_all(f, head)
+        for off, buf in plan:
+            if off > written:
+                written += _write_all(f, b"\0" * (off - written))
+            written += _write_all(f, buf)
+        if written < file_len:
+            written += _write_all(f, b"\0" * (file_len - written))
 
     return {
         "rows": n_rows,
