@@ -2190,9 +2190,7 @@ def _():
 @case('audit', 'capped workspace: a save asked on --sync-fd lands mid-run; the program cannot ask for one')
 def _():
     ws = new_workspace()
-    a, b = socket.socketpair()
-    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--sync-fd', str(b.fileno()), '--',
-           PY, '-c', PRELUDE + textwrap.dedent('''
+    p, a, f = start_synced(ws, TMPFS, '''
         import signal, time
         open("mid.txt", "w").write("mid")
         os.kill(1, signal.SIGRTMIN + 2)        # PID-1's save signal, from inside
@@ -2200,25 +2198,18 @@ def _():
         print("ready", flush=True)
         sys.stdin.readline()
         open("end.txt", "w").write("end")
-    ''')]
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         pass_fds=(b.fileno(),))
-    b.close()
+    ''')
     try:
-        wait_line(p)
         time.sleep(0.5)
         equal(os.listdir(ws), [], 'the host workspace before any save was asked')
         a.sendall(b'x')
-        a.settimeout(20)
-        equal(json.loads(a.makefile().readline()), {'id': 1, 'saved': True}, 'answer')
+        equal(json.loads(f.readline()), {'id': 1, 'saved': True}, 'answer')
         equal(os.listdir(ws), ['mid.txt'], 'the host workspace after the save')
         p.stdin.write(b'\n')
         p.stdin.close()
         equal(p.wait(timeout=30), 0, f'exit status ({p.stderr.read()!r})')
     finally:
-        p.kill()
-        p.wait()
-        a.close()
+        stop(p, a)
     equal(sorted(os.listdir(ws)), ['end.txt', 'mid.txt'], 'the host workspace after the run')
 
 
@@ -2245,9 +2236,7 @@ def _():
 @case('audit', 'capped workspace: a save during endless file churn still answers, and the run goes on')
 def _():
     ws = new_workspace()
-    a, b = socket.socketpair()
-    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--sync-fd', str(b.fileno()), '--',
-           PY, '-c', PRELUDE + textwrap.dedent('''
+    p, a, f = start_synced(ws, TMPFS, '''
         import threading
         def churn():
             i = 0
@@ -2259,23 +2248,17 @@ def _():
         threading.Thread(target=churn, daemon=True).start()
         print("ready", flush=True)
         sys.stdin.readline()
-    ''')]
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         pass_fds=(b.fileno(),))
-    b.close()
+    ''')
     try:
-        wait_line(p)
         a.sendall(b'x')
         a.settimeout(30)
-        answer = json.loads(a.makefile().readline())
+        answer = json.loads(f.readline())
         check(answer.get('saved') is True or 'kept changing' in answer.get('error', ''), f'answer {answer}')
         p.stdin.write(b'\n')
         p.stdin.close()
         equal(p.wait(timeout=60), 0, 'exit status')
     finally:
-        p.kill()
-        p.wait()
-        a.close()
+        stop(p, a)
 
 
 def give_to_workspace_owner(ws, *paths):
@@ -2290,9 +2273,7 @@ def give_to_workspace_owner(ws, *paths):
                'the program\'s own .reckon-incoming never reaches the host')
 def _():
     ws = new_workspace()
-    a, b = socket.socketpair()
-    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--sync-fd', str(b.fileno()), '--',
-           PY, '-c', PRELUDE + textwrap.dedent('''
+    p, a, f = start_synced(ws, TMPFS, '''
         open("made.txt", "w").write("sandbox")
         os.makedirs(".reckon-incoming/.reckon/readings")
         os.symlink("/etc/passwd", ".reckon-incoming/added.csv")
@@ -2300,14 +2281,8 @@ def _():
         print("ready", flush=True)
         sys.stdin.readline()
         print(open("added.csv").read(), open(".reckon/readings/r.json").read(), open("made.txt").read())
-    ''')]
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         pass_fds=(b.fileno(),))
-    b.close()
+    ''')
     try:
-        wait_line(p)
-        f = a.makefile()
-        a.settimeout(20)
         a.sendall(b's')
         equal(json.loads(f.readline()), {'id': 1, 'saved': True}, 'save answer')
         equal(sorted(os.listdir(ws)), ['made.txt'], 'the host after the save (no .reckon-incoming of the program)')
@@ -2336,9 +2311,7 @@ def _():
         equal(p.wait(timeout=30), 0, f'exit status ({p.stderr.read()!r})')
         equal(p.stdout.read().decode().split(), ['host-data', 'host-reading', 'sandbox'], 'what the program read')
     finally:
-        p.kill()
-        p.wait()
-        a.close()
+        stop(p, a)
 
 
 @case('net', '--net loopback: TCP on the run\'s own lo works; no route out, the host\'s loopback services '
@@ -2395,21 +2368,36 @@ def make_input(ws, name, size, sparse=True):
     return path
 
 
-def start_synced(ws, opts, code):
-    """Starts @code in a sandbox on @ws with a --sync-fd and waits for its
-    "ready" line. Returns (process, the caller's socket, a reader of it)."""
+def spawn_synced(ws, opts, code, status=False, forge=False):
+    """Starts @code (after PRELUDE, and FORGE with @forge) in a sandbox on
+    @ws with a --sync-fd and, with @status, a --status-fd. Returns
+    (process, the caller's socket, the status read end or None)."""
     a, b = socket.socketpair()
-    cmd = [SANDBOX, '--workspace', ws, *opts, '--sync-fd', str(b.fileno()), '--',
-           PY, '-c', PRELUDE + textwrap.dedent(code)]
+    fds = [b.fileno()]
+    extra = []
+    r = w = None
+    if status:
+        r, w = os.pipe()
+        fds.append(w)
+        extra = ['--status-fd', str(w)]
+    cmd = [SANDBOX, '--workspace', ws, *opts, '--sync-fd', str(b.fileno()), *extra, '--',
+           PY, '-c', PRELUDE + (FORGE if forge else '') + textwrap.dedent(code)]
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         pass_fds=(b.fileno(),))
+                         pass_fds=fds)
     b.close()
+    if w is not None:
+        os.close(w)
+    return p, a, r
+
+
+def start_synced(ws, opts, code):
+    """Starts @code as spawn_synced() does and waits for its "ready" line.
+    Returns (process, the caller's socket, a reader of it)."""
+    p, a, _ = spawn_synced(ws, opts, code)
     try:
         wait_line(p)
     except BaseException:
-        p.kill()
-        p.wait()
-        a.close()
+        stop(p, a)
         raise
     a.settimeout(20)
     return p, a, a.makefile()
@@ -2577,18 +2565,11 @@ def _():
 @case('audit', 'capped workspace: closing --sync-fd means no save at the end')
 def _():
     ws = new_workspace()
-    a, b = socket.socketpair()
-    r, w = os.pipe()
-    cmd = [SANDBOX, '--workspace', ws, *TMPFS, '--sync-fd', str(b.fileno()), '--status-fd', str(w), '--',
-           PY, '-c', PRELUDE + textwrap.dedent('''
+    p, a, r = spawn_synced(ws, TMPFS, '''
         print("ready", flush=True)
         sys.stdin.readline()
         open("late.txt", "w").write("late")
-    ''')]
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         pass_fds=(b.fileno(), w))
-    b.close()
-    os.close(w)
+    ''', status=True)
     try:
         wait_line(p)
         a.close()
@@ -2601,9 +2582,7 @@ def _():
         check('closed --sync-fd' in status.get('save-error', ''), f'status says why: {status}')
         equal(os.listdir(ws), [], 'the host workspace')
     finally:
-        p.kill()
-        p.wait()
-        os.close(r)
+        stop(p, a, r)
 
 
 @case('audit', 'capped workspace: a run stopped by --timeout saves nothing and says so')
@@ -2654,24 +2633,9 @@ def forge(sig, value, pid=1):
 
 
 def sync_run(code, ws, opts=(), status=False):
-    """Starts @code with a capped workspace and --sync-fd; returns
-    (process, our end of the socket, status read end or None)."""
-    a, b = socket.socketpair()
-    fds = [b.fileno()]
-    extra = []
-    r = w = None
-    if status:
-        r, w = os.pipe()
-        fds.append(w)
-        extra = ['--status-fd', str(w)]
-    cmd = [SANDBOX, '--workspace', ws, *TMPFS, *opts, '--sync-fd', str(b.fileno()), *extra, '--',
-           PY, '-c', PRELUDE + FORGE + textwrap.dedent(code)]
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         pass_fds=fds)
-    b.close()
-    if w is not None:
-        os.close(w)
-    return p, a, r
+    """spawn_synced() with a capped workspace and FORGE: (process, our end
+    of the socket, status read end or None)."""
+    return spawn_synced(ws, (*TMPFS, *opts), code, status=status, forge=True)
 
 
 def stop(p, a, r=None):
