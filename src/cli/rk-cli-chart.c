@@ -45,13 +45,11 @@ rk_cli_chart (int    argc,
 
   if (describe)
     {
-      static const char *kinds[] = { "line", "area", "bar", "scatter", "histogram", "box" };
       guint n = rk_chart_get_n_series (chart);
-
       g_autofree char *title = rk_cli_name (rk_chart_get_title (chart) ? rk_chart_get_title (chart) : "");
 
       /* A spec may come from the sandbox: names are printed clean. */
-      rk_cli_print (stdout, "kind: %s\n", kinds[rk_chart_get_kind (chart)]);
+      rk_cli_print (stdout, "kind: %s\n", rk_chart_kind_to_string (rk_chart_get_kind (chart)));
       rk_cli_print (stdout, "title: %s\n", title);
       for (guint i = 0; i < n; i++)
         {

@@ -898,6 +898,32 @@ cancelled_cb (GCancellable *cancellable,
   g_idle_add_full (G_PRIORITY_DEFAULT, cancel_idle_cb, g_object_ref (self), g_object_unref);
 }
 
+/* Starts the one task an agent runs at a time (@source_tag's); FALSE,
+ * with RK_AGENT_ERROR_BUSY for @callback, while another runs. */
+static gboolean
+begin_task (RkAgent             *self,
+            gpointer             source_tag,
+            GCancellable        *cancellable,
+            GAsyncReadyCallback  callback,
+            gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  if (self->task != NULL)
+    {
+      g_task_return_new_error (task, RK_AGENT_ERROR, RK_AGENT_ERROR_BUSY,
+                               _("Reckon is still answering the previous question."));
+      return FALSE;
+    }
+  self->task = g_steal_pointer (&task);
+  self->repairs = 0;
+  self->last_failed = FALSE;
+  if (cancellable != NULL)
+    self->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
+  return TRUE;
+}
+
 static gboolean
 is_last_user_message (RkAgent    *self,
                       const char *question)
@@ -920,28 +946,13 @@ rk_agent_ask_async (RkAgent             *self,
                     GAsyncReadyCallback  callback,
                     gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (RK_IS_AGENT (self));
   g_return_if_fail (question != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, rk_agent_ask_async);
-
-  if (self->task != NULL)
-    {
-      g_task_return_new_error (task, RK_AGENT_ERROR, RK_AGENT_ERROR_BUSY,
-                               _("Reckon is still answering the previous question."));
-      return;
-    }
-
-  self->task = g_steal_pointer (&task);
+  if (!begin_task (self, rk_agent_ask_async, cancellable, callback, user_data))
+    return;
   self->typed = FALSE;
   self->step = 0;
-  self->repairs = 0;
-  self->last_failed = FALSE;
-  if (cancellable != NULL)
-    self->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
 
   /* Asked again after the model never answered it (Retry): it is already
    * the last message, so neither the model nor the reader sees it twice. */
@@ -996,14 +1007,9 @@ rk_agent_resume_async (RkAgent             *self,
       (entry = pending_code_entry (self->transcript)) == NULL)
     return FALSE;
 
-  self->task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (self->task, rk_agent_ask_async);
+  begin_task (self, rk_agent_ask_async, cancellable, callback, user_data);   /* not busy: checked above */
   self->typed = FALSE;
   self->step = 0;
-  self->repairs = 0;
-  self->last_failed = FALSE;
-  if (cancellable != NULL)
-    self->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
 
   g_clear_pointer (&self->cell_id, g_free);
   g_clear_pointer (&self->code, g_free);
@@ -1042,30 +1048,15 @@ rk_agent_run_code_async (RkAgent             *self,
                          GAsyncReadyCallback  callback,
                          gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (RK_IS_AGENT (self));
   g_return_if_fail (code != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, rk_agent_run_code_async);
-
-  if (self->task != NULL)
-    {
-      g_task_return_new_error (task, RK_AGENT_ERROR, RK_AGENT_ERROR_BUSY,
-                               _("Reckon is still answering the previous question."));
-      return;
-    }
-
-  self->task = g_steal_pointer (&task);
+  if (!begin_task (self, rk_agent_run_code_async, cancellable, callback, user_data))
+    return;
   self->typed = TRUE;
   self->origin = origin;
   self->question_entry = 0;
   self->step = 1;
-  self->repairs = 0;
-  self->last_failed = FALSE;
-  if (cancellable != NULL)
-    self->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
 
   propose (self, code, NULL);
 }

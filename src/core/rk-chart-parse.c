@@ -533,7 +533,15 @@ _rk_chart_compute_extent (RkChart *self)
     }
 }
 
-static const char *kind_names[] = { "line", "area", "bar", "scatter", "histogram", "box" };
+/* As a spec names them, in RkChartKind's order. */
+static const char *const kind_names[] = { "line", "area", "bar", "scatter", "histogram", "box" };
+
+const char *
+rk_chart_kind_to_string (RkChartKind kind)
+{
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kind_names), NULL);
+  return kind_names[kind];
+}
 
 static gboolean
 parse_root (RkChart    *self,

@@ -85,6 +85,8 @@ RkChart        *rk_chart_new_from_bytes    (GBytes         *bytes,
                                             GError        **error);
 
 RkChartKind     rk_chart_get_kind          (RkChart        *self);
+/* The kind as a spec's "kind" names it: "line", "bar", "box", ... */
+const char     *rk_chart_kind_to_string    (RkChartKind     kind);
 const char     *rk_chart_get_title         (RkChart        *self);
 RkChartAxisType rk_chart_get_x_type        (RkChart        *self);
 guint           rk_chart_get_n_series      (RkChart        *self);

@@ -927,12 +927,11 @@ rk_transcript_to_notebook (RkTranscript  *self,
 
 /* ----------------------------------------------------------------- HTML */
 
+/* A section of class @cls, headed by @label if given; the caller ends it. */
 static void
-append_section (GString    *s,
-                const char *cls,
-                const char *label,
-                const char *text,
-                gboolean    pre)
+open_section (GString    *s,
+              const char *cls,
+              const char *label)
 {
   g_string_append_printf (s, "<section class=\"%s\">", cls);
   if (label)
@@ -941,6 +940,16 @@ append_section (GString    *s,
       append_escaped (s, label);
       g_string_append (s, "</h2>");
     }
+}
+
+static void
+append_section (GString    *s,
+                const char *cls,
+                const char *label,
+                const char *text,
+                gboolean    pre)
+{
+  open_section (s, cls, label);
   g_string_append (s, pre ? "<pre>" : "<div class=\"prose\">");
   append_escaped (s, text);
   g_string_append (s, pre ? "</pre>" : "</div>");
@@ -966,13 +975,7 @@ append_markdown_section (GString    *s,
                          const char *label,
                          const char *text)
 {
-  g_string_append_printf (s, "<section class=\"%s\">", cls);
-  if (label)
-    {
-      g_string_append (s, "<h2>");
-      append_escaped (s, label);
-      g_string_append (s, "</h2>");
-    }
+  open_section (s, cls, label);
   g_string_append (s, "<div class=\"md\">");
   append_markdown (s, text);
   g_string_append (s, "</div></section>\n");
