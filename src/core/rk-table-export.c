@@ -657,21 +657,6 @@ export_thread (GTask        *task,
 }
 
 void
-rk_table_export_async (RkTable              *self,
-                       RkTableExportFormat   format,
-                       GOutputStream        *stream,
-                       GCancellable         *cancellable,
-                       RkTableProgressFunc   progress,
-                       gpointer              progress_data,
-                       GDestroyNotify        progress_data_free,
-                       GAsyncReadyCallback   callback,
-                       gpointer              user_data)
-{
-  rk_table_export_rows_async (self, format, NULL, stream, cancellable, progress, progress_data,
-                              progress_data_free, callback, user_data);
-}
-
-void
 rk_table_export_rows_async (RkTable              *self,
                             RkTableExportFormat   format,
                             GBytes               *rows,
@@ -690,7 +675,7 @@ rk_table_export_rows_async (RkTable              *self,
   g_return_if_fail (G_IS_OUTPUT_STREAM (stream));
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, rk_table_export_async);
+  g_task_set_source_tag (task, rk_table_export_rows_async);
   if (rows != NULL)
     {
       const guint32 *r = g_bytes_get_data (rows, NULL);

@@ -156,17 +156,9 @@ gboolean            rk_table_export               (RkTable              *self,
                                                    RkTableProgressFunc   progress,
                                                    gpointer              progress_data,
                                                    GError              **error);
-void                rk_table_export_async         (RkTable              *self,
-                                                   RkTableExportFormat   format,
-                                                   GOutputStream        *stream,
-                                                   GCancellable         *cancellable,
-                                                   RkTableProgressFunc   progress,
-                                                   gpointer              progress_data,
-                                                   GDestroyNotify        progress_data_free,
-                                                   GAsyncReadyCallback   callback,
-                                                   gpointer              user_data);
-/* The same for the physical rows in @rows (guint32 each, in the order to
- * write; NULL: every row in the sorted order): what a filter shows. */
+/* The same in a thread, for the physical rows in @rows (guint32 each, in
+ * the order to write; NULL: every row in the sorted order, as
+ * rk_table_export() writes them; a filter passes what it shows). */
 void                rk_table_export_rows_async    (RkTable              *self,
                                                    RkTableExportFormat   format,
                                                    GBytes               *rows,

@@ -574,7 +574,7 @@ test_export_async (void)
 
   NEED_FIXTURES ();
   t = open_fixture ("dtypes");
-  rk_table_export_async (t, RK_TABLE_EXPORT_CSV, out, NULL, progress_cb, &st, NULL, export_done_cb, &st);
+  rk_table_export_rows_async (t, RK_TABLE_EXPORT_CSV, NULL, out, NULL, progress_cb, &st, NULL, export_done_cb, &st);
   while (!st.finished)
     g_main_context_iteration (NULL, TRUE);
   /* Let any queued progress report run. */
