@@ -18,24 +18,6 @@
 /* Frames a card that is being scrolled to is looked for before giving up. */
 #define SHOW_FRAMES 120
 
-static guint
-attachment_id (RkWindow   *self,
-               const char *name)
-{
-  RkTranscript *transcript = rk_conversation_get_transcript (self->conversation);
-  guint n = rk_transcript_get_n_entries (transcript);
-
-  for (guint i = 0; i < n; i++)
-    {
-      RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i);
-
-      if (rk_transcript_entry_get_kind (e) == RK_ENTRY_ATTACHMENT &&
-          g_strcmp0 (rk_transcript_entry_get_name (e), name) == 0)
-        return rk_transcript_entry_get_id (e);
-    }
-  return 0;
-}
-
 static RkFileCard *
 find_card (GtkWidget  *widget,
            const char *name)
@@ -89,14 +71,14 @@ void
 _rk_window_show_file (RkWindow   *self,
                       const char *name)
 {
+  RkConversationFile *file = self->conversation ? rk_conversation_lookup_file (self->conversation, name) : NULL;
   ShowCard *show;
-  guint id;
 
-  if (self->conversation == NULL || (id = attachment_id (self, name)) == 0)
+  if (file == NULL || rk_conversation_file_get_entry_id (file) == 0)
     return;
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
-  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (self->chat_view), id);
+  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (self->chat_view), rk_conversation_file_get_entry_id (file));
   show = g_new0 (ShowCard, 1);
   show->name = g_strdup (name);
   gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_card_tick_cb, show, show_card_free);
@@ -135,12 +117,10 @@ file_reread_action (GtkWidget  *widget,
 {
   RkWindow *self = RK_WINDOW (widget);
   const char *name = g_variant_get_string (parameter, NULL);
+  RkConversationFile *file = self->conversation ? rk_conversation_lookup_file (self->conversation, name) : NULL;
+  RkFileProfile *profile = file ? rk_conversation_file_get_profile (file) : NULL;
   RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
-  RkFileProfile *profile;
 
-  if (self->conversation == NULL)
-    return;
-  profile = rk_conversation_get_profile (self->conversation, name);
   if (profile != NULL && rk_file_profile_get_alternative (profile, &options, NULL))
     rk_conversation_reprofile (self->conversation, name, &options);
 }
