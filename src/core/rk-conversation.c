@@ -883,13 +883,11 @@ rk_conversation_reprofile (RkConversation         *self,
   file = rk_conversation_lookup_file (self, name);
   if (file == NULL || rk_conversation_file_get_busy (file) || file->profile == NULL || self->closed)
     return FALSE;
-  g_object_freeze_notify (G_OBJECT (file));
   _rk_conversation_file_set_reading (file, options->header, options->skip_lines);
   _rk_conversation_file_take_profile (file, NULL);
   update_files_context (self);
   rk_transcript_set_attachment_profile (self->transcript, file->entry_id, NULL);
   profile_file (self, file);
-  g_object_thaw_notify (G_OBJECT (file));
   return TRUE;
 }
 

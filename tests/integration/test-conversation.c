@@ -525,10 +525,12 @@ test_reprofile (Fixture       *f,
   g_assert_true (is_busy (f, "sales.csv"));
   g_assert_null (profile_of (f, "sales.csv"));
   g_assert_cmpint (rk_conversation_file_get_header (file_of (f, "sales.csv")), ==, RK_PROFILE_HEADER_NO);
-  /* The profile went (once), the file waits for the profiler. */
+  /* The profile went (once); the file waited for the profiler, which
+   * started at once (a slot was free). */
   g_assert_cmpuint (seen.n_profile, ==, 1);
-  g_assert_cmpuint (seen.n_states, ==, 1);
+  g_assert_cmpuint (seen.n_states, ==, 2);
   g_assert_cmpint (seen.states[0], ==, RK_CONVERSATION_FILE_WAITING);
+  g_assert_cmpint (seen.states[1], ==, RK_CONVERSATION_FILE_PROFILING);
   g_assert_null (rk_transcript_entry_get_detail (find_entry (rk_conversation_get_transcript (f->conv),
                                                              RK_ENTRY_ATTACHMENT, 0)));
   g_assert_false (rk_conversation_reprofile (f->conv, "sales.csv", &options));
@@ -645,11 +647,15 @@ test_remove_file (Fixture       *f,
   original = rk_conversation_remove_file (f->conv, "big.csv");
   g_assert_cmpstr (original, ==, large);
   g_assert_cmpuint (n_attachments (t), ==, 2);
-  /* Out of the list at once; its copy goes when its work stops. */
+  /* Out of the list at once; its copy goes when its work stops, and
+   * then nothing of the conversation holds it. */
   g_assert_null (rk_conversation_lookup_file (f->conv, "big.csv"));
   g_assert_cmpint (rk_conversation_file_get_state (removed), ==, RK_CONVERSATION_FILE_REMOVED);
+  g_assert_null (rk_conversation_file_get_profile (removed));
+  g_object_add_weak_pointer (G_OBJECT (removed), (gpointer *) &removed);
+  g_object_unref (removed);
   end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
-  while (rk_conversation_file_get_copied (removed) || session_has (f, "big.csv"))
+  while (removed != NULL || session_has (f, "big.csv"))
     {
       g_assert_cmpint (g_get_monotonic_time (), <, end);
       g_main_context_iteration (NULL, TRUE);
@@ -657,11 +663,7 @@ test_remove_file (Fixture       *f,
   g_clear_pointer (&copy, g_free);
   copy = g_build_filename (rk_workspace_get_path (rk_session_get_workspace (rk_conversation_get_session (f->conv))), "big.csv", NULL);
   g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
-  g_assert_null (rk_conversation_file_get_profile (removed));
-  g_assert_cmpint (rk_conversation_file_get_state (removed), ==, RK_CONVERSATION_FILE_REMOVED);
   g_assert_true (g_file_test (large, G_FILE_TEST_IS_REGULAR));
-  /* Its work done, nothing of the conversation holds it. */
-  g_assert_finalize_object (g_steal_pointer (&removed));
 }
 
 static const char *COMPUTE =
