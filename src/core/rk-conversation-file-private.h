@@ -19,12 +19,12 @@ struct _RkConversationFile
   double                   progress;
   RkConversationFileState  state;
   gboolean                 copied;
-  RkProfileHeader          header;
-  int                      skip_lines;
 
   /* RkConversation's own: */
   guint                    entry_id;     /* its RK_ENTRY_ATTACHMENT */
   GCancellable            *cancellable;  /* its copy or reading */
+  RkProfileHeader          header;       /* the reading chosen over the profiler's */
+  int                      skip_lines;   /* guess (rk_conversation_reprofile); -1: detect */
 };
 
 RkConversationFile *_rk_conversation_file_new          (const char              *name,
@@ -42,8 +42,5 @@ void                _rk_conversation_file_take_estimate (RkConversationFile     
                                                         RkFileProfile           *estimate);
 void                _rk_conversation_file_set_progress (RkConversationFile      *self,
                                                         double                   progress);
-void                _rk_conversation_file_set_reading  (RkConversationFile      *self,
-                                                        RkProfileHeader          header,
-                                                        int                      skip_lines);
 
 G_END_DECLS

@@ -18,8 +18,6 @@ enum
   PROP_PROGRESS,
   PROP_STATE,
   PROP_COPIED,
-  PROP_HEADER,
-  PROP_SKIP_LINES,
   N_PROPS
 };
 
@@ -106,26 +104,6 @@ _rk_conversation_file_take_profile (RkConversationFile *self,
   g_object_thaw_notify (G_OBJECT (self));
 }
 
-void
-_rk_conversation_file_set_reading (RkConversationFile *self,
-                                   RkProfileHeader     header,
-                                   int                 skip_lines)
-{
-  skip_lines = MAX (skip_lines, -1);
-  g_object_freeze_notify (G_OBJECT (self));
-  if (self->header != header)
-    {
-      self->header = header;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HEADER]);
-    }
-  if (self->skip_lines != skip_lines)
-    {
-      self->skip_lines = skip_lines;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SKIP_LINES]);
-    }
-  g_object_thaw_notify (G_OBJECT (self));
-}
-
 const char *
 rk_conversation_file_get_name (RkConversationFile *self)
 {
@@ -190,20 +168,6 @@ rk_conversation_file_get_entry_id (RkConversationFile *self)
   return self->entry_id;
 }
 
-RkProfileHeader
-rk_conversation_file_get_header (RkConversationFile *self)
-{
-  g_return_val_if_fail (RK_IS_CONVERSATION_FILE (self), RK_PROFILE_HEADER_AUTO);
-  return self->header;
-}
-
-int
-rk_conversation_file_get_skip_lines (RkConversationFile *self)
-{
-  g_return_val_if_fail (RK_IS_CONVERSATION_FILE (self), -1);
-  return self->skip_lines;
-}
-
 static void
 rk_conversation_file_get_property (GObject    *object,
                                    guint       prop_id,
@@ -234,12 +198,6 @@ rk_conversation_file_get_property (GObject    *object,
       break;
     case PROP_COPIED:
       g_value_set_boolean (value, self->copied);
-      break;
-    case PROP_HEADER:
-      g_value_set_enum (value, self->header);
-      break;
-    case PROP_SKIP_LINES:
-      g_value_set_int (value, self->skip_lines);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -320,20 +278,6 @@ rk_conversation_file_class_init (RkConversationFileClass *klass)
    * Its copy is whole in the workspace (its size can be shown).
    */
   properties[PROP_COPIED] = g_param_spec_boolean ("copied", NULL, NULL, FALSE, ro);
-  /**
-   * RkConversationFile:header:
-   *
-   * The header row the user chose over the profiler's guess (an
-   * #RkProfileHeader), RK_PROFILE_HEADER_AUTO until then.
-   */
-  properties[PROP_HEADER] = g_param_spec_enum ("header", NULL, NULL, RK_TYPE_PROFILE_HEADER,
-                                               RK_PROFILE_HEADER_AUTO, ro);
-  /**
-   * RkConversationFile:skip-lines:
-   *
-   * The lines before the table the user chose to skip; -1: detected.
-   */
-  properties[PROP_SKIP_LINES] = g_param_spec_int ("skip-lines", NULL, NULL, -1, G_MAXINT, -1, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -41,10 +41,6 @@ gboolean                rk_conversation_file_get_copied     (RkConversationFile 
 /* The id of its RK_ENTRY_ATTACHMENT in the transcript (its card's), 0
  * once removed. */
 guint                   rk_conversation_file_get_entry_id   (RkConversationFile *self);
-/* The reading the user chose over the profiler's guess
- * (rk_conversation_reprofile()): header row, lines skipped (-1: detect). */
-RkProfileHeader         rk_conversation_file_get_header     (RkConversationFile *self);
-int                     rk_conversation_file_get_skip_lines (RkConversationFile *self);
 
 /* Properties (read-only, each notified only when it changes):
  *   "name"       (string)   its name in the workspace (predicted while it is
@@ -56,8 +52,6 @@ int                     rk_conversation_file_get_skip_lines (RkConversationFile 
  *   "progress"   (double)   how much the profiler has read, 0 to 1; -1 not known
  *   "state"      (RkConversationFileState, RK_TYPE_CONVERSATION_FILE_STATE)
  *   "copied"     (gboolean) its copy is in the workspace
- *   "header"     (RkProfileHeader) the header row chosen
- *   "skip-lines" (int)      the lines skipped chosen, -1: detect
  */
 
 G_END_DECLS

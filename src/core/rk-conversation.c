@@ -883,7 +883,8 @@ rk_conversation_reprofile (RkConversation         *self,
   file = rk_conversation_lookup_file (self, name);
   if (file == NULL || rk_conversation_file_get_busy (file) || file->profile == NULL || self->closed)
     return FALSE;
-  _rk_conversation_file_set_reading (file, options->header, options->skip_lines);
+  file->header = options->header;
+  file->skip_lines = options->skip_lines;
   _rk_conversation_file_take_profile (file, NULL);
   update_files_context (self);
   rk_transcript_set_attachment_profile (self->transcript, file->entry_id, NULL);

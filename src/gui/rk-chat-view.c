@@ -367,6 +367,33 @@ may_take_focus (RkChatView *self)
   return FALSE;
 }
 
+/* The row built for the entry @id, or NULL (scrolled away, or folded). */
+static RkEntryRow *
+bound_row (RkChatView *self,
+           guint       id)
+{
+  GHashTableIter iter;
+  gpointer row;
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    if (rk_entry_row_get_entry (row) != NULL && rk_transcript_entry_get_id (rk_entry_row_get_entry (row)) == id)
+      return row;
+  return NULL;
+}
+
+GtkWidget *
+rk_chat_view_get_entry_widget (RkChatView *self,
+                               guint       entry_id)
+{
+  RkEntryRow *row;
+
+  g_return_val_if_fail (RK_IS_CHAT_VIEW (self), NULL);
+
+  row = bound_row (self, entry_id);
+  return row != NULL ? rk_entry_row_get_content (row) : NULL;
+}
+
 static RkEntryRow *
 pending_row (RkChatView *self,
              const char *cell)
@@ -750,22 +777,14 @@ transcript_items_changed_cb (RkChatView *self,
                              guint       removed,
                              guint       added)
 {
-  GHashTableIter iter;
-  gpointer row;
-
   for (guint i = position; i < position + added; i++)
     {
       g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (G_LIST_MODEL (self->transcript), i);
+      RkEntryRow *shown;
 
-      if (e == NULL || rk_transcript_entry_get_kind (e) != RK_ENTRY_ANSWER)
-        continue;
-      g_hash_table_iter_init (&iter, self->bound);
-      while (g_hash_table_iter_next (&iter, &row, NULL))
-        {
-          RkTranscriptEntry *shown = rk_entry_row_get_entry (row);
-          if (shown != NULL && rk_transcript_entry_get_id (shown) + 1 == rk_transcript_entry_get_id (e))
-            trace_row (self, row);
-        }
+      if (e != NULL && rk_transcript_entry_get_kind (e) == RK_ENTRY_ANSWER &&
+          (shown = bound_row (self, rk_transcript_entry_get_id (e) - 1)) != NULL)
+        trace_row (self, shown);
     }
 }
 

@@ -13,7 +13,7 @@ typedef struct
 } Counts;
 
 static const char *const props[] = {
-  "name", "original", "profile", "estimate", "progress", "state", "copied", "header", "skip-lines",
+  "name", "original", "profile", "estimate", "progress", "state", "copied",
 };
 
 static void
@@ -66,8 +66,6 @@ test_defaults (void)
   g_assert_cmpint (rk_conversation_file_get_state (file), ==, RK_CONVERSATION_FILE_COPYING);
   g_assert_true (rk_conversation_file_get_busy (file));
   g_assert_false (rk_conversation_file_get_copied (file));
-  g_assert_cmpint (rk_conversation_file_get_header (file), ==, RK_PROFILE_HEADER_AUTO);
-  g_assert_cmpint (rk_conversation_file_get_skip_lines (file), ==, -1);
   g_assert_cmpuint (rk_conversation_file_get_entry_id (file), ==, 0);
   /* The same through GObject, as a binding reads it. */
   g_object_get (file, "name", &name, "state", &state, "progress", &progress, NULL);
@@ -114,8 +112,6 @@ test_notify (void)
   _rk_conversation_file_take_estimate (file, NULL);
   _rk_conversation_file_take_profile (file, NULL);
   _rk_conversation_file_set_copied (file, FALSE);
-  _rk_conversation_file_set_reading (file, RK_PROFILE_HEADER_AUTO, -1);
-  _rk_conversation_file_set_reading (file, RK_PROFILE_HEADER_AUTO, -5);
   g_assert_cmpuint (total (&counts), ==, 0);
 
   /* Copied under another name, waits, is read. */
@@ -157,10 +153,6 @@ test_notify (void)
   g_assert_false (rk_conversation_file_get_busy (file));
 
   /* Read again with other choices. */
-  _rk_conversation_file_set_reading (file, RK_PROFILE_HEADER_NO, 2);
-  _rk_conversation_file_set_reading (file, RK_PROFILE_HEADER_NO, 2);
-  g_assert_cmpuint (count (&counts, "header"), ==, 1);
-  g_assert_cmpuint (count (&counts, "skip-lines"), ==, 1);
   _rk_conversation_file_take_profile (file, NULL);
   g_assert_cmpuint (count (&counts, "profile"), ==, 2);
   g_assert_cmpuint (count (&counts, "estimate"), ==, 2);
@@ -170,7 +162,7 @@ test_notify (void)
   g_assert_false (rk_conversation_file_get_busy (file));
   g_assert_cmpuint (count (&counts, "state"), ==, 4);
   g_assert_cmpuint (count (&counts, "original"), ==, 0);
-  g_assert_cmpuint (total (&counts), ==, 1 + 1 + 4 + 4 + 2 + 2 + 1 + 1);
+  g_assert_cmpuint (total (&counts), ==, 1 + 1 + 4 + 4 + 2 + 2);
 
   g_signal_handlers_disconnect_by_data (file, &counts);
   g_assert_finalize_object (file);
