@@ -92,8 +92,7 @@ _rk_conversation_meta_new (const char *id)
   RkConversationMeta *meta = g_new0 (RkConversationMeta, 1);
 
   meta->id = g_strdup (id);
-  meta->names = g_ptr_array_new_with_free_func (g_free);
-  meta->originals = g_ptr_array_new_with_free_func (g_free);
+  meta->files = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_session_file_free);
   return meta;
 }
 
@@ -105,8 +104,7 @@ _rk_conversation_meta_free (RkConversationMeta *meta)
   g_free (meta->id);
   g_free (meta->title);
   g_free (meta->session_id);
-  g_ptr_array_unref (meta->names);
-  g_ptr_array_unref (meta->originals);
+  g_ptr_array_unref (meta->files);
   g_free (meta);
 }
 
@@ -131,21 +129,27 @@ transcript_saved_cb (RkTranscript   *transcript,
   save_meta (self);
 }
 
+/* The session keeps the records of the files in its workspace (what a
+ * restart imports again); the saved state follows them. */
+static void
+keep_session_files (RkConversation *self)
+{
+  GPtrArray *files = rk_session_get_files (self->session);
+
+  g_ptr_array_set_size (self->meta->files, 0);
+  for (guint i = 0; i < files->len; i++)
+    {
+      const RkSessionFile *f = g_ptr_array_index (files, i);
+
+      g_ptr_array_add (self->meta->files, rk_session_file_new (f->name, f->original_path));
+    }
+}
+
 static void
 session_files_changed_cb (RkSession      *session,
                           RkConversation *self)
 {
-  GPtrArray *files = rk_session_get_files (session);
-
-  g_ptr_array_set_size (self->meta->names, 0);
-  g_ptr_array_set_size (self->meta->originals, 0);
-  for (guint i = 0; i < files->len; i++)
-    {
-      RkSessionFile *f = g_ptr_array_index (files, i);
-
-      g_ptr_array_add (self->meta->names, g_strdup (f->name));
-      g_ptr_array_add (self->meta->originals, g_strdup (f->original_path));
-    }
+  keep_session_files (self);
   save_meta (self);
 }
 
@@ -1737,9 +1741,9 @@ restore_file (RkConversation     *self,
   RkConversationFile *file;
   RkFileProfile *profile = NULL;
 
-  for (guint i = 0; i < meta->names->len && original == NULL; i++)
-    if (g_strcmp0 (g_ptr_array_index (meta->names, i), name) == 0)
-      original = g_ptr_array_index (meta->originals, i);
+  for (guint i = 0; i < meta->files->len && original == NULL; i++)
+    if (g_strcmp0 (((RkSessionFile *) g_ptr_array_index (meta->files, i))->name, name) == 0)
+      original = ((RkSessionFile *) g_ptr_array_index (meta->files, i))->original_path;
   file = _rk_conversation_file_new (name, original);
   file->entry_id = rk_transcript_entry_get_id (e);
   file->copied = original != NULL && !self->expired;
@@ -1777,8 +1781,6 @@ _rk_conversation_new_restored (RkModelClient               *client,
                                GError                     **error)
 {
   g_autoptr(RkConversation) self = NULL;
-  g_autoptr(GPtrArray) names = NULL;
-  g_autoptr(GPtrArray) originals = NULL;
   g_autoptr(GPtrArray) run = NULL;
   guint n;
 
@@ -1793,30 +1795,11 @@ _rk_conversation_new_restored (RkModelClient               *client,
   self->meta->created = meta->created;
   self->meta->updated = meta->updated;
   self->meta->session_id = g_strdup (meta->session_id);
-  for (guint i = 0; i < meta->names->len; i++)
-    {
-      g_ptr_array_add (self->meta->names, g_strdup (g_ptr_array_index (meta->names, i)));
-      g_ptr_array_add (self->meta->originals, g_strdup (g_ptr_array_index (meta->originals, i)));
-    }
-
-  /* Borrowed strings, NULL-terminated (g_ptr_array_copy would keep the
-   * source's free function). */
-  names = g_ptr_array_new ();
-  originals = g_ptr_array_new ();
-  for (guint i = 0; i < meta->names->len; i++)
-    {
-      g_ptr_array_add (names, g_ptr_array_index (meta->names, i));
-      g_ptr_array_add (originals, g_ptr_array_index (meta->originals, i));
-    }
-  g_ptr_array_add (names, NULL);
-  g_ptr_array_add (originals, NULL);
   self->session = rk_session_new_restored (saving ? saving->sessions_dir : NULL,
-                                           meta->session_id,
-                                           (const char * const *) names->pdata,
-                                           (const char * const *) originals->pdata,
-                                           NULL, error);
+                                           meta->session_id, meta->files, NULL, error);
   if (self->session == NULL)
     return NULL;
+  keep_session_files (self);
   self->expired = rk_session_get_state (self->session) != RK_SESSION_ACTIVE;
   self->transcript = g_object_ref (transcript);
   self->agent = rk_agent_new_for_session (client, self->session, transcript);
