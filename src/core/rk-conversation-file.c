@@ -275,7 +275,8 @@ rk_conversation_file_class_init (RkConversationFileClass *klass)
   /**
    * RkConversationFile:copied:
    *
-   * Its copy is whole in the workspace (its size can be shown).
+   * It was copied, whole, into the workspace (its size can be shown), and
+   * not removed from there since.
    */
   properties[PROP_COPIED] = g_param_spec_boolean ("copied", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);

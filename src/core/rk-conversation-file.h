@@ -35,8 +35,10 @@ double                  rk_conversation_file_get_progress   (RkConversationFile 
 RkConversationFileState rk_conversation_file_get_state      (RkConversationFile *self);
 /* TRUE while it is copied, waits or is read (COPYING, WAITING, PROFILING). */
 gboolean                rk_conversation_file_get_busy       (RkConversationFile *self);
-/* TRUE once its copy is in the workspace (not while COPYING, nor when it
- * could not be copied). */
+/* TRUE once it was copied into the workspace and until it is removed from
+ * there (not while COPYING, nor when it could not be copied). An expired
+ * session's workspace is gone as a whole (RkConversation:expired); a
+ * restart brings the copies back. */
 gboolean                rk_conversation_file_get_copied     (RkConversationFile *self);
 /* The id of its RK_ENTRY_ATTACHMENT in the transcript (its card's), 0
  * once removed. */
@@ -51,7 +53,7 @@ guint                   rk_conversation_file_get_entry_id   (RkConversationFile 
  *                           rows estimated, while it is read; else NULL
  *   "progress"   (double)   how much the profiler has read, 0 to 1; -1 not known
  *   "state"      (RkConversationFileState, RK_TYPE_CONVERSATION_FILE_STATE)
- *   "copied"     (gboolean) its copy is in the workspace
+ *   "copied"     (gboolean) it was copied into the workspace (and not removed)
  */
 
 G_END_DECLS
