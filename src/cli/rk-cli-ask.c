@@ -728,8 +728,6 @@ open_conversation (const AskOptions  *o,
 {
   g_autoptr(RkConversation) conversation = NULL;
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-  g_auto(GStrv) names = NULL;
-  g_auto(GStrv) copied = NULL;
   g_autoptr(GError) error = NULL;
   RkAgent *agent;
 
@@ -751,17 +749,16 @@ open_conversation (const AskOptions  *o,
   for (guint i = 0; o->files != NULL && o->files[i] != NULL; i++)
     g_ptr_array_add (files, g_file_new_for_commandline_arg (o->files[i]));
   rk_conversation_add_files (conversation, (GFile **) files->pdata, files->len);
-  while (rk_conversation_is_profiling (conversation, NULL))
+  while (rk_conversation_is_profiling (conversation))
     g_main_context_iteration (NULL, TRUE);
 
-  names = rk_conversation_dup_file_names (conversation);
-  copied = rk_session_dup_file_names (rk_conversation_get_session (conversation));
-  for (guint i = 0; names[i] != NULL && i < files->len; i++)
+  for (guint i = 0; i < g_list_model_get_n_items (rk_conversation_get_files (conversation)) && i < files->len; i++)
     {
-      RkFileProfile *profile = rk_conversation_get_profile (conversation, names[i]);
+      g_autoptr(RkConversationFile) file = g_list_model_get_item (rk_conversation_get_files (conversation), i);
+      RkFileProfile *profile = rk_conversation_file_get_profile (file);
       g_autofree char *message = NULL;
 
-      if (copied != NULL && g_strv_contains ((const char * const *) copied, names[i]))
+      if (rk_conversation_file_get_copied (file))
         continue;
       message = g_strdup_printf (_("could not copy “%s”: %s"), o->files[i],
                                  profile != NULL && profile->error != NULL ? profile->error : "");

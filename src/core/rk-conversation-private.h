@@ -21,8 +21,7 @@ typedef struct
   gint64     created;      /* µs since the Unix epoch */
   gint64     updated;
   char      *session_id;
-  GPtrArray *names;        /* char*: the files' names in the workspace */
-  GPtrArray *originals;    /* char*: where each was added from */
+  GPtrArray *files;        /* RkSessionFile: each file in the workspace and where it was added from */
 } RkConversationMeta;
 
 RkConversationMeta *_rk_conversation_meta_new     (const char          *id);

@@ -105,8 +105,7 @@ _rk_conversation_meta_parse (const char  *data,
           || !rk_json_dup_string (json_node_get_object (f), "original", 4096, RK_JSON_REQUIRED, &original, NULL)
           || !rk_path_is_beneath (name) || !g_path_is_absolute (original))
         return corrupt (error);
-      g_ptr_array_add (meta->names, g_steal_pointer (&name));
-      g_ptr_array_add (meta->originals, g_steal_pointer (&original));
+      g_ptr_array_add (meta->files, rk_session_file_new (name, original));
     }
   return g_steal_pointer (&meta);
 }
@@ -137,13 +136,15 @@ _rk_conversation_meta_to_json (const RkConversationMeta *meta)
   json_builder_add_string_value (b, meta->session_id);
   json_builder_set_member_name (b, "files");
   json_builder_begin_array (b);
-  for (guint i = 0; i < meta->names->len; i++)
+  for (guint i = 0; i < meta->files->len; i++)
     {
+      const RkSessionFile *f = g_ptr_array_index (meta->files, i);
+
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, g_ptr_array_index (meta->names, i));
+      json_builder_add_string_value (b, f->name);
       json_builder_set_member_name (b, "original");
-      json_builder_add_string_value (b, g_ptr_array_index (meta->originals, i));
+      json_builder_add_string_value (b, f->original_path);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

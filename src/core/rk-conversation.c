@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
+#include "rk-conversation-file-private.h"
 #include "rk-conversation-private.h"
 #include "rk-import.h"
 #include "rk-text.h"
@@ -21,21 +22,6 @@
 /* Sandboxes profiling at once: 20 files dropped together must not start
  * 20 interpreters side by side (each imports pandas, each may use memory). */
 #define MAX_PROFILING      2
-
-typedef struct
-{
-  char          *name;        /* in the workspace (predicted until copied) */
-  char          *original;    /* host path, or NULL */
-  guint          entry_id;    /* its RK_ENTRY_ATTACHMENT */
-  GCancellable  *cancellable;
-  RkFileProfile *profile;     /* NULL while busy */
-  gboolean       busy;
-  double         progress;    /* 0..1 read by the profiler, -1: not known */
-  RkFileProfile *estimate;    /* from the sample, rows estimated, while busy */
-  RkProfileHeader header;     /* the user's choices over the profiler's guess */
-  int            skip_lines;  /* -1: detect */
-  gboolean       removed;     /* removed while busy: goes when its work ends */
-} FileState;
 
 struct _RkConversation
 {
@@ -52,8 +38,8 @@ struct _RkConversation
   GSettings           *settings;
 
   GCancellable        *cancellable;  /* all background work; cancelled by close */
-  GPtrArray           *files;        /* FileState, in the order added */
-  GQueue               waiting;      /* FileState copied, waiting to be profiled */
+  GListStore          *files;        /* RkConversationFile, in the order added */
+  GQueue               waiting;      /* RkConversationFile (a reference) copied, waiting to be profiled */
   guint                n_profiling;
   guint64              profile_memory;  /* the kernel's memory limit, for the profiler too */
   guint                prompt_samples;  /* sample values per column told to the model */
@@ -96,44 +82,7 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-enum
-{
-  SIGNAL_PROFILE_CHANGED,
-  SIGNAL_PROFILE_PROGRESS,
-  SIGNAL_PROFILE_PARTIAL,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
-
 static void start_kernel (RkConversation *self);
-
-static void
-file_state_free (gpointer data)
-{
-  FileState *fs = data;
-
-  g_free (fs->name);
-  g_free (fs->original);
-  g_clear_object (&fs->cancellable);
-  g_clear_pointer (&fs->profile, rk_file_profile_free);
-  g_clear_pointer (&fs->estimate, rk_file_profile_free);
-  g_free (fs);
-}
-
-static FileState *
-find_file (RkConversation *self,
-           const char     *name)
-{
-  for (guint i = 0; name != NULL && i < self->files->len; i++)
-    {
-      FileState *fs = g_ptr_array_index (self->files, i);
-
-      if (g_strcmp0 (fs->name, name) == 0)
-        return fs;
-    }
-  return NULL;
-}
 
 /* -- metadata --------------------------------------------------------------- */
 
@@ -143,8 +92,7 @@ _rk_conversation_meta_new (const char *id)
   RkConversationMeta *meta = g_new0 (RkConversationMeta, 1);
 
   meta->id = g_strdup (id);
-  meta->names = g_ptr_array_new_with_free_func (g_free);
-  meta->originals = g_ptr_array_new_with_free_func (g_free);
+  meta->files = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_session_file_free);
   return meta;
 }
 
@@ -156,8 +104,7 @@ _rk_conversation_meta_free (RkConversationMeta *meta)
   g_free (meta->id);
   g_free (meta->title);
   g_free (meta->session_id);
-  g_ptr_array_unref (meta->names);
-  g_ptr_array_unref (meta->originals);
+  g_ptr_array_unref (meta->files);
   g_free (meta);
 }
 
@@ -182,21 +129,27 @@ transcript_saved_cb (RkTranscript   *transcript,
   save_meta (self);
 }
 
+/* The session keeps the records of the files in its workspace (what a
+ * restart imports again); the saved state follows them. */
+static void
+keep_session_files (RkConversation *self)
+{
+  GPtrArray *files = rk_session_get_files (self->session);
+
+  g_ptr_array_set_size (self->meta->files, 0);
+  for (guint i = 0; i < files->len; i++)
+    {
+      const RkSessionFile *f = g_ptr_array_index (files, i);
+
+      g_ptr_array_add (self->meta->files, rk_session_file_new (f->name, f->original_path));
+    }
+}
+
 static void
 session_files_changed_cb (RkSession      *session,
                           RkConversation *self)
 {
-  GPtrArray *files = rk_session_get_files (session);
-
-  g_ptr_array_set_size (self->meta->names, 0);
-  g_ptr_array_set_size (self->meta->originals, 0);
-  for (guint i = 0; i < files->len; i++)
-    {
-      RkSessionFile *f = g_ptr_array_index (files, i);
-
-      g_ptr_array_add (self->meta->names, g_strdup (f->name));
-      g_ptr_array_add (self->meta->originals, g_strdup (f->original_path));
-    }
+  keep_session_files (self);
   save_meta (self);
 }
 
@@ -549,61 +502,70 @@ error_profile_json (const char *name,
   return json_to_string (root, FALSE);
 }
 
-static void finish_removal (RkConversation *self,
-                            FileState      *fs);
+static void finish_removal (RkConversation     *self,
+                            RkConversationFile *file);
 
-/* Ends the work on @fs with @profile (taken). */
+/* Ends the work on @file with @profile (taken). */
 static void
-file_done (RkConversation *self,
-           FileState      *fs,
-           RkFileProfile  *profile)
+file_done (RkConversation     *self,
+           RkConversationFile *file,
+           RkFileProfile      *profile)
 {
-  g_autofree char *name = g_strdup (fs->name);
-
-  if (fs->removed)
+  g_clear_object (&file->cancellable);
+  if (file->state == RK_CONVERSATION_FILE_REMOVED)
     {
       rk_file_profile_free (profile);
-      fs->busy = FALSE;
-      finish_removal (self, fs);
+      finish_removal (self, file);
       return;
     }
-  g_clear_pointer (&fs->profile, rk_file_profile_free);
-  g_clear_pointer (&fs->estimate, rk_file_profile_free);
-  fs->profile = profile;
-  fs->busy = FALSE;
-  g_clear_object (&fs->cancellable);
   if (profile->raw_json != NULL)
-    rk_transcript_set_attachment_profile (self->transcript, fs->entry_id, profile->raw_json);
+    rk_transcript_set_attachment_profile (self->transcript, file->entry_id, profile->raw_json);
   else
     {
-      g_autofree char *json = error_profile_json (fs->name, profile->error ? profile->error : "");
-      rk_transcript_set_attachment_profile (self->transcript, fs->entry_id, json);
+      g_autofree char *json = error_profile_json (file->name, profile->error ? profile->error : "");
+      rk_transcript_set_attachment_profile (self->transcript, file->entry_id, json);
     }
+  g_object_freeze_notify (G_OBJECT (file));
+  _rk_conversation_file_set_state (file, profile->error != NULL ? RK_CONVERSATION_FILE_FAILED
+                                                                : RK_CONVERSATION_FILE_READY);
+  _rk_conversation_file_take_profile (file, profile);
   update_files_context (self);
-  g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0, name);
+  g_object_thaw_notify (G_OBJECT (file));
 }
 
 static void
-file_failed (RkConversation *self,
-             FileState      *fs,
-             const GError   *error)
+file_failed (RkConversation     *self,
+             RkConversationFile *file,
+             const GError       *error)
 {
   const char *message = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
                         ? _("Reading this file was stopped.") : error->message;
 
-  file_done (self, fs, rk_file_profile_new_error (fs->name, message));
+  file_done (self, file, rk_file_profile_new_error (file->name, message));
 }
 
 typedef struct
 {
-  RkConversation *self;
-  FileState      *fs;
+  RkConversation     *self;
+  RkConversationFile *file;
 } FileOp;
+
+static FileOp *
+file_op_new (RkConversation     *self,
+             RkConversationFile *file)
+{
+  FileOp *op = g_new0 (FileOp, 1);
+
+  op->self = g_object_ref (self);
+  op->file = g_object_ref (file);
+  return op;
+}
 
 static void
 file_op_free (FileOp *op)
 {
   g_object_unref (op->self);
+  g_object_unref (op->file);
   g_free (op);
 }
 
@@ -619,10 +581,9 @@ profile_progress_cb (const char *name,
 {
   FileOp *op = user_data;
 
-  if (!op->fs->busy || total == 0 || g_strcmp0 (name, op->fs->name) != 0)
+  if (op->file->state != RK_CONVERSATION_FILE_PROFILING || total == 0 || g_strcmp0 (name, op->file->name) != 0)
     return;
-  op->fs->progress = CLAMP ((double) done / (double) total, 0.0, 1.0);
-  g_signal_emit (op->self, signals[SIGNAL_PROFILE_PROGRESS], 0, name, op->fs->progress);
+  _rk_conversation_file_set_progress (op->file, (double) done / (double) total);
 }
 
 /* A big CSV's profile from its sample, before its rows are counted (in the
@@ -633,10 +594,10 @@ profile_partial_cb (const RkFileProfile *profile,
 {
   FileOp *op = user_data;
 
-  if (!op->fs->busy || op->fs->estimate != NULL || g_strcmp0 (profile->name, op->fs->name) != 0)
+  if (op->file->state != RK_CONVERSATION_FILE_PROFILING || op->file->estimate != NULL ||
+      g_strcmp0 (profile->name, op->file->name) != 0)
     return;
-  op->fs->estimate = rk_file_profile_copy (profile);
-  g_signal_emit (op->self, signals[SIGNAL_PROFILE_PARTIAL], 0, op->fs->name);
+  _rk_conversation_file_take_estimate (op->file, rk_file_profile_copy (profile));
 }
 
 /* The profiler's readings reached the workspace (or not: reckon.load then
@@ -665,38 +626,34 @@ profiled_cb (GObject      *source,
   /* Staged beside a kernel whose capped workspace would not see them. */
   rk_session_take_staged_async (self->session, readings_taken_cb, NULL);
   self->n_profiling--;
-  op->fs->progress = -1;
   if (profiles == NULL)
-    file_failed (self, op->fs, error);
+    file_failed (self, op->file, error);
   else if (profiles->len == 0)
-    file_done (self, op->fs, rk_file_profile_new_error (op->fs->name, _("The file could not be read.")));
+    file_done (self, op->file, rk_file_profile_new_error (op->file->name, _("The file could not be read.")));
   else
-    file_done (self, op->fs, rk_file_profile_copy (g_ptr_array_index (profiles, 0)));
+    file_done (self, op->file, rk_file_profile_copy (g_ptr_array_index (profiles, 0)));
   start_waiting (self);
   file_op_free (op);
 }
 
 static void
-start_profile (RkConversation *self,
-               FileState      *fs)
+start_profile (RkConversation     *self,
+               RkConversationFile *file)
 {
-  const char *names[] = { fs->name, NULL };
+  const char *names[] = { file->name, NULL };
   g_auto(GStrv) inputs = rk_session_dup_file_names (self->session);
   RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
-  FileOp *op = g_new0 (FileOp, 1);
+  FileOp *op = file_op_new (self, file);
 
-  op->self = g_object_ref (self);
-  op->fs = fs;
   self->n_profiling++;
-  fs->progress = -1;
   options.stage_readings = TRUE;
   options.inputs = (const char * const *) inputs;
   options.memory_bytes = self->profile_memory;
-  options.header = fs->header;
-  options.skip_lines = fs->skip_lines;
-  g_clear_pointer (&fs->estimate, rk_file_profile_free);
+  options.header = file->header;
+  options.skip_lines = file->skip_lines;
+  _rk_conversation_file_set_state (file, RK_CONVERSATION_FILE_PROFILING);
   rk_profile_files_with_partial_async (rk_session_get_workspace (self->session), names, &options,
-                                       profile_progress_cb, profile_partial_cb, op, fs->cancellable,
+                                       profile_progress_cb, profile_partial_cb, op, file->cancellable,
                                        profiled_cb, op);
 }
 
@@ -705,18 +662,33 @@ static void
 start_waiting (RkConversation *self)
 {
   while (self->n_profiling < MAX_PROFILING && !g_queue_is_empty (&self->waiting) && !self->closed)
-    start_profile (self, g_queue_pop_head (&self->waiting));
+    {
+      g_autoptr(RkConversationFile) file = g_queue_pop_head (&self->waiting);
+
+      start_profile (self, file);
+    }
 }
 
 static void
-profile_file (RkConversation *self,
-              FileState      *fs)
+profile_file (RkConversation     *self,
+              RkConversationFile *file)
 {
-  fs->busy = TRUE;
-  if (fs->cancellable == NULL)
-    fs->cancellable = g_cancellable_new ();
-  g_queue_push_tail (&self->waiting, fs);
+  if (file->cancellable == NULL)
+    file->cancellable = g_cancellable_new ();
+  _rk_conversation_file_set_state (file, RK_CONVERSATION_FILE_WAITING);
+  g_queue_push_tail (&self->waiting, g_object_ref (file));
   start_waiting (self);
+}
+
+/* Takes @file off the queue of files waiting for the profiler. */
+static gboolean
+unqueue (RkConversation     *self,
+         RkConversationFile *file)
+{
+  if (!g_queue_remove (&self->waiting, file))
+    return FALSE;
+  g_object_unref (file);
+  return TRUE;
 }
 
 static void
@@ -726,35 +698,53 @@ imported_cb (GObject      *source,
 {
   FileOp *op = user_data;
   RkConversation *self = op->self;
-  FileState *fs = op->fs;
+  RkConversationFile *file = op->file;
   g_autoptr(GError) error = NULL;
   g_autofree char *name = rk_session_add_file_finish (RK_SESSION (source), result, &error);
 
   if (name == NULL)
     {
-      file_failed (self, fs, error);
+      file_failed (self, file, error);
       file_op_free (op);
       return;
     }
-  if (g_strcmp0 (name, fs->name) != 0)
+  if (g_strcmp0 (name, file->name) != 0)
     {
       /* Something took the predicted name meanwhile: use the real one. */
-      RkTranscriptEntry *entry = rk_transcript_lookup (self->transcript, fs->entry_id);
+      RkTranscriptEntry *entry = rk_transcript_lookup (self->transcript, file->entry_id);
 
       if (entry != NULL)
         _rk_transcript_entry_set_name (entry, name);
-      g_free (fs->name);
-      fs->name = g_strdup (name);
-      g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0, name);
+      _rk_conversation_file_set_name (file, name);
     }
-  if (g_cancellable_is_cancelled (fs->cancellable))
+  _rk_conversation_file_set_copied (file, TRUE);
+  if (g_cancellable_is_cancelled (file->cancellable))
     {
       g_autoptr(GError) cancelled = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "");
-      file_failed (self, fs, cancelled);
+      file_failed (self, file, cancelled);
     }
   else
-    profile_file (self, fs);
+    profile_file (self, file);
   file_op_free (op);
+}
+
+RkConversationFile *
+rk_conversation_lookup_file (RkConversation *self,
+                             const char     *name)
+{
+  GListModel *files;
+
+  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
+
+  files = G_LIST_MODEL (self->files);
+  for (guint i = 0; name != NULL && i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(RkConversationFile) file = g_list_model_get_item (files, i);
+
+      if (g_strcmp0 (file->name, name) == 0)
+        return file;
+    }
+  return NULL;
 }
 
 /* The name rk_import_file() will give @basename, unless something else
@@ -772,7 +762,8 @@ predict_name (RkConversation *self,
       g_autofree char *candidate = n == 1 ? g_strdup (clean) : rk_import_numbered_name (clean, n, RK_IMPORT_NAME_MAX);
       g_autofree char *path = g_build_filename (workspace, candidate, NULL);
 
-      if (find_file (self, candidate) == NULL && !g_file_test (path, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK))
+      if (rk_conversation_lookup_file (self, candidate) == NULL &&
+          !g_file_test (path, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK))
         return g_steal_pointer (&candidate);
     }
   return g_steal_pointer (&clean);
@@ -791,137 +782,95 @@ rk_conversation_add_files (RkConversation  *self,
       g_autofree char *path = g_file_get_path (files[i]);
       g_autofree char *basename = g_file_get_basename (files[i]);
       g_autofree char *display = NULL;
-      FileState *fs;
-      FileOp *op;
+      g_autofree char *name = NULL;
+      g_autoptr(RkConversationFile) file = NULL;
 
       if (basename == NULL)
         basename = g_strdup ("file");
       display = g_filename_display_name (basename);
-      fs = g_new0 (FileState, 1);
-      fs->skip_lines = -1;
-      fs->name = predict_name (self, basename);
-      fs->original = g_strdup (path);
-      fs->busy = TRUE;
-      fs->progress = -1;
-      fs->cancellable = g_cancellable_new ();
-      g_ptr_array_add (self->files, fs);
-      fs->entry_id = rk_transcript_add_attachment (self->transcript, fs->name, display);
+      name = predict_name (self, basename);
+      file = _rk_conversation_file_new (name, path);
+      file->cancellable = g_cancellable_new ();
+      /* In the list before its entry: a view of the entry finds it there. */
+      g_list_store_append (self->files, file);
+      file->entry_id = rk_transcript_add_attachment (self->transcript, file->name, display);
       /* Until a question is asked, the first file names the chat. */
-      if (!self->asked && !self->meta->title_set && self->files->len == 1)
+      if (!self->asked && !self->meta->title_set && g_list_model_get_n_items (G_LIST_MODEL (self->files)) == 1)
         set_title_internal (self, display);
 
       if (path == NULL)
         {
           g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                                          _("Only files on this computer can be added."));
-          file_failed (self, fs, error);
+          file_failed (self, file, error);
           continue;
         }
-      op = g_new0 (FileOp, 1);
-      op->self = g_object_ref (self);
-      op->fs = fs;
-      rk_session_add_file_async (self->session, path, fs->cancellable, imported_cb, op);
+      rk_session_add_file_async (self->session, path, file->cancellable, imported_cb, file_op_new (self, file));
     }
 }
 
-RkFileProfile *
-rk_conversation_get_profile (RkConversation *self,
-                             const char     *name)
+GListModel *
+rk_conversation_get_files (RkConversation *self)
 {
-  FileState *fs;
-
   g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
-
-  fs = find_file (self, name);
-  return fs != NULL && !fs->busy ? fs->profile : NULL;
-}
-
-RkFileProfile *
-rk_conversation_get_estimate (RkConversation *self,
-                              const char     *name)
-{
-  FileState *fs;
-
-  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
-
-  fs = find_file (self, name);
-  return fs != NULL && fs->busy ? fs->estimate : NULL;
+  return G_LIST_MODEL (self->files);
 }
 
 gboolean
-rk_conversation_is_profiling (RkConversation *self,
-                              const char     *name)
+rk_conversation_is_profiling (RkConversation *self)
 {
-  FileState *fs;
+  GListModel *files;
 
   g_return_val_if_fail (RK_IS_CONVERSATION (self), FALSE);
 
-  for (guint i = 0; name == NULL && i < self->files->len; i++)
-    if (((FileState *) g_ptr_array_index (self->files, i))->busy)
-      return TRUE;
-  fs = find_file (self, name);
-  return fs != NULL && fs->busy;
-}
+  files = G_LIST_MODEL (self->files);
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(RkConversationFile) file = g_list_model_get_item (files, i);
 
-GStrv
-rk_conversation_dup_file_names (RkConversation *self)
-{
-  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
-
-  g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
-
-  for (guint i = 0; i < self->files->len; i++)
-    g_strv_builder_add (names, ((FileState *) g_ptr_array_index (self->files, i))->name);
-  return g_strv_builder_end (names);
+      if (rk_conversation_file_get_busy (file))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 GPtrArray *
 rk_conversation_dup_profiles (RkConversation *self)
 {
   GPtrArray *profiles;
+  GListModel *files;
 
   g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
 
   profiles = g_ptr_array_new ();
-  for (guint i = 0; i < self->files->len; i++)
+  files = G_LIST_MODEL (self->files);
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
     {
-      FileState *fs = g_ptr_array_index (self->files, i);
+      g_autoptr(RkConversationFile) file = g_list_model_get_item (files, i);
 
-      if (fs->profile != NULL)
-        g_ptr_array_add (profiles, fs->profile);
+      if (file->profile != NULL)
+        g_ptr_array_add (profiles, file->profile);
     }
   return profiles;
-}
-
-double
-rk_conversation_get_progress (RkConversation *self,
-                              const char     *name)
-{
-  FileState *fs;
-
-  g_return_val_if_fail (RK_IS_CONVERSATION (self), -1);
-
-  fs = find_file (self, name);
-  return fs != NULL && fs->busy ? fs->progress : -1;
 }
 
 void
 rk_conversation_cancel_profile (RkConversation *self,
                                 const char     *name)
 {
-  FileState *fs;
+  RkConversationFile *file;
 
   g_return_if_fail (RK_IS_CONVERSATION (self));
 
-  fs = find_file (self, name);
-  if (fs == NULL || !fs->busy || fs->cancellable == NULL)
+  file = rk_conversation_lookup_file (self, name);
+  if (file == NULL || !rk_conversation_file_get_busy (file) || file->cancellable == NULL)
     return;
-  g_cancellable_cancel (fs->cancellable);
+  g_cancellable_cancel (file->cancellable);
   /* Not started yet: nothing will call back, so end it here. */
-  if (g_queue_remove (&self->waiting, fs))
+  if (unqueue (self, file))
     {
       g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "");
-      file_failed (self, fs, error);
+      file_failed (self, file, error);
     }
 }
 
@@ -930,64 +879,64 @@ rk_conversation_reprofile (RkConversation         *self,
                            const char             *name,
                            const RkProfileOptions *options)
 {
-  FileState *fs;
+  RkConversationFile *file;
 
   g_return_val_if_fail (RK_IS_CONVERSATION (self), FALSE);
   g_return_val_if_fail (options != NULL, FALSE);
 
-  fs = find_file (self, name);
-  if (fs == NULL || fs->busy || fs->profile == NULL || self->closed)
+  file = rk_conversation_lookup_file (self, name);
+  if (file == NULL || rk_conversation_file_get_busy (file) || file->profile == NULL || self->closed)
     return FALSE;
-  fs->header = options->header;
-  fs->skip_lines = options->skip_lines;
-  g_clear_pointer (&fs->profile, rk_file_profile_free);
+  file->header = options->header;
+  file->skip_lines = options->skip_lines;
+  _rk_conversation_file_take_profile (file, NULL);
   update_files_context (self);
-  rk_transcript_set_attachment_profile (self->transcript, fs->entry_id, NULL);
-  g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0, fs->name);
-  profile_file (self, fs);
+  rk_transcript_set_attachment_profile (self->transcript, file->entry_id, NULL);
+  profile_file (self, file);
   return TRUE;
 }
 
-/* The end of a removal: the file leaves the session (and the workspace),
- * the list and what the model is told. */
+/* The end of a removal: the file leaves the session (and the workspace). */
 static void
-finish_removal (RkConversation *self,
-                FileState      *fs)
+finish_removal (RkConversation     *self,
+                RkConversationFile *file)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_strdup (fs->name);
 
-  if (!rk_session_remove_file (self->session, name, &error) &&
+  if (!rk_session_remove_file (self->session, file->name, &error) &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-    g_warning ("%s stays in the workspace: %s", name, error->message);
-  g_ptr_array_remove (self->files, fs);
-  update_files_context (self);
-  g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0, name);
+    g_warning ("%s stays in the workspace: %s", file->name, error->message);
+  _rk_conversation_file_set_copied (file, FALSE);
 }
 
 char *
 rk_conversation_remove_file (RkConversation *self,
                              const char     *name)
 {
-  g_autofree char *original = NULL;
-  FileState *fs;
+  g_autoptr(RkConversationFile) file = NULL;
+  RkConversationFile *found;
+  gboolean busy;
+  guint position;
 
   g_return_val_if_fail (RK_IS_CONVERSATION (self), NULL);
 
-  fs = find_file (self, name);
-  if (fs == NULL || fs->removed)
+  found = rk_conversation_lookup_file (self, name);
+  if (found == NULL || !g_list_store_find (self->files, found, &position))
     return NULL;
-  original = g_strdup (fs->original ? fs->original : "");
-  fs->removed = TRUE;
-  rk_transcript_remove_attachment (self->transcript, fs->entry_id);
-  fs->entry_id = 0;
+  file = g_object_ref (found);
+  busy = rk_conversation_file_get_busy (file);
+  rk_transcript_remove_attachment (self->transcript, file->entry_id);
+  file->entry_id = 0;
+  g_list_store_remove (self->files, position);
+  _rk_conversation_file_set_state (file, RK_CONVERSATION_FILE_REMOVED);
+  update_files_context (self);
   /* Being copied or profiled: it ends as cancelled, and file_done
    * finishes the removal. */
-  if (fs->busy && !g_queue_remove (&self->waiting, fs))
-    g_cancellable_cancel (fs->cancellable);
+  if (busy && !unqueue (self, file))
+    g_cancellable_cancel (file->cancellable);
   else
-    finish_removal (self, fs);
-  return g_steal_pointer (&original);
+    finish_removal (self, file);
+  return g_strdup (file->original ? file->original : "");
 }
 
 /* -- questions and typed code ----------------------------------------------- */
@@ -1665,15 +1614,15 @@ rk_conversation_close (RkConversation *self)
   g_cancellable_cancel (self->cancellable);
   if (self->turn != NULL)
     g_cancellable_cancel (self->turn);
-  for (guint i = 0; i < self->files->len; i++)
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->files)); i++)
     {
-      FileState *fs = g_ptr_array_index (self->files, i);
+      g_autoptr(RkConversationFile) file = g_list_model_get_item (G_LIST_MODEL (self->files), i);
 
-      if (fs->cancellable != NULL)
-        g_cancellable_cancel (fs->cancellable);
+      if (file->cancellable != NULL)
+        g_cancellable_cancel (file->cancellable);
     }
   /* Files still waiting are read again when the conversation is reopened. */
-  g_queue_clear (&self->waiting);
+  g_queue_clear_full (&self->waiting, g_object_unref);
   if (self->store != NULL && !rk_transcript_flush (self->transcript, &error))
     g_warning ("conversation %s: %s", self->meta->id, error->message);
   save_meta (self);
@@ -1778,6 +1727,52 @@ ends_with_note (RkTranscript *transcript,
          && g_strcmp0 (rk_transcript_entry_get_name (last), kind) == 0;
 }
 
+/* The file of the attachment @e of a reopened conversation, with the
+ * profile saved in its entry and where it came from (@meta: the one place
+ * both are known by the name, when the conversation is read back). */
+static RkConversationFile *
+restore_file (RkConversation     *self,
+              RkConversationMeta *meta,
+              RkTranscriptEntry  *e)
+{
+  const char *name = rk_transcript_entry_get_name (e);
+  const char *detail = rk_transcript_entry_get_detail (e);
+  const char *original = NULL;
+  RkConversationFile *file;
+  RkFileProfile *profile = NULL;
+
+  for (guint i = 0; i < meta->files->len && original == NULL; i++)
+    if (g_strcmp0 (((RkSessionFile *) g_ptr_array_index (meta->files, i))->name, name) == 0)
+      original = ((RkSessionFile *) g_ptr_array_index (meta->files, i))->original_path;
+  file = _rk_conversation_file_new (name, original);
+  file->entry_id = rk_transcript_entry_get_id (e);
+  file->copied = original != NULL && !self->expired;
+  if (detail != NULL)
+    {
+      g_autofree char *doc = g_strdup_printf ("{\"version\":1,\"files\":[%s]}", detail);
+      g_autoptr(GPtrArray) profiles = rk_profile_parse (doc, strlen (doc), NULL);
+
+      if (profiles != NULL && profiles->len > 0)
+        profile = rk_file_profile_copy (g_ptr_array_index (profiles, 0));
+    }
+  if (profile == NULL)
+    {
+      /* Closed while it was being read: read it again if it is there. */
+      g_autofree char *path = g_build_filename (rk_workspace_get_path (rk_session_get_workspace (self->session)),
+                                                name, NULL);
+
+      if (!self->expired && g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        {
+          file->state = RK_CONVERSATION_FILE_WAITING;
+          return file;
+        }
+      profile = rk_file_profile_new_error (name, _("This file was not read before Reckon closed."));
+    }
+  file->state = profile->error != NULL ? RK_CONVERSATION_FILE_FAILED : RK_CONVERSATION_FILE_READY;
+  file->profile = profile;
+  return file;
+}
+
 RkConversation *
 _rk_conversation_new_restored (RkModelClient               *client,
                                const RkConversationSaving  *saving,
@@ -1786,8 +1781,6 @@ _rk_conversation_new_restored (RkModelClient               *client,
                                GError                     **error)
 {
   g_autoptr(RkConversation) self = NULL;
-  g_autoptr(GPtrArray) names = NULL;
-  g_autoptr(GPtrArray) originals = NULL;
   g_autoptr(GPtrArray) run = NULL;
   guint n;
 
@@ -1802,30 +1795,11 @@ _rk_conversation_new_restored (RkModelClient               *client,
   self->meta->created = meta->created;
   self->meta->updated = meta->updated;
   self->meta->session_id = g_strdup (meta->session_id);
-  for (guint i = 0; i < meta->names->len; i++)
-    {
-      g_ptr_array_add (self->meta->names, g_strdup (g_ptr_array_index (meta->names, i)));
-      g_ptr_array_add (self->meta->originals, g_strdup (g_ptr_array_index (meta->originals, i)));
-    }
-
-  /* Borrowed strings, NULL-terminated (g_ptr_array_copy would keep the
-   * source's free function). */
-  names = g_ptr_array_new ();
-  originals = g_ptr_array_new ();
-  for (guint i = 0; i < meta->names->len; i++)
-    {
-      g_ptr_array_add (names, g_ptr_array_index (meta->names, i));
-      g_ptr_array_add (originals, g_ptr_array_index (meta->originals, i));
-    }
-  g_ptr_array_add (names, NULL);
-  g_ptr_array_add (originals, NULL);
   self->session = rk_session_new_restored (saving ? saving->sessions_dir : NULL,
-                                           meta->session_id,
-                                           (const char * const *) names->pdata,
-                                           (const char * const *) originals->pdata,
-                                           NULL, error);
+                                           meta->session_id, meta->files, NULL, error);
   if (self->session == NULL)
     return NULL;
+  keep_session_files (self);
   self->expired = rk_session_get_state (self->session) != RK_SESSION_ACTIVE;
   self->transcript = g_object_ref (transcript);
   self->agent = rk_agent_new_for_session (client, self->session, transcript);
@@ -1835,8 +1809,7 @@ _rk_conversation_new_restored (RkModelClient               *client,
   for (guint i = 0; i < n; i++)
     {
       RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i);
-      const char *detail;
-      FileState *fs;
+      g_autoptr(RkConversationFile) file = NULL;
 
       switch ((int) rk_transcript_entry_get_kind (e))
         {
@@ -1850,32 +1823,10 @@ _rk_conversation_new_restored (RkModelClient               *client,
         default:
           continue;
         }
-      fs = g_new0 (FileState, 1);
-      fs->skip_lines = -1;
-      fs->progress = -1;
-      fs->name = g_strdup (rk_transcript_entry_get_name (e));
-      fs->entry_id = rk_transcript_entry_get_id (e);
-      g_ptr_array_add (self->files, fs);
-      detail = rk_transcript_entry_get_detail (e);
-      if (detail != NULL)
-        {
-          g_autofree char *doc = g_strdup_printf ("{\"version\":1,\"files\":[%s]}", detail);
-          g_autoptr(GPtrArray) profiles = rk_profile_parse (doc, strlen (doc), NULL);
-
-          if (profiles != NULL && profiles->len > 0)
-            fs->profile = rk_file_profile_copy (g_ptr_array_index (profiles, 0));
-        }
-      if (fs->profile == NULL)
-        {
-          /* Closed while it was being read: read it again if it is there. */
-          g_autofree char *path = g_build_filename (rk_workspace_get_path (rk_session_get_workspace (self->session)),
-                                                    fs->name, NULL);
-
-          if (!self->expired && g_file_test (path, G_FILE_TEST_IS_REGULAR))
-            profile_file (self, fs);
-          else
-            fs->profile = rk_file_profile_new_error (fs->name, _("This file was not read before Reckon closed."));
-        }
+      file = restore_file (self, meta, e);
+      g_list_store_append (self->files, file);
+      if (file->state == RK_CONVERSATION_FILE_WAITING)
+        profile_file (self, file);
     }
   update_files_context (self);
 
@@ -2009,8 +1960,8 @@ rk_conversation_finalize (GObject *object)
 {
   RkConversation *self = RK_CONVERSATION (object);
 
-  g_queue_clear (&self->waiting);
-  g_ptr_array_unref (self->files);
+  g_queue_clear_full (&self->waiting, g_object_unref);
+  g_clear_object (&self->files);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->meta, _rk_conversation_meta_free);
   g_free (self->pending_approval);
@@ -2083,22 +2034,12 @@ rk_conversation_class_init (RkConversationClass *klass)
    */
   properties[PROP_KERNEL_ERROR] = g_param_spec_string ("kernel-error", NULL, NULL, NULL, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  signals[SIGNAL_PROFILE_CHANGED] =
-    g_signal_new ("profile-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
-  signals[SIGNAL_PROFILE_PROGRESS] =
-    g_signal_new ("profile-progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
-  signals[SIGNAL_PROFILE_PARTIAL] =
-    g_signal_new ("profile-partial", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
 rk_conversation_init (RkConversation *self)
 {
-  self->files = g_ptr_array_new_with_free_func (file_state_free);
+  self->files = g_list_store_new (RK_TYPE_CONVERSATION_FILE);
   self->cancellable = g_cancellable_new ();
   self->policy = RK_APPROVAL_ASK;
   self->prompt_samples = RK_PROMPT_SAMPLES_DEFAULT;

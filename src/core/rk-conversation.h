@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "rk-agent.h"
+#include "rk-conversation-file.h"
 #include "rk-model-client.h"
 #include "rk-profile.h"
 #include "rk-session.h"
@@ -54,35 +55,26 @@ void            rk_conversation_set_approval_policy (RkConversation *self,
                                                 RkApprovalPolicy  policy);
 
 /* -- files -- */
-/* Each file gets an RK_ENTRY_ATTACHMENT entry at once (name: its name in
- * the workspace, title: its original base name), is copied into the
- * workspace, then profiled in the sandbox. "profile-changed" (name) fires
- * when its profile or error is known; the profile is also stored in the
- * entry (rk_transcript_set_attachment_profile) and the agent is told about
- * the files. */
+/* Each file gets an RkConversationFile in rk_conversation_get_files() and
+ * an RK_ENTRY_ATTACHMENT entry at once (name: its name in the workspace,
+ * title: its original base name), is copied into the workspace, then
+ * profiled in the sandbox. The file's properties follow (state, progress,
+ * estimate, profile); the profile is also stored in the entry
+ * (rk_transcript_set_attachment_profile) and the agent is told about the
+ * files. */
 void            rk_conversation_add_files      (RkConversation  *self,
                                                 GFile          **files,
                                                 guint            n_files);
-/* The profile of the file @name (a workspace name), or NULL while it is
- * being copied or profiled (or if there is no such file). A file that
- * could not be read has a profile holding only an error sentence. */
-RkFileProfile  *rk_conversation_get_profile    (RkConversation *self,
+/* The files (RkConversationFile), in the order added; a removed file
+ * leaves the list at once. Borrowed. */
+GListModel     *rk_conversation_get_files      (RkConversation *self);
+/* The file whose workspace name is @name, or NULL. Borrowed. */
+RkConversationFile *rk_conversation_lookup_file (RkConversation *self,
                                                 const char     *name);
-/* While a big CSV is profiled: its profile from the sample, rows estimated
- * (rows_approximate), until the exact count comes; else NULL. */
-RkFileProfile  *rk_conversation_get_estimate   (RkConversation *self,
-                                                const char     *name);
-/* TRUE while @name (NULL: any file) is being copied or profiled. */
-gboolean        rk_conversation_is_profiling   (RkConversation *self,
-                                                const char     *name);
-/* The files' workspace names, in the order added. */
-GStrv           rk_conversation_dup_file_names (RkConversation *self);
+/* TRUE while any file is being copied or profiled. */
+gboolean        rk_conversation_is_profiling   (RkConversation *self);
 /* The profiles known so far (borrowed), in the order the files were added. */
 GPtrArray      *rk_conversation_dup_profiles   (RkConversation *self);
-/* How much of @name the profiler has read (0 to 1), or -1 when not known
- * (not being profiled, or nothing reported yet). */
-double          rk_conversation_get_progress   (RkConversation *self,
-                                                const char     *name);
 /* Stops copying or profiling @name; its profile becomes an error sentence. */
 void            rk_conversation_cancel_profile (RkConversation *self,
                                                 const char     *name);
@@ -94,9 +86,10 @@ void            rk_conversation_cancel_profile (RkConversation *self,
 gboolean        rk_conversation_reprofile      (RkConversation          *self,
                                                 const char              *name,
                                                 const RkProfileOptions  *options);
-/* Takes @name out of the conversation: its attachment entry, its copy in
- * the workspace (rk_session_remove_file) and what the model is told about
- * it. The original file is never touched; add it again to undo. Returns
+/* Takes @name out of the conversation: its file leaves
+ * rk_conversation_get_files() (its state turns REMOVED), and its attachment
+ * entry, its copy in the workspace (rk_session_remove_file, once work on it
+ * stopped) and what the model is told about it go. The original file is never touched; add it again to undo. Returns
  * the original's path (for that), or NULL if there is no such file. */
 char           *rk_conversation_remove_file    (RkConversation *self,
                                                 const char     *name);
@@ -198,15 +191,6 @@ void            rk_conversation_close          (RkConversation *self);
  *   "title"            (string, read-write)
  *   "expired"          (gboolean)  the session expired; restart to work on
  *   "kernel-error"     (string)    why the kernel could not start (one sentence), or NULL
- *
- * Signals:
- *   "profile-changed" (const char *name)  a file's profile (or error) is known,
- *                     or its workspace name changed
- *   "profile-progress" (const char *name, double fraction)  how much of the
- *                     file the profiler has read, 0 to 1, a few times a second
- *   "profile-partial" (const char *name)  a big CSV's profile from its sample
- *                     is known (rk_conversation_get_estimate), its rows still
- *                     being counted; "profile-changed" follows with the exact one
  */
 
 G_END_DECLS

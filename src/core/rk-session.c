@@ -108,14 +108,25 @@ set_state (RkSession      *self,
   notify_expiry (self);
 }
 
-static void
-session_file_free (gpointer data)
+RkSessionFile *
+rk_session_file_new (const char *name,
+                     const char *original_path)
 {
-  RkSessionFile *f = data;
+  RkSessionFile *f = g_new0 (RkSessionFile, 1);
 
-  g_free (f->name);
-  g_free (f->original_path);
-  g_free (f);
+  f->name = g_strdup (name);
+  f->original_path = g_strdup (original_path);
+  return f;
+}
+
+void
+rk_session_file_free (RkSessionFile *file)
+{
+  if (file == NULL)
+    return;
+  g_free (file->name);
+  g_free (file->original_path);
+  g_free (file);
 }
 
 static void
@@ -428,7 +439,6 @@ file_taken_cb (GObject      *source,
   RkSession *self = g_task_get_source_object (task);
   g_autofree char *name = g_object_steal_data (G_OBJECT (task), "name");
   GError *error = NULL;
-  RkSessionFile *f;
 
   if (!rk_session_take_staged_finish (self, result, &error))
     {
@@ -436,10 +446,7 @@ file_taken_cb (GObject      *source,
       g_task_return_error (task, error);
       return;
     }
-  f = g_new0 (RkSessionFile, 1);
-  f->name = g_strdup (name);
-  f->original_path = g_strdup (g_task_get_task_data (task));
-  g_ptr_array_add (self->files, f);
+  g_ptr_array_add (self->files, rk_session_file_new (name, g_task_get_task_data (task)));
   if (self->kernel != NULL)
     {
       g_auto(GStrv) names = rk_session_dup_file_names (self);
@@ -1055,21 +1062,17 @@ rk_session_new (const char  *sessions_dir,
 RkSession *
 rk_session_new_restored (const char         *sessions_dir,
                          const char         *session_id,
-                         const char * const *names,
-                         const char * const *originals,
+                         GPtrArray          *files,
                          RkClock            *clock,
                          GError            **error)
 {
   g_autoptr(RkSession) self = NULL;
   g_autofree char *parent = NULL;
   g_autofree char *path = NULL;
-  guint n;
 
   g_return_val_if_fail (session_id != NULL, NULL);
 
-  n = names != NULL ? g_strv_length ((GStrv) names) : 0;
-  if (!rk_path_is_beneath (session_id) || strchr (session_id, '/') != NULL
-      || n != (originals != NULL ? g_strv_length ((GStrv) originals) : 0))
+  if (!rk_path_is_beneath (session_id) || strchr (session_id, '/') != NULL)
     {
       g_set_error (error, RK_SESSION_ERROR, RK_SESSION_ERROR_REIMPORT,
                    _("The saved session is damaged and cannot be restored."));
@@ -1090,13 +1093,11 @@ rk_session_new_restored (const char         *sessions_dir,
   path = g_build_filename (parent, self->id, NULL);
   self->workspace = rk_workspace_new (path);
   self->clock = clock != NULL ? g_object_ref (clock) : rk_system_clock_new ();
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; files != NULL && i < files->len; i++)
     {
-      RkSessionFile *f = g_new0 (RkSessionFile, 1);
+      const RkSessionFile *f = g_ptr_array_index (files, i);
 
-      f->name = g_strdup (names[i]);
-      f->original_path = g_strdup (originals[i]);
-      g_ptr_array_add (self->files, f);
+      g_ptr_array_add (self->files, rk_session_file_new (f->name, f->original_path));
     }
   /* A folder, not a symlink someone left there (the handle opens none). */
   if (rk_workspace_exists (self->workspace))
@@ -1223,7 +1224,7 @@ rk_session_class_init (RkSessionClass *klass)
 static void
 rk_session_init (RkSession *self)
 {
-  self->files = g_ptr_array_new_with_free_func (session_file_free);
+  self->files = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_session_file_free);
   self->artifacts = g_ptr_array_new_with_free_func (artifact_free);
   self->idle_seconds = RK_SESSION_DEFAULT_IDLE_SECONDS;
   self->state = RK_SESSION_EXPIRED;

@@ -54,6 +54,13 @@ typedef struct
   char *original_path;        /* where it was added from (re-imported from there) */
 } RkSessionFile;
 
+/* A file's record, the strings copied (the conversation's saved state
+ * keeps these too). */
+RkSessionFile  *rk_session_file_new           (const char     *name,
+                                               const char     *original_path);
+void            rk_session_file_free          (RkSessionFile  *file);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkSessionFile, rk_session_file_free)
+
 /* Default idle expiry, and how long before it the warning comes. */
 #define RK_SESSION_DEFAULT_IDLE_SECONDS    (20 * 60)
 #define RK_SESSION_WARNING_SECONDS         (2 * 60)
@@ -69,15 +76,13 @@ RkSession      *rk_session_new                (const char     *sessions_dir,
 
 /* The session of a saved conversation, after Reckon was closed: id
  * @session_id (a plain folder name) under @sessions_dir as rk_session_new()
- * would have made it, with its files (@names inside the workspace, added
- * from @originals; both NULL-terminated, the same length) remembered for a
- * restart. If that workspace is gone the session is RK_SESSION_EXPIRED (the
+ * would have made it, with its files (@files: RkSessionFile, copied; NULL:
+ * none) remembered for a restart. If that workspace is gone the session is RK_SESSION_EXPIRED (the
  * transcript stays readable; restart it to work on); otherwise it is
  * active, and its kernel starts fresh when first used. */
 RkSession      *rk_session_new_restored       (const char         *sessions_dir,
                                                const char         *session_id,
-                                               const char * const *names,
-                                               const char * const *originals,
+                                               GPtrArray          *files,
                                                RkClock            *clock,
                                                GError            **error);
 

@@ -367,6 +367,33 @@ may_take_focus (RkChatView *self)
   return FALSE;
 }
 
+/* The row built for the entry @id, or NULL (scrolled away, or folded). */
+static RkEntryRow *
+bound_row (RkChatView *self,
+           guint       id)
+{
+  GHashTableIter iter;
+  gpointer row;
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    if (rk_entry_row_get_entry (row) != NULL && rk_transcript_entry_get_id (rk_entry_row_get_entry (row)) == id)
+      return row;
+  return NULL;
+}
+
+GtkWidget *
+rk_chat_view_get_entry_widget (RkChatView *self,
+                               guint       entry_id)
+{
+  RkEntryRow *row;
+
+  g_return_val_if_fail (RK_IS_CHAT_VIEW (self), NULL);
+
+  row = bound_row (self, entry_id);
+  return row != NULL ? rk_entry_row_get_content (row) : NULL;
+}
+
 static RkEntryRow *
 pending_row (RkChatView *self,
              const char *cell)
@@ -750,22 +777,14 @@ transcript_items_changed_cb (RkChatView *self,
                              guint       removed,
                              guint       added)
 {
-  GHashTableIter iter;
-  gpointer row;
-
   for (guint i = position; i < position + added; i++)
     {
       g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (G_LIST_MODEL (self->transcript), i);
+      RkEntryRow *shown;
 
-      if (e == NULL || rk_transcript_entry_get_kind (e) != RK_ENTRY_ANSWER)
-        continue;
-      g_hash_table_iter_init (&iter, self->bound);
-      while (g_hash_table_iter_next (&iter, &row, NULL))
-        {
-          RkTranscriptEntry *shown = rk_entry_row_get_entry (row);
-          if (shown != NULL && rk_transcript_entry_get_id (shown) + 1 == rk_transcript_entry_get_id (e))
-            trace_row (self, row);
-        }
+      if (e != NULL && rk_transcript_entry_get_kind (e) == RK_ENTRY_ANSWER &&
+          (shown = bound_row (self, rk_transcript_entry_get_id (e) - 1)) != NULL)
+        trace_row (self, shown);
     }
 }
 
@@ -815,29 +834,8 @@ bind_cb (GtkSignalListItemFactory *factory,
                            g_object_bind_property (self->conversation, "auto-approve", bar, "auto-approve",
                                                    G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE));
       if (rk_transcript_entry_get_kind (entry) == RK_ENTRY_ATTACHMENT)
-        {
-          const char *name = rk_transcript_entry_get_name (entry);
-          RkFileProfile *profile = rk_conversation_get_profile (self->conversation, name);
-
-          if (profile != NULL)
-            rk_entry_row_set_profile (row, profile);
-          else if (rk_conversation_is_profiling (self->conversation, name))
-            {
-              RkFileProfile *estimate = rk_conversation_get_estimate (self->conversation, name);
-
-              /* A row bound again while the file is read shows how far it got. */
-              if (estimate != NULL)
-                rk_entry_row_set_estimate (row, estimate);
-              rk_entry_row_set_progress (row, rk_conversation_get_progress (self->conversation, name));
-            }
-          else if (!rk_conversation_is_profiling (self->conversation, name) &&
-                   rk_transcript_entry_get_detail (entry) == NULL)
-            {
-              g_autoptr(RkFileProfile) gone =
-                rk_file_profile_new_error (name, _("This file’s details are not available any more."));
-              rk_entry_row_set_profile (row, gone);
-            }
-        }
+        rk_entry_row_set_file (row, rk_conversation_lookup_file (self->conversation,
+                                                                 rk_transcript_entry_get_name (entry)));
     }
 }
 
@@ -905,65 +903,6 @@ conversation_state_cb (RkChatView *self)
   rk_chat_view_set_cell_state (self, pending, running, started);
 }
 
-static void
-profile_changed_cb (RkChatView *self,
-                    const char *name)
-{
-  GHashTableIter iter;
-  gpointer row;
-  RkFileProfile *profile = rk_conversation_get_profile (self->conversation, name);
-
-  g_hash_table_iter_init (&iter, self->bound);
-  while (g_hash_table_iter_next (&iter, &row, NULL))
-    {
-      RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
-
-      if (entry != NULL && g_strcmp0 (rk_transcript_entry_get_name (entry), name) == 0 &&
-          rk_transcript_entry_get_kind (entry) == RK_ENTRY_ATTACHMENT)
-        rk_entry_row_set_profile (row, profile);
-    }
-}
-
-static void
-profile_progress_cb (RkChatView *self,
-                     const char *name,
-                     double      fraction)
-{
-  GHashTableIter iter;
-  gpointer row;
-
-  g_hash_table_iter_init (&iter, self->bound);
-  while (g_hash_table_iter_next (&iter, &row, NULL))
-    {
-      RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
-
-      if (entry != NULL && g_strcmp0 (rk_transcript_entry_get_name (entry), name) == 0 &&
-          rk_transcript_entry_get_kind (entry) == RK_ENTRY_ATTACHMENT)
-        rk_entry_row_set_progress (row, fraction);
-    }
-}
-
-static void
-profile_partial_cb (RkChatView *self,
-                    const char *name)
-{
-  GHashTableIter iter;
-  gpointer row;
-  RkFileProfile *estimate = rk_conversation_get_estimate (self->conversation, name);
-
-  if (estimate == NULL)
-    return;
-  g_hash_table_iter_init (&iter, self->bound);
-  while (g_hash_table_iter_next (&iter, &row, NULL))
-    {
-      RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
-
-      if (entry != NULL && g_strcmp0 (rk_transcript_entry_get_name (entry), name) == 0 &&
-          rk_transcript_entry_get_kind (entry) == RK_ENTRY_ATTACHMENT)
-        rk_entry_row_set_estimate (row, estimate);
-    }
-}
-
 void
 rk_chat_view_set_transcript (RkChatView   *self,
                              RkTranscript *transcript,
@@ -1010,9 +949,6 @@ rk_chat_view_set_conversation (RkChatView     *self,
       g_signal_connect_swapped (conversation, "notify::pending-approval", G_CALLBACK (conversation_state_cb), self);
       g_signal_connect_swapped (conversation, "notify::running-cell", G_CALLBACK (conversation_state_cb), self);
       g_signal_connect_swapped (conversation, "notify::cell-started", G_CALLBACK (conversation_state_cb), self);
-      g_signal_connect_swapped (conversation, "profile-changed", G_CALLBACK (profile_changed_cb), self);
-      g_signal_connect_swapped (conversation, "profile-progress", G_CALLBACK (profile_progress_cb), self);
-      g_signal_connect_swapped (conversation, "profile-partial", G_CALLBACK (profile_partial_cb), self);
       conversation_state_cb (self);
       rk_chat_view_set_transcript (self, rk_conversation_get_transcript (conversation),
                                    session ? rk_session_get_workspace (session) : NULL);

@@ -50,7 +50,7 @@ struct _RkEntryRow
   gboolean           is_running;
   /* Attachment rows. */
   RkFileCard        *card;
-  gboolean           size_after_copy;  /* size looked up again once profiling began */
+  RkConversationFile *file;
   /* Reasoning rows. */
   GtkLabel          *reasoning;
   /* Prose rows: the answer entry their numbers are traced for. */
@@ -493,15 +493,6 @@ stored_profile (RkTranscriptEntry *entry)
 }
 
 static void
-entry_detail_cb (RkEntryRow *self)
-{
-  g_autoptr(RkFileProfile) profile = stored_profile (self->entry);
-
-  if (profile != NULL && self->card != NULL)
-    rk_file_card_set_profile (self->card, profile);
-}
-
-static void
 attachment_size_cb (GObject      *source,
                     GAsyncResult *result,
                     gpointer      user_data)
@@ -543,9 +534,7 @@ build_attachment (RkEntryRow *self)
   rk_file_card_set_started (RK_FILE_CARD (card), rk_transcript_entry_get_timestamp (self->entry));
   if (profile != NULL)
     rk_file_card_set_profile (RK_FILE_CARD (card), profile);
-  g_signal_connect_swapped (self->entry, "notify::detail", G_CALLBACK (entry_detail_cb), self);
   self->card = RK_FILE_CARD (card);
-  self->size_after_copy = FALSE;
   if (profile == NULL)
     query_attachment_size (self);
   return card;
@@ -680,6 +669,9 @@ rk_entry_row_unbind (RkEntryRow *self)
   g_clear_object (&self->cancellable);
   if (self->entry != NULL)
     g_signal_handlers_disconnect_by_data (self->entry, self);
+  if (self->file != NULL)
+    g_signal_handlers_disconnect_by_data (self->file, self);
+  g_clear_object (&self->file);
   self->code = NULL;
   self->code_expander = NULL;
   self->approval = NULL;
@@ -774,39 +766,27 @@ rk_entry_row_trace_answer (RkEntryRow   *self,
 }
 
 void
-rk_entry_row_set_profile (RkEntryRow          *self,
-                          const RkFileProfile *profile)
+rk_entry_row_set_file (RkEntryRow         *self,
+                       RkConversationFile *file)
 {
   g_return_if_fail (RK_IS_ENTRY_ROW (self));
-  if (self->card != NULL)
-    rk_file_card_set_profile (self->card, profile);
-}
 
-void
-rk_entry_row_set_estimate (RkEntryRow          *self,
-                           const RkFileProfile *estimate)
-{
-  g_return_if_fail (RK_IS_ENTRY_ROW (self));
-  if (self->card != NULL && rk_file_card_get_profiling (self->card))
-    rk_file_card_set_estimate (self->card, estimate);
-}
-
-void
-rk_entry_row_set_progress (RkEntryRow *self,
-                           double      fraction)
-{
-  g_return_if_fail (RK_IS_ENTRY_ROW (self));
   if (self->card == NULL)
     return;
-  rk_file_card_set_progress (self->card, fraction);
-  /* The card was built while the file was still being copied into the
-   * workspace (no size, or part of it): now that the profiler reads it,
-   * the copy is whole. */
-  if (fraction >= 0 && !self->size_after_copy && rk_file_card_get_profiling (self->card))
+  if (file == NULL && rk_transcript_entry_get_detail (self->entry) == NULL)
     {
-      self->size_after_copy = TRUE;
-      query_attachment_size (self);
+      g_autoptr(RkFileProfile) gone =
+        rk_file_profile_new_error (rk_transcript_entry_get_name (self->entry),
+                                   _("This file’s details are not available any more."));
+      rk_file_card_set_profile (self->card, gone);
     }
+  if (file == NULL)
+    return;
+  g_set_object (&self->file, file);
+  rk_file_card_bind (self->card, file);
+  /* Built while the file was still being copied (no size, or part of
+   * it): the copy is whole now. */
+  g_signal_connect_object (file, "notify::copied", G_CALLBACK (query_attachment_size), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *

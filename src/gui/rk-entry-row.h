@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "rk-conversation-file.h"
 #include "rk-transcript.h"
 #include "rk-transcript-entry.h"
 #include "rk-profile.h"
@@ -28,16 +29,11 @@ void               rk_entry_row_set_state       (RkEntryRow        *self,
                                                  const char        *pending_cell,
                                                  const char        *running_cell,
                                                  gint64             cell_started);
-/* Attachment rows: the file's profile, NULL while it is profiled. */
-void               rk_entry_row_set_profile     (RkEntryRow          *self,
-                                                 const RkFileProfile *profile);
-/* Attachment rows, while a big CSV is profiled: its profile from the
- * sample, rows estimated, shown until rk_entry_row_set_profile(). */
-void               rk_entry_row_set_estimate    (RkEntryRow          *self,
-                                                 const RkFileProfile *estimate);
-/* How much of an attachment's file was read (0 to 1, -1: not known). */
-void               rk_entry_row_set_progress    (RkEntryRow          *self,
-                                                 double               fraction);
+/* Attachment rows: the conversation's file, whose card follows its
+ * properties; NULL: the file is gone (the profile saved in the entry, if
+ * any, stays shown). */
+void               rk_entry_row_set_file        (RkEntryRow         *self,
+                                                 RkConversationFile *file);
 /* Prose rows: mark the numbers of the prose against the outputs before
  * the answer entry @answer_id (the row's own entry, or the ANSWER entry
  * repeating it), computed off the GUI thread. */

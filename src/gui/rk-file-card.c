@@ -36,6 +36,7 @@ struct _RkFileCard
   GtkWidget  *analysis_button;
 
   char       *name;
+  RkConversationFile *file;    /* followed, or NULL */
   gboolean    profiling;
   gint64      started;
   guint       timer_id;
@@ -337,7 +338,7 @@ rk_file_card_set_profile (RkFileCard          *self,
   gtk_widget_remove_css_class (GTK_WIDGET (self), "rk-file-error");
 
   /* One-click analyses, for a file that was read. */
-  rk_analysis_button_set_file (RK_ANALYSIS_BUTTON (self->analysis_button), self->name,
+  rk_analysis_button_set_file (RK_ANALYSIS_BUTTON (self->analysis_button), rk_file_card_get_name (self),
                                profile && profile->error == NULL ? profile : NULL);
   gtk_widget_set_visible (self->analysis_button, profile != NULL && profile->error == NULL);
 
@@ -535,7 +536,45 @@ const char *
 rk_file_card_get_name (RkFileCard *self)
 {
   g_return_val_if_fail (RK_IS_FILE_CARD (self), NULL);
-  return self->name;
+  /* A file's name changes once if its predicted name was taken. */
+  return self->file != NULL ? rk_conversation_file_get_name (self->file) : self->name;
+}
+
+static void
+file_profile_cb (RkFileCard *self)
+{
+  rk_file_card_set_profile (self, rk_conversation_file_get_profile (self->file));
+  /* A card built while the file is read shows how far it got. */
+  rk_file_card_set_estimate (self, rk_conversation_file_get_estimate (self->file));
+  rk_file_card_set_progress (self, rk_conversation_file_get_progress (self->file));
+}
+
+static void
+file_estimate_cb (RkFileCard *self)
+{
+  rk_file_card_set_estimate (self, rk_conversation_file_get_estimate (self->file));
+}
+
+static void
+file_progress_cb (RkFileCard *self)
+{
+  rk_file_card_set_progress (self, rk_conversation_file_get_progress (self->file));
+}
+
+void
+rk_file_card_bind (RkFileCard         *self,
+                   RkConversationFile *file)
+{
+  g_return_if_fail (RK_IS_FILE_CARD (self));
+  g_return_if_fail (RK_IS_CONVERSATION_FILE (file));
+
+  if (self->file != NULL)
+    g_signal_handlers_disconnect_by_data (self->file, self);
+  g_set_object (&self->file, file);
+  g_signal_connect_object (file, "notify::profile", G_CALLBACK (file_profile_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (file, "notify::estimate", G_CALLBACK (file_estimate_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (file, "notify::progress", G_CALLBACK (file_progress_cb), self, G_CONNECT_SWAPPED);
+  file_profile_cb (self);
 }
 
 /* Another sheet picked: its rows, columns and preview. */
@@ -575,28 +614,34 @@ shown_sheet (RkFileCard *self)
 static void
 preview_activate_cb (RkFileCard *self)
 {
-  if (self->name != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-open-table", "(ss)", self->name, shown_sheet (self));
+  if (rk_file_card_get_name (self) != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-open-table", "(ss)",
+                                rk_file_card_get_name (self), shown_sheet (self));
 }
 
 static void
 alternative_clicked_cb (RkFileCard *self)
 {
-  if (self->name != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-reread", "s", self->name);
+  if (rk_file_card_get_name (self) != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-reread", "s", rk_file_card_get_name (self));
 }
 
 static void
 cancel_clicked_cb (RkFileCard *self)
 {
-  if (self->name != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (self), "chat.cancel-profile", "s", self->name);
+  if (rk_file_card_get_name (self) != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "chat.cancel-profile", "s", rk_file_card_get_name (self));
 }
 
 static void
 rk_file_card_dispose (GObject *object)
 {
-  g_clear_handle_id (&RK_FILE_CARD (object)->timer_id, g_source_remove);
+  RkFileCard *self = RK_FILE_CARD (object);
+
+  if (self->file != NULL)
+    g_signal_handlers_disconnect_by_data (self->file, self);
+  g_clear_object (&self->file);
+  g_clear_handle_id (&self->timer_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_FILE_CARD);
   G_OBJECT_CLASS (rk_file_card_parent_class)->dispose (object);
 }

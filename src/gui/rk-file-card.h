@@ -6,7 +6,7 @@
 
 #include <gtk/gtk.h>
 
-#include "rk-profile.h"
+#include "rk-conversation-file.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +43,10 @@ void        rk_file_card_set_estimate (RkFileCard          *self,
                                        const RkFileProfile *estimate);
 /* The estimated summary shown, or NULL. */
 const char *rk_file_card_get_estimate (RkFileCard          *self);
+/* Follows @file: its profile, estimate and progress (the setters above,
+ * as they change) and its name. */
+void        rk_file_card_bind         (RkFileCard          *self,
+                                       RkConversationFile  *file);
 /* The one-line summary shown, e.g. "CSV · 1,204 rows × 7 columns". */
 const char *rk_file_card_get_summary  (RkFileCard          *self);
 const char *rk_file_card_get_name     (RkFileCard          *self);

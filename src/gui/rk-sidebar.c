@@ -26,8 +26,6 @@ struct _RkSidebar
 
   RkConversationStore *store;
   RkConversation      *conversation;
-  GSignalGroup        *conversation_signals;
-  GSignalGroup        *session_signals;
 };
 
 G_DEFINE_FINAL_TYPE (RkSidebar, rk_sidebar, GTK_TYPE_WIDGET)
@@ -109,44 +107,65 @@ delete_clicked_cb (GtkWidget *button,
     g_signal_emit (self, signals[SIGNAL_CONVERSATION_DELETE], 0, id);
 }
 
+/* A row of either list: an icon (files only), a title over a dim
+ * subtitle, and a flat round button; the labels are kept on the row for
+ * the fill functions. */
 static GtkWidget *
-create_conversation_row (gpointer item,
-                         gpointer user_data)
+new_row (GtkWidget          *icon,
+         PangoEllipsizeMode  title_ellipsize,
+         const char         *button_icon,
+         const char         *button_tooltip,
+         GCallback           clicked,
+         gpointer            self)
 {
-  RkSidebar *self = user_data;
-  RkConversationInfo *info = RK_CONVERSATION_INFO (item);
-  GtkWidget *row, *hbox, *box, *title_label, *subtitle_label, *delete_button;
+  GtkWidget *row, *hbox, *box, *title_label, *subtitle_label, *button;
 
+  hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, icon != NULL ? 9 : 6);
+  if (icon != NULL)
+    gtk_box_append (GTK_BOX (hbox), icon);
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   gtk_widget_set_hexpand (box, TRUE);
   title_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (title_label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_ellipsize (GTK_LABEL (title_label), title_ellipsize);
   gtk_box_append (GTK_BOX (box), title_label);
   subtitle_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (subtitle_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (subtitle_label), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (subtitle_label, "caption");
   gtk_widget_add_css_class (subtitle_label, "dim-label");
   gtk_box_append (GTK_BOX (box), subtitle_label);
-
-  delete_button = gtk_button_new_from_icon_name ("user-trash-symbolic");
-  gtk_widget_set_valign (delete_button, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (delete_button, _("Delete Conversation"));
-  gtk_widget_add_css_class (delete_button, "flat");
-  gtk_widget_add_css_class (delete_button, "circular");
-  gtk_widget_add_css_class (delete_button, "delete-conversation");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (delete_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Delete conversation"), -1);
-  g_signal_connect_object (delete_button, "clicked", G_CALLBACK (delete_clicked_cb), self, 0);
-
-  hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_box_append (GTK_BOX (hbox), box);
-  gtk_box_append (GTK_BOX (hbox), delete_button);
+
+  button = gtk_button_new_from_icon_name (button_icon);
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (button, button_tooltip);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_add_css_class (button, "circular");
+  g_signal_connect_object (button, "clicked", clicked, self, 0);
+  gtk_box_append (GTK_BOX (hbox), button);
 
   row = gtk_list_box_row_new ();
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), hbox);
+  g_object_set_data (G_OBJECT (row), "rk-icon", icon);
   g_object_set_data (G_OBJECT (row), "rk-title", title_label);
   g_object_set_data (G_OBJECT (row), "rk-subtitle", subtitle_label);
+  g_object_set_data (G_OBJECT (row), "rk-button", button);
+  return row;
+}
+
+static GtkWidget *
+create_conversation_row (gpointer item,
+                         gpointer user_data)
+{
+  RkConversationInfo *info = RK_CONVERSATION_INFO (item);
+  GtkWidget *row = new_row (NULL, PANGO_ELLIPSIZE_END, "user-trash-symbolic", _("Delete Conversation"),
+                            G_CALLBACK (delete_clicked_cb), user_data);
+  GtkWidget *delete_button = g_object_get_data (G_OBJECT (row), "rk-button");
+
+  gtk_widget_add_css_class (delete_button, "delete-conversation");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (delete_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Delete conversation"), -1);
   g_object_set_data_full (G_OBJECT (row), "rk-conversation-id",
                           g_strdup (rk_conversation_info_get_id (info)), g_free);
   fill_conversation_row (row, NULL, info);
@@ -230,10 +249,10 @@ file_row_activated_cb (RkSidebar     *self,
                        GtkListBoxRow *row,
                        GtkListBox    *list)
 {
-  const char *name = g_object_get_data (G_OBJECT (row), "rk-file-name");
+  RkConversationFile *file = g_object_get_data (G_OBJECT (row), "rk-file");
 
-  if (name != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-show", "s", name);
+  if (file != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-show", "s", rk_conversation_file_get_name (file));
 }
 
 static void
@@ -241,77 +260,52 @@ remove_file_clicked_cb (GtkWidget *button,
                         RkSidebar *self)
 {
   GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
-  const char *name = row != NULL ? g_object_get_data (G_OBJECT (row), "rk-file-name") : NULL;
+  RkConversationFile *file = row != NULL ? g_object_get_data (G_OBJECT (row), "rk-file") : NULL;
 
-  if (name != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-remove", "s", name);
+  if (file != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-remove", "s", rk_conversation_file_get_name (file));
 }
 
-static GtkWidget *
-create_file_row (RkSidebar           *self,
-                 const RkSessionFile *file)
+/* Labels of a file's row, again whenever its name or profile changes. */
+static void
+fill_file_row (GtkWidget          *row,
+               GParamSpec         *pspec,
+               RkConversationFile *file)
 {
-  RkFileProfile *profile = rk_conversation_get_profile (self->conversation, file->name);
+  RkFileProfile *profile = rk_conversation_file_get_profile (file);
   g_autofree char *subtitle = profile != NULL ? describe_profile (profile) : g_strdup (_("Reading…"));
-  g_autofree char *title = rk_text_sanitize_for_terminal (file->name, RK_TEXT_SANITIZE_SINGLE_LINE);
-  GtkWidget *row, *box, *icon, *labels, *title_label, *subtitle_label, *remove_button;
-  g_autofree char *remove_name = NULL;
-
-  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 9);
-  icon = gtk_image_new_from_icon_name (profile != NULL && profile->error != NULL ?
-                                       "dialog-warning-symbolic" : "x-office-spreadsheet-symbolic");
-  gtk_box_append (GTK_BOX (box), icon);
-  labels = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  gtk_widget_set_hexpand (labels, TRUE);
-  title_label = gtk_label_new (title);
-  gtk_label_set_xalign (GTK_LABEL (title_label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_box_append (GTK_BOX (labels), title_label);
-  subtitle_label = gtk_label_new (subtitle);
-  gtk_label_set_xalign (GTK_LABEL (subtitle_label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (subtitle_label), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (subtitle_label, "caption");
-  gtk_widget_add_css_class (subtitle_label, "dim-label");
-  gtk_box_append (GTK_BOX (labels), subtitle_label);
-  gtk_box_append (GTK_BOX (box), labels);
-
-  remove_button = gtk_button_new_from_icon_name ("window-close-symbolic");
-  gtk_widget_set_valign (remove_button, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (remove_button, _("Remove From Conversation"));
-  gtk_widget_add_css_class (remove_button, "flat");
-  gtk_widget_add_css_class (remove_button, "circular");
+  g_autofree char *title = rk_text_sanitize_for_terminal (rk_conversation_file_get_name (file),
+                                                          RK_TEXT_SANITIZE_SINGLE_LINE);
   /* TRANSLATORS: the button beside a file in the sidebar; %s is its name */
-  remove_name = g_strdup_printf (_("Remove %s from the conversation"), title);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (remove_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, remove_name, -1);
-  g_signal_connect_object (remove_button, "clicked", G_CALLBACK (remove_file_clicked_cb), self, 0);
-  gtk_box_append (GTK_BOX (box), remove_button);
+  g_autofree char *remove_name = g_strdup_printf (_("Remove %s from the conversation"), title);
 
-  row = gtk_list_box_row_new ();
-  g_object_set_data_full (G_OBJECT (row), "rk-file-name", g_strdup (file->name), g_free);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_widget_set_tooltip_text (row, file->original_path);
+  gtk_image_set_from_icon_name (g_object_get_data (G_OBJECT (row), "rk-icon"),
+                                profile != NULL && profile->error != NULL ?
+                                "dialog-warning-symbolic" : "x-office-spreadsheet-symbolic");
+  gtk_label_set_label (g_object_get_data (G_OBJECT (row), "rk-title"), title);
+  gtk_label_set_label (g_object_get_data (G_OBJECT (row), "rk-subtitle"), subtitle);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (g_object_get_data (G_OBJECT (row), "rk-button")),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, remove_name, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle,
                                   -1);
-  return row;
 }
 
-static void
-update_files (RkSidebar *self)
+static GtkWidget *
+create_file_row (gpointer item,
+                 gpointer user_data)
 {
-  GtkListBoxRow *row;
-  GPtrArray *files = NULL;
+  RkConversationFile *file = RK_CONVERSATION_FILE (item);
+  GtkWidget *row = new_row (gtk_image_new (), PANGO_ELLIPSIZE_MIDDLE, "window-close-symbolic",
+                            _("Remove From Conversation"), G_CALLBACK (remove_file_clicked_cb), user_data);
 
-  /* Rows only: the placeholder is a child of the list too. */
-  while ((row = gtk_list_box_get_row_at_index (self->files_list, 0)) != NULL)
-    gtk_list_box_remove (self->files_list, GTK_WIDGET (row));
-
-  if (self->conversation != NULL)
-    files = rk_session_get_files (rk_conversation_get_session (self->conversation));
-  for (guint i = 0; files != NULL && i < files->len; i++)
-    gtk_list_box_append (self->files_list, create_file_row (self, g_ptr_array_index (files, i)));
+  g_object_set_data_full (G_OBJECT (row), "rk-file", g_object_ref (file), g_object_unref);
+  gtk_widget_set_tooltip_text (row, rk_conversation_file_get_original (file));
+  fill_file_row (row, NULL, file);
+  g_signal_connect_object (file, "notify::name", G_CALLBACK (fill_file_row), row, G_CONNECT_SWAPPED);
+  g_signal_connect_object (file, "notify::profile", G_CALLBACK (fill_file_row), row, G_CONNECT_SWAPPED);
+  return row;
 }
 
 /* -- GObject -- */
@@ -321,12 +315,6 @@ rk_sidebar_dispose (GObject *object)
 {
   RkSidebar *self = RK_SIDEBAR (object);
 
-  if (self->conversation_signals != NULL)
-    g_signal_group_set_target (self->conversation_signals, NULL);
-  if (self->session_signals != NULL)
-    g_signal_group_set_target (self->session_signals, NULL);
-  g_clear_object (&self->conversation_signals);
-  g_clear_object (&self->session_signals);
   gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_SIDEBAR);
   g_clear_object (&self->conversation);
   g_clear_object (&self->store);
@@ -397,11 +385,6 @@ rk_sidebar_init (RkSidebar *self)
   g_signal_connect_object (self->artifact_shelf, "activate-entry",
                            G_CALLBACK (artifact_activated_cb), self, G_CONNECT_SWAPPED);
 
-  self->conversation_signals = g_signal_group_new (RK_TYPE_CONVERSATION);
-  g_signal_group_connect_swapped (self->conversation_signals, "profile-changed", G_CALLBACK (update_files), self);
-  self->session_signals = g_signal_group_new (RK_TYPE_SESSION);
-  g_signal_group_connect_swapped (self->session_signals, "files-changed", G_CALLBACK (update_files), self);
-
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sidebar"), -1);
   gtk_accessible_update_relation (GTK_ACCESSIBLE (self->conversations_list),
@@ -441,12 +424,10 @@ rk_sidebar_set_conversation (RkSidebar      *self,
   g_return_if_fail (RK_IS_SIDEBAR (self));
 
   g_set_object (&self->conversation, conversation);
-  g_signal_group_set_target (self->conversation_signals, conversation);
-  g_signal_group_set_target (self->session_signals,
-                             conversation != NULL ? rk_conversation_get_session (conversation) : NULL);
+  gtk_list_box_bind_model (self->files_list, conversation != NULL ? rk_conversation_get_files (conversation) : NULL,
+                           conversation != NULL ? create_file_row : NULL, self, NULL);
   rk_artifact_shelf_set_session (RK_ARTIFACT_SHELF (self->artifact_shelf),
                                  conversation != NULL ? rk_conversation_get_transcript (conversation) : NULL,
                                  conversation != NULL ? rk_conversation_get_session (conversation) : NULL);
-  update_files (self);
   select_current (self);
 }

@@ -18,54 +18,11 @@
 /* Frames a card that is being scrolled to is looked for before giving up. */
 #define SHOW_FRAMES 120
 
-static guint
-attachment_id (RkWindow   *self,
-               const char *name)
-{
-  RkTranscript *transcript = rk_conversation_get_transcript (self->conversation);
-  guint n = rk_transcript_get_n_entries (transcript);
-
-  for (guint i = 0; i < n; i++)
-    {
-      RkTranscriptEntry *e = rk_transcript_get_entry (transcript, i);
-
-      if (rk_transcript_entry_get_kind (e) == RK_ENTRY_ATTACHMENT &&
-          g_strcmp0 (rk_transcript_entry_get_name (e), name) == 0)
-        return rk_transcript_entry_get_id (e);
-    }
-  return 0;
-}
-
-static RkFileCard *
-find_card (GtkWidget  *widget,
-           const char *name)
-{
-  if (RK_IS_FILE_CARD (widget))
-    return g_strcmp0 (rk_file_card_get_name (RK_FILE_CARD (widget)), name) == 0 ? RK_FILE_CARD (widget) : NULL;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      RkFileCard *card = find_card (child, name);
-
-      if (card != NULL)
-        return card;
-    }
-  return NULL;
-}
-
 typedef struct
 {
-  char  *name;
+  guint  entry_id;
   guint  frames;
 } ShowCard;
-
-static void
-show_card_free (gpointer data)
-{
-  ShowCard *show = data;
-
-  g_free (show->name);
-  g_free (show);
-}
 
 /* The list builds the card's row once it scrolled there: focus it then. */
 static gboolean
@@ -75,11 +32,11 @@ focus_card_tick_cb (GtkWidget     *widget,
 {
   RkWindow *self = RK_WINDOW (widget);
   ShowCard *show = user_data;
-  RkFileCard *card = find_card (self->chat_view, show->name);
+  GtkWidget *card = rk_chat_view_get_entry_widget (RK_CHAT_VIEW (self->chat_view), show->entry_id);
 
-  if (card != NULL && gtk_widget_get_mapped (GTK_WIDGET (card)))
+  if (card != NULL && gtk_widget_get_mapped (card))
     {
-      gtk_widget_grab_focus (GTK_WIDGET (card));
+      gtk_widget_grab_focus (card);
       return G_SOURCE_REMOVE;
     }
   return ++show->frames < SHOW_FRAMES ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
@@ -89,17 +46,17 @@ void
 _rk_window_show_file (RkWindow   *self,
                       const char *name)
 {
+  RkConversationFile *file = self->conversation ? rk_conversation_lookup_file (self->conversation, name) : NULL;
   ShowCard *show;
-  guint id;
 
-  if (self->conversation == NULL || (id = attachment_id (self, name)) == 0)
+  if (file == NULL || rk_conversation_file_get_entry_id (file) == 0)
     return;
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
-  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (self->chat_view), id);
+  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (self->chat_view), rk_conversation_file_get_entry_id (file));
   show = g_new0 (ShowCard, 1);
-  show->name = g_strdup (name);
-  gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_card_tick_cb, show, show_card_free);
+  show->entry_id = rk_conversation_file_get_entry_id (file);
+  gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_card_tick_cb, show, g_free);
 }
 
 void
@@ -135,44 +92,24 @@ file_reread_action (GtkWidget  *widget,
 {
   RkWindow *self = RK_WINDOW (widget);
   const char *name = g_variant_get_string (parameter, NULL);
+  RkConversationFile *file = self->conversation ? rk_conversation_lookup_file (self->conversation, name) : NULL;
+  RkFileProfile *profile = file ? rk_conversation_file_get_profile (file) : NULL;
   RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
-  RkFileProfile *profile;
 
-  if (self->conversation == NULL)
-    return;
-  profile = rk_conversation_get_profile (self->conversation, name);
   if (profile != NULL && rk_file_profile_get_alternative (profile, &options, NULL))
     rk_conversation_reprofile (self->conversation, name, &options);
 }
 
 /* -- removal ---------------------------------------------------------------- */
 
-typedef struct
-{
-  RkWindow       *window;
-  RkConversation *conversation;
-  char           *original;
-} Removed;
-
+/* The toast keeps where the file came from. */
 static void
-removed_free (gpointer data,
-              GClosure *closure)
+undo_remove_cb (AdwToast       *toast,
+                RkConversation *conversation)
 {
-  Removed *removed = data;
+  g_autoptr(GFile) file = g_file_new_for_path (g_object_get_data (G_OBJECT (toast), "rk-original"));
 
-  g_object_unref (removed->window);
-  g_object_unref (removed->conversation);
-  g_free (removed->original);
-  g_free (removed);
-}
-
-static void
-undo_remove_cb (AdwToast *toast,
-                Removed  *removed)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (removed->original);
-
-  rk_conversation_add_files (removed->conversation, &file, 1);
+  rk_conversation_add_files (conversation, &file, 1);
 }
 
 /* A shown toast's button reads its raw label and its label child
@@ -229,13 +166,10 @@ file_remove_action (GtkWidget  *widget,
   /* Undo adds the original again: copied and read as when first added. */
   if (*original != '\0')
     {
-      Removed *removed = g_new0 (Removed, 1);
-
-      removed->window = g_object_ref (self);
-      removed->conversation = g_object_ref (self->conversation);
-      removed->original = g_steal_pointer (&original);
+      g_object_set_data_full (G_OBJECT (toast), "rk-original", g_steal_pointer (&original), g_free);
       adw_toast_set_button_label (toast, _("_Undo"));
-      g_signal_connect_data (toast, "button-clicked", G_CALLBACK (undo_remove_cb), removed, removed_free, 0);
+      g_signal_connect_data (toast, "button-clicked", G_CALLBACK (undo_remove_cb), g_object_ref (self->conversation),
+                             (GClosureNotify) G_CALLBACK (g_object_unref), 0);
       /* Shown now, over any message before it: the Undo is for this. */
       adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
     }

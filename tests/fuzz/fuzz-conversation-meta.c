@@ -36,7 +36,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     }
   check (error == NULL);
   check (meta->id != NULL && strchr (meta->id, '/') == NULL);
-  check (meta->names->len == meta->originals->len);
+  for (guint i = 0; i < meta->files->len; i++)
+    check (((RkSessionFile *) g_ptr_array_index (meta->files, i))->original_path != NULL);
 
   json = _rk_conversation_meta_to_json (meta);
   back = _rk_conversation_meta_parse (json, strlen (json), &error);

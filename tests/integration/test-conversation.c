@@ -28,7 +28,6 @@ typedef struct
   RkMockServer        *server;
   RkConversation      *conv;
   GAsyncResult        *result;
-  GHashTable          *profiled;     /* names that got "profile-changed" */
   guint                n_busy;       /* notify::busy */
   guint                n_pending;    /* notify::pending-approval to a cell id */
   guint                n_running;    /* notify::running-cell to a cell id */
@@ -59,7 +58,6 @@ fixture_setup (Fixture       *f,
   f->client = rk_model_client_new ();
   rk_model_client_set_model (f->client, "m");
   rk_model_client_set_idle_timeout (f->client, 5);
-  f->profiled = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   f->decision = RK_AGENT_DECISION_RUN;
 }
 
@@ -94,20 +92,10 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->result);
   g_assert_finalize_object (g_steal_pointer (&f->store));
   g_clear_object (&f->client);
-  g_hash_table_unref (f->profiled);
   rk_workspace_delete_folder (f->root, NULL);
   g_free (f->root);
   g_free (f->data_dir);
   g_free (f->sessions_dir);
-}
-
-static void
-profile_changed_cb (RkConversation *conv,
-                    const char     *name,
-                    Fixture        *f)
-{
-  if (rk_conversation_get_profile (conv, name) != NULL)
-    g_hash_table_add (f->profiled, g_strdup (name));
 }
 
 static void
@@ -146,7 +134,6 @@ watch (Fixture        *f,
        RkConversation *conv)
 {
   f->conv = conv;
-  g_signal_connect (conv, "profile-changed", G_CALLBACK (profile_changed_cb), f);
   g_signal_connect (conv, "notify", G_CALLBACK (notify_cb), f);
   g_signal_connect (rk_conversation_get_agent (conv), "event", G_CALLBACK (output_cb), f);
 }
@@ -230,17 +217,80 @@ add_paths (Fixture     *f,
   rk_conversation_add_files (f->conv, (GFile **) files->pdata, n);
 }
 
+/* The file @name of the conversation (it must be there). */
+static RkConversationFile *
+file_of (Fixture    *f,
+         const char *name)
+{
+  RkConversationFile *file = rk_conversation_lookup_file (f->conv, name);
+
+  g_assert_nonnull (file);
+  return file;
+}
+
+static gboolean
+is_busy (Fixture    *f,
+         const char *name)
+{
+  return rk_conversation_file_get_busy (file_of (f, name));
+}
+
+/* The profile of @name, or NULL (busy, or no such file). */
+static RkFileProfile *
+profile_of (Fixture    *f,
+            const char *name)
+{
+  RkConversationFile *file = rk_conversation_lookup_file (f->conv, name);
+
+  return file != NULL ? rk_conversation_file_get_profile (file) : NULL;
+}
+
 static void
 wait_profiled (Fixture    *f,
                const char *name)
 {
   gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
 
-  while (!g_hash_table_contains (f->profiled, name))
+  while (is_busy (f, name))
     {
       g_assert_cmpint (g_get_monotonic_time (), <, end);
       g_main_context_iteration (NULL, TRUE);
     }
+  g_assert_nonnull (profile_of (f, name));
+}
+
+/* What a window bound to a file saw: each state it was notified of, in
+ * turn, and how often the other properties were notified. */
+typedef struct
+{
+  RkConversationFileState states[8];
+  guint                   n_states;
+  guint                   n_profile;
+  guint                   n_progress;
+  guint                   n_copied;
+  guint                   n_name;
+} FileWatch;
+
+static void
+file_notify_cb (RkConversationFile *file,
+                GParamSpec         *pspec,
+                FileWatch          *w)
+{
+  const char *prop = g_param_spec_get_name (pspec);
+
+  if (g_str_equal (prop, "state"))
+    {
+      g_assert_cmpuint (w->n_states, <, G_N_ELEMENTS (w->states));
+      w->states[w->n_states++] = rk_conversation_file_get_state (file);
+    }
+  else if (g_str_equal (prop, "profile"))
+    w->n_profile++;
+  else if (g_str_equal (prop, "progress"))
+    w->n_progress++;
+  else if (g_str_equal (prop, "copied"))
+    w->n_copied++;
+  else if (g_str_equal (prop, "name"))
+    w->n_name++;
 }
 
 static RkTranscriptEntry *
@@ -273,38 +323,75 @@ test_files (Fixture       *f,
   RkTranscript *t;
   RkTranscriptEntry *e;
   RkFileProfile *p;
+  GListModel *files;
+  g_autoptr(RkConversationFile) good = NULL;
+  g_autoptr(RkConversationFile) bad = NULL;
+  FileWatch good_seen = { 0 }, bad_seen = { 0 };
 
   if (f->skip)
     return;
   new_conversation (f);
   t = rk_conversation_get_transcript (f->conv);
+  files = rk_conversation_get_files (f->conv);
   csv = write_file (f, "sales data.csv", "month,total\n1,10\n2,30\n3,20\n");
   missing = g_build_filename (f->root, "no-such-file.csv", NULL);
   paths[0] = csv;
   paths[1] = missing;
   add_paths (f, paths, 2);
 
-  /* The entries exist at once, before any copy or profile. */
+  /* The entries and the files exist at once, before any copy or profile. */
   g_assert_cmpuint (rk_transcript_get_n_entries (t), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (files), ==, 2);
   e = find_entry (t, RK_ENTRY_ATTACHMENT, 0);
   g_assert_cmpstr (rk_transcript_entry_get_title (e), ==, "sales data.csv");
-  g_assert_true (rk_conversation_is_profiling (f->conv, rk_transcript_entry_get_name (e)));
-  g_assert_null (rk_conversation_get_profile (f->conv, rk_transcript_entry_get_name (e)));
+  good = g_list_model_get_item (files, 0);
+  g_assert_true (good == file_of (f, rk_transcript_entry_get_name (e)));
+  g_assert_cmpuint (rk_conversation_file_get_entry_id (good), ==, rk_transcript_entry_get_id (e));
+  g_assert_cmpstr (rk_conversation_file_get_original (good), ==, csv);
+  g_assert_cmpint (rk_conversation_file_get_state (good), ==, RK_CONVERSATION_FILE_COPYING);
+  g_assert_true (rk_conversation_file_get_busy (good));
+  g_assert_false (rk_conversation_file_get_copied (good));
+  g_assert_null (rk_conversation_file_get_profile (good));
+  g_assert_cmpfloat (rk_conversation_file_get_progress (good), ==, -1);
+  g_assert_true (rk_conversation_is_profiling (f->conv));
   g_assert_cmpstr (rk_conversation_get_title (f->conv), ==, "sales data.csv");
+  bad = g_list_model_get_item (files, 1);
+  g_signal_connect (good, "notify", G_CALLBACK (file_notify_cb), &good_seen);
+  g_signal_connect (bad, "notify", G_CALLBACK (file_notify_cb), &bad_seen);
 
   wait_profiled (f, rk_transcript_entry_get_name (e));
-  p = rk_conversation_get_profile (f->conv, rk_transcript_entry_get_name (e));
+  p = rk_conversation_file_get_profile (good);
   g_assert_null (p->error);
   g_assert_cmpuint (p->tables->len, ==, 1);
   g_assert_cmpuint (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->rows, ==, 3);
   g_assert_nonnull (rk_transcript_entry_get_detail (e));
-  g_assert_false (rk_conversation_is_profiling (f->conv, rk_transcript_entry_get_name (e)));
+  /* Copied, waited for the profiler, read: each state once, in turn; the
+   * profile and the copy notified once; no name change. */
+  g_assert_cmpuint (good_seen.n_states, ==, 3);
+  g_assert_cmpint (good_seen.states[0], ==, RK_CONVERSATION_FILE_WAITING);
+  g_assert_cmpint (good_seen.states[1], ==, RK_CONVERSATION_FILE_PROFILING);
+  g_assert_cmpint (good_seen.states[2], ==, RK_CONVERSATION_FILE_READY);
+  g_assert_cmpuint (good_seen.n_profile, ==, 1);
+  g_assert_cmpuint (good_seen.n_copied, ==, 1);
+  g_assert_cmpuint (good_seen.n_name, ==, 0);
+  g_assert_true (rk_conversation_file_get_copied (good));
+  g_assert_cmpfloat (rk_conversation_file_get_progress (good), ==, -1);
+  g_assert_null (rk_conversation_file_get_estimate (good));
 
   e = find_entry (t, RK_ENTRY_ATTACHMENT, 1);
   wait_profiled (f, rk_transcript_entry_get_name (e));
-  p = rk_conversation_get_profile (f->conv, rk_transcript_entry_get_name (e));
+  g_assert_false (rk_conversation_is_profiling (f->conv));
+  p = rk_conversation_file_get_profile (bad);
   g_assert_nonnull (p->error);
   g_assert_null (strchr (p->error, '\n'));
+  /* Never copied: straight to FAILED, nothing else. */
+  g_assert_cmpuint (bad_seen.n_states, ==, 1);
+  g_assert_cmpint (bad_seen.states[0], ==, RK_CONVERSATION_FILE_FAILED);
+  g_assert_cmpuint (bad_seen.n_profile, ==, 1);
+  g_assert_cmpuint (bad_seen.n_copied + bad_seen.n_progress + bad_seen.n_name, ==, 0);
+  g_assert_false (rk_conversation_file_get_copied (bad));
+  g_signal_handlers_disconnect_by_data (good, &good_seen);
+  g_signal_handlers_disconnect_by_data (bad, &bad_seen);
 
   prompt = rk_agent_build_system_prompt (rk_conversation_get_agent (f->conv));
   g_assert_nonnull (strstr (prompt, rk_transcript_entry_get_name (find_entry (t, RK_ENTRY_ATTACHMENT, 0))));
@@ -343,9 +430,12 @@ test_many_files (Fixture       *f,
       RkFileProfile *p;
 
       wait_profiled (f, name);
-      p = rk_conversation_get_profile (f->conv, name);
+      p = profile_of (f, name);
       if (i == n - 1)
-        g_assert_nonnull (p->error);
+        {
+          g_assert_nonnull (p->error);
+          g_assert_cmpint (rk_conversation_file_get_state (file_of (f, name)), ==, RK_CONVERSATION_FILE_FAILED);
+        }
       else
         {
           if (p->error != NULL)
@@ -376,11 +466,12 @@ test_cancel_profile (Fixture       *f,
   paths[0] = path;
   add_paths (f, paths, 1);
   e = find_entry (rk_conversation_get_transcript (f->conv), RK_ENTRY_ATTACHMENT, 0);
-  g_assert_true (rk_conversation_is_profiling (f->conv, "big.csv"));
+  g_assert_true (is_busy (f, "big.csv"));
   rk_conversation_cancel_profile (f->conv, "big.csv");
   wait_profiled (f, "big.csv");
-  p = rk_conversation_get_profile (f->conv, "big.csv");
+  p = profile_of (f, "big.csv");
   g_assert_nonnull (p->error);
+  g_assert_cmpint (rk_conversation_file_get_state (file_of (f, "big.csv")), ==, RK_CONVERSATION_FILE_FAILED);
   g_assert_nonnull (rk_transcript_entry_get_detail (e));
 }
 
@@ -407,6 +498,7 @@ test_reprofile (Fixture       *f,
   g_autofree char *out = NULL;
   const char *paths[1];
   RkFileProfile *p;
+  FileWatch seen = { 0 };
 
   if (f->skip)
     return;
@@ -419,7 +511,7 @@ test_reprofile (Fixture       *f,
   /* Still being read: refused. */
   g_assert_false (rk_conversation_reprofile (f->conv, "sales.csv", &options));
   wait_profiled (f, "sales.csv");
-  p = rk_conversation_get_profile (f->conv, "sales.csv");
+  p = profile_of (f, "sales.csv");
   g_assert_null (p->error);
   g_assert_cmpuint (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->rows, ==, 3);
 
@@ -427,17 +519,27 @@ test_reprofile (Fixture       *f,
   g_assert_false (rk_conversation_reprofile (f->conv, "../files/sales.csv", &options));
 
   /* The first row as data: four rows now. */
-  g_hash_table_remove (f->profiled, "sales.csv");
+  g_signal_connect (file_of (f, "sales.csv"), "notify", G_CALLBACK (file_notify_cb), &seen);
   g_assert_true (rk_conversation_reprofile (f->conv, "sales.csv", &options));
-  g_assert_true (rk_conversation_is_profiling (f->conv, "sales.csv"));
-  g_assert_null (rk_conversation_get_profile (f->conv, "sales.csv"));
+  g_assert_true (is_busy (f, "sales.csv"));
+  g_assert_null (profile_of (f, "sales.csv"));
+  /* The profile went (once); the file waited for the profiler, which
+   * started at once (a slot was free). */
+  g_assert_cmpuint (seen.n_profile, ==, 1);
+  g_assert_cmpuint (seen.n_states, ==, 2);
+  g_assert_cmpint (seen.states[0], ==, RK_CONVERSATION_FILE_WAITING);
+  g_assert_cmpint (seen.states[1], ==, RK_CONVERSATION_FILE_PROFILING);
   g_assert_null (rk_transcript_entry_get_detail (find_entry (rk_conversation_get_transcript (f->conv),
                                                              RK_ENTRY_ATTACHMENT, 0)));
   g_assert_false (rk_conversation_reprofile (f->conv, "sales.csv", &options));
   wait_profiled (f, "sales.csv");
-  p = rk_conversation_get_profile (f->conv, "sales.csv");
+  p = profile_of (f, "sales.csv");
   g_assert_null (p->error);
   g_assert_cmpuint (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->rows, ==, 4);
+  g_assert_cmpuint (seen.n_profile, ==, 2);
+  g_assert_cmpuint (seen.n_states, ==, 3);
+  g_assert_cmpint (seen.states[2], ==, RK_CONVERSATION_FILE_READY);
+  g_signal_handlers_disconnect_by_data (file_of (f, "sales.csv"), &seen);
   g_assert_nonnull (rk_transcript_entry_get_detail (find_entry (rk_conversation_get_transcript (f->conv),
                                                                 RK_ENTRY_ATTACHMENT, 0)));
   out = run_code (f, "print('rows', len(reckon.load('sales.csv')))\n", &error);
@@ -474,6 +576,8 @@ test_remove_file (Fixture       *f,
   g_autofree char *prompt = NULL;
   const char *paths[2];
   RkTranscript *t;
+  RkConversationFile *removed;
+  FileWatch seen = { 0 };
   gint64 end;
 
   if (f->skip)
@@ -496,12 +600,24 @@ test_remove_file (Fixture       *f,
   g_assert_null (rk_conversation_remove_file (f->conv, secret));
   g_assert_cmpuint (n_attachments (t), ==, 2);
 
+  removed = g_object_ref (file_of (f, "secret.csv"));
+  g_signal_connect (removed, "notify", G_CALLBACK (file_notify_cb), &seen);
   original = rk_conversation_remove_file (f->conv, "secret.csv");
   g_assert_cmpstr (original, ==, secret);
   g_assert_cmpuint (n_attachments (t), ==, 1);
   g_assert_cmpstr (rk_transcript_entry_get_name (find_entry (t, RK_ENTRY_ATTACHMENT, 0)), ==, "sales.csv");
-  g_assert_null (rk_conversation_get_profile (f->conv, "secret.csv"));
+  g_assert_null (rk_conversation_lookup_file (f->conv, "secret.csv"));
+  g_assert_cmpuint (g_list_model_get_n_items (rk_conversation_get_files (f->conv)), ==, 1);
   g_assert_false (session_has (f, "secret.csv"));
+  /* The object says so, once, and is no longer the copy's; nothing else
+   * holds it. */
+  g_assert_cmpuint (seen.n_states, ==, 1);
+  g_assert_cmpint (seen.states[0], ==, RK_CONVERSATION_FILE_REMOVED);
+  g_assert_cmpuint (seen.n_copied, ==, 1);
+  g_assert_false (rk_conversation_file_get_copied (removed));
+  g_assert_cmpuint (rk_conversation_file_get_entry_id (removed), ==, 0);
+  g_signal_handlers_disconnect_by_data (removed, &seen);
+  g_assert_finalize_object (g_steal_pointer (&removed));
   g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (secret, G_FILE_TEST_IS_REGULAR));
   prompt = rk_agent_build_system_prompt (rk_conversation_get_agent (f->conv));
@@ -512,7 +628,6 @@ test_remove_file (Fixture       *f,
 
   /* Added again (the toast's Undo): read as when first added. */
   paths[0] = original;
-  g_hash_table_remove_all (f->profiled);
   add_paths (f, paths, 1);
   wait_profiled (f, "secret.csv");
   g_assert_true (g_file_test (copy, G_FILE_TEST_IS_REGULAR));
@@ -524,13 +639,21 @@ test_remove_file (Fixture       *f,
   large = write_file (f, "big.csv", big->str);
   paths[0] = large;
   add_paths (f, paths, 1);
-  g_assert_true (rk_conversation_is_profiling (f->conv, "big.csv"));
+  g_assert_true (is_busy (f, "big.csv"));
+  removed = g_object_ref (file_of (f, "big.csv"));
   g_clear_pointer (&original, g_free);
   original = rk_conversation_remove_file (f->conv, "big.csv");
   g_assert_cmpstr (original, ==, large);
   g_assert_cmpuint (n_attachments (t), ==, 2);
+  /* Out of the list at once; its copy goes when its work stops, and
+   * then nothing of the conversation holds it. */
+  g_assert_null (rk_conversation_lookup_file (f->conv, "big.csv"));
+  g_assert_cmpint (rk_conversation_file_get_state (removed), ==, RK_CONVERSATION_FILE_REMOVED);
+  g_assert_null (rk_conversation_file_get_profile (removed));
+  g_object_add_weak_pointer (G_OBJECT (removed), (gpointer *) &removed);
+  g_object_unref (removed);
   end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
-  while (rk_conversation_is_profiling (f->conv, "big.csv") || session_has (f, "big.csv"))
+  while (removed != NULL || session_has (f, "big.csv"))
     {
       g_assert_cmpint (g_get_monotonic_time (), <, end);
       g_main_context_iteration (NULL, TRUE);
@@ -538,7 +661,6 @@ test_remove_file (Fixture       *f,
   g_clear_pointer (&copy, g_free);
   copy = g_build_filename (rk_workspace_get_path (rk_session_get_workspace (rk_conversation_get_session (f->conv))), "big.csv", NULL);
   g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
-  g_assert_null (rk_conversation_get_profile (f->conv, "big.csv"));
   g_assert_true (g_file_test (large, G_FILE_TEST_IS_REGULAR));
 }
 
@@ -789,8 +911,12 @@ test_restore (Fixture       *f,
   /* Everything, plus a note that variables are gone. */
   g_assert_cmpuint (rk_transcript_get_n_entries (t), ==, n_entries + 1);
   g_assert_cmpstr (rk_transcript_entry_get_name (rk_transcript_get_entry (t, n_entries)), ==, "kernel-restarted");
-  g_assert_nonnull (rk_conversation_get_profile (f->conv, "sales.csv"));
-  g_assert_cmpuint (rk_conversation_get_profile (f->conv, "sales.csv")->tables->len, ==, 1);
+  g_assert_nonnull (profile_of (f, "sales.csv"));
+  g_assert_cmpuint (profile_of (f, "sales.csv")->tables->len, ==, 1);
+  /* Reopened: where it came from, ready, its copy there. */
+  g_assert_cmpstr (rk_conversation_file_get_original (file_of (f, "sales.csv")), ==, csv);
+  g_assert_cmpint (rk_conversation_file_get_state (file_of (f, "sales.csv")), ==, RK_CONVERSATION_FILE_READY);
+  g_assert_true (rk_conversation_file_get_copied (file_of (f, "sales.csv")));
 
   /* The files are still there; the session works. */
   g_clear_pointer (&out, g_free);

@@ -69,16 +69,17 @@ static const char code_ods[] =
 typedef struct
 {
   GAsyncResult *result;
-  GHashTable   *profiled;
 } Waits;
 
-static void
-profile_changed_cb (RkConversation *conv,
-                    const char     *name,
-                    Waits          *w)
+static RkFileProfile *
+profile_of (RkConversation *conv,
+            const char     *name)
 {
-  if (rk_conversation_get_profile (conv, name) != NULL)
-    g_hash_table_add (w->profiled, g_strdup (name));
+  RkConversationFile *file = rk_conversation_lookup_file (conv, name);
+
+  g_assert_nonnull (file);
+  g_assert_cmpint (rk_conversation_file_get_state (file), ==, RK_CONVERSATION_FILE_READY);
+  return rk_conversation_file_get_profile (file);
 }
 
 static void
@@ -241,15 +242,13 @@ test_awkward_files (void)
   conv = rk_conversation_store_create (store, client, &error);
   g_assert_no_error (error);
   rk_conversation_set_auto_approve (conv, TRUE);
-  w.profiled = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_signal_connect (conv, "profile-changed", G_CALLBACK (profile_changed_cb), &w);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     g_ptr_array_add (gfiles, g_file_new_for_path (paths[i]));
   rk_conversation_add_files (conv, (GFile **) gfiles->pdata, gfiles->len);
   {
     gint64 end = g_get_monotonic_time () + 300 * G_USEC_PER_SEC;
 
-    while (g_hash_table_size (w.profiled) < G_N_ELEMENTS (names))
+    while (rk_conversation_is_profiling (conv))
       {
         g_assert_cmpint (g_get_monotonic_time (), <, end);
         g_main_context_iteration (NULL, TRUE);
@@ -257,14 +256,14 @@ test_awkward_files (void)
   }
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      RkFileProfile *p = rk_conversation_get_profile (conv, names[i]);
+      RkFileProfile *p = profile_of (conv, names[i]);
 
       g_assert_nonnull (p);
       g_assert_null (p->error);
       g_assert_nonnull (p->reading);
     }
-  g_assert_cmpstr (rk_conversation_get_profile (conv, "umsatz.csv")->reading->delimiter, ==, ";");
-  g_assert_cmpstr (rk_conversation_get_profile (conv, "umsatz.csv")->reading->decimal, ==, ",");
+  g_assert_cmpstr (profile_of (conv, "umsatz.csv")->reading->delimiter, ==, ";");
+  g_assert_cmpstr (profile_of (conv, "umsatz.csv")->reading->decimal, ==, ",");
 
   a1 = ask (conv, &w, "Wie viel Umsatz haben die Filialen gemacht?");
   g_assert_nonnull (strstr (a1, "4,234.50"));
@@ -339,7 +338,6 @@ test_awkward_files (void)
 
   g_signal_handlers_disconnect_by_data (conv, &w);
   rk_conversation_close (conv);
-  g_hash_table_unref (w.profiled);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     g_free (paths[i]);
   if (g_getenv ("RECKON_KEEP_EXPORTS") == NULL)

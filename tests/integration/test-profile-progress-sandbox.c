@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-profile-progress-sandbox.c — a large generated CSV profiled in the real
  * reckon-sandbox: progress arrives, growing, before the profile; Cancel
- * stops it; RkConversation passes it on as "profile-progress". */
+ * stops it; RkConversation passes it on as its file's "progress". */
 #define G_LOG_DOMAIN "test-profile-progress-sandbox"
 #include "config.h"
 
@@ -289,20 +289,27 @@ typedef struct
   gboolean   profiled;
   gboolean   late;
   guint      n_partials;
+  guint      n_estimates;    /* notify::estimate: set, then cleared */
+  guint      n_resets;       /* notify::progress back to -1 */
+  guint      n_profiles;
   guint64    estimated_rows;
 } ConvRun;
 
 static void
-conv_partial_cb (RkConversation *conv,
-                 const char     *name,
-                 ConvRun        *run)
+conv_partial (RkConversationFile *file,
+              ConvRun            *run)
 {
-  RkFileProfile *estimate = rk_conversation_get_estimate (conv, name);
+  RkFileProfile *estimate = rk_conversation_file_get_estimate (file);
 
-  g_assert_cmpstr (name, ==, "big.csv");
-  g_assert_true (rk_conversation_is_profiling (conv, name));
-  g_assert_null (rk_conversation_get_profile (conv, name));
-  g_assert_nonnull (estimate);
+  run->n_estimates++;
+  if (estimate == NULL)
+    {
+      /* Cleared with the exact profile, never before. */
+      g_assert_nonnull (rk_conversation_file_get_profile (file));
+      return;
+    }
+  g_assert_cmpint (rk_conversation_file_get_state (file), ==, RK_CONVERSATION_FILE_PROFILING);
+  g_assert_null (rk_conversation_file_get_profile (file));
   g_assert_true (((RkTableProfile *) estimate->tables->pdata[0])->rows_approximate);
   run->estimated_rows = ((RkTableProfile *) estimate->tables->pdata[0])->rows;
   if (run->profiled)
@@ -311,35 +318,47 @@ conv_partial_cb (RkConversation *conv,
 }
 
 static void
-conv_progress_cb (RkConversation *conv,
-                  const char     *name,
-                  double          fraction,
-                  ConvRun        *run)
+conv_progress (RkConversationFile *file,
+               ConvRun            *run)
 {
-  g_assert_cmpstr (name, ==, "big.csv");
-  g_assert_cmpfloat (fraction, >=, 0.0);
+  double fraction = rk_conversation_file_get_progress (file);
+
+  if (fraction < 0)
+    {
+      /* Back to "not known" with the profile. */
+      g_assert_false (rk_conversation_file_get_busy (file));
+      run->n_resets++;
+      return;
+    }
   g_assert_cmpfloat (fraction, <=, 1.0);
-  g_assert_cmpfloat (rk_conversation_get_progress (conv, name), ==, fraction);
-  g_assert_true (rk_conversation_is_profiling (conv, name));
+  g_assert_cmpint (rk_conversation_file_get_state (file), ==, RK_CONVERSATION_FILE_PROFILING);
   if (run->profiled)
     run->late = TRUE;
   g_array_append_val (run->fractions, fraction);
 }
 
 static void
-conv_profile_changed_cb (RkConversation *conv,
-                         const char     *name,
-                         ConvRun        *run)
+conv_file_notify_cb (RkConversationFile *file,
+                     GParamSpec         *pspec,
+                     ConvRun            *run)
 {
-  if (rk_conversation_get_profile (conv, name) != NULL)
+  const char *prop = g_param_spec_get_name (pspec);
+
+  g_assert_cmpstr (rk_conversation_file_get_name (file), ==, "big.csv");
+  if (g_str_equal (prop, "estimate"))
+    conv_partial (file, run);
+  else if (g_str_equal (prop, "progress"))
+    conv_progress (file, run);
+  else if (g_str_equal (prop, "profile") && rk_conversation_file_get_profile (file) != NULL)
     {
+      run->n_profiles++;
       run->profiled = TRUE;
       g_main_loop_quit (run->loop);
     }
 }
 
-/* The same file added to a conversation: "profile-progress" grows, then
- * "profile-changed" brings the profile. */
+/* The same file added to a conversation: its RkConversationFile's
+ * "progress" grows, its "estimate" comes once, then its "profile". */
 static void
 test_conversation (void)
 {
@@ -349,6 +368,7 @@ test_conversation (void)
   g_autoptr(RkModelClient) client = NULL;
   g_autoptr(RkConversation) conv = NULL;
   g_autoptr(GFile) file = NULL;
+  g_autoptr(RkConversationFile) added = NULL;
   g_autoptr(GError) error = NULL;
   ConvRun run = { 0, };
   RkFileProfile *p;
@@ -362,23 +382,27 @@ test_conversation (void)
   g_assert_no_error (error);
   run.loop = g_main_loop_new (NULL, FALSE);
   run.fractions = g_array_new (FALSE, FALSE, sizeof (double));
-  g_signal_connect (conv, "profile-progress", G_CALLBACK (conv_progress_cb), &run);
-  g_signal_connect (conv, "profile-changed", G_CALLBACK (conv_profile_changed_cb), &run);
-  g_signal_connect (conv, "profile-partial", G_CALLBACK (conv_partial_cb), &run);
   file = g_file_new_for_path (big_path);
   uncache (big_path);
   rk_conversation_add_files (conv, &file, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (rk_conversation_get_files (conv)), ==, 1);
+  added = g_list_model_get_item (rk_conversation_get_files (conv), 0);
+  g_signal_connect (added, "notify", G_CALLBACK (conv_file_notify_cb), &run);
   g_main_loop_run (run.loop);
   linger (run.loop);
 
-  p = rk_conversation_get_profile (conv, "big.csv");
+  p = rk_conversation_file_get_profile (added);
   g_assert_nonnull (p);
   g_assert_null (p->error);
-  g_assert_cmpfloat (rk_conversation_get_progress (conv, "big.csv"), ==, -1);
+  g_assert_cmpint (rk_conversation_file_get_state (added), ==, RK_CONVERSATION_FILE_READY);
+  g_assert_cmpfloat (rk_conversation_file_get_progress (added), ==, -1);
+  g_assert_cmpuint (run.n_profiles, ==, 1);
+  g_assert_cmpuint (run.n_resets, ==, 1);
   /* The sample's profile came once, before the exact one, and is gone. */
   g_assert_cmpuint (run.n_partials, ==, 1);
+  g_assert_cmpuint (run.n_estimates, ==, 2);
   g_assert_cmpfloat (fabs ((double) run.estimated_rows - (double) big_rows), <=, 0.02 * (double) big_rows);
-  g_assert_null (rk_conversation_get_estimate (conv, "big.csv"));
+  g_assert_null (rk_conversation_file_get_estimate (added));
   g_assert_cmpuint (((RkTableProfile *) p->tables->pdata[0])->rows, ==, big_rows);
   g_test_message ("%u progress signals", run.fractions->len);
   /* The conversation's copy of the file is in the page cache, so this
@@ -388,7 +412,7 @@ test_conversation (void)
     g_assert_cmpfloat (g_array_index (run.fractions, double, i), >, g_array_index (run.fractions, double, i - 1));
   g_assert_false (run.late);
 
-  g_signal_handlers_disconnect_by_data (conv, &run);
+  g_signal_handlers_disconnect_by_data (added, &run);
   rk_conversation_close (conv);
   g_array_unref (run.fractions);
   g_main_loop_unref (run.loop);

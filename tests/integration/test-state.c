@@ -172,35 +172,37 @@ test_session_restored (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("rk-state-XXXXXX", NULL);
   g_autofree char *ws = g_build_filename (dir, "abc", NULL);
-  const char *names[] = { "sales.csv", NULL };
-  const char *originals[] = { "/home/user/sales.csv", NULL };
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) rk_session_file_free);
   g_autoptr(GError) error = NULL;
   RkSession *session;
   RkSessionFile *f;
 
   g_assert_cmpint (g_mkdir (ws, 0700), ==, 0);
-  session = rk_session_new_restored (dir, "abc", names, originals, NULL, &error);
+  g_ptr_array_add (files, rk_session_file_new ("sales.csv", "/home/user/sales.csv"));
+  session = rk_session_new_restored (dir, "abc", files, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (rk_session_get_state (session), ==, RK_SESSION_ACTIVE);
   g_assert_cmpstr (rk_workspace_get_path (rk_session_get_workspace (session)), ==, ws);
   g_assert_cmpuint (rk_session_get_files (session)->len, ==, 1);
   f = g_ptr_array_index (rk_session_get_files (session), 0);
+  /* A copy of the record, not the caller's. */
+  g_assert_true (f != g_ptr_array_index (files, 0));
   g_assert_cmpstr (f->name, ==, "sales.csv");
   g_assert_cmpstr (f->original_path, ==, "/home/user/sales.csv");
   g_assert_finalize_object (session);
 
   g_assert_cmpint (g_rmdir (ws), ==, 0);
-  session = rk_session_new_restored (dir, "abc", names, originals, NULL, &error);
+  session = rk_session_new_restored (dir, "abc", files, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (rk_session_get_state (session), ==, RK_SESSION_EXPIRED);
   g_assert_cmpint (rk_session_get_expiry_time (session), ==, 0);
   g_assert_finalize_object (session);
 
-  g_assert_null (rk_session_new_restored (dir, "../etc", NULL, NULL, NULL, &error));
+  g_assert_null (rk_session_new_restored (dir, "../etc", NULL, NULL, &error));
   g_assert_error (error, RK_SESSION_ERROR, RK_SESSION_ERROR_REIMPORT);
   g_clear_error (&error);
-  g_assert_null (rk_session_new_restored (dir, "abc", names, NULL, NULL, &error));
-  g_assert_nonnull (error);
+  g_assert_null (rk_session_new_restored (dir, "a/b", files, NULL, &error));
+  g_assert_error (error, RK_SESSION_ERROR, RK_SESSION_ERROR_REIMPORT);
 
   rk_workspace_delete_folder (dir, NULL);
 }

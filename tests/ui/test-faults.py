@@ -254,7 +254,7 @@ try:
         t.ok(walks > 0, f"the window answers while the file is read ({walks} tree walks, slowest {worst:.2f} s)")
         # On a quiet machine the whole read can take under a second, so only
         # one report may be seen here; the growth itself is checked through
-        # the API by test-profile-progress-sandbox.
+        # the file object's "progress" by test-profile-progress-sandbox.
         t.ok(len(percents) >= 1 and percents == sorted(percents) and all(0 <= p <= 100 for p in percents),
              f"the card shows the percentage read while the file is read, never going back ({percents})")
         t.ok(len(bar_values) > 0 and all(0.0 <= v <= 1.0 for v in bar_values),

@@ -15,6 +15,7 @@
 
 #include "rk-agent.h"
 #include "rk-analysis-button.h"
+#include "rk-conversation-file-private.h"
 #include "rk-markdown.h"
 #include "rk-transcript.h"
 #include "rk-approval-bar.h"
@@ -959,19 +960,28 @@ test_file_card (void)
   g_object_unref (card);
 }
 
-/* A restored conversation: the card reads the profile stored in the entry,
- * and follows it when it arrives later (notify::detail). */
+/* A restored conversation: the card reads the profile stored in the entry.
+ * A file being read: the card follows its RkConversationFile (progress,
+ * then the profile), and the profile the file's entry saved when it is
+ * gone. */
 static void
 test_attachment_row (void)
 {
+  static const char late_json[] =
+    "{\"version\": 1, \"files\": [{\"name\": \"late.csv\", \"size\": 10, \"kind\": \"csv\", \"tables\":"
+    " [{\"rows\": 3, \"columns\": 1, \"header\": true, \"column_info\": [{\"name\": \"a\", \"type\": \"integer\","
+    " \"missing\": 0}], \"head\": []}]}]}";
   g_autofree char *path = g_build_filename (g_getenv ("RECKON_TEST_DATA"), "sample-transcript.json", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(RkTranscript) transcript = rk_transcript_load (path, &error);
+  g_autoptr(GPtrArray) late = rk_profile_parse (late_json, strlen (late_json), NULL);
+  RkConversationFile *file = _rk_conversation_file_new ("late.csv", NULL);
   GtkWidget *row = g_object_ref_sink (rk_entry_row_new ());
   RkFileCard *card;
   guint id;
 
   g_assert_no_error (error);
+  g_assert_nonnull (late);
   rk_entry_row_bind (RK_ENTRY_ROW (row), rk_transcript_get_entry (transcript, 0), NULL);
   card = RK_FILE_CARD (rk_entry_row_get_content (RK_ENTRY_ROW (row)));
   g_assert_false (rk_file_card_get_profiling (card));
@@ -980,20 +990,36 @@ test_attachment_row (void)
   rk_entry_row_bind (RK_ENTRY_ROW (row), rk_transcript_get_entry (transcript, 1), NULL);
   card = RK_FILE_CARD (rk_entry_row_get_content (RK_ENTRY_ROW (row)));
   g_assert_true (g_str_has_prefix (rk_file_card_get_summary (card), "This PDF has no text layer"));
+  /* Its file gone, the saved profile stays. */
+  rk_entry_row_set_file (RK_ENTRY_ROW (row), NULL);
+  g_assert_true (g_str_has_prefix (rk_file_card_get_summary (card), "This PDF has no text layer"));
 
   /* A file still being read, whose profile comes in later. */
   id = rk_transcript_add_attachment (transcript, "late.csv", "Late.csv");
   rk_entry_row_bind (RK_ENTRY_ROW (row), rk_transcript_lookup (transcript, id), NULL);
   card = RK_FILE_CARD (rk_entry_row_get_content (RK_ENTRY_ROW (row)));
+  rk_entry_row_set_file (RK_ENTRY_ROW (row), file);
   g_assert_true (rk_file_card_get_profiling (card));
-  g_assert_true (rk_transcript_set_attachment_profile (transcript, id,
-                 "{\"name\": \"late.csv\", \"size\": 10, \"kind\": \"csv\", \"tables\": [{\"rows\": 3, \"columns\": 1,"
-                 " \"header\": true, \"column_info\": [{\"name\": \"a\", \"type\": \"integer\", \"missing\": 0}], \"head\": []}]}"));
+  _rk_conversation_file_set_progress (file, 0.25);
+  g_assert_cmpfloat (rk_file_card_get_progress (card), ==, 0.25);
+  _rk_conversation_file_set_name (file, "late (2).csv");
+  g_assert_cmpstr (rk_file_card_get_name (card), ==, "late (2).csv");
+  _rk_conversation_file_take_profile (file, rk_file_profile_copy (late->pdata[0]));
   g_assert_false (rk_file_card_get_profiling (card));
+  g_assert_cmpfloat (rk_file_card_get_progress (card), ==, -1);
   g_assert_nonnull (strstr (rk_file_card_get_summary (card), "3 rows × 1 column"));
+
+  /* Without its file (nothing saved in the entry either): one sentence. */
+  rk_entry_row_bind (RK_ENTRY_ROW (row), rk_transcript_lookup (transcript, id), NULL);
+  card = RK_FILE_CARD (rk_entry_row_get_content (RK_ENTRY_ROW (row)));
+  rk_entry_row_set_file (RK_ENTRY_ROW (row), NULL);
+  g_assert_false (rk_file_card_get_profiling (card));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (card), "rk-file-error"));
 
   rk_entry_row_unbind (RK_ENTRY_ROW (row));
   g_object_unref (row);
+  /* The card let go of it with the row. */
+  g_assert_finalize_object (file);
 }
 
 /* -- the chat view --------------------------------------------------------------- */

@@ -25,8 +25,7 @@ test_roundtrip (void)
   meta->created = 1764470000000000;
   meta->updated = 1764470123000000;
   meta->session_id = g_strdup ("s-1");
-  g_ptr_array_add (meta->names, g_strdup ("sales (2).csv"));
-  g_ptr_array_add (meta->originals, g_strdup ("/home/ana/sales.csv"));
+  g_ptr_array_add (meta->files, rk_session_file_new ("sales (2).csv", "/home/ana/sales.csv"));
 
   json = _rk_conversation_meta_to_json (meta);
   back = _rk_conversation_meta_parse (json, strlen (json), &error);
@@ -37,9 +36,9 @@ test_roundtrip (void)
   g_assert_cmpint (back->created, ==, meta->created);
   g_assert_cmpint (back->updated, ==, meta->updated);
   g_assert_cmpstr (back->session_id, ==, "s-1");
-  g_assert_cmpuint (back->names->len, ==, 1);
-  g_assert_cmpstr (g_ptr_array_index (back->names, 0), ==, "sales (2).csv");
-  g_assert_cmpstr (g_ptr_array_index (back->originals, 0), ==, "/home/ana/sales.csv");
+  g_assert_cmpuint (back->files->len, ==, 1);
+  g_assert_cmpstr (((RkSessionFile *) g_ptr_array_index (back->files, 0))->name, ==, "sales (2).csv");
+  g_assert_cmpstr (((RkSessionFile *) g_ptr_array_index (back->files, 0))->original_path, ==, "/home/ana/sales.csv");
   json2 = _rk_conversation_meta_to_json (back);
   g_assert_cmpstr (json, ==, json2);
 }
@@ -108,7 +107,7 @@ test_hostile (void)
     ok = _rk_conversation_meta_parse (json, strlen (json), NULL);
   }
   g_assert_nonnull (ok);
-  g_assert_cmpuint (ok->names->len, ==, 0);
+  g_assert_cmpuint (ok->files->len, ==, 0);
 }
 
 static void
