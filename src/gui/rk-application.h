@@ -12,8 +12,6 @@ G_BEGIN_DECLS
 #define RK_TYPE_APPLICATION (rk_application_get_type ())
 G_DECLARE_FINAL_TYPE (RkApplication, rk_application, RK, APPLICATION, AdwApplication)
 
-#define RK_APPLICATION_DEFAULT (RK_APPLICATION (g_application_get_default ()))
-
 RkApplication *rk_application_new              (void);
 /* Also the read-only property "settings". */
 GSettings     *rk_application_get_settings     (RkApplication *self);

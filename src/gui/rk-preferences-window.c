@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "rk-a11y.h"
-#include "rk-application-private.h"
 #include "rk-model-client.h"
 #include "rk-preferences-window.h"
 #include "rk-secrets.h"
@@ -37,6 +36,13 @@ struct _RkPreferencesWindow
 };
 
 G_DEFINE_FINAL_TYPE (RkPreferencesWindow, rk_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+
+enum {
+  SIGNAL_API_KEY_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static const char *api_nicks[] = { "auto", "openai", "ollama", NULL };
 static const char *policy_nicks[] = { "ask", "auto", "never", NULL };
@@ -193,7 +199,7 @@ report_api_key (RkPreferencesWindow *self,
     }
   if (self->key_endpoint != NULL)
     note_key_endpoint (self, self->key_endpoint, !cleared);
-  _rk_application_reload_api_key (RK_APPLICATION (g_application_get_default ()));
+  g_signal_emit (self, signals[SIGNAL_API_KEY_CHANGED], 0);
   toast (self, cleared ? _("API key removed") : _("API key saved in the keyring"));
 }
 
@@ -273,6 +279,12 @@ rk_preferences_window_class_init (RkPreferencesWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = rk_preferences_window_dispose;
+
+  /* A key was stored in or removed from the keyring: whoever uses it
+   * looks it up again. */
+  signals[SIGNAL_API_KEY_CHANGED] =
+    g_signal_new ("api-key-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/reckon/Reckon/rk-preferences-window.ui");

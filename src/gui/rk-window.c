@@ -14,6 +14,15 @@
 
 G_DEFINE_FINAL_TYPE (RkWindow, rk_window, ADW_TYPE_APPLICATION_WINDOW)
 
+enum {
+  PROP_0,
+  PROP_SETTINGS,
+  PROP_MODEL_CLIENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static void
 child_revealed_cb (GtkRevealer *revealer)
 {
@@ -482,15 +491,10 @@ static void
 rk_window_constructed (GObject *object)
 {
   RkWindow *self = RK_WINDOW (object);
-  /* "application" is not a construct property: it is set after this. */
-  RkApplication *app = RK_APPLICATION_DEFAULT;
   g_autoptr(GError) error = NULL;
   g_autofree char *last = NULL;
 
   G_OBJECT_CLASS (rk_window_parent_class)->constructed (object);
-
-  self->settings = g_object_ref (rk_application_get_settings (app));
-  self->client = g_object_ref (rk_application_get_model_client (app));
 
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
@@ -562,6 +566,27 @@ rk_window_dispose (GObject *object)
 }
 
 static void
+rk_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  RkWindow *self = RK_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      self->settings = g_value_dup_object (value);
+      break;
+    case PROP_MODEL_CLIENT:
+      self->client = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 rk_window_class_init (RkWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -570,7 +595,18 @@ rk_window_class_init (RkWindowClass *klass)
 
   object_class->constructed = rk_window_constructed;
   object_class->dispose = rk_window_dispose;
+  object_class->set_property = rk_window_set_property;
   window_class->close_request = rk_window_close_request;
+
+  /* The app's, shared by all its windows: given, so that the window needs
+   * no knowledge of RkApplication. */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MODEL_CLIENT] =
+    g_param_spec_object ("model-client", NULL, NULL, RK_TYPE_MODEL_CLIENT,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (RK_TYPE_COMPOSER);
   g_type_ensure (RK_TYPE_EXPIRY_BANNER);
@@ -685,9 +721,18 @@ rk_window_init (RkWindow *self)
 }
 
 RkWindow *
-rk_window_new (RkApplication *application)
+rk_window_new (GtkApplication *application,
+               GSettings      *settings,
+               RkModelClient  *client)
 {
-  return g_object_new (RK_TYPE_WINDOW, "application", application, NULL);
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+  g_return_val_if_fail (RK_IS_MODEL_CLIENT (client), NULL);
+
+  return g_object_new (RK_TYPE_WINDOW,
+                       "application", application,
+                       "settings", settings,
+                       "model-client", client,
+                       NULL);
 }
 
 void
