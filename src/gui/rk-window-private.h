@@ -112,9 +112,6 @@ void  _rk_window_files_added        (RkWindow       *self,
 /* rk-window-dnd.c */
 void  _rk_window_dnd_init           (RkWindow       *self);
 
-/* rk-window-print.c */
-void  _rk_window_class_print_init   (RkWindowClass  *klass);
-
 /* rk-window-recent.c */
 void  _rk_window_class_recent_init  (RkWindowClass  *klass);
 void  _rk_window_recent_init        (RkWindow       *self);

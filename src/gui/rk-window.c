@@ -644,7 +644,6 @@ rk_window_class_init (RkWindowClass *klass)
 
   _rk_window_class_actions_init (klass);
   _rk_window_class_recent_init (klass);
-  _rk_window_class_print_init (klass);
   _rk_window_class_files_init (klass);
 }
 
@@ -682,39 +681,18 @@ rk_window_init (RkWindow *self)
   g_signal_connect_object (self->sidebar, "artifact-activated",
                            G_CALLBACK (artifact_activated_cb), self, G_CONNECT_SWAPPED);
 
-  /* Names for the controls whose icon alone says what they do. */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->sidebar_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show Sidebar"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->new_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Conversation"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->primary_menu_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
+  /* The template names the controls whose icon alone says what they do;
+   * not these, which GTK makes: the menu's popover and the drop-down's own
+   * toggle button, which is what takes the focus. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->primary_menu_button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   rk_menu_button_quiet_tooltip (self->primary_menu_button);
   rk_menu_button_quiet_tooltip (self->server_help_button);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->model_dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
-  /* The drop-down's own toggle button is what takes the focus: name it too. */
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->model_dropdown));
        child != NULL; child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_TOGGLE_BUTTON (child))
       gtk_accessible_update_property (GTK_ACCESSIBLE (child),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chat_stack),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->check_again_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Check Again"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->set_endpoint_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Set Address"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->server_help_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("How to Start One"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->popover_check_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Check Again"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->popover_address_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Set Address"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->kernel_retry_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Try Again"), -1);
 
   _rk_window_dnd_init (self);
   _rk_window_recent_init (self);
