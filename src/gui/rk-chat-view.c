@@ -1155,7 +1155,6 @@ rk_chat_view_init (RkChatView *self)
   g_signal_connect_object (adj, "notify::page-size", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (adj, "changed", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (adj, "value-changed", G_CALLBACK (value_changed_cb), self, G_CONNECT_SWAPPED);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
 }
 
 GtkWidget *

@@ -21,7 +21,6 @@ struct _RkPreferencesWindow
   AdwEntryRow          *model_row;
   AdwPasswordEntryRow  *api_key_row;
   char                 *key_endpoint;   /* the address of the key being saved or removed */
-  AdwActionRow         *allow_remote_row;
   GtkSwitch            *allow_remote_switch;
   AdwActionRow         *remote_warning_row;
   AdwComboRow          *approval_row;
@@ -292,7 +291,6 @@ rk_preferences_window_class_init (RkPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, api_row);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, model_row);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, api_key_row);
-  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, allow_remote_row);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, allow_remote_switch);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, remote_warning_row);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, approval_row);
@@ -312,21 +310,8 @@ rk_preferences_window_init (RkPreferencesWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
 
-  /* Spin buttons and switches carry no name of their own: take the row's. */
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->allow_remote_switch),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->allow_remote_row, NULL, -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->memory_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Memory limit in MiB"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->disk_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Disk limit in MiB"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->time_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Time limit in seconds"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->expiry_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Idle minutes before a session ends"), -1);
   name_combo_items (self->api_row);
   name_combo_items (self->approval_row);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->samples_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sample values per column"), -1);
 }
 
 GtkWidget *

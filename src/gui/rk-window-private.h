@@ -30,9 +30,7 @@ struct _RkWindow
   /* Template widgets */
   AdwToastOverlay      *toast_overlay;
   AdwFlap              *flap;
-  GtkToggleButton      *sidebar_button;
   RkSidebar            *sidebar;
-  GtkButton            *new_button;
   GtkButton            *connection_button;
   GtkDropDown          *model_dropdown;
   GtkStringList        *model_list;
@@ -41,17 +39,12 @@ struct _RkWindow
   GtkRevealer          *server_strip;
   GtkLabel             *server_strip_label;
   GtkMenuButton        *server_help_button;
-  GtkButton            *popover_check_button;
-  GtkButton            *popover_address_button;
   GtkRevealer          *kernel_strip;
   GtkLabel             *kernel_strip_label;
-  GtkButton            *kernel_retry_button;
   GtkStack             *chat_stack;
   AdwBin               *chat_slot;
   AdwStatusPage        *empty_page;
   AdwStatusPage        *no_model_page;
-  GtkButton            *check_again_button;
-  GtkButton            *set_endpoint_button;
   RkComposer           *composer;
   GtkRevealer          *drop_revealer;
 

@@ -615,9 +615,7 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RkWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, flap);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, sidebar_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, sidebar);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, new_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, connection_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, model_dropdown);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, model_list);
@@ -626,17 +624,12 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip_label);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_help_button);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, popover_check_button);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, popover_address_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip_label);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_retry_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_stack);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_slot);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, no_model_page);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, check_again_button);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, set_endpoint_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, composer);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, drop_revealer);
   gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
