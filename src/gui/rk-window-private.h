@@ -47,10 +47,10 @@ struct _RkWindow
   AdwStatusPage        *no_model_page;
   RkComposer           *composer;
   GtkRevealer          *drop_revealer;
+  GMenu                *recent_menu;        /* the main menu's Add Recent File */
 
   /* Owned */
   GSettings            *settings;
-  GMenu                *recent_menu;        /* the main menu's Add Recent File */
   RkModelClient        *client;
   RkConversationStore  *store;
   RkConversation       *conversation;

@@ -556,7 +556,6 @@ rk_window_dispose (GObject *object)
   g_clear_object (&self->store);
   g_clear_object (&self->client);
   g_clear_object (&self->settings);
-  g_clear_object (&self->recent_menu);
   g_clear_object (&self->send_cancellable);
   g_clear_object (&self->open_cancellable);
   g_clear_object (&self->cancellable);
@@ -632,6 +631,7 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, no_model_page);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, composer);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, drop_revealer);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, recent_menu);
   gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
   gtk_widget_class_bind_template_callback (widget_class, composer_stop_cb);
 
