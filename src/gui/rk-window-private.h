@@ -61,6 +61,7 @@ struct _RkWindow
   GCancellable         *cancellable;        /* cancelled when the window goes */
   GCancellable         *send_cancellable;   /* the question or code being sent */
   GCancellable         *open_cancellable;   /* a saved conversation being read */
+  gboolean              opening_last;       /* it is the one open last: start a new one if it fails */
   /* What was sent and is still in the composer until the send has started. */
   char                 *pending_text;
   gboolean              pending_code;

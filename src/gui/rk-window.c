@@ -311,37 +311,24 @@ _rk_window_new_conversation (RkWindow *self)
   rk_composer_focus (self->composer);
 }
 
-typedef struct
-{
-  RkWindow *window;
-  gboolean  at_start;   /* restoring the last one: start a new one if that fails */
-} OpenData;
-
-static void
-open_data_free (OpenData *data)
-{
-  g_clear_object (&data->window);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenData, open_data_free)
-
 static void
 open_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  g_autoptr(OpenData) data = user_data;
-  RkWindow *self = data->window;
+  g_autoptr(RkWindow) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(RkConversation) conversation = NULL;
+  gboolean at_start;
 
   conversation = rk_conversation_store_open_finish (RK_CONVERSATION_STORE (object), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   g_clear_object (&self->open_cancellable);
+  at_start = self->opening_last;
+  self->opening_last = FALSE;
 
-  if (data->at_start && self->conversation != NULL)
+  if (at_start && self->conversation != NULL)
     {
       /* The user started something while it loaded: keep that. */
       if (conversation != NULL)
@@ -350,7 +337,7 @@ open_done_cb (GObject      *object,
     }
   if (conversation == NULL)
     {
-      if (data->at_start)
+      if (at_start)
         {
           g_debug ("Last conversation not restored: %s", error->message);
           _rk_window_new_conversation (self);
@@ -369,17 +356,13 @@ open_conversation (RkWindow   *self,
                    const char *id,
                    gboolean    at_start)
 {
-  OpenData *data;
-
   if (self->open_cancellable != NULL)
     g_cancellable_cancel (self->open_cancellable);
   g_clear_object (&self->open_cancellable);
   self->open_cancellable = g_cancellable_new ();
-
-  data = g_new0 (OpenData, 1);
-  data->window = g_object_ref (self);
-  data->at_start = at_start;
-  rk_conversation_store_open_async (self->store, id, self->client, self->open_cancellable, open_done_cb, data);
+  self->opening_last = at_start;
+  rk_conversation_store_open_async (self->store, id, self->client, self->open_cancellable,
+                                    open_done_cb, g_object_ref (self));
 }
 
 static void
