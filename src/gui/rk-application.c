@@ -12,6 +12,7 @@
 
 #include "rk-a11y.h"
 #include "rk-application.h"
+#include "rk-model-client.h"
 #include "rk-preferences-window.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-secrets.h"
@@ -449,18 +450,4 @@ rk_application_new (void)
                        "flags", G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/io/github/reckon/Reckon",
                        NULL);
-}
-
-GSettings *
-rk_application_get_settings (RkApplication *self)
-{
-  g_return_val_if_fail (RK_IS_APPLICATION (self), NULL);
-  return self->settings;
-}
-
-RkModelClient *
-rk_application_get_model_client (RkApplication *self)
-{
-  g_return_val_if_fail (RK_IS_APPLICATION (self), NULL);
-  return self->client;
 }

@@ -124,13 +124,6 @@ rk_chat_search_open (RkChatSearch *self)
   gtk_editable_select_region (GTK_EDITABLE (self->entry), 0, -1);
 }
 
-gboolean
-rk_chat_search_is_open (RkChatSearch *self)
-{
-  g_return_val_if_fail (RK_IS_CHAT_SEARCH (self), FALSE);
-  return gtk_search_bar_get_search_mode (self->bar);
-}
-
 const char *
 rk_chat_search_get_needle (RkChatSearch *self)
 {

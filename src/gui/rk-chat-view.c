@@ -1005,13 +1005,6 @@ rk_chat_view_set_conversation (RkChatView     *self,
 
 }
 
-RkConversation *
-rk_chat_view_get_conversation (RkChatView *self)
-{
-  g_return_val_if_fail (RK_IS_CHAT_VIEW (self), NULL);
-  return self->conversation;
-}
-
 void
 rk_chat_view_scroll_to_entry (RkChatView *self,
                               guint       entry_id)

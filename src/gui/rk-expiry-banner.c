@@ -211,10 +211,3 @@ rk_expiry_banner_dismiss (RkExpiryBanner *self)
   if (g_str_equal (self->mode, "countdown"))
     set_mode (self, "");
 }
-
-const char *
-rk_expiry_banner_get_mode (RkExpiryBanner *self)
-{
-  g_return_val_if_fail (RK_IS_EXPIRY_BANNER (self), "");
-  return self->mode;
-}

@@ -160,10 +160,3 @@ rk_request_view_new (GtkWindow         *parent,
   show_record (self);
   return GTK_WIDGET (self);
 }
-
-const char *
-rk_request_view_get_text (RkRequestView *self)
-{
-  g_return_val_if_fail (RK_IS_REQUEST_VIEW (self), NULL);
-  return self->text;
-}
