@@ -44,42 +44,10 @@ emit_code (RkAnalysisButton *self,
 
 /* ------------------------------------------------------- group-by dialog */
 
+/* The order of the Compute list in rk-analysis-group-by.ui. */
 static const RkAggregate aggregates[] = {
   RK_AGGREGATE_SUM, RK_AGGREGATE_MEAN, RK_AGGREGATE_MEDIAN, RK_AGGREGATE_MIN, RK_AGGREGATE_MAX,
 };
-
-static const char *
-aggregate_label (RkAggregate a)
-{
-  switch (a)
-    {
-    case RK_AGGREGATE_SUM: return _("Sum");
-    case RK_AGGREGATE_MEAN: return _("Mean");
-    case RK_AGGREGATE_MEDIAN: return _("Median");
-    case RK_AGGREGATE_MIN: return _("Minimum");
-    case RK_AGGREGATE_MAX: return _("Maximum");
-    case RK_AGGREGATE_COUNT:
-    default: return _("Count");
-    }
-}
-
-static GtkWidget *
-labelled_drop_down (GtkWidget   *grid,
-                    int          row,
-                    const char  *label_text,
-                    const char * const *items)
-{
-  GtkWidget *label = gtk_label_new_with_mnemonic (label_text);
-  GtkWidget *drop = gtk_drop_down_new_from_strings (items);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), drop);
-  gtk_widget_set_hexpand (drop, TRUE);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (drop), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
-  gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), drop, 1, row, 1, 1);
-  return drop;
-}
 
 static void
 group_by_response_cb (AdwMessageDialog *dialog,
@@ -103,54 +71,43 @@ group_by_response_cb (AdwMessageDialog *dialog,
   emit_code (self, RK_ANALYSIS_GROUP_BY, &by);
 }
 
+/* A drop-down's list: @strings (sanitized), after @first when given. */
+static void
+fill_drop_down (GtkDropDown *drop,
+                const char  *first,
+                GPtrArray   *strings)
+{
+  g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
+
+  if (first != NULL)
+    gtk_string_list_append (list, first);
+  for (guint i = 0; i < strings->len; i++)
+    {
+      g_autofree char *clean = rk_text_sanitize_for_terminal (g_ptr_array_index (strings, i),
+                                                              RK_TEXT_SANITIZE_SINGLE_LINE);
+      gtk_string_list_append (list, clean);
+    }
+  gtk_drop_down_set_model (drop, G_LIST_MODEL (list));
+}
+
 static void
 present_group_by (RkAnalysisButton *self)
 {
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/reckon/Reckon/rk-analysis-group-by.ui");
+  GtkWindow *dialog = GTK_WINDOW (gtk_builder_get_object (builder, "dialog"));
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *dialog;
-  GtkWidget *grid = gtk_grid_new ();
-  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) hows = g_ptr_array_new ();
-  GtkWidget *group, *value, *how;
+  GtkDropDown *value = GTK_DROP_DOWN (gtk_builder_get_object (builder, "value"));
 
-  for (guint i = 0; i < self->columns->len; i++)
-    g_ptr_array_add (groups, rk_text_sanitize_for_terminal (g_ptr_array_index (self->columns, i),
-                                                            RK_TEXT_SANITIZE_SINGLE_LINE));
-  g_ptr_array_add (groups, NULL);
-  g_ptr_array_add (values, g_strdup (_("Number of rows")));
-  for (guint i = 0; i < self->numbers->len; i++)
-    g_ptr_array_add (values, rk_text_sanitize_for_terminal (g_ptr_array_index (self->numbers, i),
-                                                            RK_TEXT_SANITIZE_SINGLE_LINE));
-  g_ptr_array_add (values, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (aggregates); i++)
-    g_ptr_array_add (hows, (gpointer) aggregate_label (aggregates[i]));
-  g_ptr_array_add (hows, NULL);
-
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Group By"),
-                                   _("Pick the column to group by and what to compute for each group. "
-                                     "The code is shown before it runs."));
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  group = labelled_drop_down (grid, 0, _("_Group by"), (const char * const *) groups->pdata);
-  value = labelled_drop_down (grid, 1, _("_Value"), (const char * const *) values->pdata);
-  how = labelled_drop_down (grid, 2, _("_Compute"), (const char * const *) hows->pdata);
+  fill_drop_down (GTK_DROP_DOWN (gtk_builder_get_object (builder, "group")), NULL, self->columns);
+  fill_drop_down (value, _("Number of rows"), self->numbers);
   if (self->numbers->len > 0)
-    gtk_drop_down_set_selected (GTK_DROP_DOWN (value), 1);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), grid);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "run", _("_Show Code"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "run", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "run");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_object_set_data (G_OBJECT (dialog), "rk-group", group);
+    gtk_drop_down_set_selected (value, 1);
+  gtk_window_set_transient_for (dialog, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL);
+  g_object_set_data (G_OBJECT (dialog), "rk-group", gtk_builder_get_object (builder, "group"));
   g_object_set_data (G_OBJECT (dialog), "rk-value", value);
-  g_object_set_data (G_OBJECT (dialog), "rk-how", how);
+  g_object_set_data (G_OBJECT (dialog), "rk-how", gtk_builder_get_object (builder, "how"));
   g_signal_connect_object (dialog, "response", G_CALLBACK (group_by_response_cb), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_window_present (dialog);
 }
 
 static void

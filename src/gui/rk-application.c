@@ -11,7 +11,8 @@
 #endif
 
 #include "rk-a11y.h"
-#include "rk-application-private.h"
+#include "rk-application.h"
+#include "rk-model-client.h"
 #include "rk-preferences-window.h"
 #include "rk-sandbox-launcher.h"
 #include "rk-secrets.h"
@@ -132,13 +133,6 @@ settings_changed_cb (RkApplication *self,
     refresh_api_key (self);
 }
 
-/* Called by the preferences after a key was stored or cleared. */
-void
-_rk_application_reload_api_key (RkApplication *self)
-{
-  refresh_api_key (self);
-}
-
 static RkWindow *
 get_window (RkApplication *self,
             gboolean       create)
@@ -150,7 +144,7 @@ get_window (RkApplication *self,
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
     if (RK_IS_WINDOW (l->data))
       return l->data;
-  return create ? rk_window_new (self) : NULL;
+  return create ? rk_window_new (GTK_APPLICATION (self), self->settings, self->client) : NULL;
 }
 
 /* -- actions -- */
@@ -166,6 +160,7 @@ preferences_action (GSimpleAction *action,
   GtkWidget *prefs = rk_preferences_window_new (self->settings);
 
   gtk_window_set_transient_for (GTK_WINDOW (prefs), GTK_WINDOW (window));
+  g_signal_connect_object (prefs, "api-key-changed", G_CALLBACK (refresh_api_key), self, G_CONNECT_SWAPPED);
   if (page != NULL && g_str_equal (page, "endpoint"))
     rk_preferences_window_focus_endpoint (RK_PREFERENCES_WINDOW (prefs));
   gtk_window_present (GTK_WINDOW (prefs));
@@ -455,18 +450,4 @@ rk_application_new (void)
                        "flags", G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/io/github/reckon/Reckon",
                        NULL);
-}
-
-GSettings *
-rk_application_get_settings (RkApplication *self)
-{
-  g_return_val_if_fail (RK_IS_APPLICATION (self), NULL);
-  return self->settings;
-}
-
-RkModelClient *
-rk_application_get_model_client (RkApplication *self)
-{
-  g_return_val_if_fail (RK_IS_APPLICATION (self), NULL);
-  return self->client;
 }

@@ -1,22 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-application.h — the single-instance app: settings, the model client
- * shared by every window, app-wide actions and accelerators. */
+ * it gives every window, app-wide actions and accelerators. */
 #pragma once
 
 #include <adwaita.h>
-
-#include "rk-model-client.h"
 
 G_BEGIN_DECLS
 
 #define RK_TYPE_APPLICATION (rk_application_get_type ())
 G_DECLARE_FINAL_TYPE (RkApplication, rk_application, RK, APPLICATION, AdwApplication)
 
-#define RK_APPLICATION_DEFAULT (RK_APPLICATION (g_application_get_default ()))
-
-RkApplication *rk_application_new              (void);
-/* Also the read-only property "settings". */
-GSettings     *rk_application_get_settings     (RkApplication *self);
-RkModelClient *rk_application_get_model_client (RkApplication *self);
+/* The read-only property "settings" is the app's GSettings (for widgets
+ * that read a setting without knowing RkApplication). */
+RkApplication *rk_application_new (void);
 
 G_END_DECLS

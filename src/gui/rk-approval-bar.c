@@ -20,7 +20,6 @@ struct _RkApprovalBar
   GtkButton   *edit_button;
   GtkButton   *skip_button;
   GtkSwitch   *auto_switch;
-  GtkLabel    *auto_label;
 
   RkCodeBlock *block;
   char        *original;
@@ -211,7 +210,6 @@ rk_approval_bar_class_init (RkApprovalBarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, edit_button);
   gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, skip_button);
   gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, auto_switch);
-  gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, auto_label);
   gtk_widget_class_bind_template_callback (widget_class, run_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, edit_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, skip_clicked_cb);
@@ -225,13 +223,9 @@ static void
 rk_approval_bar_init (RkApprovalBar *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Approve code"), -1);
   rk_a11y_name_button (GTK_WIDGET (self->run_button), _("Run"));
   rk_a11y_name_button (GTK_WIDGET (self->edit_button), _("Edit"));
   rk_a11y_name_button (GTK_WIDGET (self->skip_button), _("Skip"));
-  /* The switch is named by the label beside it. */
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->auto_switch),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->auto_label, NULL, -1);
 }
 
 gboolean

@@ -5,11 +5,10 @@
 #define G_LOG_DOMAIN "rk-chat-search"
 #include "config.h"
 
-#include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "rk-transcript-entry.h"
 #include "rk-chat-search.h"
+#include "rk-search.h"
 
 struct _RkChatSearch
 {
@@ -36,45 +35,14 @@ enum
 
 static guint signals[N_SIGNALS];
 
-static gboolean
-holds (const char *text,
-       const char *needle)
-{
-  g_autofree char *folded = NULL;
-
-  if (text == NULL || needle == NULL)
-    return FALSE;
-  folded = g_utf8_casefold (text, -1);
-  return strstr (folded, needle) != NULL;
-}
-
-static gboolean
-entry_matches (RkChatSearch *self,
-               guint         position)
-{
-  g_autoptr(RkTranscriptEntry) entry = g_list_model_get_item (self->entries, position);
-
-  return entry != NULL &&
-         (holds (rk_transcript_entry_get_text (entry), self->needle) ||
-          holds (rk_transcript_entry_get_title (entry), self->needle) ||
-          holds (rk_transcript_entry_get_name (entry), self->needle));
-}
-
 /* "2 of 5", read by a screen reader as the entry's description too. */
 static void
 update_count (RkChatSearch *self)
 {
   g_autofree char *text = NULL;
-  guint n = self->entries ? g_list_model_get_n_items (self->entries) : 0;
-  guint total = 0, index = 0;
+  guint index;
+  guint total = rk_search_count (self->entries, self->needle, self->current, &index);
 
-  for (guint i = 0; i < n && self->needle != NULL; i++)
-    if (entry_matches (self, i))
-      {
-        total++;
-        if (i <= self->current && self->current != G_MAXUINT)
-          index = total;
-      }
   if (self->needle == NULL)
     text = g_strdup ("");
   else if (total == 0)
@@ -95,32 +63,16 @@ move (RkChatSearch *self,
       guint         from,
       int           step)
 {
-  guint n = self->entries ? g_list_model_get_n_items (self->entries) : 0;
-  guint found = G_MAXUINT;
-
-  for (guint k = 0; k < n && self->needle != NULL; k++)
-    {
-      guint i = (from + n + (guint) (step * (int) k)) % n;
-
-      if (entry_matches (self, i))
-        {
-          found = i;
-          break;
-        }
-    }
-  self->current = found;
+  self->current = rk_search_next (self->entries, self->needle, from, step);
   update_count (self);
-  g_signal_emit (self, signals[SIGNAL_MATCH], 0, found);
+  g_signal_emit (self, signals[SIGNAL_MATCH], 0, self->current);
 }
 
 static void
 changed_cb (RkChatSearch *self)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
-
-  g_clear_pointer (&self->needle, g_free);
-  if (text != NULL && *text != '\0')
-    self->needle = g_utf8_casefold (text, -1);
+  g_free (self->needle);
+  self->needle = rk_search_fold (gtk_editable_get_text (GTK_EDITABLE (self->entry)));
   move (self, 0, 1);
 }
 
@@ -172,13 +124,6 @@ rk_chat_search_open (RkChatSearch *self)
   gtk_editable_select_region (GTK_EDITABLE (self->entry), 0, -1);
 }
 
-gboolean
-rk_chat_search_is_open (RkChatSearch *self)
-{
-  g_return_val_if_fail (RK_IS_CHAT_SEARCH (self), FALSE);
-  return gtk_search_bar_get_search_mode (self->bar);
-}
-
 const char *
 rk_chat_search_get_needle (RkChatSearch *self)
 {
@@ -190,25 +135,11 @@ static gboolean
 select_in_label (GtkLabel   *label,
                  const char *needle)
 {
-  const char *text = gtk_label_get_text (label);
-  g_autofree char *folded = NULL;
-  const char *at;
+  int start, end;
 
-  if (!gtk_label_get_selectable (label) || text == NULL)
+  if (!gtk_label_get_selectable (label) || !rk_search_in_text (gtk_label_get_text (label), needle, &start, &end))
     return FALSE;
-  /* Case folding keeps the length of the ASCII and most Latin text; where it
-   * does not, the whole label is selected rather than the wrong words. */
-  folded = g_utf8_casefold (text, -1);
-  at = strstr (folded, needle);
-  if (at == NULL)
-    return FALSE;
-  if (strlen (folded) == strlen (text))
-    {
-      int start = (int) g_utf8_pointer_to_offset (folded, at);
-      gtk_label_select_region (label, start, start + (int) g_utf8_strlen (needle, -1));
-    }
-  else
-    gtk_label_select_region (label, 0, -1);
+  gtk_label_select_region (label, start, end);
   return TRUE;
 }
 
@@ -286,12 +217,6 @@ rk_chat_search_init (RkChatSearch *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->current = G_MAXUINT;
   gtk_search_bar_connect_entry (self->bar, GTK_EDITABLE (self->entry));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search the conversation"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->previous_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Previous match"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->next_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Next match"), -1);
   update_count (self);
 }
 

@@ -16,7 +16,6 @@ void        rk_chat_search_set_model  (RkChatSearch *self,
                                        GListModel   *entries);
 /* Shows the bar with the keyboard focus in its entry. */
 void        rk_chat_search_open       (RkChatSearch *self);
-gboolean    rk_chat_search_is_open    (RkChatSearch *self);
 /* What is searched for, case-folded; NULL when the bar is closed or empty. */
 const char *rk_chat_search_get_needle (RkChatSearch *self);
 /* Selects the first occurrence of @needle (case-folded) in a label or text

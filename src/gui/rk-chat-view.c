@@ -540,27 +540,12 @@ run_shortcut_cb (GtkWidget *widget,
   return gtk_widget_activate_action (widget, "chat.approve", NULL);
 }
 
+/* The key, wheel and motion controllers are the template's. */
 static void
-add_controllers (RkChatView *self)
+add_shortcuts (RkChatView *self)
 {
   GtkEventController *controller;
   GtkShortcutController *shortcuts;
-
-  controller = gtk_event_controller_key_new ();
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (key_pressed_cb), self, 0);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_object (controller, "scroll", G_CALLBACK (wheel_cb), self, 0);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_motion_new ();
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_object (controller, "motion", G_CALLBACK (motion_cb), self, 0);
-  g_signal_connect_object (controller, "enter", G_CALLBACK (motion_cb), self, 0);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   /* Window-wide, and before the question field (which adds a line on
    * Ctrl+Enter) sees the key. */
@@ -956,13 +941,6 @@ rk_chat_view_set_conversation (RkChatView     *self,
 
 }
 
-RkConversation *
-rk_chat_view_get_conversation (RkChatView *self)
-{
-  g_return_val_if_fail (RK_IS_CHAT_VIEW (self), NULL);
-  return self->conversation;
-}
-
 void
 rk_chat_view_scroll_to_entry (RkChatView *self,
                               guint       entry_id)
@@ -1056,6 +1034,13 @@ rk_chat_view_class_init (RkChatViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkChatView, search);
   gtk_widget_class_bind_template_child (widget_class, RkChatView, scroller);
   gtk_widget_class_bind_template_callback (widget_class, search_match_cb);
+  gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, wheel_cb);
+  gtk_widget_class_bind_template_callback (widget_class, motion_cb);
+  gtk_widget_class_bind_template_callback (widget_class, setup_cb);
+  gtk_widget_class_bind_template_callback (widget_class, bind_cb);
+  gtk_widget_class_bind_template_callback (widget_class, unbind_cb);
+  gtk_widget_class_bind_template_callback (widget_class, teardown_cb);
   gtk_widget_class_bind_template_child (widget_class, RkChatView, list);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rk-chat-view");
@@ -1064,7 +1049,6 @@ rk_chat_view_class_init (RkChatViewClass *klass)
 static void
 rk_chat_view_init (RkChatView *self)
 {
-  GtkListItemFactory *factory;
   GtkAdjustment *adj;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -1073,17 +1057,10 @@ rk_chat_view_init (RkChatView *self)
 
   self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (entry_visible, self, NULL)));
   self->selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
-  factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect_object (factory, "setup", G_CALLBACK (setup_cb), self, 0);
-  g_signal_connect_object (factory, "bind", G_CALLBACK (bind_cb), self, 0);
-  g_signal_connect_object (factory, "unbind", G_CALLBACK (unbind_cb), self, 0);
-  g_signal_connect_object (factory, "teardown", G_CALLBACK (teardown_cb), self, 0);
-  gtk_list_view_set_factory (self->list, factory);
-  g_object_unref (factory);
   gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (self->selection));
   g_object_unref (self->selection);
 
-  add_controllers (self);
+  add_shortcuts (self);
   rk_chat_search_set_model (self->search, G_LIST_MODEL (self->filtered));
 
   adj = gtk_scrolled_window_get_vadjustment (self->scroller);
@@ -1091,7 +1068,6 @@ rk_chat_view_init (RkChatView *self)
   g_signal_connect_object (adj, "notify::page-size", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (adj, "changed", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (adj, "value-changed", G_CALLBACK (value_changed_cb), self, G_CONNECT_SWAPPED);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
 }
 
 GtkWidget *

@@ -21,7 +21,6 @@ GtkWidget      *rk_chat_view_new              (void);
  * Retry and Cancel act on it. NULL shows nothing. */
 void            rk_chat_view_set_conversation (RkChatView     *self,
                                                RkConversation *conversation);
-RkConversation *rk_chat_view_get_conversation (RkChatView     *self);
 /* A transcript on its own (a restored or exported conversation, a preview):
  * artifacts are read beneath @workspace (NULL: none). */
 void            rk_chat_view_set_transcript   (RkChatView     *self,

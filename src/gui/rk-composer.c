@@ -14,7 +14,6 @@ struct _RkComposer
   GtkWidget        parent_instance;
 
   GtkWidget       *box;
-  GtkButton       *attach_button;
   GtkToggleButton *code_toggle;
   GtkTextView     *text_view;
   GtkLabel        *placeholder;
@@ -233,7 +232,6 @@ rk_composer_class_init (RkComposerClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-composer.ui");
   gtk_widget_class_bind_template_child (widget_class, RkComposer, box);
-  gtk_widget_class_bind_template_child (widget_class, RkComposer, attach_button);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, code_toggle);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, text_view);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, placeholder);
@@ -258,16 +256,6 @@ rk_composer_init (RkComposer *self)
   self->model_ready = TRUE;
   g_signal_connect_object (gtk_text_view_get_buffer (self->text_view), "changed",
                            G_CALLBACK (update_state), self, G_CONNECT_SWAPPED);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Composer"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->attach_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Attach"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->code_toggle),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Run Python"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->send_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Send"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->stop_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Stop"), -1);
   update_state (self);
 }
 

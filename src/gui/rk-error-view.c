@@ -324,7 +324,6 @@ static void
 rk_error_view_init (RkErrorView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->traceback), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Traceback"), -1);
   rk_a11y_name_button (GTK_WIDGET (self->retry_button), _("Retry"));
 }
 

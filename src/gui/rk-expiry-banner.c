@@ -182,14 +182,6 @@ rk_expiry_banner_init (RkExpiryBanner *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::warned", G_CALLBACK (update), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::expiry-time", G_CALLBACK (update), self);
 
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Session expiry"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->save_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save all"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->keep_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Keep alive"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->restart_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Restart session"), -1);
   set_mode (self, "");
 }
 
@@ -218,11 +210,4 @@ rk_expiry_banner_dismiss (RkExpiryBanner *self)
 
   if (g_str_equal (self->mode, "countdown"))
     set_mode (self, "");
-}
-
-const char *
-rk_expiry_banner_get_mode (RkExpiryBanner *self)
-{
-  g_return_val_if_fail (RK_IS_EXPIRY_BANNER (self), "");
-  return self->mode;
 }

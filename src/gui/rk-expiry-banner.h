@@ -18,7 +18,5 @@ void       rk_expiry_banner_set_session (RkExpiryBanner *self,
                                          RkSession      *session);
 /* Hides a countdown (after Keep alive); an expired session's banner stays. */
 void       rk_expiry_banner_dismiss     (RkExpiryBanner *self);
-/* Whether it shows, and what (for tests): "", "countdown", "expired", "restarting". */
-const char *rk_expiry_banner_get_mode   (RkExpiryBanner *self);
 
 G_END_DECLS

@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "rk-a11y.h"
-#include "rk-application-private.h"
 #include "rk-model-client.h"
 #include "rk-preferences-window.h"
 #include "rk-secrets.h"
@@ -22,7 +21,6 @@ struct _RkPreferencesWindow
   AdwEntryRow          *model_row;
   AdwPasswordEntryRow  *api_key_row;
   char                 *key_endpoint;   /* the address of the key being saved or removed */
-  AdwActionRow         *allow_remote_row;
   GtkSwitch            *allow_remote_switch;
   AdwActionRow         *remote_warning_row;
   AdwComboRow          *approval_row;
@@ -37,6 +35,13 @@ struct _RkPreferencesWindow
 };
 
 G_DEFINE_FINAL_TYPE (RkPreferencesWindow, rk_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+
+enum {
+  SIGNAL_API_KEY_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static const char *api_nicks[] = { "auto", "openai", "ollama", NULL };
 static const char *policy_nicks[] = { "ask", "auto", "never", NULL };
@@ -193,7 +198,7 @@ report_api_key (RkPreferencesWindow *self,
     }
   if (self->key_endpoint != NULL)
     note_key_endpoint (self, self->key_endpoint, !cleared);
-  _rk_application_reload_api_key (RK_APPLICATION (g_application_get_default ()));
+  g_signal_emit (self, signals[SIGNAL_API_KEY_CHANGED], 0);
   toast (self, cleared ? _("API key removed") : _("API key saved in the keyring"));
 }
 
@@ -274,13 +279,18 @@ rk_preferences_window_class_init (RkPreferencesWindowClass *klass)
 
   object_class->dispose = rk_preferences_window_dispose;
 
+  /* A key was stored in or removed from the keyring: whoever uses it
+   * looks it up again. */
+  signals[SIGNAL_API_KEY_CHANGED] =
+    g_signal_new ("api-key-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/reckon/Reckon/rk-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, endpoint_row);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, api_row);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, model_row);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, api_key_row);
-  gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, allow_remote_row);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, allow_remote_switch);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, remote_warning_row);
   gtk_widget_class_bind_template_child (widget_class, RkPreferencesWindow, approval_row);
@@ -300,21 +310,8 @@ rk_preferences_window_init (RkPreferencesWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
 
-  /* Spin buttons and switches carry no name of their own: take the row's. */
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->allow_remote_switch),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->allow_remote_row, NULL, -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->memory_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Memory limit in MiB"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->disk_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Disk limit in MiB"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->time_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Time limit in seconds"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->expiry_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Idle minutes before a session ends"), -1);
   name_combo_items (self->api_row);
   name_combo_items (self->approval_row);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->samples_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sample values per column"), -1);
 }
 
 GtkWidget *

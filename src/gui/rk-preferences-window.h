@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* rk-preferences-window.h — Preferences, bound to the app's GSettings. */
+/* rk-preferences-window.h — Preferences, bound to the app's GSettings.
+ * Signal "api-key-changed": a key was stored in or removed from the keyring. */
 #pragma once
 
 #include <adwaita.h>

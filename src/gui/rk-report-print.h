@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* rk-report-print.h — "Print Report…": a conversation's questions, answers,
- * tables, charts and figures, laid out on pages with Cairo and Pango. */
+/* rk-report-print.h — "Print Report…": a conversation's report (RkReport)
+ * through the print dialog, or straight to a PDF file. */
 #pragma once
 
 #include <gtk/gtk.h>

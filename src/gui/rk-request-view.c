@@ -16,8 +16,8 @@ struct _RkRequestView
   RkTranscriptEntry *question;
   char              *text;
 
-  GtkWidget         *summary;
-  GtkWidget         *text_view;
+  GtkLabel          *summary;
+  GtkTextView       *text_view;
   AdwToastOverlay   *toasts;
 };
 
@@ -61,7 +61,7 @@ show_record (RkRequestView *self)
   g_autoptr(GPtrArray) requests = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *summary = NULL;
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text_view));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
 
   g_clear_pointer (&self->text, g_free);
   if (record == NULL)
@@ -86,7 +86,7 @@ show_record (RkRequestView *self)
                                  requests->len, (guint) MIN (first->chars, G_MAXUINT));
       self->text = rk_sent_record_to_text (requests);
     }
-  gtk_label_set_text (GTK_LABEL (self->summary), summary);
+  gtk_label_set_text (self->summary, summary);
   gtk_text_buffer_set_text (buffer, self->text, -1);
   mark_headings (buffer);
 }
@@ -110,6 +110,7 @@ rk_request_view_dispose (GObject *object)
   if (self->question != NULL)
     g_signal_handlers_disconnect_by_data (self->question, self);
   g_clear_object (&self->question);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_REQUEST_VIEW);
   G_OBJECT_CLASS (rk_request_view_parent_class)->dispose (object);
 }
 
@@ -130,6 +131,10 @@ rk_request_view_class_init (RkRequestViewClass *klass)
 
   object_class->dispose = rk_request_view_dispose;
   object_class->finalize = rk_request_view_finalize;
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-request-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkRequestView, summary);
+  gtk_widget_class_bind_template_child (widget_class, RkRequestView, text_view);
+  gtk_widget_class_bind_template_child (widget_class, RkRequestView, toasts);
   gtk_widget_class_install_action (widget_class, "request.copy", NULL, copy_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -137,53 +142,7 @@ rk_request_view_class_init (RkRequestViewClass *klass)
 static void
 rk_request_view_init (RkRequestView *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *header = adw_header_bar_new ();
-  GtkWidget *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-
-  gtk_window_set_title (GTK_WINDOW (self), _("What Was Sent to the Model"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 760, 640);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (copy), "request.copy");
-  gtk_widget_set_tooltip_text (copy, _("Copy All"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (copy), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy all"), -1);
-  adw_header_bar_pack_end (ADW_HEADER_BAR (header), copy);
-  gtk_box_append (GTK_BOX (box), header);
-
-  self->summary = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->summary), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->summary), 0);
-  gtk_widget_set_margin_start (self->summary, 12);
-  gtk_widget_set_margin_end (self->summary, 12);
-  gtk_widget_set_margin_top (self->summary, 8);
-  gtk_widget_set_margin_bottom (self->summary, 8);
-  gtk_widget_add_css_class (self->summary, "dim-label");
-  gtk_box_append (GTK_BOX (box), self->summary);
-
-  self->text_view = gtk_text_view_new ();
-  gtk_text_view_set_editable (GTK_TEXT_VIEW (self->text_view), FALSE);
-  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self->text_view), FALSE);
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->text_view), TRUE);
-  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->text_view), GTK_WRAP_WORD_CHAR);
-  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (self->text_view), 12);
-  gtk_text_view_set_right_margin (GTK_TEXT_VIEW (self->text_view), 12);
-  gtk_text_view_set_top_margin (GTK_TEXT_VIEW (self->text_view), 8);
-  gtk_text_view_set_bottom_margin (GTK_TEXT_VIEW (self->text_view), 12);
-  gtk_text_buffer_create_tag (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text_view)), "heading",
-                              "weight", PANGO_WEIGHT_BOLD, "family", "Sans", "pixels-above-lines", 6, NULL);
-  gtk_text_buffer_create_tag (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text_view)), "request",
-                              "weight", PANGO_WEIGHT_BOLD, "family", "Sans", "scale", 1.2,
-                              "pixels-above-lines", 12, NULL);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_view), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("What was sent to the model"), -1);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->text_view);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-
-  self->toasts = ADW_TOAST_OVERLAY (adw_toast_overlay_new ());
-  adw_toast_overlay_set_child (self->toasts, scrolled);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->toasts));
-  adw_window_set_content (ADW_WINDOW (self), box);
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 GtkWidget *
@@ -200,11 +159,4 @@ rk_request_view_new (GtkWindow         *parent,
   g_signal_connect_swapped (question, "notify::detail", G_CALLBACK (show_record), self);
   show_record (self);
   return GTK_WIDGET (self);
-}
-
-const char *
-rk_request_view_get_text (RkRequestView *self)
-{
-  g_return_val_if_fail (RK_IS_REQUEST_VIEW (self), NULL);
-  return self->text;
 }

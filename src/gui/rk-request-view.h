@@ -17,7 +17,5 @@ G_DECLARE_FINAL_TYPE (RkRequestView, rk_request_view, RK, REQUEST_VIEW, AdwWindo
  * followed while the question is being answered. */
 GtkWidget  *rk_request_view_new      (GtkWindow         *parent,
                                       RkTranscriptEntry *question);
-/* The text shown (for tests and Copy). */
-const char *rk_request_view_get_text (RkRequestView     *self);
 
 G_END_DECLS

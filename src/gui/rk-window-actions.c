@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-window-actions.c — the window's actions (win.*): new conversation,
- * attach, save all, keep alive, restart session, stop, sidebar, focus. */
+ * attach, save all, export, print, keep alive, restart session, stop,
+ * sidebar, focus. */
 #define G_LOG_DOMAIN "rk-window-actions"
 #include "config.h"
 
@@ -8,10 +9,11 @@
 
 #include <string.h>
 
+#include "rk-a11y.h"
 #include "rk-artifact-export.h"
+#include "rk-report-print.h"
 #include "rk-save.h"
 #include "rk-text.h"
-#include "rk-a11y.h"
 #include "rk-window-private.h"
 
 static RkSession *
@@ -309,6 +311,40 @@ export_action (GtkWidget  *widget,
                  export_write, data, (GDestroyNotify) export_data_free, self->cancellable, export_done_cb, NULL);
 }
 
+/* -- print: the conversation's questions, answers, tables, charts and
+ * figures through the print dialog, which also saves them as PDF -- */
+
+static void
+printed_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(RkWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!rk_report_print_finish (result, &error) && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autofree char *message = g_strdup_printf (_("The report could not be printed: %s"), error->message);
+      rk_window_toast (self, message);
+    }
+}
+
+static void
+print_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *param)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  RkSession *session = current_session (self);
+
+  if (self->conversation == NULL)
+    return;
+  rk_report_print_async (GTK_WINDOW (self), rk_conversation_get_transcript (self->conversation),
+                         session != NULL ? rk_session_get_workspace (session) : NULL,
+                         rk_conversation_get_title (self->conversation), NULL,
+                         self->cancellable, printed_cb, g_object_ref (self));
+}
+
 /* -- session lifetime -- */
 
 static void
@@ -469,6 +505,8 @@ _rk_window_class_actions_init (RkWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.save-all", NULL, save_all_action);
   gtk_widget_class_install_action (widget_class, "win.export-notebook", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.export-html", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.print", NULL, print_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, GDK_CONTROL_MASK, "win.print", NULL);
   gtk_widget_class_install_action (widget_class, "win.keep-alive", NULL, keep_alive_action);
   gtk_widget_class_install_action (widget_class, "win.restart-session", NULL, restart_session_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);

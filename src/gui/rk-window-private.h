@@ -30,9 +30,7 @@ struct _RkWindow
   /* Template widgets */
   AdwToastOverlay      *toast_overlay;
   AdwFlap              *flap;
-  GtkToggleButton      *sidebar_button;
   RkSidebar            *sidebar;
-  GtkButton            *new_button;
   GtkButton            *connection_button;
   GtkDropDown          *model_dropdown;
   GtkStringList        *model_list;
@@ -41,23 +39,18 @@ struct _RkWindow
   GtkRevealer          *server_strip;
   GtkLabel             *server_strip_label;
   GtkMenuButton        *server_help_button;
-  GtkButton            *popover_check_button;
-  GtkButton            *popover_address_button;
   GtkRevealer          *kernel_strip;
   GtkLabel             *kernel_strip_label;
-  GtkButton            *kernel_retry_button;
   GtkStack             *chat_stack;
   AdwBin               *chat_slot;
   AdwStatusPage        *empty_page;
   AdwStatusPage        *no_model_page;
-  GtkButton            *check_again_button;
-  GtkButton            *set_endpoint_button;
   RkComposer           *composer;
   GtkRevealer          *drop_revealer;
+  GMenu                *recent_menu;        /* the main menu's Add Recent File */
 
   /* Owned */
   GSettings            *settings;
-  GMenu                *recent_menu;        /* the main menu's Add Recent File */
   RkModelClient        *client;
   RkConversationStore  *store;
   RkConversation       *conversation;
@@ -68,6 +61,7 @@ struct _RkWindow
   GCancellable         *cancellable;        /* cancelled when the window goes */
   GCancellable         *send_cancellable;   /* the question or code being sent */
   GCancellable         *open_cancellable;   /* a saved conversation being read */
+  gboolean              opening_last;       /* it is the one open last: start a new one if it fails */
   /* What was sent and is still in the composer until the send has started. */
   char                 *pending_text;
   gboolean              pending_code;
@@ -111,9 +105,6 @@ void  _rk_window_files_added        (RkWindow       *self,
 
 /* rk-window-dnd.c */
 void  _rk_window_dnd_init           (RkWindow       *self);
-
-/* rk-window-print.c */
-void  _rk_window_class_print_init   (RkWindowClass  *klass);
 
 /* rk-window-recent.c */
 void  _rk_window_class_recent_init  (RkWindowClass  *klass);

@@ -87,15 +87,6 @@ _rk_window_class_recent_init (RkWindowClass *klass)
 void
 _rk_window_recent_init (RkWindow *self)
 {
-  GMenuModel *menu = gtk_menu_button_get_menu_model (self->primary_menu_button);
-  GMenuModel *files;
-
-  self->recent_menu = g_menu_new ();
-  /* The first section: New, Attach, then Add Recent File. */
-  files = menu != NULL ? g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION) : NULL;
-  if (G_IS_MENU (files))
-    g_menu_insert_submenu (G_MENU (files), 2, _("Add _Recent File"), G_MENU_MODEL (self->recent_menu));
-  g_clear_object (&files);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.no-recent", FALSE);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
                            G_CALLBACK (fill_recent_menu), self, G_CONNECT_SWAPPED);

@@ -14,6 +14,15 @@
 
 G_DEFINE_FINAL_TYPE (RkWindow, rk_window, ADW_TYPE_APPLICATION_WINDOW)
 
+enum {
+  PROP_0,
+  PROP_SETTINGS,
+  PROP_MODEL_CLIENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static void
 child_revealed_cb (GtkRevealer *revealer)
 {
@@ -302,37 +311,24 @@ _rk_window_new_conversation (RkWindow *self)
   rk_composer_focus (self->composer);
 }
 
-typedef struct
-{
-  RkWindow *window;
-  gboolean  at_start;   /* restoring the last one: start a new one if that fails */
-} OpenData;
-
-static void
-open_data_free (OpenData *data)
-{
-  g_clear_object (&data->window);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenData, open_data_free)
-
 static void
 open_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  g_autoptr(OpenData) data = user_data;
-  RkWindow *self = data->window;
+  g_autoptr(RkWindow) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(RkConversation) conversation = NULL;
+  gboolean at_start;
 
   conversation = rk_conversation_store_open_finish (RK_CONVERSATION_STORE (object), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   g_clear_object (&self->open_cancellable);
+  at_start = self->opening_last;
+  self->opening_last = FALSE;
 
-  if (data->at_start && self->conversation != NULL)
+  if (at_start && self->conversation != NULL)
     {
       /* The user started something while it loaded: keep that. */
       if (conversation != NULL)
@@ -341,7 +337,7 @@ open_done_cb (GObject      *object,
     }
   if (conversation == NULL)
     {
-      if (data->at_start)
+      if (at_start)
         {
           g_debug ("Last conversation not restored: %s", error->message);
           _rk_window_new_conversation (self);
@@ -360,17 +356,13 @@ open_conversation (RkWindow   *self,
                    const char *id,
                    gboolean    at_start)
 {
-  OpenData *data;
-
   if (self->open_cancellable != NULL)
     g_cancellable_cancel (self->open_cancellable);
   g_clear_object (&self->open_cancellable);
   self->open_cancellable = g_cancellable_new ();
-
-  data = g_new0 (OpenData, 1);
-  data->window = g_object_ref (self);
-  data->at_start = at_start;
-  rk_conversation_store_open_async (self->store, id, self->client, self->open_cancellable, open_done_cb, data);
+  self->opening_last = at_start;
+  rk_conversation_store_open_async (self->store, id, self->client, self->open_cancellable,
+                                    open_done_cb, g_object_ref (self));
 }
 
 static void
@@ -482,15 +474,10 @@ static void
 rk_window_constructed (GObject *object)
 {
   RkWindow *self = RK_WINDOW (object);
-  /* "application" is not a construct property: it is set after this. */
-  RkApplication *app = RK_APPLICATION_DEFAULT;
   g_autoptr(GError) error = NULL;
   g_autofree char *last = NULL;
 
   G_OBJECT_CLASS (rk_window_parent_class)->constructed (object);
-
-  self->settings = g_object_ref (rk_application_get_settings (app));
-  self->client = g_object_ref (rk_application_get_model_client (app));
 
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
@@ -552,13 +539,33 @@ rk_window_dispose (GObject *object)
   g_clear_object (&self->store);
   g_clear_object (&self->client);
   g_clear_object (&self->settings);
-  g_clear_object (&self->recent_menu);
   g_clear_object (&self->send_cancellable);
   g_clear_object (&self->open_cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->pending_text, g_free);
 
   G_OBJECT_CLASS (rk_window_parent_class)->dispose (object);
+}
+
+static void
+rk_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  RkWindow *self = RK_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      self->settings = g_value_dup_object (value);
+      break;
+    case PROP_MODEL_CLIENT:
+      self->client = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -570,7 +577,18 @@ rk_window_class_init (RkWindowClass *klass)
 
   object_class->constructed = rk_window_constructed;
   object_class->dispose = rk_window_dispose;
+  object_class->set_property = rk_window_set_property;
   window_class->close_request = rk_window_close_request;
+
+  /* The app's, shared by all its windows: given, so that the window needs
+   * no knowledge of RkApplication. */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MODEL_CLIENT] =
+    g_param_spec_object ("model-client", NULL, NULL, RK_TYPE_MODEL_CLIENT,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (RK_TYPE_COMPOSER);
   g_type_ensure (RK_TYPE_EXPIRY_BANNER);
@@ -579,9 +597,7 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RkWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, flap);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, sidebar_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, sidebar);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, new_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, connection_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, model_dropdown);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, model_list);
@@ -590,25 +606,20 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip_label);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_help_button);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, popover_check_button);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, popover_address_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip_label);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_retry_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_stack);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_slot);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, no_model_page);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, check_again_button);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, set_endpoint_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, composer);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, drop_revealer);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, recent_menu);
   gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
   gtk_widget_class_bind_template_callback (widget_class, composer_stop_cb);
 
   _rk_window_class_actions_init (klass);
   _rk_window_class_recent_init (klass);
-  _rk_window_class_print_init (klass);
   _rk_window_class_files_init (klass);
 }
 
@@ -646,48 +657,36 @@ rk_window_init (RkWindow *self)
   g_signal_connect_object (self->sidebar, "artifact-activated",
                            G_CALLBACK (artifact_activated_cb), self, G_CONNECT_SWAPPED);
 
-  /* Names for the controls whose icon alone says what they do. */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->sidebar_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show Sidebar"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->new_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Conversation"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->primary_menu_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
+  /* The template names the controls whose icon alone says what they do;
+   * not these, which GTK makes: the menu's popover and the drop-down's own
+   * toggle button, which is what takes the focus. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->primary_menu_button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   rk_menu_button_quiet_tooltip (self->primary_menu_button);
   rk_menu_button_quiet_tooltip (self->server_help_button);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->model_dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
-  /* The drop-down's own toggle button is what takes the focus: name it too. */
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->model_dropdown));
        child != NULL; child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_TOGGLE_BUTTON (child))
       gtk_accessible_update_property (GTK_ACCESSIBLE (child),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chat_stack),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->check_again_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Check Again"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->set_endpoint_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Set Address"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->server_help_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("How to Start One"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->popover_check_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Check Again"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->popover_address_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Set Address"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->kernel_retry_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Try Again"), -1);
 
   _rk_window_dnd_init (self);
   _rk_window_recent_init (self);
 }
 
 RkWindow *
-rk_window_new (RkApplication *application)
+rk_window_new (GtkApplication *application,
+               GSettings      *settings,
+               RkModelClient  *client)
 {
-  return g_object_new (RK_TYPE_WINDOW, "application", application, NULL);
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+  g_return_val_if_fail (RK_IS_MODEL_CLIENT (client), NULL);
+
+  return g_object_new (RK_TYPE_WINDOW,
+                       "application", application,
+                       "settings", settings,
+                       "model-client", client,
+                       NULL);
 }
 
 void

@@ -4,14 +4,17 @@
 
 #include <adwaita.h>
 
-#include "rk-application.h"
+#include "rk-model-client.h"
 
 G_BEGIN_DECLS
 
 #define RK_TYPE_WINDOW (rk_window_get_type ())
 G_DECLARE_FINAL_TYPE (RkWindow, rk_window, RK, WINDOW, AdwApplicationWindow)
 
-RkWindow *rk_window_new       (RkApplication *application);
+/* @settings and @client are the app's, shared by its windows. */
+RkWindow *rk_window_new       (GtkApplication *application,
+                               GSettings      *settings,
+                               RkModelClient  *client);
 /* Adds files to the current conversation (no model needed). */
 void      rk_window_add_files (RkWindow      *self,
                                GFile        **files,

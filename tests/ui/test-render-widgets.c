@@ -950,6 +950,36 @@ test_file_card (void)
     g_assert_nonnull (strstr (d.code, "reckon.load('s.csv')"));
     g_assert_nonnull (strstr (d.code, "describe()"));
     caught_clear (&d);
+
+    /* Group By asks first, in a dialog of its own: the text column to group
+     * by, the number column (after "Number of rows") and how to combine it. */
+    d.count = 0;
+    g_assert_true (gtk_widget_activate_action (analyse, "analysis.run", "s", "group-by"));
+    g_assert_cmpuint (d.count, ==, 0);
+    {
+      GListModel *toplevels = gtk_window_get_toplevels ();
+      AdwMessageDialog *dialog = NULL;
+
+      for (guint i = 0; i < g_list_model_get_n_items (toplevels) && dialog == NULL; i++)
+        {
+          g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+          if (ADW_IS_MESSAGE_DIALOG (window))
+            dialog = ADW_MESSAGE_DIALOG (window);
+        }
+      g_assert_nonnull (dialog);
+      g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Group By");
+      g_assert_true (adw_message_dialog_has_response (dialog, "run"));
+      g_assert_nonnull (label_containing (GTK_WIDGET (dialog), "Compute"));
+      adw_message_dialog_response (dialog, "run");
+      gtk_window_destroy (GTK_WINDOW (dialog));
+    }
+    g_assert_cmpuint (d.count, ==, 1);
+    g_assert_cmpstr (d.name, ==, "run-code");
+    g_assert_nonnull (strstr (d.code, "city"));
+    g_assert_nonnull (strstr (d.code, "pop"));
+    g_assert_nonnull (strstr (d.code, "sum"));
+    caught_clear (&d);
   }
 
   rk_file_card_set_profile (RK_FILE_CARD (card), profiles->pdata[1]);
