@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "rk-chat-stream.h"
-#include "rk-ndjson.h"
+#include "rk-line-splitter.h"
 #include "rk-sse.h"
 #include "rk-json.h"
 #include "rk-util.h"
@@ -27,7 +27,7 @@ struct _RkChatStream
   RkChatDeltaFunc   func;
   gpointer          user_data;
   RkSseParser      *sse;
-  RkNdjsonSplitter *ndjson;
+  RkLineSplitter   *ndjson;
 
   GString          *content;
   GString          *reasoning;
@@ -157,7 +157,8 @@ rk_chat_stream_new (RkChatWire      wire,
   if (wire == RK_CHAT_WIRE_OPENAI)
     self->sse = rk_sse_parser_new (RK_SSE_DEFAULT_MAX_LINE, RK_CHAT_MAX_CHUNK, sse_event_cb, self);
   else
-    self->ndjson = rk_ndjson_splitter_new (RK_CHAT_MAX_CHUNK, ndjson_line_cb, self);
+    self->ndjson = rk_line_splitter_new (RK_CHAT_MAX_CHUNK, RK_LINE_SPLITTER_SKIP_BLANK,
+                                         ndjson_line_cb, self);
   self->content = g_string_new (NULL);
   self->reasoning = g_string_new (NULL);
   self->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) pending_call_free);
@@ -174,7 +175,7 @@ rk_chat_stream_free (RkChatStream *self)
   if (self == NULL)
     return;
   g_clear_pointer (&self->sse, rk_sse_parser_free);
-  g_clear_pointer (&self->ndjson, rk_ndjson_splitter_free);
+  g_clear_pointer (&self->ndjson, rk_line_splitter_free);
   g_string_free (self->content, TRUE);
   g_string_free (self->reasoning, TRUE);
   g_ptr_array_unref (self->calls);
@@ -767,7 +768,7 @@ rk_chat_stream_feed (RkChatStream *self,
     return TRUE;
   if (self->sse != NULL)
     return rk_sse_parser_feed (self->sse, buf, len, error);
-  return rk_ndjson_splitter_feed (self->ndjson, buf, len, error);
+  return rk_line_splitter_feed (self->ndjson, buf, len, error);
 }
 
 gboolean
@@ -779,7 +780,7 @@ rk_chat_stream_finish (RkChatStream *self,
   if (!self->done)
     {
       gboolean ok = self->sse != NULL ? rk_sse_parser_finish (self->sse, error)
-                                      : rk_ndjson_splitter_finish (self->ndjson, error);
+                                      : rk_line_splitter_finish (self->ndjson, error);
       if (!ok)
         return FALSE;
     }

@@ -65,15 +65,27 @@ rk_line_splitter_reset (RkLineSplitter *self)
 }
 
 static gboolean
+is_blank (const char *s,
+          gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
 emit (RkLineSplitter *self,
       GError        **error)
 {
   gsize len = self->line->len;
+  gboolean deliver;
 
   if (!(self->flags & RK_LINE_SPLITTER_ANY_END) && len > 0 && self->line->str[len - 1] == '\r')
     len--;
   self->line->str[len] = '\0';
-  if (!self->func (self->line->str, len, self->user_data, error))
+  deliver = !(self->flags & RK_LINE_SPLITTER_SKIP_BLANK) || !is_blank (self->line->str, len);
+  if (deliver && !self->func (self->line->str, len, self->user_data, error))
     {
       self->failed = TRUE;
       return FALSE;

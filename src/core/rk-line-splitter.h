@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-line-splitter.h — a byte stream cut into lines of at most a given
  * length, bytes arriving in any split: the one framing under the kernel
- * protocol, NDJSON (Ollama) and Server-Sent Events (OpenAI-compatible). */
+ * protocol, NDJSON (Ollama: RK_LINE_SPLITTER_SKIP_BLANK) and Server-Sent
+ * Events (OpenAI-compatible, in rk-sse). */
 #pragma once
 
 #include <glib.h>
@@ -19,6 +20,9 @@ typedef enum
    * this flag, feed fails with RK_PARSE_ERROR_TOO_LARGE and the splitter
    * refuses further input. */
   RK_LINE_SPLITTER_SKIP_LONG = 1 << 1,
+  /* Lines of nothing but spaces, tabs and CRs are dropped, not delivered
+   * (NDJSON allows them between records). */
+  RK_LINE_SPLITTER_SKIP_BLANK = 1 << 2,
 } RkLineSplitterFlags;
 
 typedef struct _RkLineSplitter RkLineSplitter;
