@@ -8,31 +8,6 @@
 
 #include "rk-profile-private.h"
 
-void
-_rk_profile_output_reader_init (RkProfileOutputReader    *reader,
-                                guint                     n_files,
-                                GByteArray               *final,
-                                gsize                     cap,
-                                RkProfilePartialLineFunc  func,
-                                gpointer                  user_data)
-{
-  memset (reader, 0, sizeof *reader);
-  reader->line = g_byte_array_new ();
-  reader->final = final;
-  reader->cap = cap;
-  reader->n_files = n_files;
-  reader->seen = g_new0 (guint8, MAX (n_files, 1));
-  reader->func = func;
-  reader->user_data = user_data;
-}
-
-void
-_rk_profile_output_reader_clear (RkProfileOutputReader *reader)
-{
-  g_clear_pointer (&reader->line, g_byte_array_unref);
-  g_clear_pointer (&reader->seen, g_free);
-}
-
 /* INDEX of a partial line, or -1 when @line does not begin as one. */
 static gint64
 partial_index (const char *line,
@@ -123,33 +98,50 @@ take_line (RkProfileOutputReader *reader,
   g_byte_array_append (reader->final, (const guint8 *) line, len);
 }
 
+static gboolean
+line_cb (const char  *line,
+         gsize        len,
+         gpointer     user_data,
+         GError     **error)
+{
+  take_line (user_data, line, len);
+  return TRUE;
+}
+
+void
+_rk_profile_output_reader_init (RkProfileOutputReader    *reader,
+                                guint                     n_files,
+                                GByteArray               *final,
+                                gsize                     cap,
+                                RkProfilePartialLineFunc  func,
+                                gpointer                  user_data)
+{
+  memset (reader, 0, sizeof *reader);
+  reader->lines = rk_line_splitter_new (cap, RK_LINE_SPLITTER_DEFAULT, line_cb, reader);
+  reader->final = final;
+  reader->n_files = n_files;
+  reader->seen = g_new0 (guint8, MAX (n_files, 1));
+  reader->func = func;
+  reader->user_data = user_data;
+}
+
+void
+_rk_profile_output_reader_clear (RkProfileOutputReader *reader)
+{
+  g_clear_pointer (&reader->lines, rk_line_splitter_free);
+  g_clear_pointer (&reader->seen, g_free);
+}
+
 gboolean
 _rk_profile_output_reader_feed (RkProfileOutputReader *reader,
                                 const guint8          *data,
                                 gsize                  len)
 {
-  while (len > 0)
-    {
-      const guint8 *nl = memchr (data, '\n', len);
-      gsize n = nl != NULL ? (gsize) (nl - data) : len;
-
-      if (reader->line->len + n > reader->cap)
-        return FALSE;
-      g_byte_array_append (reader->line, data, n);
-      if (nl == NULL)
-        break;
-      take_line (reader, (const char *) reader->line->data, reader->line->len);
-      g_byte_array_set_size (reader->line, 0);
-      data += n + 1;
-      len -= n + 1;
-    }
-  return TRUE;
+  return rk_line_splitter_feed (reader->lines, (const char *) data, len, NULL);
 }
 
 void
 _rk_profile_output_reader_finish (RkProfileOutputReader *reader)
 {
-  if (reader->line->len > 0)
-    take_line (reader, (const char *) reader->line->data, reader->line->len);
-  g_byte_array_set_size (reader->line, 0);
+  rk_line_splitter_finish (reader->lines, NULL);
 }

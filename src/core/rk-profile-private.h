@@ -4,6 +4,7 @@
  * document; outside bytes. */
 #pragma once
 
+#include "rk-line-splitter.h"
 #include "rk-profile.h"
 
 G_BEGIN_DECLS
@@ -24,12 +25,12 @@ typedef void (*RkProfilePartialLineFunc) (guint          index,
  * profiler cannot make the host parse more than @n_files of them);
  * otherwise it is ignored (one g_debug). The first
  * other line is the final document, kept in @final; every line after it
- * is ignored. Each line is at most @cap bytes. */
+ * is ignored. Each line is at most @cap bytes; a CR before its LF is
+ * dropped (the line splitter's framing). */
 typedef struct
 {
-  GByteArray               *line;
+  RkLineSplitter           *lines;
   GByteArray               *final;
-  gsize                     cap;
   guint                     n_files;
   guint8                   *seen;       /* one partial per file */
   gboolean                  have_final;
