@@ -159,12 +159,10 @@ python_tool_list (void)
 
   json_builder_begin_array (b);
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "type");
-  json_builder_add_string_value (b, "function");
+  rk_json_add_string_member (b, "type", "function");
   json_builder_set_member_name (b, "function");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, PYTHON_TOOL);
+  rk_json_add_string_member (b, "name", PYTHON_TOOL);
   json_builder_set_member_name (b, "description");
   json_builder_add_string_value (b,
     "Run Python 3 code in the user's analysis session. Variables persist between calls. "
@@ -173,16 +171,13 @@ python_tool_list (void)
     "figures and files the code produced.");
   json_builder_set_member_name (b, "parameters");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "type");
-  json_builder_add_string_value (b, "object");
+  rk_json_add_string_member (b, "type", "object");
   json_builder_set_member_name (b, "properties");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "code");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "type");
-  json_builder_add_string_value (b, "string");
-  json_builder_set_member_name (b, "description");
-  json_builder_add_string_value (b, "The Python code to run.");
+  rk_json_add_string_member (b, "type", "string");
+  rk_json_add_string_member (b, "description", "The Python code to run.");
   json_builder_end_object (b);
   json_builder_end_object (b);
   json_builder_set_member_name (b, "required");

@@ -98,10 +98,8 @@ rk_chat_reply_to_message (const RkChatReply *reply)
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "role");
-  json_builder_add_string_value (b, "assistant");
-  json_builder_set_member_name (b, "content");
-  json_builder_add_string_value (b, reply->content);
+  rk_json_add_string_member (b, "role", "assistant");
+  rk_json_add_string_member (b, "content", reply->content);
   if (reply->tool_calls->len > 0)
     {
       json_builder_set_member_name (b, "tool_calls");
@@ -111,16 +109,12 @@ rk_chat_reply_to_message (const RkChatReply *reply)
           RkToolCall *call = g_ptr_array_index (reply->tool_calls, i);
 
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "id");
-          json_builder_add_string_value (b, call->id);
-          json_builder_set_member_name (b, "type");
-          json_builder_add_string_value (b, "function");
+          rk_json_add_string_member (b, "id", call->id);
+          rk_json_add_string_member (b, "type", "function");
           json_builder_set_member_name (b, "function");
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "name");
-          json_builder_add_string_value (b, call->name);
-          json_builder_set_member_name (b, "arguments");
-          json_builder_add_string_value (b, call->arguments);
+          rk_json_add_string_member (b, "name", call->name);
+          rk_json_add_string_member (b, "arguments", call->arguments);
           json_builder_end_object (b);
           json_builder_end_object (b);
         }

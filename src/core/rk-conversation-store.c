@@ -114,26 +114,16 @@ char *
 _rk_conversation_meta_to_json (const RkConversationMeta *meta)
 {
   g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "format");
-  json_builder_add_string_value (b, META_FORMAT);
-  json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, META_VERSION);
-  json_builder_set_member_name (b, "id");
-  json_builder_add_string_value (b, meta->id);
-  json_builder_set_member_name (b, "title");
-  json_builder_add_string_value (b, meta->title ? meta->title : "");
-  json_builder_set_member_name (b, "title_set");
-  json_builder_add_boolean_value (b, meta->title_set);
-  json_builder_set_member_name (b, "created");
-  json_builder_add_int_value (b, meta->created);
-  json_builder_set_member_name (b, "updated");
-  json_builder_add_int_value (b, meta->updated);
-  json_builder_set_member_name (b, "session");
-  json_builder_add_string_value (b, meta->session_id);
+  rk_json_add_string_member (b, "format", META_FORMAT);
+  rk_json_add_int_member (b, "version", META_VERSION);
+  rk_json_add_string_member (b, "id", meta->id);
+  rk_json_add_string_member (b, "title", meta->title ? meta->title : "");
+  rk_json_add_bool_member (b, "title_set", meta->title_set);
+  rk_json_add_int_member (b, "created", meta->created);
+  rk_json_add_int_member (b, "updated", meta->updated);
+  rk_json_add_string_member (b, "session", meta->session_id);
   json_builder_set_member_name (b, "files");
   json_builder_begin_array (b);
   for (guint i = 0; i < meta->files->len; i++)
@@ -141,19 +131,13 @@ _rk_conversation_meta_to_json (const RkConversationMeta *meta)
       const RkSessionFile *f = g_ptr_array_index (meta->files, i);
 
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, f->name);
-      json_builder_set_member_name (b, "original");
-      json_builder_add_string_value (b, f->original_path);
+      rk_json_add_string_member (b, "name", f->name);
+      rk_json_add_string_member (b, "original", f->original_path);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
-
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  return rk_json_builder_to_pretty (b);
 }
 
 /* -- the list --------------------------------------------------------------- */

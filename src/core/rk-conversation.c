@@ -12,6 +12,7 @@
 #include "rk-conversation-file-private.h"
 #include "rk-conversation-private.h"
 #include "rk-import.h"
+#include "rk-json.h"
 #include "rk-text.h"
 #include "rk-transcript-entry-private.h"
 #include "rk-util.h"
@@ -491,12 +492,9 @@ error_profile_json (const char *name,
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, name);
-  json_builder_set_member_name (b, "kind");
-  json_builder_add_string_value (b, "unknown");
-  json_builder_set_member_name (b, "error");
-  json_builder_add_string_value (b, error);
+  rk_json_add_string_member (b, "name", name);
+  rk_json_add_string_member (b, "kind", "unknown");
+  rk_json_add_string_member (b, "error", error);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   return json_to_string (root, FALSE);

@@ -409,3 +409,43 @@ rk_json_get_object (JsonObject   *obj,
     *out = json_node_get_object (node);
   return TRUE;
 }
+
+/* -- writing -------------------------------------------------------------- */
+
+void
+rk_json_add_string_member (JsonBuilder *b,
+                           const char  *name,
+                           const char  *value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_string_value (b, value);
+}
+
+void
+rk_json_add_int_member (JsonBuilder *b,
+                        const char  *name,
+                        gint64       value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+void
+rk_json_add_bool_member (JsonBuilder *b,
+                         const char  *name,
+                         gboolean     value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_boolean_value (b, value);
+}
+
+char *
+rk_json_builder_to_pretty (JsonBuilder *b)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (b);
+
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
+}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-json.h — the one parse entry and the typed member getters for JSON that
- * came from outside (the kernel, a model server, a saved file), with limits. */
+ * came from outside (the kernel, a model server, a saved file), with limits;
+ * and the member writers for what Reckon builds. */
 #pragma once
 
 #include <json-glib/json-glib.h>
@@ -115,5 +116,19 @@ gboolean rk_json_get_object  (JsonObject   *obj,
                               RkJsonFlags   flags,
                               JsonObject  **out,
                               GError      **error);
+
+/* Writing: @name and its value as the next member of the object @b is
+ * building. */
+void     rk_json_add_string_member (JsonBuilder *b,
+                                    const char  *name,
+                                    const char  *value);
+void     rk_json_add_int_member    (JsonBuilder *b,
+                                    const char  *name,
+                                    gint64       value);
+void     rk_json_add_bool_member   (JsonBuilder *b,
+                                    const char  *name,
+                                    gboolean     value);
+/* @b's root as pretty-printed text (two-space indent), to be freed. */
+char    *rk_json_builder_to_pretty (JsonBuilder *b);
 
 G_END_DECLS

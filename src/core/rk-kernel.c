@@ -23,6 +23,7 @@
 
 #include "rk-font-cache.h"
 #include "rk-import.h"
+#include "rk-json.h"
 #include "rk-limits.h"
 #include "rk-line-splitter.h"
 #include "rk-sandbox-launcher.h"
@@ -1331,14 +1332,10 @@ execute_request (Cell *cell)
   gsize len;
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "type");
-  json_builder_add_string_value (builder, "execute");
-  json_builder_set_member_name (builder, "id");
-  json_builder_add_string_value (builder, cell->id);
-  json_builder_set_member_name (builder, "code");
-  json_builder_add_string_value (builder, cell->code);
-  json_builder_set_member_name (builder, "nonce");
-  json_builder_add_string_value (builder, cell->nonce);
+  rk_json_add_string_member (builder, "type", "execute");
+  rk_json_add_string_member (builder, "id", cell->id);
+  rk_json_add_string_member (builder, "code", cell->code);
+  rk_json_add_string_member (builder, "nonce", cell->nonce);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
   json_generator_set_root (generator, root);

@@ -872,8 +872,7 @@ show_next (GTask *task)
   info = g_ptr_array_index (data->models, data->next++);
   b = json_builder_new ();
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "model");
-  json_builder_add_string_value (b, info->name);
+  rk_json_add_string_member (b, "model", info->name);
   json_builder_end_object (b);
   node = json_builder_get_root (b);
   body = json_to_string (node, FALSE);

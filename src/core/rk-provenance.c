@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rk-json.h"
+
 static void
 input_free (gpointer data)
 {
@@ -400,16 +402,12 @@ char *
 rk_provenance_to_json (GPtrArray *records)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
 
   g_return_val_if_fail (records != NULL, NULL);
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, 1);
-  json_builder_set_member_name (b, "generator");
-  json_builder_add_string_value (b, "Reckon " PACKAGE_VERSION);
+  rk_json_add_int_member (b, "version", 1);
+  rk_json_add_string_member (b, "generator", "Reckon " PACKAGE_VERSION);
   json_builder_set_member_name (b, "artifacts");
   json_builder_begin_array (b);
   for (guint i = 0; i < records->len; i++)
@@ -419,14 +417,11 @@ rk_provenance_to_json (GPtrArray *records)
       g_autofree char *iso = t != NULL ? g_date_time_format_iso8601 (t) : NULL;
 
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, kind_name (p->kind));
-      json_builder_set_member_name (b, "path");
-      json_builder_add_string_value (b, p->path);
+      rk_json_add_string_member (b, "kind", kind_name (p->kind));
+      rk_json_add_string_member (b, "path", p->path);
       add_string_or_null (b, "title", p->title);
       add_string_or_null (b, "cell", p->cell_id);
-      json_builder_set_member_name (b, "cell_number");
-      json_builder_add_int_value (b, p->cell_number);
+      rk_json_add_int_member (b, "cell_number", p->cell_number);
       add_string_or_null (b, "code", p->code);
       add_string_or_null (b, "time", iso);
       json_builder_set_member_name (b, "inputs");
@@ -436,8 +431,7 @@ rk_provenance_to_json (GPtrArray *records)
           RkProvenanceInput *input = g_ptr_array_index (p->inputs, k);
 
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "name");
-          json_builder_add_string_value (b, input->name);
+          rk_json_add_string_member (b, "name", input->name);
           add_string_or_null (b, "sha256", input->sha256);
           json_builder_end_object (b);
         }
@@ -446,9 +440,5 @@ rk_provenance_to_json (GPtrArray *records)
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
-
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  return rk_json_builder_to_pretty (b);
 }

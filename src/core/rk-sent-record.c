@@ -73,8 +73,7 @@ rk_sent_record_add_request (const char *record,
     total -= strlen (g_ptr_array_index (texts, omitted++)) + 1;
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, 1);
+  rk_json_add_int_member (b, "version", 1);
   json_builder_set_member_name (b, "system");
   /* Only a system prompt of megabytes gets here: keep its start. */
   if (total > max_bytes)
@@ -84,10 +83,8 @@ rk_sent_record_add_request (const char *record,
     }
   else
     json_builder_add_string_value (b, first_system);
-  json_builder_set_member_name (b, "tools");
-  json_builder_add_boolean_value (b, tools);
-  json_builder_set_member_name (b, "omitted");
-  json_builder_add_int_value (b, omitted);
+  rk_json_add_bool_member (b, "tools", tools);
+  rk_json_add_int_member (b, "omitted", omitted);
   json_builder_set_member_name (b, "messages");
   json_builder_begin_array (b);
   for (guint i = omitted; i < n; i++)
@@ -98,14 +95,11 @@ rk_sent_record_add_request (const char *record,
   for (guint i = 0; old_requests != NULL && i < json_array_get_length (old_requests); i++)
     json_builder_add_value (b, json_node_copy (json_array_get_element (old_requests, i)));
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "count");
-  json_builder_add_int_value (b, n);
-  json_builder_set_member_name (b, "tools");
-  json_builder_add_boolean_value (b, tools);
+  rk_json_add_int_member (b, "count", n);
+  rk_json_add_bool_member (b, "tools", tools);
   if (g_strcmp0 (first_system, system) != 0 && total <= max_bytes)
     {
-      json_builder_set_member_name (b, "system");
-      json_builder_add_string_value (b, system);
+      rk_json_add_string_member (b, "system", system);
     }
   json_builder_end_object (b);
   json_builder_end_array (b);

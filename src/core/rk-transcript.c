@@ -177,12 +177,9 @@ rk_transcript_to_bytes (RkTranscript *self)
   g_return_val_if_fail (RK_IS_TRANSCRIPT (self), NULL);
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "format");
-  json_builder_add_string_value (b, FORMAT_NAME);
-  json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, needed_version (self));
-  json_builder_set_member_name (b, "next_id");
-  json_builder_add_int_value (b, self->next_id);
+  rk_json_add_string_member (b, "format", FORMAT_NAME);
+  rk_json_add_int_member (b, "version", needed_version (self));
+  rk_json_add_int_member (b, "next_id", self->next_id);
   json_builder_set_member_name (b, "entries");
   json_builder_begin_array (b);
   for (guint i = 0; i < self->entries->len; i++)
@@ -195,20 +192,16 @@ rk_transcript_to_bytes (RkTranscript *self)
       if (e->field) { json_builder_set_member_name (b, key); json_builder_add_int_value (b, e->field); }
 
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "id");
-      json_builder_add_int_value (b, e->id);
-      json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, rk_entry_kind_to_string (e->kind));
-      json_builder_set_member_name (b, "time");
-      json_builder_add_int_value (b, e->timestamp);
+      rk_json_add_int_member (b, "id", e->id);
+      rk_json_add_string_member (b, "kind", rk_entry_kind_to_string (e->kind));
+      rk_json_add_int_member (b, "time", e->timestamp);
       STR ("cell", cell_id);
       STR ("text", text);
       STR ("name", name);
       STR ("detail", detail);
       if (e->limit != RK_SANDBOX_LIMIT_NONE)
         {
-          json_builder_set_member_name (b, "limit");
-          json_builder_add_string_value (b, rk_sandbox_limit_to_name (e->limit));
+          rk_json_add_string_member (b, "limit", rk_sandbox_limit_to_name (e->limit));
         }
       STR ("previous", previous_code);
       STR ("path", path);
@@ -222,18 +215,15 @@ rk_transcript_to_bytes (RkTranscript *self)
       INT ("limit_value", limit_value);
       if (e->kind == RK_ENTRY_APPROVAL)
         {
-          json_builder_set_member_name (b, "decision");
-          json_builder_add_string_value (b, rk_decision_to_string (e->decision));
+          rk_json_add_string_member (b, "decision", rk_decision_to_string (e->decision));
         }
       if (e->kind == RK_ENTRY_STREAM)
         {
-          json_builder_set_member_name (b, "stream");
-          json_builder_add_string_value (b, e->stream == RK_STREAM_STDERR ? "stderr" : "stdout");
+          rk_json_add_string_member (b, "stream", e->stream == RK_STREAM_STDERR ? "stderr" : "stdout");
         }
       if (e->truncated)
         {
-          json_builder_set_member_name (b, "truncated");
-          json_builder_add_boolean_value (b, TRUE);
+          rk_json_add_bool_member (b, "truncated", TRUE);
         }
       if (e->attachments)
         {
