@@ -32,6 +32,33 @@ rk_export_limits_init (RkExportLimits *limits)
   limits->spent = NULL;
 }
 
+/* FALSE, with @error saying why reading or writing @display failed (errno
+ * as the failed call left it). */
+static gboolean
+io_failed (gboolean     writing,
+           const char  *display,
+           GError     **error)
+{
+  int errsv = errno;
+
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+               writing ? _("Could not write “%s”: %s.") : _("Could not read “%s”: %s."),
+               display, g_strerror (errsv));
+  return FALSE;
+}
+
+/* FALSE, with @error saying the files add up to more than @max_total. */
+static gboolean
+over_cap (guint64   max_total,
+          GError  **error)
+{
+  g_autofree char *cap = g_format_size (max_total);
+
+  g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE,
+               _("The files to export are larger than %s together."), cap);
+  return FALSE;
+}
+
 /* Copies @in to @out (either an fd or the current entry of a zip), counting
  * into *@total against @max_total (apparent size: holes count). Runs of
  * zeros are skipped in @out, so a sparse file stays sparse on the host. */
@@ -65,59 +92,29 @@ copy_fd (int              in,
             {
               *total += (guint64) (next - pos);
               if (*total > max_total)
-                {
-                  g_autofree char *cap = g_format_size (max_total);
-
-                  g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE,
-                               _("The files to export are larger than %s together."), cap);
-                  return FALSE;
-                }
+                return over_cap (max_total, error);
               if (lseek (out, next - pos, SEEK_CUR) < 0)
-                {
-                  int errsv = errno;
-
-                  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                               _("Could not write “%s”: %s."), display, g_strerror (errsv));
-                  return FALSE;
-                }
+                return io_failed (TRUE, display, error);
             }
         }
       n = read (in, buf, COPY_CHUNK);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
-        {
-          int errsv = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                       _("Could not read “%s”: %s."), display, g_strerror (errsv));
-          return FALSE;
-        }
+        return io_failed (FALSE, display, error);
       if (n == 0)
         {
           off_t end = out >= 0 ? lseek (out, 0, SEEK_CUR) : 0;
 
           /* A file that ends in a hole: its size, without writing it. */
           if (end > 0 && ftruncate (out, end) != 0)
-            {
-              int errsv = errno;
-
-              g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                           _("Could not write “%s”: %s."), display, g_strerror (errsv));
-              return FALSE;
-            }
+            return io_failed (TRUE, display, error);
           return TRUE;
         }
       *total += n;
       /* A file still growing in the sandbox cannot push past the cap. */
       if (*total > max_total)
-        {
-          g_autofree char *cap = g_format_size (max_total);
-
-          g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE,
-                       _("The files to export are larger than %s together."), cap);
-          return FALSE;
-        }
+        return over_cap (max_total, error);
       if (zip != NULL)
         {
           g_autoptr(GError) local_error = NULL;
@@ -142,13 +139,7 @@ copy_fd (int              in,
               if (w < 0 && errno == EINTR)
                 continue;
               if (w < 0)
-                {
-                  int errsv = errno;
-
-                  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                               _("Could not write “%s”: %s."), display, g_strerror (errsv));
-                  return FALSE;
-                }
+                return io_failed (TRUE, display, error);
               p += w;
               n -= w;
             }
@@ -338,11 +329,8 @@ rk_export_all (RkWorkspace          *workspace,
       fstat (in, &st);
       if (total + (guint64) st.st_size > limits->max_total_bytes)
         {
-          g_autofree char *cap = g_format_size (limits->max_total_bytes);
-
+          over_cap (limits->max_total_bytes, error);
           close (in);
-          g_set_error (error, RK_EXPORT_ERROR, RK_EXPORT_ERROR_TOO_LARGE,
-                       _("The files to export are larger than %s together."), cap);
           goto out;
         }
       name = unique_name (used, rel_paths[i]);
@@ -382,11 +370,8 @@ rk_export_all (RkWorkspace          *workspace,
                 }
               if (outfd < 0)
                 {
-                  int errsv = errno;
-
+                  io_failed (TRUE, name, error);
                   close (in);
-                  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                               _("Could not write “%s”: %s."), name, g_strerror (errsv));
                   goto out;
                 }
             }
@@ -394,13 +379,7 @@ rk_export_all (RkWorkspace          *workspace,
           copied = copy_fd (in, outfd, NULL, &total, limits->max_total_bytes, rel_paths[i], cancellable, error);
           close (in);
           if (close (outfd) != 0 && copied)
-            {
-              int errsv = errno;
-
-              g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                           _("Could not write “%s”: %s."), name, g_strerror (errsv));
-              copied = FALSE;
-            }
+            copied = io_failed (TRUE, name, error);
           if (!copied)
             goto out;
         }
