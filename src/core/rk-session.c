@@ -1029,15 +1029,20 @@ rk_session_get_state (RkSession *self)
   return self->state;
 }
 
-RkSession *
-rk_session_new (const char  *sessions_dir,
-                RkClock     *clock,
-                GError     **error)
+/* Session @id (transfer full), its workspace beneath @sessions_dir (the
+ * user's cache when NULL; that folder is made, the workspace is not), its
+ * clock @clock (the system's when NULL). */
+static RkSession *
+session_new (const char  *sessions_dir,
+             char        *id,
+             RkClock     *clock,
+             GError     **error)
 {
   g_autoptr(RkSession) self = g_object_new (RK_TYPE_SESSION, NULL);
   g_autofree char *parent = NULL;
   g_autofree char *path = NULL;
 
+  self->id = id;
   parent = sessions_dir != NULL ? g_strdup (sessions_dir)
                                 : g_build_filename (g_get_user_cache_dir (), "reckon", "sessions", NULL);
   if (g_mkdir_with_parents (parent, 0700) != 0)
@@ -1048,12 +1053,21 @@ rk_session_new (const char  *sessions_dir,
                    _("Could not create the folder for sessions: %s."), g_strerror (errsv));
       return NULL;
     }
-  self->id = g_uuid_string_random ();
   path = g_build_filename (parent, self->id, NULL);
   self->workspace = rk_workspace_new (path);
-  if (!rk_workspace_make (self->workspace, error))
-    return NULL;
   self->clock = clock != NULL ? g_object_ref (clock) : rk_system_clock_new ();
+  return g_steal_pointer (&self);
+}
+
+RkSession *
+rk_session_new (const char  *sessions_dir,
+                RkClock     *clock,
+                GError     **error)
+{
+  g_autoptr(RkSession) self = session_new (sessions_dir, g_uuid_string_random (), clock, error);
+
+  if (self == NULL || !rk_workspace_make (self->workspace, error))
+    return NULL;
   self->state = RK_SESSION_ACTIVE;
   rk_session_keep_alive (self);
   return g_steal_pointer (&self);
@@ -1067,8 +1081,6 @@ rk_session_new_restored (const char         *sessions_dir,
                          GError            **error)
 {
   g_autoptr(RkSession) self = NULL;
-  g_autofree char *parent = NULL;
-  g_autofree char *path = NULL;
 
   g_return_val_if_fail (session_id != NULL, NULL);
 
@@ -1078,21 +1090,9 @@ rk_session_new_restored (const char         *sessions_dir,
                    _("The saved session is damaged and cannot be restored."));
       return NULL;
     }
-  parent = sessions_dir != NULL ? g_strdup (sessions_dir)
-                                : g_build_filename (g_get_user_cache_dir (), "reckon", "sessions", NULL);
-  if (g_mkdir_with_parents (parent, 0700) != 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   _("Could not create the folder for sessions: %s."), g_strerror (errsv));
-      return NULL;
-    }
-  self = g_object_new (RK_TYPE_SESSION, NULL);
-  self->id = g_strdup (session_id);
-  path = g_build_filename (parent, self->id, NULL);
-  self->workspace = rk_workspace_new (path);
-  self->clock = clock != NULL ? g_object_ref (clock) : rk_system_clock_new ();
+  self = session_new (sessions_dir, g_strdup (session_id), clock, error);
+  if (self == NULL)
+    return NULL;
   for (guint i = 0; files != NULL && i < files->len; i++)
     {
       const RkSessionFile *f = g_ptr_array_index (files, i);
