@@ -120,6 +120,25 @@ test_old_profiler (void)
   got_clear (&g);
 }
 
+/* CRLF line ends: the CR goes with the LF (the line splitter's framing), so
+ * the partial line still parses and the final document is the same text. */
+static void
+test_crlf (void)
+{
+  const char *text = "{\"version\": 1, \"partial\": true, \"index\": 0, \"defused\": true, \"files\": ["
+                     FILE_JSON ("5") "]}\r\n"
+                     "{\"version\": 1, \"defused\": true, \"files\": [" FILE_JSON ("6") "]}\r\n";
+  Got g = { 0 };
+  gboolean fed;
+  g_autoptr(GByteArray) final = run (text, strlen (text), 1, RK_PROFILE_MAX_JSON, 0, &g, &fed);
+
+  g_assert_true (fed);
+  g_assert_cmpuint (g.got->len, ==, 1);
+  g_assert_cmpuint (final_rows (final), ==, 6);
+  g_assert_cmpuint (final->data[final->len - 1], ==, '}');
+  got_clear (&g);
+}
+
 static void
 test_hostile (void)
 {
@@ -252,6 +271,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/rk/profile-output/partial-then-final", test_partial_then_final);
   g_test_add_func ("/rk/profile-output/old-profiler", test_old_profiler);
+  g_test_add_func ("/rk/profile-output/crlf", test_crlf);
   g_test_add_func ("/rk/profile-output/hostile", test_hostile);
   g_test_add_func ("/rk/profile-output/not-partial", test_not_partial);
   g_test_add_func ("/rk/profile-output/two-files", test_two_files);
