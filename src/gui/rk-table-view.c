@@ -8,16 +8,13 @@
 #include "rk-a11y.h"
 #include "rk-table-view.h"
 #include "rk-save.h"
-#include "rk-number.h"
+#include "rk-table-text.h"
 #include "rk-text.h"
 
 #include <adwaita.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
-#include <locale.h>
-#include <math.h>
-#include <string.h>
 
 /* Above this many rows a sort shows its progress. */
 #define BIG_TABLE_ROWS 100000
@@ -121,68 +118,6 @@ column_type_label (RkTableColumnType type)
     default:
       return C_("column type", "text");
     }
-}
-
-/* The C-locale text of a float cell re-written with the locale's decimal
- * point and, when @group, its thousands separator; the precision is kept
- * (what a copy gives; the cells show rk_number_format_float's rounding). */
-static char *
-localize_float (const char *c_text,
-                double      value,
-                gboolean    group)
-{
-  const char *dot;
-  int decimals = 0;
-
-  if (!isfinite (value) || strpbrk (c_text, "eE") != NULL)
-    {
-      const char *point = localeconv ()->decimal_point;
-      g_autoptr(GString) s = g_string_new (c_text);
-
-      if (point != NULL && strcmp (point, ".") != 0)
-        g_string_replace (s, ".", point, 1);
-      return g_string_free (g_steal_pointer (&s), FALSE);
-    }
-
-  dot = strchr (c_text, '.');
-  if (dot != NULL)
-    decimals = (int) strspn (dot + 1, "0123456789");
-  return group ? g_strdup_printf ("%'.*f", decimals, value)
-               : g_strdup_printf ("%.*f", decimals, value);
-}
-
-/* Display text for a cell, or NULL for a null cell: floats rounded as
- * people read them, or @exact (a copy). */
-static char *
-format_cell (RkTable *table,
-             guint    row,
-             guint    column,
-             gboolean group,
-             gboolean exact)
-{
-  RkTableColumnType type;
-
-  if (rk_table_is_null (table, row, column))
-    return NULL;
-
-  type = rk_table_get_column_type (table, column);
-  if (type == RK_TABLE_COLUMN_INT64)
-    {
-      gint64 v = 0;
-
-      rk_table_get_int64 (table, row, column, &v);
-      return group ? g_strdup_printf ("%'" G_GINT64_FORMAT, v)
-                   : g_strdup_printf ("%" G_GINT64_FORMAT, v);
-    }
-  if (type == RK_TABLE_COLUMN_FLOAT64)
-    {
-      g_autofree char *text = rk_table_get_cell_text (table, row, column);
-      double v = NAN;
-
-      rk_table_get_double (table, row, column, &v);
-      return exact ? localize_float (text, v, group) : rk_number_format_float (text, v, group, NULL);
-    }
-  return rk_table_get_cell_text (table, row, column);
 }
 
 /* A null says so; a value cut short at the column's edge (the ellipsis)
@@ -289,7 +224,7 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
 
   if (row == NULL)
     return;
-  text = format_cell (self->table, rk_table_row_get_index (row), column, TRUE, FALSE);
+  text = rk_table_text_format_cell (self->table, rk_table_row_get_index (row), column, RK_CELL_TEXT_GROUP);
   /* A null is shown, dimmed and in italics, so it never looks like "". */
   set_null_look (label, text == NULL);
   set_description (label, text);
@@ -485,24 +420,9 @@ filter_match_cb (gpointer item,
                  gpointer user_data)
 {
   RkTableView *self = user_data;
-  RkTableRow *row = item;
-  guint n_columns = rk_table_get_n_columns (self->table);
-  guint index = rk_table_row_get_index (row);
 
-  if (self->filter_text == NULL)
-    return TRUE;
-  for (guint c = 0; c < n_columns; c++)
-    {
-      g_autofree char *text = format_cell (self->table, index, c, FALSE, FALSE);
-      g_autofree char *folded = NULL;
-
-      if (text == NULL)
-        continue;
-      folded = g_utf8_casefold (text, -1);
-      if (strstr (folded, self->filter_text) != NULL)
-        return TRUE;
-    }
-  return FALSE;
+  return self->filter_text == NULL ||
+         rk_table_text_row_matches (self->table, rk_table_row_get_index (item), self->filter_text);
 }
 
 static void
@@ -536,40 +456,18 @@ n_items_changed_cb (GListModel  *model,
 
 /* ----------------------------------------------------------------- copy */
 
-static void
-append_tsv_field (GString    *out,
-                  const char *text)
-{
-  for (const char *p = text; *p != '\0'; p++)
-    g_string_append_c (out, (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p);
-}
-
-static char *
-selection_tsv (RkTableView *self,
-               int          only_column);
-
-char *
-rk_table_view_get_selection_tsv (RkTableView *self)
-{
-  g_return_val_if_fail (RK_IS_TABLE_VIEW (self), NULL);
-  return selection_tsv (self, -1);
-}
-
 /* The selected rows (all rows when none is), every column or @only_column. */
 static char *
 selection_tsv (RkTableView *self,
                int          only_column)
 {
+  GListModel *model = G_LIST_MODEL (self->selection);
   g_autoptr(GtkBitset) selected = NULL;
-  GListModel *model;
-  guint n_columns;
-  GString *out;
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
   GtkBitsetIter iter;
   guint position;
 
   reveal_all (self);
-  model = G_LIST_MODEL (self->selection);
-  n_columns = rk_table_get_n_columns (self->table);
   selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
   /* nothing selected: the whole table, unless it is too big to paste */
   if (gtk_bitset_is_empty (selected) && g_list_model_get_n_items (model) <= COPY_ALL_MAX_ROWS)
@@ -577,41 +475,26 @@ selection_tsv (RkTableView *self,
       gtk_bitset_unref (selected);
       selected = gtk_bitset_new_range (0, g_list_model_get_n_items (model));
     }
-
-  out = g_string_new (NULL);
-  /* The header row first, as Save writes it (issue 17: Copy left it out). */
-  for (guint c = 0; c < n_columns; c++)
-    {
-      if (only_column >= 0 && c != (guint) only_column)
-        continue;
-      if (c > 0 && only_column < 0)
-        g_string_append_c (out, '\t');
-      append_tsv_field (out, rk_table_get_column_name (self->table, c) ? rk_table_get_column_name (self->table, c) : "");
-    }
-  g_string_append_c (out, '\n');
   for (gboolean ok = gtk_bitset_iter_init_first (&iter, selected, &position);
        ok;
        ok = gtk_bitset_iter_next (&iter, &position))
     {
       g_autoptr(RkTableRow) row = g_list_model_get_item (model, position);
+      guint index;
 
       if (row == NULL)
         continue;
-      for (guint c = 0; c < n_columns; c++)
-        {
-          g_autofree char *text = NULL;
-
-          if (only_column >= 0 && c != (guint) only_column)
-            continue;
-          text = format_cell (self->table, rk_table_row_get_index (row), c, FALSE, TRUE);
-          if (c > 0 && only_column < 0)
-            g_string_append_c (out, '\t');
-          if (text != NULL)
-            append_tsv_field (out, text);
-        }
-      g_string_append_c (out, '\n');
+      index = rk_table_row_get_index (row);
+      g_array_append_val (rows, index);
     }
-  return g_string_free (out, FALSE);
+  return rk_table_text_tsv (self->table, (const guint *) rows->data, rows->len, only_column);
+}
+
+char *
+rk_table_view_get_selection_tsv (RkTableView *self)
+{
+  g_return_val_if_fail (RK_IS_TABLE_VIEW (self), NULL);
+  return selection_tsv (self, -1);
 }
 
 static void
