@@ -6,12 +6,11 @@
 #include "config.h"
 
 #include "rk-a11y.h"
+#include "rk-result-window.h"
 #include "rk-table-view.h"
 #include "rk-save.h"
 #include "rk-table-text.h"
 #include "rk-text.h"
-
-#include <adwaita.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -58,6 +57,9 @@ struct _RkTableView
   GtkWidget          *column_view;
   GtkWidget          *footer;
   GtkWidget          *footer_box;
+  GtkWidget          *save_button;
+  GtkWidget          *open_button;
+  GMenuModel         *save_menu;
 
   GtkSliceListModel  *slice;
   GtkFilterListModel *filter_model;
@@ -825,27 +827,10 @@ rk_table_view_open_window (RkTable    *table,
                            const char *title,
                            GtkWidget  *parent)
 {
-  GtkRoot *root = parent != NULL ? gtk_widget_get_root (parent) : NULL;
-  GtkWidget *window = adw_window_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *header = adw_header_bar_new ();
   GtkWidget *full = rk_table_view_new (table);
 
   rk_table_view_set_title (RK_TABLE_VIEW (full), title);
-  gtk_widget_set_margin_start (full, 12);
-  gtk_widget_set_margin_end (full, 12);
-  gtk_widget_set_margin_top (full, 6);
-  gtk_widget_set_margin_bottom (full, 12);
-  gtk_widget_set_vexpand (full, TRUE);
-  gtk_box_append (GTK_BOX (box), header);
-  gtk_box_append (GTK_BOX (box), full);
-  adw_window_set_content (ADW_WINDOW (window), box);
-  gtk_window_set_title (GTK_WINDOW (window), title != NULL ? title : _("Table"));
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 640);
-  if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
-  gtk_window_present (GTK_WINDOW (window));
-  return GTK_WINDOW (window);
+  return rk_result_window_present (full, title != NULL ? title : _("Table"), parent);
 }
 
 /* The whole table in a window of its own, for working with it. */
@@ -1011,29 +996,17 @@ update_accessible_name (RkTableView *self)
   gtk_widget_set_visible (self->title_label, self->title != NULL);
 }
 
-static GMenuModel *
-make_save_menu (void)
-{
-  GMenu *menu = g_menu_new ();
-
-  g_menu_append (menu, _("Save as _CSV…"), "table.save::csv");
-  g_menu_append (menu, _("Save as _XLSX…"), "table.save::xlsx");
-  g_menu_append (menu, _("_Open in Spreadsheet App"), "table.open-external");
-  return G_MENU_MODEL (menu);
-}
-
 /* The save menu's popover is made when first opened: a popover menu is one
  * of the costlier parts of a view that may never be asked to save. */
 static void
 create_save_popup_cb (GtkMenuButton *button,
                       gpointer       user_data)
 {
-  g_autoptr(GMenuModel) menu = NULL;
+  RkTableView *self = user_data;
 
   if (gtk_menu_button_get_popover (button) != NULL)
     return;
-  menu = make_save_menu ();
-  gtk_menu_button_set_menu_model (button, menu);
+  gtk_menu_button_set_menu_model (button, self->save_menu);
   rk_menu_button_quiet_tooltip (button);
 }
 
@@ -1041,55 +1014,10 @@ static void
 rk_table_view_constructed (GObject *object)
 {
   RkTableView *self = RK_TABLE_VIEW (object);
-  GtkWidget *copy_button;
-  GtkWidget *save_button;
 
   G_OBJECT_CLASS (rk_table_view_parent_class)->constructed (object);
 
   g_return_if_fail (RK_IS_TABLE (self->table));
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  /* Toolbar of the full view. */
-  self->toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  self->title_label = gtk_label_new (NULL);
-  gtk_widget_add_css_class (self->title_label, "heading");
-  gtk_label_set_ellipsize (GTK_LABEL (self->title_label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (self->title_label), 0.0);
-  gtk_box_append (GTK_BOX (self->toolbar), self->title_label);
-
-  self->spinner = gtk_spinner_new ();
-  gtk_widget_set_visible (self->spinner, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->spinner), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sorting"), -1);
-  gtk_box_append (GTK_BOX (self->toolbar), self->spinner);
-
-  self->status_label = gtk_label_new (NULL);
-  gtk_widget_add_css_class (self->status_label, "dim-label");
-  gtk_widget_set_hexpand (self->status_label, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->status_label), 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (self->status_label), PANGO_ELLIPSIZE_END);
-  gtk_box_append (GTK_BOX (self->toolbar), self->status_label);
-
-  self->filter_entry = gtk_search_entry_new ();
-  g_object_set (self->filter_entry, "placeholder-text", _("Filter rows"), NULL);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->filter_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Filter rows"), -1);
-  g_signal_connect (self->filter_entry, "search-changed", G_CALLBACK (filter_changed_cb), self);
-  gtk_box_append (GTK_BOX (self->toolbar), self->filter_entry);
-
-  copy_button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (copy_button), "table.copy");
-  gtk_widget_set_tooltip_text (copy_button, _("Copy Selected Rows"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (copy_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy"), -1);
-  gtk_box_append (GTK_BOX (self->toolbar), copy_button);
-
-  save_button = gtk_menu_button_new ();
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (save_button), "document-save-symbolic");
-  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (save_button), create_save_popup_cb, NULL, NULL);
-  gtk_widget_set_tooltip_text (save_button, _("Save Table"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (save_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save table"), -1);
-  gtk_box_append (GTK_BOX (self->toolbar), save_button);
-  gtk_box_append (GTK_BOX (self->box), self->toolbar);
 
   /* Model chain: table → slice (compact, or the rows revealed so far) →
    * filter → selection. The slice is cut before the view sees it: a list
@@ -1101,41 +1029,10 @@ rk_table_view_constructed (GObject *object)
   gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
   g_signal_connect (self->filter_model, "items-changed", G_CALLBACK (n_items_changed_cb), self);
   self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
-
-  self->column_view = gtk_column_view_new (g_object_ref (GTK_SELECTION_MODEL (self->selection)));
-  gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (self->column_view), TRUE);
-  gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (self->column_view), FALSE);
-  gtk_widget_add_css_class (self->column_view, "data-table");
+  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (self->selection));
   add_first_columns (self);
   g_signal_connect (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)), "changed",
                     G_CALLBACK (sorter_changed_cb), self);
-
-  self->scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->column_view);
-  gtk_widget_add_css_class (self->scrolled, "card");
-  gtk_widget_set_overflow (self->scrolled, GTK_OVERFLOW_HIDDEN);
-  gtk_box_append (GTK_BOX (self->box), self->scrolled);
-
-  self->footer_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  self->footer = gtk_label_new (NULL);
-  gtk_widget_add_css_class (self->footer, "dim-label");
-  gtk_widget_add_css_class (self->footer, "caption");
-  gtk_label_set_xalign (GTK_LABEL (self->footer), 0.0);
-  gtk_widget_set_hexpand (self->footer, TRUE);
-  gtk_box_append (GTK_BOX (self->footer_box), self->footer);
-  {
-    GtkWidget *open = gtk_button_new_with_mnemonic (_("_Open Table"));
-
-    rk_a11y_name_button (open, _("Open Table"));
-
-    gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "table.open-window");
-    gtk_widget_add_css_class (open, "flat");
-    gtk_widget_add_css_class (open, "caption");
-    gtk_widget_set_tooltip_text (open, _("All Rows, with Sorting, Filtering, Copying and Saving"));
-    gtk_box_append (GTK_BOX (self->footer_box), open);
-  }
-  gtk_box_append (GTK_BOX (self->box), self->footer_box);
 
   update_accessible_name (self);
   apply_compact (self);
@@ -1156,7 +1053,7 @@ rk_table_view_dispose (GObject *object)
                                           sorter_changed_cb, self);
   if (self->filter_model != NULL)
     g_signal_handlers_disconnect_by_func (self->filter_model, n_items_changed_cb, self);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_TABLE_VIEW);
   g_clear_object (&self->selection);
   g_clear_object (&self->filter_model);
   g_clear_object (&self->filter);
@@ -1214,7 +1111,7 @@ rk_table_view_set_property (GObject      *object,
       self->table = g_value_dup_object (value);
       break;
     case PROP_COMPACT:
-      if (self->box == NULL)
+      if (self->slice == NULL)   /* not constructed yet */
         self->compact = g_value_get_boolean (value);
       else
         rk_table_view_set_compact (self, g_value_get_boolean (value));
@@ -1262,6 +1159,22 @@ rk_table_view_class_init (RkTableViewClass *klass)
   gtk_widget_class_install_action (widget_class, "table.open-window", NULL, open_window_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "table.copy", NULL);
 
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-table-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, box);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, title_label);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, filter_entry);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, save_button);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, save_menu);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, scrolled);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, footer_box);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, footer);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, open_button);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
   gtk_widget_class_set_css_name (widget_class, "rktableview");
@@ -1270,6 +1183,9 @@ rk_table_view_class_init (RkTableViewClass *klass)
 static void
 rk_table_view_init (RkTableView *self)
 {
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->save_button), create_save_popup_cb, self, NULL);
+  rk_a11y_name_button (self->open_button, _("Open Table"));
   self->probe_column = -1;
   self->revealed = FIRST_PAGE_ROWS;
 }
