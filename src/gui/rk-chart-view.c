@@ -777,13 +777,6 @@ rk_chart_view_new (RkChart *chart)
   return g_object_new (RK_TYPE_CHART_VIEW, "chart", chart, NULL);
 }
 
-RkChart *
-rk_chart_view_get_chart (RkChartView *self)
-{
-  g_return_val_if_fail (RK_IS_CHART_VIEW (self), NULL);
-  return self->chart;
-}
-
 gboolean
 rk_chart_view_get_compact (RkChartView *self)
 {
