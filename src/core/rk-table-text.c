@@ -6,6 +6,7 @@
 #include "rk-table-text.h"
 #include "rk-number.h"
 
+#include <glib/gi18n-lib.h>
 #include <locale.h>
 #include <math.h>
 #include <string.h>
@@ -92,6 +93,23 @@ rk_table_text_row_matches (RkTable    *table,
         return TRUE;
     }
   return FALSE;
+}
+
+char *
+rk_table_text_count_rows (guint       total,
+                          guint       shown,
+                          RkRowsShown how)
+{
+  g_autofree char *total_text = g_strdup_printf ("%'u", total);
+  g_autofree char *shown_text = g_strdup_printf ("%'u", shown);
+
+  if (how == RK_ROWS_FILTERED)
+    /* Translators: "12 of 1,000,000 rows" (the rest are filtered out) */
+    return g_strdup_printf (_("%s of %s rows"), shown_text, total_text);
+  if (how == RK_ROWS_FIRST && total > shown)
+    /* Translators: "First 20 of 1,000,000 rows" */
+    return g_strdup_printf (_("First %s of %s rows"), shown_text, total_text);
+  return g_strdup_printf (ngettext ("%s row", "%s rows", total), total_text);
 }
 
 static void

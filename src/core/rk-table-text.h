@@ -39,4 +39,16 @@ char *rk_table_text_tsv            (RkTable         *table,
                                     guint            n_rows,
                                     int              only_column);
 
+typedef enum {
+  RK_ROWS_ALL,       /* every row is shown */
+  RK_ROWS_FIRST,     /* the first rows (a compact view) */
+  RK_ROWS_FILTERED,  /* the rows a filter lets through */
+} RkRowsShown;
+
+/* What a view says of the rows it shows, @shown of @total: "1,234 rows",
+ * "First 20 of 1,234 rows" (when fewer than all), "12 of 1,234 rows". */
+char *rk_table_text_count_rows     (guint            total,
+                                    guint            shown,
+                                    RkRowsShown      how);
+
 G_END_DECLS

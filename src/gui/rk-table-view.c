@@ -259,33 +259,15 @@ probe_compare_cb (gconstpointer a,
 static void
 update_status (RkTableView *self)
 {
-  guint total = rk_table_get_n_rows (self->table);
-  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
-  g_autofree char *total_text = g_strdup_printf ("%'u", total);
   g_autofree char *text = NULL;
 
   if (self->sorting)
     text = g_strdup (_("Sorting…"));
-  else if (self->compact)
-    {
-      if (total > shown)
-        {
-          g_autofree char *shown_text = g_strdup_printf ("%'u", shown);
-          /* Translators: "First 20 of 1,000,000 rows" */
-          text = g_strdup_printf (_("First %s of %s rows"), shown_text, total_text);
-        }
-      else
-        text = g_strdup_printf (ngettext ("%s row", "%s rows", total), total_text);
-    }
-  else if (self->filter_text != NULL)
-    {
-      g_autofree char *shown_text = g_strdup_printf ("%'u", shown);
-      /* Translators: "12 of 1,000,000 rows" (the rest are filtered out) */
-      text = g_strdup_printf (_("%s of %s rows"), shown_text, total_text);
-    }
   else
-    text = g_strdup_printf (ngettext ("%s row", "%s rows", total), total_text);
-
+    text = rk_table_text_count_rows (rk_table_get_n_rows (self->table),
+                                     g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)),
+                                     self->compact ? RK_ROWS_FIRST
+                                     : self->filter_text != NULL ? RK_ROWS_FILTERED : RK_ROWS_ALL);
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   gtk_label_set_text (GTK_LABEL (self->footer), text);
 }

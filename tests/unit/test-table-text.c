@@ -161,6 +161,32 @@ test_tsv (void)
   g_assert_cmpstr (none, ==, "s\n");
 }
 
+static void
+test_count_rows (void)
+{
+  struct { guint total, shown; RkRowsShown how; const char *want; } cases[] = {
+    { 1234, 20, RK_ROWS_FIRST, "First 20 of 1234 rows" },
+    { 20, 20, RK_ROWS_FIRST, "20 rows" },          /* all of them: no "First" */
+    { 1, 1, RK_ROWS_ALL, "1 row" },
+    { 0, 0, RK_ROWS_ALL, "0 rows" },
+    { 1234, 12, RK_ROWS_FILTERED, "12 of 1234 rows" },
+    { 5, 5, RK_ROWS_FILTERED, "5 of 5 rows" },     /* a filter that lets all through says so */
+  };
+
+  setlocale (LC_ALL, "C");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = rk_table_text_count_rows (cases[i].total, cases[i].shown, cases[i].how);
+      g_assert_cmpstr (got, ==, cases[i].want);
+    }
+  if (setlocale (LC_ALL, "de_DE.UTF-8") != NULL)
+    {
+      g_autofree char *grouped = rk_table_text_count_rows (1000000, 0, RK_ROWS_ALL);
+      g_assert_true (g_str_has_prefix (grouped, "1.000.000 "));
+      setlocale (LC_ALL, "C");
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -172,6 +198,7 @@ main (int   argc,
   g_test_add_func ("/rk/table-text/localize-float", test_localize_float);
   g_test_add_func ("/rk/table-text/format-cell", test_format_cell);
   g_test_add_func ("/rk/table-text/tsv", test_tsv);
+  g_test_add_func ("/rk/table-text/count-rows", test_count_rows);
   status = g_test_run ();
   if (fixtures != NULL)
     {
