@@ -8,6 +8,7 @@
 
 #include "rk-a11y.h"
 #include "rk-chart-view.h"
+#include "rk-chart-walk.h"
 #include "rk-result-window.h"
 #include "rk-save.h"
 
@@ -249,8 +250,6 @@ key_pressed_cb (GtkEventControllerKey *controller,
                 GdkModifierType        state,
                 RkChartView           *self)
 {
-  int w = gtk_widget_get_width (self->area), h = gtk_widget_get_height (self->area);
-  guint n_series = rk_chart_get_n_series (self->chart);
   guint series = self->has_hit ? self->hit.series : 0;
   gint64 index = self->has_hit ? (gint64) self->hit.index : -1;
   int step = 0, series_step = 0;
@@ -267,34 +266,9 @@ key_pressed_cb (GtkEventControllerKey *controller,
     case GDK_KEY_Escape: set_hover (self, NULL); return TRUE;
     default: return FALSE;
     }
-  if (n_series == 0)
-    return TRUE;
-  if (series_step != 0)
-    {
-      for (guint tries = 0; tries < n_series; tries++)
-        {
-          series = (series + n_series + series_step) % n_series;
-          if (rk_chart_get_series_visible (self->chart, series))
-            break;
-        }
-      index = MAX (index, 0);
-      /* the same point of the other series, or the nearest one that exists */
-      for (gint64 i = index; i >= 0; i--)
-        if (rk_chart_locate (self->chart, w, h, series, (gsize) i, &hit))
-          {
-            set_hover (self, &hit);
-            return TRUE;
-          }
-      return TRUE;
-    }
-  if (!rk_chart_get_series_visible (self->chart, series))
-    return TRUE;
-  for (gint64 i = index + step; i >= 0 && i < (gint64) rk_chart_get_n_points (self->chart, series); i += step)
-    if (rk_chart_locate (self->chart, w, h, series, (gsize) i, &hit))
-      {
-        set_hover (self, &hit);
-        break;
-      }
+  if (rk_chart_walk (self->chart, gtk_widget_get_width (self->area), gtk_widget_get_height (self->area),
+                     series, index, step, series_step, &hit))
+    set_hover (self, &hit);
   return TRUE;
 }
 
