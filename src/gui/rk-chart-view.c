@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "rk-a11y.h"
+#include "rk-chart-export-async.h"
 #include "rk-chart-view.h"
 #include "rk-chart-walk.h"
 #include "rk-result-window.h"
@@ -43,7 +44,7 @@ struct _RkChartView
   GtkWidget       *copy_button;
   GCancellable    *cancellable;
   gulong           changed_handler;
-  gboolean         exporting;
+  char            *saving;        /* the path being saved, or NULL */
 
   cairo_surface_t *cache;        /* the chart without the hover marker */
   int              cache_w, cache_h, cache_scale;
@@ -409,41 +410,15 @@ build_kind_switcher (RkChartView *self)
 
 /* ---------------------------------------------------------------- saving */
 
-typedef struct
-{
-  char         *path;
-  RkChartFormat format;
-  RkChartStyle  style;
-} SaveJob;
-
+/* @path is being saved, or none (NULL). */
 static void
-save_job_free (SaveJob *job)
+set_saving (RkChartView *self,
+            const char  *path)
 {
-  g_free (job->path);
-  g_free (job);
-}
+  gboolean exporting = path != NULL;
 
-static void
-save_thread (GTask        *task,
-             gpointer      source,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  RkChartView *self = source;
-  SaveJob *job = task_data;
-  GError *error = NULL;
-
-  if (!rk_chart_export (self->chart, job->path, job->format, EXPORT_WIDTH, EXPORT_HEIGHT, job->style, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-set_exporting (RkChartView *self,
-               gboolean     exporting)
-{
-  self->exporting = exporting;
+  g_free (self->saving);
+  self->saving = g_strdup (path);
   /* The chart is drawn by the worker meanwhile: leave it as it is. */
   gtk_widget_set_sensitive (self->kind_dropdown, !exporting);
   gtk_widget_set_sensitive (self->series_button, !exporting);
@@ -455,20 +430,18 @@ save_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  RkChartView *self = RK_CHART_VIEW (object);
-  SaveJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(RkChartView) self = user_data;
   g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *message = NULL;
 
-  set_exporting (self, FALSE);
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    gtk_label_set_text (GTK_LABEL (self->status), error->message);
-  else
-    {
-      g_autofree char *name = g_path_get_basename (job->path);
-      g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
-
-      gtk_label_set_text (GTK_LABEL (self->status), message);
-    }
+  if (!rk_chart_export_finish (RK_CHART (object), result, &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;   /* the view was disposed */
+  name = g_path_get_basename (self->saving);
+  message = error != NULL ? g_strdup (error->message) : g_strdup_printf (_("Saved “%s”"), name);
+  set_saving (self, NULL);
+  gtk_label_set_text (GTK_LABEL (self->status), message);
 }
 
 void
@@ -476,24 +449,15 @@ rk_chart_view_save (RkChartView   *self,
                     const char    *path,
                     RkChartFormat  format)
 {
-  g_autoptr(GTask) task = NULL;
-  SaveJob *job;
-
   g_return_if_fail (RK_IS_CHART_VIEW (self));
   g_return_if_fail (path != NULL);
 
-  if (self->exporting)
+  if (self->saving != NULL)
     return;
-  job = g_new0 (SaveJob, 1);
-  job->path = g_strdup (path);
-  job->format = format;
-  job->style = current_style ();
-  task = g_task_new (self, self->cancellable, save_done_cb, NULL);
-  g_task_set_source_tag (task, rk_chart_view_save);
-  g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);
-  set_exporting (self, TRUE);
+  set_saving (self, path);
   gtk_label_set_text (GTK_LABEL (self->status), _("Saving…"));
-  g_task_run_in_thread (task, save_thread);
+  rk_chart_export_async (self->chart, path, format, EXPORT_WIDTH, EXPORT_HEIGHT, current_style (),
+                         self->cancellable, save_done_cb, g_object_ref (self));
 }
 
 static void
@@ -638,6 +602,7 @@ rk_chart_view_finalize (GObject *object)
 
   g_clear_object (&self->chart);
   g_free (self->hover_text);
+  g_free (self->saving);
 
   G_OBJECT_CLASS (rk_chart_view_parent_class)->finalize (object);
 }
