@@ -12,7 +12,6 @@
 
 #include "rk-agent.h"
 #include "rk-chart.h"
-#include "rk-result-open.h"
 #include "rk-table.h"
 #include "rk-text.h"
 #include "rk-trace.h"
@@ -283,24 +282,60 @@ build_approval (RkEntryRow *self)
 
 /* -- results ----------------------------------------------------------------- */
 
+typedef struct
+{
+  RkWorkspace *workspace;
+  char        *path;
+  RkEntryKind  kind;
+} LoadData;
+
+static void
+load_data_free (LoadData *data)
+{
+  g_clear_object (&data->workspace);
+  g_free (data->path);
+  g_free (data);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadData *data = task_data;
+  GError *error = NULL;
+  GObject *object = NULL;
+
+  if (data->kind == RK_ENTRY_TABLE)
+    {
+      object = G_OBJECT (rk_table_open_beneath (data->workspace, data->path, &error));
+      /* the rows shown first are read here, not by the GUI thread */
+      if (object != NULL)
+        rk_table_prefetch_rows (RK_TABLE (object), 0, RK_TABLE_VIEW_COMPACT_ROWS);
+    }
+  else
+    object = G_OBJECT (rk_chart_new_from_workspace (data->workspace, data->path, &error));
+  if (object == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, object, g_object_unref);
+}
+
 static void
 load_cb (GObject      *source,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  g_autoptr(GtkWidget) slot = user_data;   /* a box in the content */
+  RkEntryRow *self = RK_ENTRY_ROW (source);
+  GtkWidget *slot = user_data;   /* a box in the content; alive while the task is */
   g_autoptr(GError) error = NULL;
-  g_autoptr(GObject) object = rk_result_open_finish (result, &error);
-  RkEntryRow *self;
+  g_autoptr(GObject) object = g_task_propagate_pointer (G_TASK (result), &error);
   const char *title;
   g_autofree char *clean = NULL;
   GtkWidget *child;
 
-  /* unbinding cancels: not cancelled, the slot is still in its row */
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  self = RK_ENTRY_ROW (gtk_widget_get_ancestor (slot, RK_TYPE_ENTRY_ROW));
-  if (self == NULL || self->entry == NULL)
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->entry == NULL)
     return;
   while ((child = gtk_widget_get_first_child (slot)) != NULL)
     gtk_box_remove (GTK_BOX (slot), child);
@@ -334,6 +369,8 @@ build_loaded (RkEntryRow *self)
 {
   GtkWidget *slot = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   RkEntryKind kind = rk_transcript_entry_get_kind (self->entry);
+  g_autoptr(GTask) task = NULL;
+  LoadData *data;
 
   gtk_widget_add_css_class (slot, "rk-result");
   gtk_accessible_update_property (GTK_ACCESSIBLE (slot), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -352,9 +389,13 @@ build_loaded (RkEntryRow *self)
     gtk_widget_set_halign (spinner, GTK_ALIGN_START);
     gtk_box_append (GTK_BOX (slot), spinner);
   }
-  /* the rows shown first are read there too, not by the GUI thread */
-  rk_result_open_async (self->workspace, kind, rk_transcript_entry_get_path (self->entry),
-                        RK_TABLE_VIEW_COMPACT_ROWS, self->cancellable, load_cb, g_object_ref (slot));
+  task = g_task_new (self, self->cancellable, load_cb, slot);
+  data = g_new0 (LoadData, 1);
+  data->workspace = g_object_ref (self->workspace);
+  data->path = g_strdup (rk_transcript_entry_get_path (self->entry));
+  data->kind = kind;
+  g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
+  g_task_run_in_thread (task, load_thread);
   return slot;
 }
 
