@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include "rk-a11y.h"
-#include "rk-chart-export-async.h"
 #include "rk-chart-view.h"
 #include "rk-chart-walk.h"
 #include "rk-result-window.h"
@@ -44,7 +43,7 @@ struct _RkChartView
   GtkWidget       *copy_button;
   GCancellable    *cancellable;
   gulong           changed_handler;
-  char            *saving;        /* the path being saved, or NULL */
+  gboolean         exporting;
 
   cairo_surface_t *cache;        /* the chart without the hover marker */
   int              cache_w, cache_h, cache_scale;
@@ -410,15 +409,41 @@ build_kind_switcher (RkChartView *self)
 
 /* ---------------------------------------------------------------- saving */
 
-/* @path is being saved, or none (NULL). */
-static void
-set_saving (RkChartView *self,
-            const char  *path)
+typedef struct
 {
-  gboolean exporting = path != NULL;
+  char         *path;
+  RkChartFormat format;
+  RkChartStyle  style;
+} SaveJob;
 
-  g_free (self->saving);
-  self->saving = g_strdup (path);
+static void
+save_job_free (SaveJob *job)
+{
+  g_free (job->path);
+  g_free (job);
+}
+
+static void
+save_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  RkChartView *self = source;
+  SaveJob *job = task_data;
+  GError *error = NULL;
+
+  if (!rk_chart_export (self->chart, job->path, job->format, EXPORT_WIDTH, EXPORT_HEIGHT, job->style, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+set_exporting (RkChartView *self,
+               gboolean     exporting)
+{
+  self->exporting = exporting;
   /* The chart is drawn by the worker meanwhile: leave it as it is. */
   gtk_widget_set_sensitive (self->kind_dropdown, !exporting);
   gtk_widget_set_sensitive (self->series_button, !exporting);
@@ -430,18 +455,20 @@ save_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  g_autoptr(RkChartView) self = user_data;
+  RkChartView *self = RK_CHART_VIEW (object);
+  SaveJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *message = NULL;
 
-  if (!rk_chart_export_finish (RK_CHART (object), result, &error) &&
-      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;   /* the view was disposed */
-  name = g_path_get_basename (self->saving);
-  message = error != NULL ? g_strdup (error->message) : g_strdup_printf (_("Saved “%s”"), name);
-  set_saving (self, NULL);
-  gtk_label_set_text (GTK_LABEL (self->status), message);
+  set_exporting (self, FALSE);
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    gtk_label_set_text (GTK_LABEL (self->status), error->message);
+  else
+    {
+      g_autofree char *name = g_path_get_basename (job->path);
+      g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
+
+      gtk_label_set_text (GTK_LABEL (self->status), message);
+    }
 }
 
 void
@@ -449,15 +476,24 @@ rk_chart_view_save (RkChartView   *self,
                     const char    *path,
                     RkChartFormat  format)
 {
+  g_autoptr(GTask) task = NULL;
+  SaveJob *job;
+
   g_return_if_fail (RK_IS_CHART_VIEW (self));
   g_return_if_fail (path != NULL);
 
-  if (self->saving != NULL)
+  if (self->exporting)
     return;
-  set_saving (self, path);
+  job = g_new0 (SaveJob, 1);
+  job->path = g_strdup (path);
+  job->format = format;
+  job->style = current_style ();
+  task = g_task_new (self, self->cancellable, save_done_cb, NULL);
+  g_task_set_source_tag (task, rk_chart_view_save);
+  g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);
+  set_exporting (self, TRUE);
   gtk_label_set_text (GTK_LABEL (self->status), _("Saving…"));
-  rk_chart_export_async (self->chart, path, format, EXPORT_WIDTH, EXPORT_HEIGHT, current_style (),
-                         self->cancellable, save_done_cb, g_object_ref (self));
+  g_task_run_in_thread (task, save_thread);
 }
 
 static void
@@ -602,7 +638,6 @@ rk_chart_view_finalize (GObject *object)
 
   g_clear_object (&self->chart);
   g_free (self->hover_text);
-  g_free (self->saving);
 
   G_OBJECT_CLASS (rk_chart_view_parent_class)->finalize (object);
 }
