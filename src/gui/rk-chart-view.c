@@ -459,8 +459,11 @@ save_done_cb (GObject      *object,
   SaveJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
+  if (!g_task_propagate_boolean (G_TASK (result), &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;   /* the view was disposed: its template children are gone */
   set_exporting (self, FALSE);
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (error != NULL)
     gtk_label_set_text (GTK_LABEL (self->status), error->message);
   else
     {
