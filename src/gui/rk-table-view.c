@@ -9,7 +9,6 @@
 #include "rk-result-window.h"
 #include "rk-table-view.h"
 #include "rk-save.h"
-#include "rk-table-file.h"
 #include "rk-table-text.h"
 #include "rk-text.h"
 
@@ -541,6 +540,7 @@ typedef struct
   RkTableView         *self;
   RkTableExportFormat  format;
   GFile               *file;
+  GOutputStream       *stream;
   gboolean             open_after;
   gulong               pending_handler;  /* waiting for the filter to finish */
 } ExportJob;
@@ -552,6 +552,7 @@ export_job_free (ExportJob *job)
     g_clear_signal_handler (&job->pending_handler, job->self->filter_model);
   g_clear_object (&job->self);
   g_clear_object (&job->file);
+  g_clear_object (&job->stream);
   g_free (job);
 }
 
@@ -578,18 +579,18 @@ launch_done_cb (GObject      *object,
 }
 
 static void
-export_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+close_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
   g_autoptr(ExportJob) job = user_data;
   g_autoptr(GError) error = NULL;
   RkTableView *self = job->self;
 
-  if (!rk_table_export_file_finish (RK_TABLE (object), result, &error))
+  if (!g_output_stream_close_finish (G_OUTPUT_STREAM (object), result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_message (self, error->message);
+        show_message (self, _("The file could not be written."));
       return;
     }
 
@@ -609,6 +610,29 @@ export_done_cb (GObject      *object,
       show_message (self, message);
     }
   g_signal_emit (self, signals[SIGNAL_SAVED], 0, job->file);
+}
+
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(ExportJob) job = user_data;
+  g_autoptr(GError) error = NULL;
+  RkTableView *self = job->self;
+
+  if (!rk_table_export_finish (RK_TABLE (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_message (self, error->message);
+      return;
+    }
+  {
+    GOutputStream *out = job->stream;
+
+    g_output_stream_close_async (out, G_PRIORITY_DEFAULT, self->export_cancellable,
+                                 close_done_cb, g_steal_pointer (&job));
+  }
 }
 
 /* The physical rows the filter shows, in the order shown; NULL (every row)
@@ -639,9 +663,10 @@ export_shown_rows (ExportJob *job)
   g_autoptr(GBytes) rows = shown_rows (self);
   /* not job->… in the same call that hands job on: the order is unspecified */
   RkTableExportFormat format = job->format;
-  GFile *file = job->file;
+  GOutputStream *out = job->stream;
 
-  rk_table_export_file_async (self->table, format, rows, file, self->export_cancellable,
+  rk_table_export_rows_async (self->table, format, rows, out,
+                              self->export_cancellable, NULL, NULL, NULL,
                               export_done_cb, job);
 }
 
@@ -654,6 +679,40 @@ filter_settled_cb (GtkFilterListModel *model,
     return;
   g_clear_signal_handler (&job->pending_handler, model);
   export_shown_rows (job);
+}
+
+static void
+replace_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(ExportJob) job = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFileOutputStream) stream = g_file_replace_finish (G_FILE (object), result, &error);
+  RkTableView *self = job->self;
+
+  if (stream == NULL)
+    {
+      show_message (self, _("The file could not be written."));
+      g_debug ("%s", error->message);
+      return;
+    }
+  show_message (self, _("Saving…"));
+  job->stream = G_OUTPUT_STREAM (g_steal_pointer (&stream));
+  if (self->filter_text != NULL)
+    {
+      /* Save what the filter shows (issue 17: 8 rows were saved while 3
+       * were shown), once it has looked at every row. */
+      reveal_all (self);
+      if (gtk_filter_list_model_get_pending (self->filter_model) > 0)
+        {
+          job->pending_handler = g_signal_connect (self->filter_model, "notify::pending",
+                                                   G_CALLBACK (filter_settled_cb), job);
+          g_steal_pointer (&job);
+          return;
+        }
+    }
+  export_shown_rows (g_steal_pointer (&job));
 }
 
 static void
@@ -670,20 +729,9 @@ start_export (RkTableView         *self,
   job->open_after = open_after;
   if (self->export_cancellable == NULL)
     self->export_cancellable = g_cancellable_new ();
-  show_message (self, _("Saving…"));
-  if (self->filter_text != NULL)
-    {
-      /* Save what the filter shows (issue 17: 8 rows were saved while 3
-       * were shown), once it has looked at every row. */
-      reveal_all (self);
-      if (gtk_filter_list_model_get_pending (self->filter_model) > 0)
-        {
-          job->pending_handler = g_signal_connect (self->filter_model, "notify::pending",
-                                                   G_CALLBACK (filter_settled_cb), job);
-          return;
-        }
-    }
-  export_shown_rows (job);
+  g_file_replace_async (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                        G_PRIORITY_DEFAULT, self->export_cancellable,
+                        replace_done_cb, job);
 }
 
 static void

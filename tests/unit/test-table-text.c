@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test-table-text.c — table cells as people read, filter and paste them
- * (the locale's notation, nulls, TSV with hostile values, row counts), and
- * the rows a view shows written to a file. */
+/* test-table-text.c — table cells as people read, filter and paste them:
+ * the locale's notation, nulls, and TSV with hostile values. */
 #include "config.h"
 
 #include <glib/gstdio.h>
 #include <locale.h>
 
-#include "rk-table-file.h"
 #include "rk-table-text.h"
 #include "rk-util.h"
 
@@ -189,79 +187,6 @@ test_count_rows (void)
     }
 }
 
-static void
-export_done_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  GError **error = user_data;
-
-  if (!rk_table_export_file_finish (RK_TABLE (source), result, error))
-    g_assert_nonnull (*error);
-  else
-    *error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_EXISTS, "done");  /* a marker: it finished */
-}
-
-static GError *
-export_file (RkTable *table,
-             GBytes  *rows,
-             GFile   *file)
-{
-  GError *error = NULL;
-
-  rk_table_export_file_async (table, RK_TABLE_EXPORT_CSV, rows, file, NULL, export_done_cb, &error);
-  while (error == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return error;
-}
-
-static void
-test_export_file (void)
-{
-  g_autoptr(RkTable) t = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *csv = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFile) nowhere = NULL;
-  g_autoptr(GError) done = NULL;
-  g_autoptr(GError) failed = NULL;
-  g_autoptr(GBytes) rows = NULL;
-  guint32 picked[] = { 2, 0 };
-  g_auto(GStrv) lines = NULL;
-
-  if (fixtures == NULL)
-    {
-      g_test_skip (fixtures_error);
-      return;
-    }
-  t = open_dtypes ();
-  dir = g_dir_make_tmp ("rk-table-file-XXXXXX", NULL);
-  path = g_build_filename (dir, "out.csv", NULL);
-  file = g_file_new_for_path (path);
-  g_assert_true (g_file_set_contents (path, "what was there before", -1, NULL));
-
-  /* the rows given, in their order, replace the file */
-  rows = g_bytes_new (picked, sizeof picked);
-  done = export_file (t, rows, file);
-  g_assert_error (done, G_IO_ERROR, G_IO_ERROR_EXISTS);
-  g_assert_true (g_file_get_contents (path, &csv, NULL, NULL));
-  lines = g_strsplit (csv, "\r\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 4);                 /* header, 2 rows, "" */
-  g_assert_true (g_str_has_prefix (lines[0], "i,f,b,s,"));
-  g_assert_true (g_str_has_prefix (lines[1], "9223372036854775807,"));
-  g_assert_true (g_str_has_prefix (lines[2], "1,1.5,"));
-
-  /* a folder that is not there: said in one sentence */
-  nowhere = g_file_new_build_filename (dir, "missing", "out.csv", NULL);
-  failed = export_file (t, NULL, nowhere);
-  g_assert_error (failed, G_IO_ERROR, G_IO_ERROR_FAILED);
-  g_assert_cmpstr (failed->message, ==, "The file could not be written.");
-
-  g_unlink (path);
-  g_rmdir (dir);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -274,7 +199,6 @@ main (int   argc,
   g_test_add_func ("/rk/table-text/format-cell", test_format_cell);
   g_test_add_func ("/rk/table-text/tsv", test_tsv);
   g_test_add_func ("/rk/table-text/count-rows", test_count_rows);
-  g_test_add_func ("/rk/table-file/export", test_export_file);
   status = g_test_run ();
   if (fixtures != NULL)
     {
