@@ -605,7 +605,7 @@ rk_artifact_shelf_dispose (GObject *object)
     rk_artifact_shelf_set_session (self, NULL, NULL);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_ARTIFACT_SHELF);
 
   G_OBJECT_CLASS (rk_artifact_shelf_parent_class)->dispose (object);
 }
@@ -629,6 +629,15 @@ rk_artifact_shelf_class_init (RkArtifactShelfClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
   gtk_widget_class_install_action (widget_class, "shelf.save-all", "s", save_all_action);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-artifact-shelf.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkArtifactShelf, box);
+  gtk_widget_class_bind_template_child (widget_class, RkArtifactShelf, save_all_button);
+  gtk_widget_class_bind_template_child (widget_class, RkArtifactShelf, stack);
+  gtk_widget_class_bind_template_child (widget_class, RkArtifactShelf, list);
+  gtk_widget_class_bind_template_child (widget_class, RkArtifactShelf, status);
+  gtk_widget_class_bind_template_child (widget_class, RkArtifactShelf, gone_box);
+  gtk_widget_class_bind_template_child (widget_class, RkArtifactShelf, gone_label);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
   gtk_widget_class_set_css_name (widget_class, "rkartifactshelf");
@@ -637,91 +646,8 @@ rk_artifact_shelf_class_init (RkArtifactShelfClass *klass)
 static void
 rk_artifact_shelf_init (RkArtifactShelf *self)
 {
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *heading = gtk_label_new (_("Results"));
-  GtkWidget *empty = gtk_label_new (_("Tables, charts and files that code makes appear here."));
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  g_autoptr(GMenu) menu = g_menu_new ();
-
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  /* the look of the sidebar's other headings (shell's style.css) */
-  gtk_widget_add_css_class (heading, "caption-heading");
-  gtk_widget_add_css_class (heading, "dim-label");
-  gtk_widget_add_css_class (heading, "sidebar-heading");
-  gtk_label_set_xalign (GTK_LABEL (heading), 0);
-  gtk_widget_set_hexpand (heading, TRUE);
-  gtk_box_append (GTK_BOX (header), heading);
-  g_menu_append (menu, _("Save All to _Folder…"), "shelf.save-all::folder");
-  g_menu_append (menu, _("Save All as _Zip…"), "shelf.save-all::zip");
-  self->save_all_button = gtk_menu_button_new ();
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (self->save_all_button), _("Save All"));
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->save_all_button), G_MENU_MODEL (menu));
-  gtk_widget_add_css_class (self->save_all_button, "flat");
-  gtk_widget_set_margin_end (self->save_all_button, 6);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->save_all_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save all"), -1);
-  gtk_box_append (GTK_BOX (header), self->save_all_button);
-  gtk_box_append (GTK_BOX (self->box), header);
-
-  self->list = gtk_list_box_new ();
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (self->list, "navigation-sidebar");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Results"), -1);
-  g_signal_connect (self->list, "row-activated", G_CALLBACK (row_activated_cb), self);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->list);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-
-  gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (empty), 0);
-  gtk_widget_set_valign (empty, GTK_ALIGN_START);
-  gtk_widget_set_margin_start (empty, 12);
-  gtk_widget_set_margin_end (empty, 12);
-  gtk_widget_set_margin_top (empty, 6);
-  gtk_widget_add_css_class (empty, "dim-label");
-  gtk_widget_add_css_class (empty, "caption");
-  self->stack = gtk_stack_new ();
-  gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
-  gtk_stack_add_named (GTK_STACK (self->stack), scrolled, "list");
-  gtk_widget_set_vexpand (self->stack, TRUE);
-  gtk_box_append (GTK_BOX (self->box), self->stack);
-
-  self->status = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->status), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->status), 0);
-  gtk_widget_add_css_class (self->status, "caption");
-  gtk_widget_set_margin_start (self->status, 12);
-  gtk_widget_set_margin_end (self->status, 12);
-  gtk_widget_set_visible (self->status, FALSE);
-  gtk_box_append (GTK_BOX (self->box), self->status);
-
-  /* Results made before the session expired are gone: said once, with the
-   * way to make them again. */
-  self->gone_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_start (self->gone_box, 12);
-  gtk_widget_set_margin_end (self->gone_box, 12);
-  self->gone_label = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->gone_label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->gone_label), 0);
-  gtk_widget_add_css_class (self->gone_label, "caption");
-  gtk_box_append (GTK_BOX (self->gone_box), self->gone_label);
-  {
-    GtkWidget *restart = gtk_button_new_with_mnemonic (_("_Restart Session"));
-
-    gtk_actionable_set_action_name (GTK_ACTIONABLE (restart), "win.restart-session");
-    gtk_widget_set_halign (restart, GTK_ALIGN_START);
-    gtk_widget_set_tooltip_text (restart, _("Add the files again and replay the code that succeeded, to make the results again"));
-    gtk_accessible_update_property (GTK_ACCESSIBLE (restart), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                    _("Restart Session to make the results again"), -1);
-    gtk_box_append (GTK_BOX (self->gone_box), restart);
-  }
-  gtk_widget_set_visible (self->gone_box, FALSE);
-  gtk_box_append (GTK_BOX (self->box), self->gone_box);
-
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Results"), -1);
   update_empty (self);
 }
 

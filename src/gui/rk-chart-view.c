@@ -8,6 +8,8 @@
 
 #include "rk-a11y.h"
 #include "rk-chart-view.h"
+#include "rk-chart-walk.h"
+#include "rk-result-window.h"
 #include "rk-save.h"
 
 #include "rk-text.h"
@@ -36,6 +38,7 @@ struct _RkChartView
   GtkWidget       *status;
   GtkWidget       *area;
   GtkWidget       *readout;
+  GtkWidget       *save_button;
   GtkWidget       *open_button;
   GtkWidget       *copy_button;
   GCancellable    *cancellable;
@@ -247,8 +250,6 @@ key_pressed_cb (GtkEventControllerKey *controller,
                 GdkModifierType        state,
                 RkChartView           *self)
 {
-  int w = gtk_widget_get_width (self->area), h = gtk_widget_get_height (self->area);
-  guint n_series = rk_chart_get_n_series (self->chart);
   guint series = self->has_hit ? self->hit.series : 0;
   gint64 index = self->has_hit ? (gint64) self->hit.index : -1;
   int step = 0, series_step = 0;
@@ -265,34 +266,9 @@ key_pressed_cb (GtkEventControllerKey *controller,
     case GDK_KEY_Escape: set_hover (self, NULL); return TRUE;
     default: return FALSE;
     }
-  if (n_series == 0)
-    return TRUE;
-  if (series_step != 0)
-    {
-      for (guint tries = 0; tries < n_series; tries++)
-        {
-          series = (series + n_series + series_step) % n_series;
-          if (rk_chart_get_series_visible (self->chart, series))
-            break;
-        }
-      index = MAX (index, 0);
-      /* the same point of the other series, or the nearest one that exists */
-      for (gint64 i = index; i >= 0; i--)
-        if (rk_chart_locate (self->chart, w, h, series, (gsize) i, &hit))
-          {
-            set_hover (self, &hit);
-            return TRUE;
-          }
-      return TRUE;
-    }
-  if (!rk_chart_get_series_visible (self->chart, series))
-    return TRUE;
-  for (gint64 i = index + step; i >= 0 && i < (gint64) rk_chart_get_n_points (self->chart, series); i += step)
-    if (rk_chart_locate (self->chart, w, h, series, (gsize) i, &hit))
-      {
-        set_hover (self, &hit);
-        break;
-      }
+  if (rk_chart_walk (self->chart, gtk_widget_get_width (self->area), gtk_widget_get_height (self->area),
+                     series, index, step, series_step, &hit))
+    set_hover (self, &hit);
   return TRUE;
 }
 
@@ -424,11 +400,8 @@ build_kind_switcher (RkChartView *self)
         selected = n;
       n++;
     }
-  self->kind_dropdown = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (labels)), NULL);
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->kind_dropdown), G_LIST_MODEL (labels));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->kind_dropdown), selected);
-  gtk_widget_set_tooltip_text (self->kind_dropdown, _("Chart Type"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->kind_dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Chart type"), -1);
   /* A histogram or a box plot has nothing to switch to. */
   gtk_widget_set_visible (self->kind_dropdown, n > 1);
   g_signal_connect (self->kind_dropdown, "notify::selected", G_CALLBACK (kind_selected_cb), self);
@@ -486,8 +459,11 @@ save_done_cb (GObject      *object,
   SaveJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
+  if (!g_task_propagate_boolean (G_TASK (result), &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;   /* the view was disposed: its template children are gone */
   set_exporting (self, FALSE);
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (error != NULL)
     gtk_label_set_text (GTK_LABEL (self->status), error->message);
   else
     {
@@ -595,26 +571,11 @@ open_window_action (GtkWidget  *widget,
                     GVariant   *parameter)
 {
   RkChartView *self = RK_CHART_VIEW (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkWidget *window = adw_window_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *full = rk_chart_view_new (self->chart);
   g_autofree char *title = rk_text_sanitize_for_terminal (rk_chart_get_title (self->chart),
                                                           RK_TEXT_SANITIZE_SINGLE_LINE);
 
-  gtk_widget_set_margin_start (full, 12);
-  gtk_widget_set_margin_end (full, 12);
-  gtk_widget_set_margin_top (full, 6);
-  gtk_widget_set_margin_bottom (full, 12);
-  gtk_widget_set_vexpand (full, TRUE);
-  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
-  gtk_box_append (GTK_BOX (box), full);
-  adw_window_set_content (ADW_WINDOW (window), box);
-  gtk_window_set_title (GTK_WINDOW (window), title != NULL && *title != '\0' ? title : _("Chart"));
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 640);
-  if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
-  gtk_window_present (GTK_WINDOW (window));
+  rk_result_window_present (rk_chart_view_new (self->chart),
+                            title != NULL && *title != '\0' ? title : _("Chart"), widget);
 }
 
 static void
@@ -635,137 +596,26 @@ apply_compact (RkChartView *self)
     }
 }
 
-static GMenuModel *
-make_save_menu (void)
-{
-  GMenu *menu = g_menu_new ();
-
-  g_menu_append (menu, _("Save as _PNG…"), "chart.save::png");
-  g_menu_append (menu, _("Save as _SVG…"), "chart.save::svg");
-  g_menu_append (menu, _("Save as P_DF…"), "chart.save::pdf");
-  g_menu_append (menu, _("_Copy Image"), "chart.copy");
-  return G_MENU_MODEL (menu);
-}
-
 static void
 rk_chart_view_constructed (GObject *object)
 {
   RkChartView *self = RK_CHART_VIEW (object);
-  GtkEventController *motion;
-  GtkGesture *click;
-  GtkWidget *save_button;
-  GtkWidget *popover;
-  g_autoptr(GMenuModel) menu = NULL;
+  GtkWidget *menu_buttons[] = { self->kind_dropdown, self->series_button, self->save_button };
 
   G_OBJECT_CLASS (rk_chart_view_parent_class)->constructed (object);
 
   g_return_if_fail (RK_IS_CHART (self->chart));
 
-  self->cancellable = g_cancellable_new ();
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  /* Toolbar of the full view: kind, series, save. */
-  self->toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   build_kind_switcher (self);
-  gtk_box_append (GTK_BOX (self->toolbar), self->kind_dropdown);
-
-  self->series_button = gtk_menu_button_new ();
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (self->series_button), _("Series"));
-  popover = gtk_popover_new ();
-  g_signal_connect (popover, "show", G_CALLBACK (series_popover_show_cb), self);
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->series_button), popover);
-  gtk_widget_set_tooltip_text (self->series_button, _("Show or Hide Series"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->series_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Series"), -1);
   gtk_widget_set_visible (self->series_button, rk_chart_get_n_series (self->chart) > 1);
-  gtk_box_append (GTK_BOX (self->toolbar), self->series_button);
-
-  self->status = gtk_label_new (NULL);
-  gtk_widget_add_css_class (self->status, "dim-label");
-  gtk_widget_set_hexpand (self->status, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->status), 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (self->status), PANGO_ELLIPSIZE_END);
-  gtk_box_append (GTK_BOX (self->toolbar), self->status);
-
-  menu = make_save_menu ();
-  save_button = gtk_menu_button_new ();
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (save_button), "document-save-symbolic");
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (save_button), menu);
-  gtk_widget_set_tooltip_text (save_button, _("Save Chart"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (save_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save chart"), -1);
-  gtk_box_append (GTK_BOX (self->toolbar), save_button);
-  gtk_box_append (GTK_BOX (self->box), self->toolbar);
   /* The menu buttons' own toggles and popovers carry no name in GTK 4.8. */
-  for (GtkWidget *child = gtk_widget_get_first_child (self->kind_dropdown); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    rk_a11y_name_tree (child);
-  for (GtkWidget *child = gtk_widget_get_first_child (self->series_button); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    rk_a11y_name_tree (child);
-  for (GtkWidget *child = gtk_widget_get_first_child (save_button); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    rk_a11y_name_tree (child);
-  rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (self->series_button));
-  rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (save_button));
-
-  self->area = gtk_drawing_area_new ();
-  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (self->area), 320);
-  gtk_widget_set_hexpand (self->area, TRUE);
-  gtk_widget_add_css_class (self->area, "card");
-  gtk_widget_set_overflow (self->area, GTK_OVERFLOW_HIDDEN);
-  gtk_widget_set_focusable (self->area, TRUE);
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw_cb, self, NULL);
-  motion = gtk_event_controller_motion_new ();
-  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
-  gtk_widget_add_controller (self->area, motion);
-  {
-    GtkEventController *keys = gtk_event_controller_key_new ();
-
-    g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
-    gtk_widget_add_controller (self->area, keys);
-  }
-  click = gtk_gesture_click_new ();
-  g_signal_connect (click, "released", G_CALLBACK (click_cb), self);
-  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
-  gtk_box_append (GTK_BOX (self->box), self->area);
-
-  self->readout = gtk_label_new ("");
-  gtk_label_set_xalign (GTK_LABEL (self->readout), 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (self->readout), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (self->readout, "caption");
-  gtk_widget_add_css_class (self->readout, "numeric");
-  /* its name is what it says (the values); what it is for is its description */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->readout), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  _("Value under the pointer"), -1);
-  {
-    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-
-    gtk_widget_set_hexpand (self->readout, TRUE);
-    gtk_box_append (GTK_BOX (row), self->readout);
-    self->open_button = gtk_button_new_with_mnemonic (_("_Open Chart"));
-    rk_a11y_name_button (self->open_button, _("Open Chart"));
-    gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "chart.open-window");
-    gtk_widget_add_css_class (self->open_button, "flat");
-    gtk_widget_add_css_class (self->open_button, "caption");
-    gtk_widget_set_tooltip_text (self->open_button, _("Chart Type, Series and Saving"));
-    gtk_box_append (GTK_BOX (row), self->open_button);
-    self->copy_button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
-    gtk_actionable_set_action_name (GTK_ACTIONABLE (self->copy_button), "chart.copy");
-    gtk_widget_add_css_class (self->copy_button, "flat");
-    gtk_widget_set_tooltip_text (self->copy_button, _("Copy Chart as Image"));
-    gtk_accessible_update_property (GTK_ACCESSIBLE (self->copy_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                    _("Copy chart"), -1);
-    gtk_box_append (GTK_BOX (row), self->copy_button);
-    gtk_box_append (GTK_BOX (self->box), row);
-  }
+  for (guint i = 0; i < G_N_ELEMENTS (menu_buttons); i++)
+    for (GtkWidget *child = gtk_widget_get_first_child (menu_buttons[i]); child != NULL;
+         child = gtk_widget_get_next_sibling (child))
+      rk_a11y_name_tree (child);
 
   update_description (self);
   self->changed_handler = g_signal_connect (self->chart, "changed", G_CALLBACK (chart_changed_cb), self);
-  self->dark_handler = g_signal_connect (adw_style_manager_get_default (), "notify::dark",
-                                         G_CALLBACK (dark_changed_cb), self);
-  apply_compact (self);
 }
 
 static void
@@ -778,7 +628,7 @@ rk_chart_view_dispose (GObject *object)
   g_clear_signal_handler (&self->dark_handler, adw_style_manager_get_default ());
   if (self->chart != NULL)
     g_clear_signal_handler (&self->changed_handler, self->chart);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_CHART_VIEW);
   g_clear_pointer (&self->cache, cairo_surface_destroy);
 
   G_OBJECT_CLASS (rk_chart_view_parent_class)->dispose (object);
@@ -830,10 +680,7 @@ rk_chart_view_set_property (GObject      *object,
       self->chart = g_value_dup_object (value);
       break;
     case PROP_COMPACT:
-      if (self->box == NULL)
-        self->compact = g_value_get_boolean (value);
-      else
-        rk_chart_view_set_compact (self, g_value_get_boolean (value));
+      rk_chart_view_set_compact (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -865,6 +712,23 @@ rk_chart_view_class_init (RkChartViewClass *klass)
   gtk_widget_class_install_action (widget_class, "chart.copy", NULL, copy_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "chart.copy", NULL);
 
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-chart-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkChartView, box);
+  gtk_widget_class_bind_template_child (widget_class, RkChartView, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, RkChartView, kind_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RkChartView, series_button);
+  gtk_widget_class_bind_template_child (widget_class, RkChartView, status);
+  gtk_widget_class_bind_template_child (widget_class, RkChartView, save_button);
+  gtk_widget_class_bind_template_child (widget_class, RkChartView, area);
+  gtk_widget_class_bind_template_child (widget_class, RkChartView, readout);
+  gtk_widget_class_bind_template_child (widget_class, RkChartView, open_button);
+  gtk_widget_class_bind_template_child (widget_class, RkChartView, copy_button);
+  gtk_widget_class_bind_template_callback (widget_class, series_popover_show_cb);
+  gtk_widget_class_bind_template_callback (widget_class, motion_cb);
+  gtk_widget_class_bind_template_callback (widget_class, leave_cb);
+  gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, click_cb);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
   gtk_widget_class_set_css_name (widget_class, "rkchartview");
@@ -873,6 +737,14 @@ rk_chart_view_class_init (RkChartViewClass *klass)
 static void
 rk_chart_view_init (RkChartView *self)
 {
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->cancellable = g_cancellable_new ();
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw_cb, self, NULL);
+  rk_a11y_name_button (self->open_button, _("Open Chart"));
+  rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (self->series_button));
+  rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (self->save_button));
+  self->dark_handler = g_signal_connect (adw_style_manager_get_default (), "notify::dark",
+                                         G_CALLBACK (dark_changed_cb), self);
 }
 
 GtkWidget *
@@ -880,13 +752,6 @@ rk_chart_view_new (RkChart *chart)
 {
   g_return_val_if_fail (RK_IS_CHART (chart), NULL);
   return g_object_new (RK_TYPE_CHART_VIEW, "chart", chart, NULL);
-}
-
-RkChart *
-rk_chart_view_get_chart (RkChartView *self)
-{
-  g_return_val_if_fail (RK_IS_CHART_VIEW (self), NULL);
-  return self->chart;
 }
 
 gboolean

@@ -13,7 +13,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RkChartView, rk_chart_view, RK, CHART_VIEW, GtkWidget)
 
 GtkWidget  *rk_chart_view_new              (RkChart     *chart);
-RkChart    *rk_chart_view_get_chart        (RkChartView *self);
 /* Compact: no toolbar, a fixed height for the chat (the default is full). */
 gboolean    rk_chart_view_get_compact      (RkChartView *self);
 void        rk_chart_view_set_compact      (RkChartView *self,

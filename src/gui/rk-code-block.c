@@ -312,13 +312,6 @@ rk_code_block_init (RkCodeBlock *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view)));
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);
-  gtk_label_set_text (self->caption, _("Code"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->copy_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy code"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Code"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Code block"), -1);
   update_scheme (self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (dark_changed_cb), self, G_CONNECT_SWAPPED);
@@ -329,8 +322,7 @@ rk_code_block_new (const char *language)
 {
   RkCodeBlock *self = g_object_new (RK_TYPE_CODE_BLOCK, NULL);
 
+  /* without a language, the caption stays the template's "Code" */
   rk_code_block_set_language (self, language);
-  if (language == NULL)
-    gtk_label_set_text (self->caption, _("Code"));
   return GTK_WIDGET (self);
 }

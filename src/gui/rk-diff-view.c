@@ -161,7 +161,6 @@ rk_diff_view_init (RkDiffView *self)
   update_colors (self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (update_colors), self, G_CONNECT_SWAPPED);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->view), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Code changes"), -1);
 }
 
 GtkWidget *

@@ -542,120 +542,72 @@ build_attachment (RkEntryRow *self)
 
 /* -- binding ----------------------------------------------------------------- */
 
-/* What a screen reader says for the row as a list item: GTK 4.8 gives the
- * list's own item widget (the row's parent) no name at all. */
-static void
-name_list_item (RkEntryRow *self)
+/* Each kind of entry: how its content is built, the group of rows it is
+ * styled with, and what a screen reader calls the row as a list item. */
+static const struct
 {
-  GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self));
-  const char *name;
-
-  if (parent == NULL || self->entry == NULL)
-    return;
-  switch ((int) rk_transcript_entry_get_kind (self->entry))
-    {
-    case RK_ENTRY_ATTACHMENT: name = _("File"); break;
-    case RK_ENTRY_USER:       name = _("Question"); break;
-    case RK_ENTRY_ASSISTANT:  name = _("Reply"); break;
-    case RK_ENTRY_ANSWER:     name = _("Answer"); break;
-    case RK_ENTRY_REASONING:  name = _("The model’s reasoning"); break;
-    case RK_ENTRY_CODE:       name = _("Code"); break;
-    case RK_ENTRY_APPROVAL:   name = _("Decision on the code"); break;
-    case RK_ENTRY_STREAM:
-    case RK_ENTRY_RESULT:     name = _("Output"); break;
-    case RK_ENTRY_TABLE:      name = _("Table"); break;
-    case RK_ENTRY_CHART:      name = _("Chart"); break;
-    case RK_ENTRY_FIGURE:     name = _("Figure"); break;
-    case RK_ENTRY_FILE:       name = _("File made by the code"); break;
-    case RK_ENTRY_ERROR:      name = _("Error"); break;
-    default:                  name = _("Note"); break;
-    }
-  gtk_accessible_update_property (GTK_ACCESSIBLE (parent), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-}
+  GtkWidget  *(*build) (RkEntryRow *self);
+  const char  *group;
+  const char  *name;
+} row_kinds[] = {
+  [RK_ENTRY_USER]       = { build_user,       "rk-row-user",      N_("Question") },
+  [RK_ENTRY_ASSISTANT]  = { build_prose,      "rk-row-assistant", N_("Reply") },
+  [RK_ENTRY_REASONING]  = { build_reasoning,  "rk-row-assistant", N_("The model’s reasoning") },
+  [RK_ENTRY_CODE]       = { build_code,       "rk-row-cell",      N_("Code") },
+  [RK_ENTRY_APPROVAL]   = { build_approval,   "rk-row-cell",      N_("Decision on the code") },
+  [RK_ENTRY_STREAM]     = { build_output,     "rk-row-cell",      N_("Output") },
+  [RK_ENTRY_RESULT]     = { build_output,     "rk-row-cell",      N_("Output") },
+  [RK_ENTRY_TABLE]      = { build_loaded,     "rk-row-cell",      N_("Table") },
+  [RK_ENTRY_FIGURE]     = { build_figure,     "rk-row-cell",      N_("Figure") },
+  [RK_ENTRY_CHART]      = { build_loaded,     "rk-row-cell",      N_("Chart") },
+  [RK_ENTRY_FILE]       = { build_file,       "rk-row-cell",      N_("File made by the code") },
+  [RK_ENTRY_ERROR]      = { build_error,      "rk-row-cell",      N_("Error") },
+  [RK_ENTRY_ANSWER]     = { build_prose,      "rk-row-assistant", N_("Answer") },
+  [RK_ENTRY_NOTE]       = { build_error,      "rk-row-note",      N_("Note") },
+  [RK_ENTRY_ATTACHMENT] = { build_attachment, "rk-row-file",      N_("File") },
+};
 
 void
 rk_entry_row_bind (RkEntryRow        *self,
                    RkTranscriptEntry *entry,
                    RkWorkspace       *workspace)
 {
-  GtkWidget *content;
-  const char *group;
+  GtkWidget *parent;
+  const char *group = "rk-row-note";
+  const char *name = N_("Note");
+  guint kind;
 
   g_return_if_fail (RK_IS_ENTRY_ROW (self));
   g_return_if_fail (RK_IS_TRANSCRIPT_ENTRY (entry));
 
+  parent = gtk_widget_get_parent (GTK_WIDGET (self));
+  kind = rk_transcript_entry_get_kind (entry);
   rk_entry_row_unbind (self);
   self->entry = g_object_ref (entry);
   self->workspace = workspace ? g_object_ref (workspace) : NULL;
   self->cancellable = g_cancellable_new ();
 
-  switch (rk_transcript_entry_get_kind (entry))
+  if (kind < G_N_ELEMENTS (row_kinds) && row_kinds[kind].build != NULL)
     {
-    case RK_ENTRY_ATTACHMENT:
-      content = build_attachment (self);
-      group = "rk-row-file";
-      break;
-    case RK_ENTRY_USER:
-      content = build_user (self);
-      group = "rk-row-user";
-      break;
-    case RK_ENTRY_ASSISTANT:
-    case RK_ENTRY_ANSWER:
-      content = build_prose (self);
-      group = "rk-row-assistant";
-      break;
-    case RK_ENTRY_REASONING:
-      content = build_reasoning (self);
-      group = "rk-row-assistant";
-      break;
-    case RK_ENTRY_CODE:
-      content = build_code (self);
-      group = "rk-row-cell";
-      break;
-    case RK_ENTRY_APPROVAL:
-      content = build_approval (self);
-      group = "rk-row-cell";
-      break;
-    case RK_ENTRY_STREAM:
-    case RK_ENTRY_RESULT:
-      content = build_output (self);
-      group = "rk-row-cell";
-      break;
-    case RK_ENTRY_TABLE:
-    case RK_ENTRY_CHART:
-      content = build_loaded (self);
-      group = "rk-row-cell";
-      break;
-    case RK_ENTRY_FIGURE:
-      content = build_figure (self);
-      group = "rk-row-cell";
-      break;
-    case RK_ENTRY_FILE:
-      content = build_file (self);
-      group = "rk-row-cell";
-      break;
-    case RK_ENTRY_ERROR:
-      content = build_error (self);
-      group = rk_transcript_entry_get_cell_id (entry) ? "rk-row-cell" : "rk-row-note";
-      break;
-    case RK_ENTRY_NOTE:
-      content = build_error (self);
-      group = "rk-row-note";
-      break;
-    default:
-      content = status_line (NULL, rk_transcript_entry_get_text (entry));
-      group = "rk-row-note";
-      break;
+      self->content = row_kinds[kind].build (self);
+      group = row_kinds[kind].group;
+      name = row_kinds[kind].name;
+      /* an error outside any cell (the model's, the session's) is a note */
+      if (kind == RK_ENTRY_ERROR && rk_transcript_entry_get_cell_id (entry) == NULL)
+        group = "rk-row-note";
     }
-  self->content = content;
-  gtk_box_append (GTK_BOX (self->frame), content);
+  else
+    self->content = status_line (NULL, rk_transcript_entry_get_text (entry));
+  gtk_box_append (GTK_BOX (self->frame), self->content);
   gtk_widget_add_css_class (GTK_WIDGET (self), group);
   if (g_str_equal (group, "rk-row-cell"))
     gtk_widget_add_css_class (self->frame, "rk-cell-group");
   else
     gtk_widget_remove_css_class (self->frame, "rk-cell-group");
   g_object_set_data (G_OBJECT (self), "rk-row-group", (gpointer) group);
-  name_list_item (self);
+  /* GTK 4.8 gives the list's own item widget (the row's parent) no name */
+  if (parent != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (parent), GTK_ACCESSIBLE_PROPERTY_LABEL, _(name), -1);
 }
 
 void

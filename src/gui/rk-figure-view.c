@@ -243,6 +243,7 @@ rk_figure_view_class_init (RkFigureViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkFigureView, error_label);
   gtk_widget_class_bind_template_child (widget_class, RkFigureView, open_button);
   gtk_widget_class_bind_template_callback (widget_class, open_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, picture_pressed_cb);
   gtk_widget_class_set_css_name (widget_class, "rk-figure-view");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -251,14 +252,7 @@ static void
 rk_figure_view_init (RkFigureView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Figure"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->open_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Open figure"), -1);
-  {
-    GtkGesture *click = gtk_gesture_click_new ();
-    g_signal_connect (click, "pressed", G_CALLBACK (picture_pressed_cb), self);
-    gtk_widget_add_controller (GTK_WIDGET (self->picture), GTK_EVENT_CONTROLLER (click));
-    gtk_widget_set_cursor_from_name (GTK_WIDGET (self->picture), "zoom-in");
-  }
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self->picture), "zoom-in");
 }
 
 GtkWidget *

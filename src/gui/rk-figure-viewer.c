@@ -146,20 +146,6 @@ copy_action (GtkWidget  *widget,
 
 /* --------------------------------------------------------------- object */
 
-static GtkWidget *
-icon_button (const char *icon,
-             const char *action,
-             const char *tooltip,
-             const char *name)
-{
-  GtkWidget *button = gtk_button_new_from_icon_name (icon);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-  return button;
-}
-
 static void
 rk_figure_viewer_dispose (GObject *object)
 {
@@ -168,6 +154,7 @@ rk_figure_viewer_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->paintable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_FIGURE_VIEWER);
 
   G_OBJECT_CLASS (rk_figure_viewer_parent_class)->dispose (object);
 }
@@ -206,53 +193,19 @@ rk_figure_viewer_class_init (RkFigureViewerClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "figure.zoom-fit", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "figure.save", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-figure-viewer.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkFigureViewer, scrolled);
+  gtk_widget_class_bind_template_child (widget_class, RkFigureViewer, picture);
+  gtk_widget_class_bind_template_child (widget_class, RkFigureViewer, zoom_label);
+  gtk_widget_class_bind_template_child (widget_class, RkFigureViewer, save_button);
 }
 
 static void
 rk_figure_viewer_init (RkFigureViewer *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *header = adw_header_bar_new ();
-  GtkWidget *zoom_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
-  gtk_window_set_default_size (GTK_WINDOW (self), 900, 700);
-
-  gtk_widget_add_css_class (zoom_box, "linked");
-  gtk_box_append (GTK_BOX (zoom_box), icon_button ("zoom-out-symbolic", "figure.zoom-out", _("Zoom Out"), _("Zoom out")));
-  self->zoom_label = gtk_button_new_with_label (_("Fit"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->zoom_label), "figure.zoom-fit");
-  gtk_widget_set_tooltip_text (self->zoom_label, _("Fit to Window"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->zoom_label), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Fit to window"), -1);
-  gtk_box_append (GTK_BOX (zoom_box), self->zoom_label);
-  gtk_box_append (GTK_BOX (zoom_box), icon_button ("zoom-in-symbolic", "figure.zoom-in", _("Zoom In"), _("Zoom in")));
-  adw_header_bar_pack_start (ADW_HEADER_BAR (header), zoom_box);
-  /* the zoom button shows the level: keep it a label, not the child label */
-  {
-    GtkWidget *child = gtk_button_get_child (GTK_BUTTON (self->zoom_label));
-    self->zoom_label = child;
-  }
-  self->save_button = icon_button ("document-save-symbolic", "figure.save", _("Save Figure"), _("Save"));
-  adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->save_button);
-  adw_header_bar_pack_end (ADW_HEADER_BAR (header),
-                           icon_button ("edit-copy-symbolic", "figure.copy", _("Copy Figure"), _("Copy figure")));
-  gtk_box_append (GTK_BOX (box), header);
-
-  self->picture = gtk_picture_new ();
-  gtk_widget_set_hexpand (self->picture, TRUE);
-  gtk_widget_set_vexpand (self->picture, TRUE);
-  self->scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->picture);
-  gtk_widget_set_vexpand (self->scrolled, TRUE);
-  /* where rk_save_toast() says how a save went */
-  {
-    GtkWidget *toasts = adw_toast_overlay_new ();
-
-    adw_toast_overlay_set_child (ADW_TOAST_OVERLAY (toasts), self->scrolled);
-    gtk_box_append (GTK_BOX (box), toasts);
-  }
-
-  adw_window_set_content (ADW_WINDOW (self), box);
 }
 
 GtkWidget *

@@ -289,7 +289,6 @@ static void
 rk_output_view_init (RkOutputView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Cell output"), -1);
   rk_a11y_name_button (GTK_WIDGET (self->stop_button), _("Stop"));
   rk_a11y_name_button (GTK_WIDGET (self->more_button), _("Show more"));
   refresh (self);

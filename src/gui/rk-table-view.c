@@ -6,18 +6,14 @@
 #include "config.h"
 
 #include "rk-a11y.h"
+#include "rk-result-window.h"
 #include "rk-table-view.h"
 #include "rk-save.h"
-#include "rk-number.h"
+#include "rk-table-text.h"
 #include "rk-text.h"
-
-#include <adwaita.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
-#include <locale.h>
-#include <math.h>
-#include <string.h>
 
 /* Above this many rows a sort shows its progress. */
 #define BIG_TABLE_ROWS 100000
@@ -61,6 +57,9 @@ struct _RkTableView
   GtkWidget          *column_view;
   GtkWidget          *footer;
   GtkWidget          *footer_box;
+  GtkWidget          *save_button;
+  GtkWidget          *open_button;
+  GMenuModel         *save_menu;
 
   GtkSliceListModel  *slice;
   GtkFilterListModel *filter_model;
@@ -121,68 +120,6 @@ column_type_label (RkTableColumnType type)
     default:
       return C_("column type", "text");
     }
-}
-
-/* The C-locale text of a float cell re-written with the locale's decimal
- * point and, when @group, its thousands separator; the precision is kept
- * (what a copy gives; the cells show rk_number_format_float's rounding). */
-static char *
-localize_float (const char *c_text,
-                double      value,
-                gboolean    group)
-{
-  const char *dot;
-  int decimals = 0;
-
-  if (!isfinite (value) || strpbrk (c_text, "eE") != NULL)
-    {
-      const char *point = localeconv ()->decimal_point;
-      g_autoptr(GString) s = g_string_new (c_text);
-
-      if (point != NULL && strcmp (point, ".") != 0)
-        g_string_replace (s, ".", point, 1);
-      return g_string_free (g_steal_pointer (&s), FALSE);
-    }
-
-  dot = strchr (c_text, '.');
-  if (dot != NULL)
-    decimals = (int) strspn (dot + 1, "0123456789");
-  return group ? g_strdup_printf ("%'.*f", decimals, value)
-               : g_strdup_printf ("%.*f", decimals, value);
-}
-
-/* Display text for a cell, or NULL for a null cell: floats rounded as
- * people read them, or @exact (a copy). */
-static char *
-format_cell (RkTable *table,
-             guint    row,
-             guint    column,
-             gboolean group,
-             gboolean exact)
-{
-  RkTableColumnType type;
-
-  if (rk_table_is_null (table, row, column))
-    return NULL;
-
-  type = rk_table_get_column_type (table, column);
-  if (type == RK_TABLE_COLUMN_INT64)
-    {
-      gint64 v = 0;
-
-      rk_table_get_int64 (table, row, column, &v);
-      return group ? g_strdup_printf ("%'" G_GINT64_FORMAT, v)
-                   : g_strdup_printf ("%" G_GINT64_FORMAT, v);
-    }
-  if (type == RK_TABLE_COLUMN_FLOAT64)
-    {
-      g_autofree char *text = rk_table_get_cell_text (table, row, column);
-      double v = NAN;
-
-      rk_table_get_double (table, row, column, &v);
-      return exact ? localize_float (text, v, group) : rk_number_format_float (text, v, group, NULL);
-    }
-  return rk_table_get_cell_text (table, row, column);
 }
 
 /* A null says so; a value cut short at the column's edge (the ellipsis)
@@ -289,7 +226,7 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
 
   if (row == NULL)
     return;
-  text = format_cell (self->table, rk_table_row_get_index (row), column, TRUE, FALSE);
+  text = rk_table_text_format_cell (self->table, rk_table_row_get_index (row), column, RK_CELL_TEXT_GROUP);
   /* A null is shown, dimmed and in italics, so it never looks like "". */
   set_null_look (label, text == NULL);
   set_description (label, text);
@@ -322,33 +259,15 @@ probe_compare_cb (gconstpointer a,
 static void
 update_status (RkTableView *self)
 {
-  guint total = rk_table_get_n_rows (self->table);
-  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
-  g_autofree char *total_text = g_strdup_printf ("%'u", total);
   g_autofree char *text = NULL;
 
   if (self->sorting)
     text = g_strdup (_("Sorting…"));
-  else if (self->compact)
-    {
-      if (total > shown)
-        {
-          g_autofree char *shown_text = g_strdup_printf ("%'u", shown);
-          /* Translators: "First 20 of 1,000,000 rows" */
-          text = g_strdup_printf (_("First %s of %s rows"), shown_text, total_text);
-        }
-      else
-        text = g_strdup_printf (ngettext ("%s row", "%s rows", total), total_text);
-    }
-  else if (self->filter_text != NULL)
-    {
-      g_autofree char *shown_text = g_strdup_printf ("%'u", shown);
-      /* Translators: "12 of 1,000,000 rows" (the rest are filtered out) */
-      text = g_strdup_printf (_("%s of %s rows"), shown_text, total_text);
-    }
   else
-    text = g_strdup_printf (ngettext ("%s row", "%s rows", total), total_text);
-
+    text = rk_table_text_count_rows (rk_table_get_n_rows (self->table),
+                                     g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)),
+                                     self->compact ? RK_ROWS_FIRST
+                                     : self->filter_text != NULL ? RK_ROWS_FILTERED : RK_ROWS_ALL);
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   gtk_label_set_text (GTK_LABEL (self->footer), text);
 }
@@ -485,24 +404,9 @@ filter_match_cb (gpointer item,
                  gpointer user_data)
 {
   RkTableView *self = user_data;
-  RkTableRow *row = item;
-  guint n_columns = rk_table_get_n_columns (self->table);
-  guint index = rk_table_row_get_index (row);
 
-  if (self->filter_text == NULL)
-    return TRUE;
-  for (guint c = 0; c < n_columns; c++)
-    {
-      g_autofree char *text = format_cell (self->table, index, c, FALSE, FALSE);
-      g_autofree char *folded = NULL;
-
-      if (text == NULL)
-        continue;
-      folded = g_utf8_casefold (text, -1);
-      if (strstr (folded, self->filter_text) != NULL)
-        return TRUE;
-    }
-  return FALSE;
+  return self->filter_text == NULL ||
+         rk_table_text_row_matches (self->table, rk_table_row_get_index (item), self->filter_text);
 }
 
 static void
@@ -536,40 +440,18 @@ n_items_changed_cb (GListModel  *model,
 
 /* ----------------------------------------------------------------- copy */
 
-static void
-append_tsv_field (GString    *out,
-                  const char *text)
-{
-  for (const char *p = text; *p != '\0'; p++)
-    g_string_append_c (out, (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p);
-}
-
-static char *
-selection_tsv (RkTableView *self,
-               int          only_column);
-
-char *
-rk_table_view_get_selection_tsv (RkTableView *self)
-{
-  g_return_val_if_fail (RK_IS_TABLE_VIEW (self), NULL);
-  return selection_tsv (self, -1);
-}
-
 /* The selected rows (all rows when none is), every column or @only_column. */
 static char *
 selection_tsv (RkTableView *self,
                int          only_column)
 {
+  GListModel *model = G_LIST_MODEL (self->selection);
   g_autoptr(GtkBitset) selected = NULL;
-  GListModel *model;
-  guint n_columns;
-  GString *out;
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
   GtkBitsetIter iter;
   guint position;
 
   reveal_all (self);
-  model = G_LIST_MODEL (self->selection);
-  n_columns = rk_table_get_n_columns (self->table);
   selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
   /* nothing selected: the whole table, unless it is too big to paste */
   if (gtk_bitset_is_empty (selected) && g_list_model_get_n_items (model) <= COPY_ALL_MAX_ROWS)
@@ -577,41 +459,26 @@ selection_tsv (RkTableView *self,
       gtk_bitset_unref (selected);
       selected = gtk_bitset_new_range (0, g_list_model_get_n_items (model));
     }
-
-  out = g_string_new (NULL);
-  /* The header row first, as Save writes it (issue 17: Copy left it out). */
-  for (guint c = 0; c < n_columns; c++)
-    {
-      if (only_column >= 0 && c != (guint) only_column)
-        continue;
-      if (c > 0 && only_column < 0)
-        g_string_append_c (out, '\t');
-      append_tsv_field (out, rk_table_get_column_name (self->table, c) ? rk_table_get_column_name (self->table, c) : "");
-    }
-  g_string_append_c (out, '\n');
   for (gboolean ok = gtk_bitset_iter_init_first (&iter, selected, &position);
        ok;
        ok = gtk_bitset_iter_next (&iter, &position))
     {
       g_autoptr(RkTableRow) row = g_list_model_get_item (model, position);
+      guint index;
 
       if (row == NULL)
         continue;
-      for (guint c = 0; c < n_columns; c++)
-        {
-          g_autofree char *text = NULL;
-
-          if (only_column >= 0 && c != (guint) only_column)
-            continue;
-          text = format_cell (self->table, rk_table_row_get_index (row), c, FALSE, TRUE);
-          if (c > 0 && only_column < 0)
-            g_string_append_c (out, '\t');
-          if (text != NULL)
-            append_tsv_field (out, text);
-        }
-      g_string_append_c (out, '\n');
+      index = rk_table_row_get_index (row);
+      g_array_append_val (rows, index);
     }
-  return g_string_free (out, FALSE);
+  return rk_table_text_tsv (self->table, (const guint *) rows->data, rows->len, only_column);
+}
+
+char *
+rk_table_view_get_selection_tsv (RkTableView *self)
+{
+  g_return_val_if_fail (RK_IS_TABLE_VIEW (self), NULL);
+  return selection_tsv (self, -1);
 }
 
 static void
@@ -942,27 +809,10 @@ rk_table_view_open_window (RkTable    *table,
                            const char *title,
                            GtkWidget  *parent)
 {
-  GtkRoot *root = parent != NULL ? gtk_widget_get_root (parent) : NULL;
-  GtkWidget *window = adw_window_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *header = adw_header_bar_new ();
   GtkWidget *full = rk_table_view_new (table);
 
   rk_table_view_set_title (RK_TABLE_VIEW (full), title);
-  gtk_widget_set_margin_start (full, 12);
-  gtk_widget_set_margin_end (full, 12);
-  gtk_widget_set_margin_top (full, 6);
-  gtk_widget_set_margin_bottom (full, 12);
-  gtk_widget_set_vexpand (full, TRUE);
-  gtk_box_append (GTK_BOX (box), header);
-  gtk_box_append (GTK_BOX (box), full);
-  adw_window_set_content (ADW_WINDOW (window), box);
-  gtk_window_set_title (GTK_WINDOW (window), title != NULL ? title : _("Table"));
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 640);
-  if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
-  gtk_window_present (GTK_WINDOW (window));
-  return GTK_WINDOW (window);
+  return rk_result_window_present (full, title != NULL ? title : _("Table"), parent);
 }
 
 /* The whole table in a window of its own, for working with it. */
@@ -1128,29 +978,17 @@ update_accessible_name (RkTableView *self)
   gtk_widget_set_visible (self->title_label, self->title != NULL);
 }
 
-static GMenuModel *
-make_save_menu (void)
-{
-  GMenu *menu = g_menu_new ();
-
-  g_menu_append (menu, _("Save as _CSV…"), "table.save::csv");
-  g_menu_append (menu, _("Save as _XLSX…"), "table.save::xlsx");
-  g_menu_append (menu, _("_Open in Spreadsheet App"), "table.open-external");
-  return G_MENU_MODEL (menu);
-}
-
 /* The save menu's popover is made when first opened: a popover menu is one
  * of the costlier parts of a view that may never be asked to save. */
 static void
 create_save_popup_cb (GtkMenuButton *button,
                       gpointer       user_data)
 {
-  g_autoptr(GMenuModel) menu = NULL;
+  RkTableView *self = user_data;
 
   if (gtk_menu_button_get_popover (button) != NULL)
     return;
-  menu = make_save_menu ();
-  gtk_menu_button_set_menu_model (button, menu);
+  gtk_menu_button_set_menu_model (button, self->save_menu);
   rk_menu_button_quiet_tooltip (button);
 }
 
@@ -1158,55 +996,10 @@ static void
 rk_table_view_constructed (GObject *object)
 {
   RkTableView *self = RK_TABLE_VIEW (object);
-  GtkWidget *copy_button;
-  GtkWidget *save_button;
 
   G_OBJECT_CLASS (rk_table_view_parent_class)->constructed (object);
 
   g_return_if_fail (RK_IS_TABLE (self->table));
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  /* Toolbar of the full view. */
-  self->toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  self->title_label = gtk_label_new (NULL);
-  gtk_widget_add_css_class (self->title_label, "heading");
-  gtk_label_set_ellipsize (GTK_LABEL (self->title_label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (self->title_label), 0.0);
-  gtk_box_append (GTK_BOX (self->toolbar), self->title_label);
-
-  self->spinner = gtk_spinner_new ();
-  gtk_widget_set_visible (self->spinner, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->spinner), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sorting"), -1);
-  gtk_box_append (GTK_BOX (self->toolbar), self->spinner);
-
-  self->status_label = gtk_label_new (NULL);
-  gtk_widget_add_css_class (self->status_label, "dim-label");
-  gtk_widget_set_hexpand (self->status_label, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->status_label), 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (self->status_label), PANGO_ELLIPSIZE_END);
-  gtk_box_append (GTK_BOX (self->toolbar), self->status_label);
-
-  self->filter_entry = gtk_search_entry_new ();
-  g_object_set (self->filter_entry, "placeholder-text", _("Filter rows"), NULL);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->filter_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Filter rows"), -1);
-  g_signal_connect (self->filter_entry, "search-changed", G_CALLBACK (filter_changed_cb), self);
-  gtk_box_append (GTK_BOX (self->toolbar), self->filter_entry);
-
-  copy_button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (copy_button), "table.copy");
-  gtk_widget_set_tooltip_text (copy_button, _("Copy Selected Rows"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (copy_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy"), -1);
-  gtk_box_append (GTK_BOX (self->toolbar), copy_button);
-
-  save_button = gtk_menu_button_new ();
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (save_button), "document-save-symbolic");
-  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (save_button), create_save_popup_cb, NULL, NULL);
-  gtk_widget_set_tooltip_text (save_button, _("Save Table"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (save_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Save table"), -1);
-  gtk_box_append (GTK_BOX (self->toolbar), save_button);
-  gtk_box_append (GTK_BOX (self->box), self->toolbar);
 
   /* Model chain: table → slice (compact, or the rows revealed so far) →
    * filter → selection. The slice is cut before the view sees it: a list
@@ -1218,41 +1011,10 @@ rk_table_view_constructed (GObject *object)
   gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
   g_signal_connect (self->filter_model, "items-changed", G_CALLBACK (n_items_changed_cb), self);
   self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
-
-  self->column_view = gtk_column_view_new (g_object_ref (GTK_SELECTION_MODEL (self->selection)));
-  gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (self->column_view), TRUE);
-  gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (self->column_view), FALSE);
-  gtk_widget_add_css_class (self->column_view, "data-table");
+  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (self->selection));
   add_first_columns (self);
   g_signal_connect (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)), "changed",
                     G_CALLBACK (sorter_changed_cb), self);
-
-  self->scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->column_view);
-  gtk_widget_add_css_class (self->scrolled, "card");
-  gtk_widget_set_overflow (self->scrolled, GTK_OVERFLOW_HIDDEN);
-  gtk_box_append (GTK_BOX (self->box), self->scrolled);
-
-  self->footer_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  self->footer = gtk_label_new (NULL);
-  gtk_widget_add_css_class (self->footer, "dim-label");
-  gtk_widget_add_css_class (self->footer, "caption");
-  gtk_label_set_xalign (GTK_LABEL (self->footer), 0.0);
-  gtk_widget_set_hexpand (self->footer, TRUE);
-  gtk_box_append (GTK_BOX (self->footer_box), self->footer);
-  {
-    GtkWidget *open = gtk_button_new_with_mnemonic (_("_Open Table"));
-
-    rk_a11y_name_button (open, _("Open Table"));
-
-    gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "table.open-window");
-    gtk_widget_add_css_class (open, "flat");
-    gtk_widget_add_css_class (open, "caption");
-    gtk_widget_set_tooltip_text (open, _("All Rows, with Sorting, Filtering, Copying and Saving"));
-    gtk_box_append (GTK_BOX (self->footer_box), open);
-  }
-  gtk_box_append (GTK_BOX (self->box), self->footer_box);
 
   update_accessible_name (self);
   apply_compact (self);
@@ -1273,7 +1035,7 @@ rk_table_view_dispose (GObject *object)
                                           sorter_changed_cb, self);
   if (self->filter_model != NULL)
     g_signal_handlers_disconnect_by_func (self->filter_model, n_items_changed_cb, self);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_TABLE_VIEW);
   g_clear_object (&self->selection);
   g_clear_object (&self->filter_model);
   g_clear_object (&self->filter);
@@ -1331,7 +1093,7 @@ rk_table_view_set_property (GObject      *object,
       self->table = g_value_dup_object (value);
       break;
     case PROP_COMPACT:
-      if (self->box == NULL)
+      if (self->slice == NULL)   /* not constructed yet */
         self->compact = g_value_get_boolean (value);
       else
         rk_table_view_set_compact (self, g_value_get_boolean (value));
@@ -1379,6 +1141,22 @@ rk_table_view_class_init (RkTableViewClass *klass)
   gtk_widget_class_install_action (widget_class, "table.open-window", NULL, open_window_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "table.copy", NULL);
 
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-table-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, box);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, title_label);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, filter_entry);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, save_button);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, save_menu);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, scrolled);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, footer_box);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, footer);
+  gtk_widget_class_bind_template_child (widget_class, RkTableView, open_button);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
   gtk_widget_class_set_css_name (widget_class, "rktableview");
@@ -1387,6 +1165,9 @@ rk_table_view_class_init (RkTableViewClass *klass)
 static void
 rk_table_view_init (RkTableView *self)
 {
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->save_button), create_save_popup_cb, self, NULL);
+  rk_a11y_name_button (self->open_button, _("Open Table"));
   self->probe_column = -1;
   self->revealed = FIRST_PAGE_ROWS;
 }
