@@ -5,11 +5,10 @@
 #define G_LOG_DOMAIN "rk-sidebar"
 #include "config.h"
 
-#include <adwaita.h>
 #include <glib/gi18n.h>
-#include <inttypes.h>
 
 #include "rk-artifact-shelf.h"
+#include "rk-file-summary.h"
 #include "rk-sidebar.h"
 #include "rk-text.h"
 
@@ -21,8 +20,7 @@ struct _RkSidebar
   GtkListBox          *files_list;
   GtkLabel            *conversations_heading;
   GtkLabel            *files_heading;
-  AdwBin              *artifact_slot;
-  GtkWidget           *artifact_shelf;
+  RkArtifactShelf     *artifact_shelf;
 
   RkConversationStore *store;
   RkConversation      *conversation;
@@ -207,41 +205,6 @@ store_items_changed_cb (RkSidebar *self)
 
 /* -- files -- */
 
-static char *
-describe_profile (const RkFileProfile *profile)
-{
-  if (profile->error != NULL)
-    return g_strdup (profile->error);
-  if (profile->tables != NULL && profile->tables->len > 0)
-    {
-      const RkTableProfile *table = g_ptr_array_index (profile->tables, 0);
-      g_autofree char *rows = g_strdup_printf ("%" G_GUINT64_FORMAT, table->rows);
-
-      if (profile->sheets > 1)
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u sheet", "%u sheets", profile->sheets),
-                                profile->sheets);
-      if (profile->tables->len > 1)
-        /* Translators: a file with several sheets or tables. */
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u table", "%u tables", profile->tables->len),
-                                profile->tables->len);
-      if (table->rows == 1)
-        /* TRANSLATORS: a table of one row: "1 row × 7 columns" */
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "1 row × %u column", "1 row × %u columns",
-                                             table->n_columns),
-                                table->n_columns);
-      /* Translators: "%s rows × %u columns" of a table. */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s rows × %u column", "%s rows × %u columns",
-                                           table->n_columns),
-                              rows, table->n_columns);
-    }
-  if (profile->pages > 0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u page", "%u pages", profile->pages), profile->pages);
-  if (profile->lines > 0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " line",
-                                         "%" PRIu64 " lines", profile->lines), profile->lines);
-  return g_format_size (profile->size);
-}
-
 /* A file leads to its card; its button takes it out of the conversation
  * (the window's file actions, rk-window-files.c). */
 static void
@@ -273,7 +236,7 @@ fill_file_row (GtkWidget          *row,
                RkConversationFile *file)
 {
   RkFileProfile *profile = rk_conversation_file_get_profile (file);
-  g_autofree char *subtitle = profile != NULL ? describe_profile (profile) : g_strdup (_("Reading…"));
+  g_autofree char *subtitle = profile != NULL ? rk_file_summary_short (profile) : g_strdup (_("Reading…"));
   g_autofree char *title = rk_text_sanitize_for_terminal (rk_conversation_file_get_name (file),
                                                           RK_TEXT_SANITIZE_SINGLE_LINE);
   /* TRANSLATORS: the button beside a file in the sidebar; %s is its name */
@@ -308,6 +271,14 @@ create_file_row (gpointer item,
   return row;
 }
 
+/* The results helper's shelf: what the session's code made. */
+static void
+artifact_activated_cb (RkSidebar *self,
+                       guint      entry_id)
+{
+  g_signal_emit (self, signals[SIGNAL_ARTIFACT_ACTIVATED], 0, entry_id);
+}
+
 /* -- GObject -- */
 
 static void
@@ -339,13 +310,15 @@ rk_sidebar_class_init (RkSidebarClass *klass)
     g_signal_new ("artifact-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
+  g_type_ensure (RK_TYPE_ARTIFACT_SHELF);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-sidebar.ui");
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_list);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_list);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_heading);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_heading);
-  gtk_widget_class_bind_template_child (widget_class, RkSidebar, artifact_slot);
+  gtk_widget_class_bind_template_child (widget_class, RkSidebar, artifact_shelf);
   gtk_widget_class_bind_template_callback (widget_class, conversation_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, artifact_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, file_row_activated_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -353,44 +326,9 @@ rk_sidebar_class_init (RkSidebarClass *klass)
 }
 
 static void
-artifact_activated_cb (RkSidebar *self,
-                       guint      entry_id)
-{
-  g_signal_emit (self, signals[SIGNAL_ARTIFACT_ACTIVATED], 0, entry_id);
-}
-
-static GtkWidget *
-placeholder (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_set_valign (label, GTK_ALIGN_START);
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_widget_add_css_class (label, "sidebar-placeholder");
-  return label;
-}
-
-static void
 rk_sidebar_init (RkSidebar *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-
-  gtk_list_box_set_placeholder (self->conversations_list, placeholder (_("No saved conversations")));
-  gtk_list_box_set_placeholder (self->files_list, placeholder (_("Drop files on the window or press Ctrl+O")));
-  /* The results helper's shelf: what the session's code made. */
-  self->artifact_shelf = rk_artifact_shelf_new ();
-  adw_bin_set_child (self->artifact_slot, self->artifact_shelf);
-  g_signal_connect_object (self->artifact_shelf, "activate-entry",
-                           G_CALLBACK (artifact_activated_cb), self, G_CONNECT_SWAPPED);
-
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sidebar"), -1);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->conversations_list),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->conversations_heading, NULL, -1);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->files_list),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->files_heading, NULL, -1);
 }
 
 GtkWidget *
@@ -426,7 +364,7 @@ rk_sidebar_set_conversation (RkSidebar      *self,
   g_set_object (&self->conversation, conversation);
   gtk_list_box_bind_model (self->files_list, conversation != NULL ? rk_conversation_get_files (conversation) : NULL,
                            conversation != NULL ? create_file_row : NULL, self, NULL);
-  rk_artifact_shelf_set_session (RK_ARTIFACT_SHELF (self->artifact_shelf),
+  rk_artifact_shelf_set_session (self->artifact_shelf,
                                  conversation != NULL ? rk_conversation_get_transcript (conversation) : NULL,
                                  conversation != NULL ? rk_conversation_get_session (conversation) : NULL);
   select_current (self);
