@@ -4,8 +4,6 @@
 #define G_LOG_DOMAIN "rk-file-preview"
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include "rk-file-preview.h"
 #include "rk-text.h"
 
@@ -17,7 +15,7 @@ struct _RkFilePreview
   GtkWidget  parent_instance;
 
   GtkWidget *button;
-  GtkWidget *grid;
+  GtkGrid   *grid;
 };
 
 G_DEFINE_FINAL_TYPE (RkFilePreview, rk_file_preview, GTK_TYPE_WIDGET)
@@ -56,8 +54,8 @@ rk_file_preview_set_table (RkFilePreview        *self,
 
   g_return_if_fail (RK_IS_FILE_PREVIEW (self));
 
-  while ((child = gtk_widget_get_first_child (self->grid)) != NULL)
-    gtk_grid_remove (GTK_GRID (self->grid), child);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->grid))) != NULL)
+    gtk_grid_remove (self->grid, child);
   n_columns = table && table->columns ? MIN (table->columns->len, RK_FILE_PREVIEW_COLUMNS) : 0;
   n_rows = table && table->head ? MIN (table->head->len, RK_FILE_PREVIEW_ROWS) : 0;
   gtk_widget_set_visible (GTK_WIDGET (self), n_columns > 0 && n_rows > 0);
@@ -68,17 +66,17 @@ rk_file_preview_set_table (RkFilePreview        *self,
     {
       const RkColumnProfile *column = table->columns->pdata[c];
 
-      gtk_grid_attach (GTK_GRID (self->grid), cell_label (column->name, TRUE), c, 0, 1, 1);
+      gtk_grid_attach (self->grid, cell_label (column->name, TRUE), c, 0, 1, 1);
     }
   if (table->columns->len > n_columns)
-    gtk_grid_attach (GTK_GRID (self->grid), cell_label ("…", TRUE), n_columns, 0, 1, 1);
+    gtk_grid_attach (self->grid, cell_label ("…", TRUE), n_columns, 0, 1, 1);
   for (guint r = 0; r < n_rows; r++)
     {
       GStrv row = table->head->pdata[r];
       guint len = row ? g_strv_length (row) : 0;
 
       for (guint c = 0; c < n_columns; c++)
-        gtk_grid_attach (GTK_GRID (self->grid), cell_label (c < len ? row[c] : "", FALSE), c, r + 1, 1, 1);
+        gtk_grid_attach (self->grid, cell_label (c < len ? row[c] : "", FALSE), c, r + 1, 1, 1);
     }
 }
 
@@ -91,9 +89,7 @@ clicked_cb (RkFilePreview *self)
 static void
 rk_file_preview_dispose (GObject *object)
 {
-  RkFilePreview *self = RK_FILE_PREVIEW (object);
-
-  g_clear_pointer (&self->button, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_FILE_PREVIEW);
   G_OBJECT_CLASS (rk_file_preview_parent_class)->dispose (object);
 }
 
@@ -109,6 +105,10 @@ rk_file_preview_class_init (RkFilePreviewClass *klass)
     g_signal_new ("activate", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
 
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-file-preview.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkFilePreview, button);
+  gtk_widget_class_bind_template_child (widget_class, RkFilePreview, grid);
+  gtk_widget_class_bind_template_callback (widget_class, clicked_cb);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rk-file-preview");
 }
@@ -116,33 +116,7 @@ rk_file_preview_class_init (RkFilePreviewClass *klass)
 static void
 rk_file_preview_init (RkFilePreview *self)
 {
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-
-  self->grid = gtk_grid_new ();
-  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 18);
-  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 2);
-  gtk_widget_add_css_class (self->grid, "rk-file-preview-grid");
-  /* Wide tables scroll sideways inside the card instead of widening it. */
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->grid);
-  /* One Tab stop, the button (Enter opens the whole table); the scroller
-   * inside it is for the pointer, and named for screen readers. */
-  gtk_widget_set_can_focus (scroller, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (scroller), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Preview of the first rows"), -1);
-
-  self->button = gtk_button_new ();
-  gtk_button_set_child (GTK_BUTTON (self->button), scroller);
-  gtk_widget_add_css_class (self->button, "rk-file-preview");
-  gtk_widget_set_tooltip_text (self->button, _("Open the whole table"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Open the whole table"),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Preview of the first rows"),
-                                  -1);
-  g_signal_connect_swapped (self->button, "clicked", G_CALLBACK (clicked_cb), self);
-  gtk_widget_set_parent (self->button, GTK_WIDGET (self));
-  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 GtkWidget *

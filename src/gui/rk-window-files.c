@@ -42,14 +42,14 @@ focus_card_tick_cb (GtkWidget     *widget,
   return ++show->frames < SHOW_FRAMES ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
-void
-_rk_window_show_file (RkWindow   *self,
-                      const char *name)
+/* Scrolls the chat to @file's card and gives it the keyboard focus. */
+static void
+show_file (RkWindow           *self,
+           RkConversationFile *file)
 {
-  RkConversationFile *file = self->conversation ? rk_conversation_lookup_file (self->conversation, name) : NULL;
   ShowCard *show;
 
-  if (file == NULL || rk_conversation_file_get_entry_id (file) == 0)
+  if (rk_conversation_file_get_entry_id (file) == 0)
     return;
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
@@ -75,29 +75,6 @@ _rk_window_files_added (RkWindow   *self,
           return;
         }
     }
-}
-
-static void
-file_show_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  _rk_window_show_file (RK_WINDOW (widget), g_variant_get_string (parameter, NULL));
-}
-
-static void
-file_reread_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  RkWindow *self = RK_WINDOW (widget);
-  const char *name = g_variant_get_string (parameter, NULL);
-  RkConversationFile *file = self->conversation ? rk_conversation_lookup_file (self->conversation, name) : NULL;
-  RkFileProfile *profile = file ? rk_conversation_file_get_profile (file) : NULL;
-  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
-
-  if (profile != NULL && rk_file_profile_get_alternative (profile, &options, NULL))
-    rk_conversation_reprofile (self->conversation, name, &options);
 }
 
 /* -- removal ---------------------------------------------------------------- */
@@ -142,20 +119,14 @@ name_toast_buttons (RkWindow   *self,
 }
 
 static void
-file_remove_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
+remove_file (RkWindow   *self,
+             const char *name)
 {
-  RkWindow *self = RK_WINDOW (widget);
-  const char *name = g_variant_get_string (parameter, NULL);
-  g_autofree char *original = NULL;
+  g_autofree char *original = rk_conversation_remove_file (self->conversation, name);
   g_autofree char *shown = NULL;
   g_autofree char *message = NULL;
   AdwToast *toast;
 
-  if (self->conversation == NULL)
-    return;
-  original = rk_conversation_remove_file (self->conversation, name);
   if (original == NULL)
     return;
   shown = rk_text_sanitize_for_terminal (name, RK_TEXT_SANITIZE_SINGLE_LINE);
@@ -177,21 +148,42 @@ file_remove_action (GtkWidget  *widget,
   name_toast_buttons (self, adw_toast_get_button_label (toast), _("Undo"));
 }
 
+/* What the card and the sidebar ask of a file they name: its card shown,
+ * the profiler's other reading, or out of the conversation. */
+static void
+file_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+  RkConversationFile *file = self->conversation ? rk_conversation_lookup_file (self->conversation, name) : NULL;
+  RkFileProfile *profile = file ? rk_conversation_file_get_profile (file) : NULL;
+  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
+
+  if (file == NULL)
+    return;
+  if (g_str_equal (action_name, "win.file-show"))
+    show_file (self, file);
+  else if (g_str_equal (action_name, "win.file-remove"))
+    remove_file (self, name);
+  else if (profile != NULL && rk_file_profile_get_alternative (profile, &options, NULL))
+    rk_conversation_reprofile (self->conversation, name, &options);
+}
+
 /* -- the whole table ---------------------------------------------------------- */
 
 typedef struct
 {
-  RkWindow       *window;
-  RkConversation *conversation;
-  char           *title;
-  guint           n_artifacts;     /* before the code ran: a table after them is its */
+  RkWindow *window;
+  char     *title;
+  guint     n_artifacts;     /* before the code ran: a table after them is its */
 } OpenTable;
 
 static void
 open_table_free (OpenTable *open)
 {
   g_object_unref (open->window);
-  g_object_unref (open->conversation);
   g_free (open->title);
   g_free (open);
 }
@@ -262,7 +254,6 @@ file_open_table_action (GtkWidget  *widget,
     code = g_strdup_printf ("reckon.show(reckon.compute(reckon.load(%s)), name=%s)\n", py_name, py_name);
   open = g_new0 (OpenTable, 1);
   open->window = g_object_ref (self);
-  open->conversation = g_object_ref (self->conversation);
   open->title = rk_text_sanitize_for_terminal (*sheet != '\0' ? sheet : name, RK_TEXT_SANITIZE_SINGLE_LINE);
   open->n_artifacts = rk_session_get_artifacts (rk_conversation_get_session (self->conversation))->len;
   rk_conversation_run_code_async (self->conversation, code, RK_CODE_PROPOSED, self->cancellable, table_loaded_cb, open);
@@ -273,8 +264,8 @@ _rk_window_class_files_init (RkWindowClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  gtk_widget_class_install_action (widget_class, "win.file-show", "s", file_show_action);
-  gtk_widget_class_install_action (widget_class, "win.file-reread", "s", file_reread_action);
-  gtk_widget_class_install_action (widget_class, "win.file-remove", "s", file_remove_action);
+  gtk_widget_class_install_action (widget_class, "win.file-show", "s", file_action);
+  gtk_widget_class_install_action (widget_class, "win.file-reread", "s", file_action);
+  gtk_widget_class_install_action (widget_class, "win.file-remove", "s", file_action);
   gtk_widget_class_install_action (widget_class, "win.file-open-table", "(ss)", file_open_table_action);
 }
