@@ -62,8 +62,8 @@ fill_conversation_row (GtkWidget          *row,
                        GParamSpec         *pspec,
                        RkConversationInfo *info)
 {
-  GtkLabel *title_label = g_object_get_data (G_OBJECT (row), "rk-title");
-  GtkLabel *subtitle_label = g_object_get_data (G_OBJECT (row), "rk-subtitle");
+  GtkLabel *title_label = g_object_get_data (G_OBJECT (row), "title");
+  GtkLabel *subtitle_label = g_object_get_data (G_OBJECT (row), "subtitle");
   const char *raw = rk_conversation_info_get_title (info);
   g_autofree char *title = NULL;
   g_autofree char *when = format_when (rk_conversation_info_get_updated (info));
@@ -105,51 +105,21 @@ delete_clicked_cb (GtkWidget *button,
     g_signal_emit (self, signals[SIGNAL_CONVERSATION_DELETE], 0, id);
 }
 
-/* A row of either list: an icon (files only), a title over a dim
- * subtitle, and a flat round button; the labels are kept on the row for
- * the fill functions. */
+/* A row of either list, from @resource: the parts the fill functions
+ * change are kept on the row; its button's click goes to @clicked. */
 static GtkWidget *
-new_row (GtkWidget          *icon,
-         PangoEllipsizeMode  title_ellipsize,
-         const char         *button_icon,
-         const char         *button_tooltip,
-         GCallback           clicked,
-         gpointer            self)
+new_row (RkSidebar  *self,
+         const char *resource,
+         GCallback   clicked)
 {
-  GtkWidget *row, *hbox, *box, *title_label, *subtitle_label, *button;
+  static const char * const parts[] = { "icon", "title", "subtitle", "button" };
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource (resource);
+  GObject *row = gtk_builder_get_object (builder, "row");
 
-  hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, icon != NULL ? 9 : 6);
-  if (icon != NULL)
-    gtk_box_append (GTK_BOX (hbox), icon);
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  gtk_widget_set_hexpand (box, TRUE);
-  title_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (title_label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title_label), title_ellipsize);
-  gtk_box_append (GTK_BOX (box), title_label);
-  subtitle_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (subtitle_label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (subtitle_label), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (subtitle_label, "caption");
-  gtk_widget_add_css_class (subtitle_label, "dim-label");
-  gtk_box_append (GTK_BOX (box), subtitle_label);
-  gtk_box_append (GTK_BOX (hbox), box);
-
-  button = gtk_button_new_from_icon_name (button_icon);
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (button, button_tooltip);
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_add_css_class (button, "circular");
-  g_signal_connect_object (button, "clicked", clicked, self, 0);
-  gtk_box_append (GTK_BOX (hbox), button);
-
-  row = gtk_list_box_row_new ();
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), hbox);
-  g_object_set_data (G_OBJECT (row), "rk-icon", icon);
-  g_object_set_data (G_OBJECT (row), "rk-title", title_label);
-  g_object_set_data (G_OBJECT (row), "rk-subtitle", subtitle_label);
-  g_object_set_data (G_OBJECT (row), "rk-button", button);
-  return row;
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    g_object_set_data (row, parts[i], gtk_builder_get_object (builder, parts[i]));
+  g_signal_connect_object (gtk_builder_get_object (builder, "button"), "clicked", clicked, self, 0);
+  return g_object_ref (GTK_WIDGET (row));
 }
 
 static GtkWidget *
@@ -157,13 +127,9 @@ create_conversation_row (gpointer item,
                          gpointer user_data)
 {
   RkConversationInfo *info = RK_CONVERSATION_INFO (item);
-  GtkWidget *row = new_row (NULL, PANGO_ELLIPSIZE_END, "user-trash-symbolic", _("Delete Conversation"),
-                            G_CALLBACK (delete_clicked_cb), user_data);
-  GtkWidget *delete_button = g_object_get_data (G_OBJECT (row), "rk-button");
+  GtkWidget *row = new_row (user_data, "/io/github/reckon/Reckon/rk-sidebar-conversation-row.ui",
+                            G_CALLBACK (delete_clicked_cb));
 
-  gtk_widget_add_css_class (delete_button, "delete-conversation");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (delete_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Delete conversation"), -1);
   g_object_set_data_full (G_OBJECT (row), "rk-conversation-id",
                           g_strdup (rk_conversation_info_get_id (info)), g_free);
   fill_conversation_row (row, NULL, info);
@@ -242,12 +208,12 @@ fill_file_row (GtkWidget          *row,
   /* TRANSLATORS: the button beside a file in the sidebar; %s is its name */
   g_autofree char *remove_name = g_strdup_printf (_("Remove %s from the conversation"), title);
 
-  gtk_image_set_from_icon_name (g_object_get_data (G_OBJECT (row), "rk-icon"),
+  gtk_image_set_from_icon_name (g_object_get_data (G_OBJECT (row), "icon"),
                                 profile != NULL && profile->error != NULL ?
                                 "dialog-warning-symbolic" : "x-office-spreadsheet-symbolic");
-  gtk_label_set_label (g_object_get_data (G_OBJECT (row), "rk-title"), title);
-  gtk_label_set_label (g_object_get_data (G_OBJECT (row), "rk-subtitle"), subtitle);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (g_object_get_data (G_OBJECT (row), "rk-button")),
+  gtk_label_set_label (g_object_get_data (G_OBJECT (row), "title"), title);
+  gtk_label_set_label (g_object_get_data (G_OBJECT (row), "subtitle"), subtitle);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (g_object_get_data (G_OBJECT (row), "button")),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, remove_name, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title,
@@ -260,8 +226,8 @@ create_file_row (gpointer item,
                  gpointer user_data)
 {
   RkConversationFile *file = RK_CONVERSATION_FILE (item);
-  GtkWidget *row = new_row (gtk_image_new (), PANGO_ELLIPSIZE_MIDDLE, "window-close-symbolic",
-                            _("Remove From Conversation"), G_CALLBACK (remove_file_clicked_cb), user_data);
+  GtkWidget *row = new_row (user_data, "/io/github/reckon/Reckon/rk-sidebar-file-row.ui",
+                            G_CALLBACK (remove_file_clicked_cb));
 
   g_object_set_data_full (G_OBJECT (row), "rk-file", g_object_ref (file), g_object_unref);
   gtk_widget_set_tooltip_text (row, rk_conversation_file_get_original (file));
