@@ -534,7 +534,6 @@ rk_file_card_init (RkFileCard *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   /* The sidebar's files lead here: the card itself takes the focus. */
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->columns_label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Columns"), -1);
   rk_a11y_name_button (GTK_WIDGET (self->cancel_button), _("Cancel"));
   rk_file_card_set_profile (self, NULL);
 }

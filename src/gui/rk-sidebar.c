@@ -94,23 +94,41 @@ fill_conversation_row (GtkWidget          *row,
                                   -1);
 }
 
+/* A row leads to its conversation, or to its file's card (the window's
+ * file actions, rk-window-files.c). */
 static void
-delete_clicked_cb (GtkWidget *button,
-                   RkSidebar *self)
+row_activated_cb (RkSidebar     *self,
+                  GtkListBoxRow *row,
+                  GtkListBox    *list)
 {
-  GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
-  const char *id = row != NULL ? g_object_get_data (G_OBJECT (row), "rk-conversation-id") : NULL;
+  gpointer item = g_object_get_data (G_OBJECT (row), "rk-item");
 
-  if (id != NULL)
-    g_signal_emit (self, signals[SIGNAL_CONVERSATION_DELETE], 0, id);
+  if (RK_IS_CONVERSATION_INFO (item))
+    g_signal_emit (self, signals[SIGNAL_CONVERSATION_SELECTED], 0, rk_conversation_info_get_id (item));
+  else if (RK_IS_CONVERSATION_FILE (item))
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-show", "s", rk_conversation_file_get_name (item));
 }
 
-/* A row of either list, from @resource: the parts the fill functions
- * change are kept on the row; its button's click goes to @clicked. */
+/* Its button deletes the conversation, or takes the file out of it. */
+static void
+row_button_clicked_cb (GtkWidget *button,
+                       RkSidebar *self)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
+  gpointer item = row != NULL ? g_object_get_data (G_OBJECT (row), "rk-item") : NULL;
+
+  if (RK_IS_CONVERSATION_INFO (item))
+    g_signal_emit (self, signals[SIGNAL_CONVERSATION_DELETE], 0, rk_conversation_info_get_id (item));
+  else if (RK_IS_CONVERSATION_FILE (item))
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-remove", "s", rk_conversation_file_get_name (item));
+}
+
+/* A row of either list for @item, from @resource: the parts the fill
+ * functions change are kept on the row. */
 static GtkWidget *
 new_row (RkSidebar  *self,
-         const char *resource,
-         GCallback   clicked)
+         gpointer    item,
+         const char *resource)
 {
   static const char * const parts[] = { "icon", "title", "subtitle", "button" };
   g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource (resource);
@@ -118,7 +136,9 @@ new_row (RkSidebar  *self,
 
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     g_object_set_data (row, parts[i], gtk_builder_get_object (builder, parts[i]));
-  g_signal_connect_object (gtk_builder_get_object (builder, "button"), "clicked", clicked, self, 0);
+  g_object_set_data_full (row, "rk-item", g_object_ref (item), g_object_unref);
+  g_signal_connect_object (gtk_builder_get_object (builder, "button"), "clicked",
+                           G_CALLBACK (row_button_clicked_cb), self, 0);
   return g_object_ref (GTK_WIDGET (row));
 }
 
@@ -126,14 +146,10 @@ static GtkWidget *
 create_conversation_row (gpointer item,
                          gpointer user_data)
 {
-  RkConversationInfo *info = RK_CONVERSATION_INFO (item);
-  GtkWidget *row = new_row (user_data, "/io/github/reckon/Reckon/rk-sidebar-conversation-row.ui",
-                            G_CALLBACK (delete_clicked_cb));
+  GtkWidget *row = new_row (user_data, item, "/io/github/reckon/Reckon/rk-sidebar-conversation-row.ui");
 
-  g_object_set_data_full (G_OBJECT (row), "rk-conversation-id",
-                          g_strdup (rk_conversation_info_get_id (info)), g_free);
-  fill_conversation_row (row, NULL, info);
-  g_signal_connect_object (info, "notify", G_CALLBACK (fill_conversation_row), row, G_CONNECT_SWAPPED);
+  fill_conversation_row (row, NULL, item);
+  g_signal_connect_object (item, "notify", G_CALLBACK (fill_conversation_row), row, G_CONNECT_SWAPPED);
   return row;
 }
 
@@ -144,23 +160,12 @@ select_current (RkSidebar *self)
   GtkListBoxRow *row;
 
   for (int i = 0; (row = gtk_list_box_get_row_at_index (self->conversations_list, i)) != NULL; i++)
-    if (g_strcmp0 (g_object_get_data (G_OBJECT (row), "rk-conversation-id"), id) == 0)
+    if (g_strcmp0 (rk_conversation_info_get_id (g_object_get_data (G_OBJECT (row), "rk-item")), id) == 0)
       {
         gtk_list_box_select_row (self->conversations_list, row);
         return;
       }
   gtk_list_box_unselect_all (self->conversations_list);
-}
-
-static void
-conversation_row_activated_cb (RkSidebar     *self,
-                               GtkListBoxRow *row,
-                               GtkListBox    *list)
-{
-  const char *id = g_object_get_data (G_OBJECT (row), "rk-conversation-id");
-
-  if (id != NULL)
-    g_signal_emit (self, signals[SIGNAL_CONVERSATION_SELECTED], 0, id);
 }
 
 static void
@@ -170,30 +175,6 @@ store_items_changed_cb (RkSidebar *self)
 }
 
 /* -- files -- */
-
-/* A file leads to its card; its button takes it out of the conversation
- * (the window's file actions, rk-window-files.c). */
-static void
-file_row_activated_cb (RkSidebar     *self,
-                       GtkListBoxRow *row,
-                       GtkListBox    *list)
-{
-  RkConversationFile *file = g_object_get_data (G_OBJECT (row), "rk-file");
-
-  if (file != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-show", "s", rk_conversation_file_get_name (file));
-}
-
-static void
-remove_file_clicked_cb (GtkWidget *button,
-                        RkSidebar *self)
-{
-  GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
-  RkConversationFile *file = row != NULL ? g_object_get_data (G_OBJECT (row), "rk-file") : NULL;
-
-  if (file != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-remove", "s", rk_conversation_file_get_name (file));
-}
 
 /* Labels of a file's row, again whenever its name or profile changes. */
 static void
@@ -225,15 +206,12 @@ static GtkWidget *
 create_file_row (gpointer item,
                  gpointer user_data)
 {
-  RkConversationFile *file = RK_CONVERSATION_FILE (item);
-  GtkWidget *row = new_row (user_data, "/io/github/reckon/Reckon/rk-sidebar-file-row.ui",
-                            G_CALLBACK (remove_file_clicked_cb));
+  GtkWidget *row = new_row (user_data, item, "/io/github/reckon/Reckon/rk-sidebar-file-row.ui");
 
-  g_object_set_data_full (G_OBJECT (row), "rk-file", g_object_ref (file), g_object_unref);
-  gtk_widget_set_tooltip_text (row, rk_conversation_file_get_original (file));
-  fill_file_row (row, NULL, file);
-  g_signal_connect_object (file, "notify::name", G_CALLBACK (fill_file_row), row, G_CONNECT_SWAPPED);
-  g_signal_connect_object (file, "notify::profile", G_CALLBACK (fill_file_row), row, G_CONNECT_SWAPPED);
+  g_object_bind_property (item, "original", row, "tooltip-text", G_BINDING_SYNC_CREATE);
+  fill_file_row (row, NULL, item);
+  g_signal_connect_object (item, "notify::name", G_CALLBACK (fill_file_row), row, G_CONNECT_SWAPPED);
+  g_signal_connect_object (item, "notify::profile", G_CALLBACK (fill_file_row), row, G_CONNECT_SWAPPED);
   return row;
 }
 
@@ -283,9 +261,8 @@ rk_sidebar_class_init (RkSidebarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_heading);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_heading);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, artifact_shelf);
-  gtk_widget_class_bind_template_callback (widget_class, conversation_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, artifact_activated_cb);
-  gtk_widget_class_bind_template_callback (widget_class, file_row_activated_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sidebar");
