@@ -9,7 +9,6 @@
 #include "rk-a11y.h"
 #include "rk-analysis-button.h"
 #include "rk-file-card.h"
-#include "rk-file-preview.h"
 #include "rk-file-summary.h"
 #include "rk-text.h"
 
@@ -31,7 +30,8 @@ struct _RkFileCard
   GtkStringList *sheet_list;
   GtkLabel   *columns_label;
   GtkButton  *more_button;
-  RkFilePreview *preview;
+  GtkWidget  *preview;
+  GtkGrid    *preview_grid;
   GtkLabel   *notes_label;
   GtkButton  *alternative_button;
   GtkWidget  *analysis_button;
@@ -52,6 +52,11 @@ struct _RkFileCard
 
 G_DEFINE_FINAL_TYPE (RkFileCard, rk_file_card, GTK_TYPE_WIDGET)
 
+/* The preview's rows and columns at most, and a cell's characters. */
+#define PREVIEW_ROWS       5
+#define PREVIEW_COLUMNS    8
+#define PREVIEW_CELL_CHARS 18
+
 static const char *
 kind_icon (RkFileKind kind)
 {
@@ -67,6 +72,59 @@ kind_icon (RkFileKind kind)
       return "x-office-document-symbolic";
     default:
       return "text-x-generic-symbolic";
+    }
+}
+
+/* A cell of the preview: cut short, never the grid. */
+static GtkWidget *
+cell_label (const char *raw,
+            gboolean    heading)
+{
+  g_autofree char *text = rk_text_sanitize_for_terminal (raw ? raw : "", RK_TEXT_SANITIZE_SINGLE_LINE);
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), PREVIEW_CELL_CHARS);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  if (g_utf8_strlen (text, -1) > PREVIEW_CELL_CHARS)
+    gtk_widget_set_tooltip_text (label, text);
+  gtk_widget_add_css_class (label, heading ? "rk-preview-heading" : "rk-preview-cell");
+  return label;
+}
+
+/* The header and first rows of @table, as the profiler saw them, in a
+ * button that opens the whole table (none: hidden). */
+static void
+show_preview (RkFileCard           *self,
+              const RkTableProfile *table)
+{
+  GtkWidget *child;
+  guint n_columns, n_rows;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->preview_grid))) != NULL)
+    gtk_grid_remove (self->preview_grid, child);
+  n_columns = table && table->columns ? MIN (table->columns->len, PREVIEW_COLUMNS) : 0;
+  n_rows = table && table->head ? MIN (table->head->len, PREVIEW_ROWS) : 0;
+  gtk_widget_set_visible (self->preview, n_columns > 0 && n_rows > 0);
+  if (n_columns == 0 || n_rows == 0)
+    return;
+
+  for (guint c = 0; c < n_columns; c++)
+    {
+      const RkColumnProfile *column = table->columns->pdata[c];
+
+      gtk_grid_attach (self->preview_grid, cell_label (column->name, TRUE), c, 0, 1, 1);
+    }
+  if (table->columns->len > n_columns)
+    gtk_grid_attach (self->preview_grid, cell_label ("…", TRUE), n_columns, 0, 1, 1);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      GStrv row = table->head->pdata[r];
+      guint len = row ? g_strv_length (row) : 0;
+
+      for (guint c = 0; c < n_columns; c++)
+        gtk_grid_attach (self->preview_grid, cell_label (c < len ? row[c] : "", FALSE), c, r + 1, 1, 1);
     }
 }
 
@@ -327,7 +385,7 @@ show_profile (RkFileCard          *self,
   if (profile->tables != NULL && profile->tables->len > 0)
     t = profile->tables->pdata[estimate ? 0 : MIN (self->table_index, profile->tables->len - 1)];
   show_columns (self, t);
-  rk_file_preview_set_table (self->preview, t);
+  show_preview (self, t);
   for (guint i = 0; profile->notes != NULL && profile->notes[i] != NULL && i < 6; i++)
     {
       g_autofree char *note = rk_text_sanitize_for_terminal (profile->notes[i], RK_TEXT_SANITIZE_SINGLE_LINE);
@@ -345,7 +403,7 @@ show_profile (RkFileCard          *self,
   else
     gtk_label_set_text (self->summary, summary);
   gtk_widget_set_visible (self->details, gtk_widget_get_visible (GTK_WIDGET (self->columns_label)) ||
-                                        gtk_widget_get_visible (GTK_WIDGET (self->preview)) ||
+                                        gtk_widget_get_visible (self->preview) ||
                                         gtk_widget_get_visible (self->sheet_box) ||
                                         gtk_widget_get_visible (GTK_WIDGET (self->alternative_button)) ||
                                         notes->len > 0);
@@ -498,7 +556,6 @@ rk_file_card_class_init (RkFileCardClass *klass)
   object_class->finalize = rk_file_card_finalize;
 
   g_type_ensure (RK_TYPE_ANALYSIS_BUTTON);
-  g_type_ensure (RK_TYPE_FILE_PREVIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-file-card.ui");
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, box);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, icon);
@@ -515,6 +572,7 @@ rk_file_card_class_init (RkFileCardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, columns_label);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, more_button);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, preview);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, preview_grid);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, alternative_button);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, notes_label);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, analysis_button);

@@ -18,8 +18,6 @@ struct _RkSidebar
 
   GtkListBox          *conversations_list;
   GtkListBox          *files_list;
-  GtkLabel            *conversations_heading;
-  GtkLabel            *files_heading;
   RkArtifactShelf     *artifact_shelf;
 
   RkConversationStore *store;
@@ -258,8 +256,6 @@ rk_sidebar_class_init (RkSidebarClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-sidebar.ui");
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_list);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_list);
-  gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_heading);
-  gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_heading);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, artifact_shelf);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, artifact_activated_cb);
