@@ -45,6 +45,28 @@ rk_column_type_label (RkColumnType type)
     }
 }
 
+const char *
+rk_file_icon_name (const RkFileProfile *profile)
+{
+  if (profile == NULL)
+    return "text-x-generic-symbolic";
+  if (profile->error != NULL)
+    return "dialog-warning-symbolic";
+  switch (profile->kind)
+    {
+    case RK_FILE_KIND_CSV:
+    case RK_FILE_KIND_TSV:
+    case RK_FILE_KIND_XLSX:
+    case RK_FILE_KIND_XLS:
+    case RK_FILE_KIND_ODS:
+      return "x-office-spreadsheet-symbolic";
+    case RK_FILE_KIND_PDF:
+      return "x-office-document-symbolic";
+    default:
+      return "text-x-generic-symbolic";
+    }
+}
+
 /* "1,204 rows × 7 columns" (digits grouped as the locale does). */
 static void
 append_rows (GString              *s,

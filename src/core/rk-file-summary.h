@@ -9,6 +9,9 @@ G_BEGIN_DECLS
 
 const char *rk_file_kind_label    (RkFileKind           kind);
 const char *rk_column_type_label  (RkColumnType         type);
+/* The symbolic icon of a file with @profile: its kind's, a warning for an
+ * error, a plain document while it is read (NULL). */
+const char *rk_file_icon_name     (const RkFileProfile *profile);
 /* The card's line, e.g. "CSV · 12.3 kB · 1,204 rows × 7 columns"; @table:
  * the sheet (or PDF table) picked; @estimate: a big file's profile from a
  * sample, its rows still counted ("about … rows × 6 columns, counting…"). */

@@ -57,24 +57,6 @@ G_DEFINE_FINAL_TYPE (RkFileCard, rk_file_card, GTK_TYPE_WIDGET)
 #define PREVIEW_COLUMNS    8
 #define PREVIEW_CELL_CHARS 18
 
-static const char *
-kind_icon (RkFileKind kind)
-{
-  switch (kind)
-    {
-    case RK_FILE_KIND_CSV:
-    case RK_FILE_KIND_TSV:
-    case RK_FILE_KIND_XLSX:
-    case RK_FILE_KIND_XLS:
-    case RK_FILE_KIND_ODS:
-      return "x-office-spreadsheet-symbolic";
-    case RK_FILE_KIND_PDF:
-      return "x-office-document-symbolic";
-    default:
-      return "text-x-generic-symbolic";
-    }
-}
-
 /* A cell of the preview: cut short, never the grid. */
 static GtkWidget *
 cell_label (const char *raw,
@@ -325,6 +307,7 @@ rk_file_card_set_profile (RkFileCard          *self,
                                profile && profile->error == NULL ? profile : NULL);
   gtk_widget_set_visible (self->analysis_button, profile != NULL && profile->error == NULL);
 
+  gtk_image_set_from_icon_name (self->icon, rk_file_icon_name (profile));
   g_clear_handle_id (&self->timer_id, g_source_remove);
   if (profile == NULL)
     {
@@ -333,11 +316,8 @@ rk_file_card_set_profile (RkFileCard          *self,
       tick_cb (self);
       self->timer_id = g_timeout_add_seconds (1, tick_cb, self);
       gtk_widget_set_visible (self->details, FALSE);
-      gtk_image_set_from_icon_name (self->icon, "text-x-generic-symbolic");
       return;
     }
-
-  gtk_image_set_from_icon_name (self->icon, profile->error ? "dialog-warning-symbolic" : kind_icon (profile->kind));
   if (profile->error != NULL)
     {
       g_autofree char *clean = rk_text_sanitize_for_terminal (profile->error, RK_TEXT_SANITIZE_SINGLE_LINE);
@@ -358,7 +338,7 @@ rk_file_card_set_estimate (RkFileCard          *self,
   /* Only while the file is read: the exact profile always wins. */
   if (!self->profiling || estimate == NULL || estimate->error != NULL)
     return;
-  gtk_image_set_from_icon_name (self->icon, kind_icon (estimate->kind));
+  gtk_image_set_from_icon_name (self->icon, rk_file_icon_name (estimate));
   show_profile (self, estimate, TRUE);
   tick_cb (self);
 }

@@ -187,9 +187,7 @@ fill_file_row (GtkWidget          *row,
   /* TRANSLATORS: the button beside a file in the sidebar; %s is its name */
   g_autofree char *remove_name = g_strdup_printf (_("Remove %s from the conversation"), title);
 
-  gtk_image_set_from_icon_name (g_object_get_data (G_OBJECT (row), "icon"),
-                                profile != NULL && profile->error != NULL ?
-                                "dialog-warning-symbolic" : "x-office-spreadsheet-symbolic");
+  gtk_image_set_from_icon_name (g_object_get_data (G_OBJECT (row), "icon"), rk_file_icon_name (profile));
   gtk_label_set_label (g_object_get_data (G_OBJECT (row), "title"), title);
   gtk_label_set_label (g_object_get_data (G_OBJECT (row), "subtitle"), subtitle);
   gtk_accessible_update_property (GTK_ACCESSIBLE (g_object_get_data (G_OBJECT (row), "button")),

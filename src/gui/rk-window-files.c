@@ -89,35 +89,6 @@ undo_remove_cb (AdwToast       *toast,
   rk_conversation_add_files (conversation, &file, 1);
 }
 
-/* A shown toast's button reads its raw label and its label child
- * ("_Undo Undo") on GTK 4.8, and its close button has no name at all;
- * libadwaita 1.2 builds both itself, in the overlay's last child, when
- * the toast is shown. */
-static void
-name_toast_buttons (RkWindow   *self,
-                    const char *label,
-                    const char *name)
-{
-  GtkWidget *shown = gtk_widget_get_last_child (GTK_WIDGET (self->toast_overlay));
-  g_autoptr(GPtrArray) queue = g_ptr_array_new ();
-
-  if (shown != NULL)
-    g_ptr_array_add (queue, shown);
-  for (guint i = 0; i < queue->len; i++)
-    {
-      GtkWidget *widget = g_ptr_array_index (queue, i);
-
-      if (GTK_IS_BUTTON (widget) && label != NULL && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-        rk_a11y_name_button (widget, name);
-      else if (GTK_IS_BUTTON (widget) && gtk_button_get_label (GTK_BUTTON (widget)) == NULL)
-        /* its close button, an icon with a tooltip only */
-        rk_a11y_name_button (widget, _("Dismiss"));
-      for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-           child = gtk_widget_get_next_sibling (child))
-        g_ptr_array_add (queue, child);
-    }
-}
-
 static void
 remove_file (RkWindow   *self,
              const char *name)
@@ -145,7 +116,9 @@ remove_file (RkWindow   *self,
       adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
     }
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
-  name_toast_buttons (self, adw_toast_get_button_label (toast), _("Undo"));
+  /* libadwaita 1.2 builds the shown toast, the overlay's last child, only
+   * now: its Undo reads "_Undo Undo" on GTK 4.8, its close button nothing. */
+  rk_a11y_name_tree (gtk_widget_get_last_child (GTK_WIDGET (self->toast_overlay)));
 }
 
 /* What the card and the sidebar ask of a file they name: its card shown,

@@ -35,6 +35,7 @@ test_table (void)
   g_assert_cmpstr (sidebar, ==, "1204 rows × 2 columns");
   g_assert_cmpstr (estimate, ==, "CSV · 120 bytes · about 1204 rows × 2 columns, counting…");
   g_assert_cmpstr (one_row, ==, "1 row × 1 column");
+  g_assert_cmpstr (rk_file_icon_name (p), ==, "x-office-spreadsheet-symbolic");
 }
 
 /* A workbook's sheet names come from the file: made harmless. */
@@ -75,6 +76,10 @@ test_other_kinds (void)
   g_assert_cmpstr (text_card, ==, "Text · 1 line");
   g_assert_cmpstr (text_sidebar, ==, "1 line");
   g_assert_null (strchr (bad_sidebar, '\n'));
+  g_assert_cmpstr (rk_file_icon_name (pdf), ==, "x-office-document-symbolic");
+  g_assert_cmpstr (rk_file_icon_name (text), ==, "text-x-generic-symbolic");
+  g_assert_cmpstr (rk_file_icon_name (bad), ==, "dialog-warning-symbolic");
+  g_assert_cmpstr (rk_file_icon_name (NULL), ==, "text-x-generic-symbolic");
 }
 
 static void
