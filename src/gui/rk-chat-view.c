@@ -655,21 +655,8 @@ conversation_action (GtkWidget  *widget,
     rk_conversation_cancel_profile (conversation, g_variant_get_string (parameter, NULL));
 }
 
-static void
-run_code_done_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  /* A failure shows in the transcript as an error or a note. */
-  g_free (rk_conversation_run_code_finish (RK_CONVERSATION (source), result, &error));
-  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_debug ("analysis did not run: %s", error->message);
-}
-
 /* A file card's one-click analysis: code Reckon wrote, so it is shown
- * before it runs, as the model's is. */
+ * before it runs, as the model's is; how it went shows in the transcript. */
 static void
 run_code_action (GtkWidget  *widget,
                  const char *action_name,
@@ -679,7 +666,7 @@ run_code_action (GtkWidget  *widget,
 
   if (self->conversation != NULL)
     rk_conversation_run_code_async (self->conversation, g_variant_get_string (parameter, NULL),
-                                    RK_CODE_PROPOSED, NULL, run_code_done_cb, NULL);
+                                    RK_CODE_PROPOSED, NULL, NULL, NULL);
 }
 
 static void

@@ -6,11 +6,11 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "rk-text.h"
 #include "rk-a11y.h"
 #include "rk-analysis-button.h"
 #include "rk-file-card.h"
-#include "rk-file-preview.h"
+#include "rk-file-summary.h"
+#include "rk-text.h"
 
 struct _RkFileCard
 {
@@ -30,7 +30,8 @@ struct _RkFileCard
   GtkStringList *sheet_list;
   GtkLabel   *columns_label;
   GtkButton  *more_button;
-  RkFilePreview *preview;
+  GtkWidget  *preview;
+  GtkGrid    *preview_grid;
   GtkLabel   *notes_label;
   GtkButton  *alternative_button;
   GtkWidget  *analysis_button;
@@ -51,72 +52,71 @@ struct _RkFileCard
 
 G_DEFINE_FINAL_TYPE (RkFileCard, rk_file_card, GTK_TYPE_WIDGET)
 
-static const char *
-kind_label (RkFileKind kind)
+/* The preview's rows and columns at most, and a cell's characters. */
+#define PREVIEW_ROWS       5
+#define PREVIEW_COLUMNS    8
+#define PREVIEW_CELL_CHARS 18
+
+/* A cell of the preview: cut short, never the grid. */
+static GtkWidget *
+cell_label (const char *raw,
+            gboolean    heading)
 {
-  switch (kind)
+  g_autofree char *text = rk_text_sanitize_for_terminal (raw ? raw : "", RK_TEXT_SANITIZE_SINGLE_LINE);
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), PREVIEW_CELL_CHARS);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  if (g_utf8_strlen (text, -1) > PREVIEW_CELL_CHARS)
+    gtk_widget_set_tooltip_text (label, text);
+  gtk_widget_add_css_class (label, heading ? "rk-preview-heading" : "rk-preview-cell");
+  return label;
+}
+
+/* The header and first rows of @table, as the profiler saw them, in a
+ * button that opens the whole table (none: hidden). */
+static void
+show_preview (RkFileCard           *self,
+              const RkTableProfile *table)
+{
+  GtkWidget *child;
+  guint n_columns, n_rows;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->preview_grid))) != NULL)
+    gtk_grid_remove (self->preview_grid, child);
+  n_columns = table && table->columns ? MIN (table->columns->len, PREVIEW_COLUMNS) : 0;
+  n_rows = table && table->head ? MIN (table->head->len, PREVIEW_ROWS) : 0;
+  gtk_widget_set_visible (self->preview, n_columns > 0 && n_rows > 0);
+  if (n_columns == 0 || n_rows == 0)
+    return;
+
+  for (guint c = 0; c < n_columns; c++)
     {
-    case RK_FILE_KIND_CSV: return _("CSV");
-    case RK_FILE_KIND_TSV: return _("TSV");
-    case RK_FILE_KIND_XLSX: return _("Excel workbook");
-    case RK_FILE_KIND_XLS: return _("Excel 97–2003 workbook");
-    case RK_FILE_KIND_ODS: return _("OpenDocument spreadsheet");
-    case RK_FILE_KIND_PDF: return _("PDF");
-    case RK_FILE_KIND_TEXT: return _("Text");
-    case RK_FILE_KIND_JSON: return _("JSON");
-    case RK_FILE_KIND_UNKNOWN:
-    default: return _("File");
+      const RkColumnProfile *column = table->columns->pdata[c];
+
+      gtk_grid_attach (self->preview_grid, cell_label (column->name, TRUE), c, 0, 1, 1);
+    }
+  if (table->columns->len > n_columns)
+    gtk_grid_attach (self->preview_grid, cell_label ("…", TRUE), n_columns, 0, 1, 1);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      GStrv row = table->head->pdata[r];
+      guint len = row ? g_strv_length (row) : 0;
+
+      for (guint c = 0; c < n_columns; c++)
+        gtk_grid_attach (self->preview_grid, cell_label (c < len ? row[c] : "", FALSE), c, r + 1, 1, 1);
     }
 }
 
-static const char *
-kind_icon (RkFileKind kind)
-{
-  switch (kind)
-    {
-    case RK_FILE_KIND_CSV:
-    case RK_FILE_KIND_TSV:
-    case RK_FILE_KIND_XLSX:
-    case RK_FILE_KIND_XLS:
-    case RK_FILE_KIND_ODS:
-      return "x-office-spreadsheet-symbolic";
-    case RK_FILE_KIND_PDF:
-      return "x-office-document-symbolic";
-    default:
-      return "text-x-generic-symbolic";
-    }
-}
-
-static const char *
-type_label (RkColumnType type)
-{
-  switch (type)
-    {
-    case RK_COLUMN_EMPTY: return _("empty");
-    case RK_COLUMN_INTEGER: return _("whole number");
-    case RK_COLUMN_FLOAT: return _("number");
-    case RK_COLUMN_BOOLEAN: return _("yes/no");
-    case RK_COLUMN_DATE: return _("date");
-    case RK_COLUMN_DATETIME: return _("date and time");
-    case RK_COLUMN_MIXED: return _("mixed");
-    case RK_COLUMN_TEXT:
-    default: return _("text");
-    }
-}
-
-static char *
-format_count (guint64 n)
-{
-  /* Digit grouping of the user's locale. */
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
-}
-
+/* @table's columns, or none (NULL). */
 static void
 show_columns (RkFileCard           *self,
               const RkTableProfile *table)
 {
   g_autoptr(GString) s = g_string_new (NULL);
-  guint n = table->columns ? table->columns->len : 0;
+  guint n = table != NULL && table->columns != NULL ? table->columns->len : 0;
   guint shown = self->all_columns ? n : MIN (n, RK_FILE_CARD_MAX_COLUMNS);
 
   for (guint i = 0; i < shown; i++)
@@ -127,10 +127,10 @@ show_columns (RkFileCard           *self,
 
       if (s->len > 0)
         g_string_append_c (s, '\n');
-      g_string_append_printf (s, "<b>%s</b>  <span alpha=\"60%%\">%s</span>", esc, type_label (c->type));
+      g_string_append_printf (s, "<b>%s</b>  <span alpha=\"60%%\">%s</span>", esc, rk_column_type_label (c->type));
       if (c->missing > 0)
         {
-          g_autofree char *missing = format_count (c->missing);
+          g_autofree char *missing = g_strdup_printf ("%'" G_GUINT64_FORMAT, c->missing);
           /* TRANSLATORS: missing values in a column */
           g_autofree char *text = g_markup_printf_escaped (_("%s missing"), missing);
           g_string_append_printf (s, "<span alpha=\"60%%\"> · %s</span>", text);
@@ -172,44 +172,9 @@ static gboolean
 tick_cb (gpointer user_data)
 {
   RkFileCard *self = user_data;
-  gint64 secs = MAX (0, (g_get_real_time () - self->started) / G_USEC_PER_SEC);
-  g_autofree char *what = NULL;
-  g_autofree char *text = NULL;
-  int percent = self->progress >= 0 ? (int) (self->progress * 100.0) : -1;
+  g_autofree char *text = rk_file_reading_text (self->estimate, self->size, self->progress,
+                                                (g_get_real_time () - self->started) / G_USEC_PER_SEC);
 
-  if (self->estimate != NULL && percent >= 0)
-    /* TRANSLATORS: a file's summary from a sample, e.g. "CSV · 10.0 GB · about
-     * 260,000,000 rows × 6 columns, counting…", and how much of the file was
-     * counted so far, e.g. "45 %" */
-    what = g_strdup_printf (_("%s %d %%"), self->estimate, percent);
-  else if (self->estimate != NULL)
-    what = g_strdup (self->estimate);
-  else if (self->size > 0 && percent >= 0)
-    {
-      g_autofree char *size = g_format_size (self->size);
-      /* TRANSLATORS: %s is the size of the file being read, e.g. "182.3 MB";
-       * %d %% how much of it was read so far, e.g. "45 %" */
-      what = g_strdup_printf (_("Reading the file (%s)… %d %%"), size, percent);
-    }
-  else if (self->size > 0)
-    {
-      g_autofree char *size = g_format_size (self->size);
-      /* TRANSLATORS: %s is the size of the file being read, e.g. "182.3 MB" */
-      what = g_strdup_printf (_("Reading the file (%s)…"), size);
-    }
-  else if (percent >= 0)
-    /* TRANSLATORS: how much of the file was read so far, e.g. "45 %" */
-    what = g_strdup_printf (_("Reading the file… %d %%"), percent);
-  else
-    what = g_strdup (_("Reading the file…"));
-  /* Not at all, or a day on (a clock that jumped): no count. */
-  if (secs < 2 || secs > 24 * 3600)
-    text = g_strdup (what);
-  else if (secs < 60)
-    /* TRANSLATORS: a file being read, and for how long */
-    text = g_strdup_printf (_("%s %d s"), what, (int) secs);
-  else
-    text = g_strdup_printf (_("%s %d:%02d"), what, (int) (secs / 60), (int) (secs % 60));
   gtk_label_set_text (self->summary, text);
   return G_SOURCE_CONTINUE;
 }
@@ -342,6 +307,7 @@ rk_file_card_set_profile (RkFileCard          *self,
                                profile && profile->error == NULL ? profile : NULL);
   gtk_widget_set_visible (self->analysis_button, profile != NULL && profile->error == NULL);
 
+  gtk_image_set_from_icon_name (self->icon, rk_file_icon_name (profile));
   g_clear_handle_id (&self->timer_id, g_source_remove);
   if (profile == NULL)
     {
@@ -350,11 +316,8 @@ rk_file_card_set_profile (RkFileCard          *self,
       tick_cb (self);
       self->timer_id = g_timeout_add_seconds (1, tick_cb, self);
       gtk_widget_set_visible (self->details, FALSE);
-      gtk_image_set_from_icon_name (self->icon, "text-x-generic-symbolic");
       return;
     }
-
-  gtk_image_set_from_icon_name (self->icon, profile->error ? "dialog-warning-symbolic" : kind_icon (profile->kind));
   if (profile->error != NULL)
     {
       g_autofree char *clean = rk_text_sanitize_for_terminal (profile->error, RK_TEXT_SANITIZE_SINGLE_LINE);
@@ -375,7 +338,7 @@ rk_file_card_set_estimate (RkFileCard          *self,
   /* Only while the file is read: the exact profile always wins. */
   if (!self->profiling || estimate == NULL || estimate->error != NULL)
     return;
-  gtk_image_set_from_icon_name (self->icon, kind_icon (estimate->kind));
+  gtk_image_set_from_icon_name (self->icon, rk_file_icon_name (estimate));
   show_profile (self, estimate, TRUE);
   tick_cb (self);
 }
@@ -395,106 +358,14 @@ show_profile (RkFileCard          *self,
               const RkFileProfile *profile,
               gboolean             estimate)
 {
-  g_autoptr(GString) summary = g_string_new (NULL);
+  g_autofree char *summary = rk_file_summary (profile, self->table_index, estimate);
   g_autoptr(GString) notes = g_string_new (NULL);
+  const RkTableProfile *t = NULL;
 
-  g_string_append (summary, kind_label (profile->kind));
-  if (profile->size > 0)
-    {
-      g_autofree char *size = g_format_size (profile->size);
-      g_string_append_printf (summary, " · %s", size);
-    }
-  if (profile->sheets > 1)
-    {
-      g_string_append (summary, " · ");
-      g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%u sheet", "%u sheets", profile->sheets),
-                              profile->sheets);
-    }
-  if (profile->pages > 0)
-    {
-      g_string_append (summary, " · ");
-      g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%u page", "%u pages", profile->pages),
-                              profile->pages);
-    }
   if (profile->tables != NULL && profile->tables->len > 0)
-    {
-      guint index = estimate ? 0 : MIN (self->table_index, profile->tables->len - 1);
-      const RkTableProfile *t = profile->tables->pdata[index];
-      g_autofree char *rows = format_count (t->rows);
-      gboolean pdf_tables = profile->sheets <= 1 && profile->tables->len > 1;
-
-      /* A PDF's tables: how many, then the first (the one analyses use). */
-      if (pdf_tables)
-        {
-          g_string_append (summary, " · ");
-          g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%u table", "%u tables",
-                                                        profile->tables->len),
-                                  profile->tables->len);
-        }
-      /* While the rows are counted, the count and its percentage end the
-       * line (tick_cb appends how far it got). */
-      if (estimate && profile->engine == RK_ENGINE_DASK)
-        {
-          g_string_append (summary, " · ");
-          g_string_append (summary, _("Large file: read in parts"));
-        }
-      g_string_append (summary, " · ");
-      if (estimate)
-        /* TRANSLATORS: on a big file's card while its rows are counted: the
-         * rows estimated from a sample, e.g. "about 260,000,000 rows × 6
-         * columns, counting…"; %s is a number */
-        g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "about %s rows × %u column, counting…",
-                                                      "about %s rows × %u columns, counting…", t->n_columns),
-                                rows, t->n_columns);
-      else if (t->rows == 1 && !t->rows_approximate)
-        /* TRANSLATORS: a table of one row: "1 row × 7 columns" */
-        g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "1 row × %u column", "1 row × %u columns",
-                                                      t->n_columns),
-                                t->n_columns);
-      else
-        /* TRANSLATORS: e.g. "1,204 rows × 7 columns"; the first %s is a number */
-        g_string_append_printf (summary, g_dngettext (GETTEXT_PACKAGE, "%s%s rows × %u column", "%s%s rows × %u columns",
-                                                      t->n_columns),
-                                t->rows_approximate ? "~" : "", rows, t->n_columns);
-      if (t->name != NULL && profile->sheets > 1 && index > 0)
-        {
-          g_autofree char *sheet = rk_text_sanitize_for_terminal (t->name, RK_TEXT_SANITIZE_SINGLE_LINE);
-          /* TRANSLATORS: after "4 rows × 2 columns": the sheet picked on the card */
-          g_string_append_printf (summary, _(" (sheet “%s”)"), sheet);
-        }
-      else if (t->name != NULL && profile->sheets > 1)
-        {
-          g_autofree char *sheet = rk_text_sanitize_for_terminal (t->name, RK_TEXT_SANITIZE_SINGLE_LINE);
-          g_string_append_printf (summary, _(" (first sheet “%s”)"), sheet);
-        }
-      else if (t->name != NULL && pdf_tables)
-        {
-          g_autofree char *where = rk_text_sanitize_for_terminal (t->name, RK_TEXT_SANITIZE_SINGLE_LINE);
-          /* TRANSLATORS: after "4 rows × 2 columns"; %s is where the table is, e.g. "page 2" */
-          g_string_append_printf (summary, _(" (first table, “%s”)"), where);
-        }
-      show_columns (self, t);
-      rk_file_preview_set_table (self->preview, t);
-      if (profile->engine == RK_ENGINE_DASK && !estimate)
-        {
-          g_string_append (summary, " · ");
-          /* TRANSLATORS: on a file's card: the file is bigger than the sandbox's memory
-           * allows, so Python reads it lazily, part by part (Dask) */
-          g_string_append (summary, _("Large file: read in parts"));
-        }
-    }
-  else
-    {
-      gtk_widget_set_visible (GTK_WIDGET (self->columns_label), FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->more_button), FALSE);
-      rk_file_preview_set_table (self->preview, NULL);
-      if (profile->lines > 0)
-        {
-          g_autofree char *lines = format_count (profile->lines);
-          g_string_append (summary, " · ");
-          g_string_append_printf (summary, _("%s lines"), lines);
-        }
-    }
+    t = profile->tables->pdata[estimate ? 0 : MIN (self->table_index, profile->tables->len - 1)];
+  show_columns (self, t);
+  show_preview (self, t);
   for (guint i = 0; profile->notes != NULL && profile->notes[i] != NULL && i < 6; i++)
     {
       g_autofree char *note = rk_text_sanitize_for_terminal (profile->notes[i], RK_TEXT_SANITIZE_SINGLE_LINE);
@@ -507,12 +378,12 @@ show_profile (RkFileCard          *self,
   if (estimate)
     {
       g_free (self->estimate);
-      self->estimate = g_strdup (summary->str);
+      self->estimate = g_steal_pointer (&summary);
     }
   else
-    gtk_label_set_text (self->summary, summary->str);
+    gtk_label_set_text (self->summary, summary);
   gtk_widget_set_visible (self->details, gtk_widget_get_visible (GTK_WIDGET (self->columns_label)) ||
-                                        gtk_widget_get_visible (GTK_WIDGET (self->preview)) ||
+                                        gtk_widget_get_visible (self->preview) ||
                                         gtk_widget_get_visible (self->sheet_box) ||
                                         gtk_widget_get_visible (GTK_WIDGET (self->alternative_button)) ||
                                         notes->len > 0);
@@ -665,7 +536,6 @@ rk_file_card_class_init (RkFileCardClass *klass)
   object_class->finalize = rk_file_card_finalize;
 
   g_type_ensure (RK_TYPE_ANALYSIS_BUTTON);
-  g_type_ensure (RK_TYPE_FILE_PREVIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-file-card.ui");
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, box);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, icon);
@@ -682,6 +552,7 @@ rk_file_card_class_init (RkFileCardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, columns_label);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, more_button);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, preview);
+  gtk_widget_class_bind_template_child (widget_class, RkFileCard, preview_grid);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, alternative_button);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, notes_label);
   gtk_widget_class_bind_template_child (widget_class, RkFileCard, analysis_button);
@@ -701,7 +572,6 @@ rk_file_card_init (RkFileCard *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   /* The sidebar's files lead here: the card itself takes the focus. */
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->columns_label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Columns"), -1);
   rk_a11y_name_button (GTK_WIDGET (self->cancel_button), _("Cancel"));
   rk_file_card_set_profile (self, NULL);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-file-card.h — a file added to the conversation, with its profile:
- * kind, sheets, rows × columns, column names and types, notes; a spinner
- * and Cancel while it is profiled; one sentence when it cannot be read. */
+ * kind, sheets, rows × columns, column names and types, the first rows
+ * (a button to the whole table), notes; a spinner and Cancel while it is
+ * profiled; one sentence when it cannot be read. */
 #pragma once
 
 #include <gtk/gtk.h>

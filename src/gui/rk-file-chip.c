@@ -5,12 +5,9 @@
 #define G_LOG_DOMAIN "rk-file-chip"
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <glib/gi18n-lib.h>
-#include <adwaita.h>
 
 #include "rk-export.h"
 #include "rk-text.h"
@@ -42,45 +39,31 @@ enum
 
 static guint signals[N_SIGNALS];
 
-typedef struct
-{
-  RkWorkspace *workspace;
-  char        *rel_path;
-} FileData;
-
-static void
-file_data_free (FileData *data)
-{
-  g_clear_object (&data->workspace);
-  g_free (data->rel_path);
-  g_free (data);
-}
-
+/* The size, read beneath the workspace off the GUI thread; @task_data
+ * is an RkSaveSource. */
 static void
 size_thread (GTask        *task,
              gpointer      source_object,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  FileData *data = task_data;
-  g_autoptr(GError) error = NULL;
+  RkSaveSource *source = task_data;
+  GError *error = NULL;
+  int fd = rk_workspace_open_file (source->workspace, source->rel_path, &error);
   struct stat st;
-  int fd;
+  int failed;
 
-  fd = rk_workspace_open_file (data->workspace, data->rel_path, &error);
   if (fd < 0)
     {
-      g_task_return_error (task, g_steal_pointer (&error));
+      g_task_return_error (task, error);
       return;
     }
-  if (fstat (fd, &st) != 0)
-    {
-      close (fd);
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("The file cannot be read"));
-      return;
-    }
+  failed = fstat (fd, &st);
   close (fd);
-  g_task_return_int (task, st.st_size);
+  if (failed != 0)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("The file cannot be read"));
+  else
+    g_task_return_int (task, st.st_size);
 }
 
 static void
@@ -152,12 +135,7 @@ rk_file_chip_set_file (RkFileChip  *self,
     }
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, size_cb, NULL);
-  {
-    FileData *data = g_new0 (FileData, 1);
-    data->workspace = g_object_ref (workspace);
-    data->rel_path = g_strdup (rel_path);
-    g_task_set_task_data (task, data, (GDestroyNotify) file_data_free);
-  }
+  g_task_set_task_data (task, rk_save_source_new (workspace, rel_path), (GDestroyNotify) rk_save_source_free);
   g_task_run_in_thread (task, size_thread);
 }
 

@@ -5,11 +5,10 @@
 #define G_LOG_DOMAIN "rk-sidebar"
 #include "config.h"
 
-#include <adwaita.h>
 #include <glib/gi18n.h>
-#include <inttypes.h>
 
 #include "rk-artifact-shelf.h"
+#include "rk-file-summary.h"
 #include "rk-sidebar.h"
 #include "rk-text.h"
 
@@ -19,10 +18,7 @@ struct _RkSidebar
 
   GtkListBox          *conversations_list;
   GtkListBox          *files_list;
-  GtkLabel            *conversations_heading;
-  GtkLabel            *files_heading;
-  AdwBin              *artifact_slot;
-  GtkWidget           *artifact_shelf;
+  RkArtifactShelf     *artifact_shelf;
 
   RkConversationStore *store;
   RkConversation      *conversation;
@@ -64,8 +60,8 @@ fill_conversation_row (GtkWidget          *row,
                        GParamSpec         *pspec,
                        RkConversationInfo *info)
 {
-  GtkLabel *title_label = g_object_get_data (G_OBJECT (row), "rk-title");
-  GtkLabel *subtitle_label = g_object_get_data (G_OBJECT (row), "rk-subtitle");
+  GtkLabel *title_label = g_object_get_data (G_OBJECT (row), "title");
+  GtkLabel *subtitle_label = g_object_get_data (G_OBJECT (row), "subtitle");
   const char *raw = rk_conversation_info_get_title (info);
   g_autofree char *title = NULL;
   g_autofree char *when = format_when (rk_conversation_info_get_updated (info));
@@ -96,80 +92,62 @@ fill_conversation_row (GtkWidget          *row,
                                   -1);
 }
 
+/* A row leads to its conversation, or to its file's card (the window's
+ * file actions, rk-window-files.c). */
 static void
-delete_clicked_cb (GtkWidget *button,
-                   RkSidebar *self)
+row_activated_cb (RkSidebar     *self,
+                  GtkListBoxRow *row,
+                  GtkListBox    *list)
 {
-  GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
-  const char *id = row != NULL ? g_object_get_data (G_OBJECT (row), "rk-conversation-id") : NULL;
+  gpointer item = g_object_get_data (G_OBJECT (row), "rk-item");
 
-  if (id != NULL)
-    g_signal_emit (self, signals[SIGNAL_CONVERSATION_DELETE], 0, id);
+  if (RK_IS_CONVERSATION_INFO (item))
+    g_signal_emit (self, signals[SIGNAL_CONVERSATION_SELECTED], 0, rk_conversation_info_get_id (item));
+  else if (RK_IS_CONVERSATION_FILE (item))
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-show", "s", rk_conversation_file_get_name (item));
 }
 
-/* A row of either list: an icon (files only), a title over a dim
- * subtitle, and a flat round button; the labels are kept on the row for
- * the fill functions. */
-static GtkWidget *
-new_row (GtkWidget          *icon,
-         PangoEllipsizeMode  title_ellipsize,
-         const char         *button_icon,
-         const char         *button_tooltip,
-         GCallback           clicked,
-         gpointer            self)
+/* Its button deletes the conversation, or takes the file out of it. */
+static void
+row_button_clicked_cb (GtkWidget *button,
+                       RkSidebar *self)
 {
-  GtkWidget *row, *hbox, *box, *title_label, *subtitle_label, *button;
+  GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
+  gpointer item = row != NULL ? g_object_get_data (G_OBJECT (row), "rk-item") : NULL;
 
-  hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, icon != NULL ? 9 : 6);
-  if (icon != NULL)
-    gtk_box_append (GTK_BOX (hbox), icon);
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  gtk_widget_set_hexpand (box, TRUE);
-  title_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (title_label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title_label), title_ellipsize);
-  gtk_box_append (GTK_BOX (box), title_label);
-  subtitle_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (subtitle_label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (subtitle_label), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (subtitle_label, "caption");
-  gtk_widget_add_css_class (subtitle_label, "dim-label");
-  gtk_box_append (GTK_BOX (box), subtitle_label);
-  gtk_box_append (GTK_BOX (hbox), box);
+  if (RK_IS_CONVERSATION_INFO (item))
+    g_signal_emit (self, signals[SIGNAL_CONVERSATION_DELETE], 0, rk_conversation_info_get_id (item));
+  else if (RK_IS_CONVERSATION_FILE (item))
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-remove", "s", rk_conversation_file_get_name (item));
+}
 
-  button = gtk_button_new_from_icon_name (button_icon);
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (button, button_tooltip);
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_add_css_class (button, "circular");
-  g_signal_connect_object (button, "clicked", clicked, self, 0);
-  gtk_box_append (GTK_BOX (hbox), button);
+/* A row of either list for @item, from @resource: the parts the fill
+ * functions change are kept on the row. */
+static GtkWidget *
+new_row (RkSidebar  *self,
+         gpointer    item,
+         const char *resource)
+{
+  static const char * const parts[] = { "icon", "title", "subtitle", "button" };
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource (resource);
+  GObject *row = gtk_builder_get_object (builder, "row");
 
-  row = gtk_list_box_row_new ();
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), hbox);
-  g_object_set_data (G_OBJECT (row), "rk-icon", icon);
-  g_object_set_data (G_OBJECT (row), "rk-title", title_label);
-  g_object_set_data (G_OBJECT (row), "rk-subtitle", subtitle_label);
-  g_object_set_data (G_OBJECT (row), "rk-button", button);
-  return row;
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    g_object_set_data (row, parts[i], gtk_builder_get_object (builder, parts[i]));
+  g_object_set_data_full (row, "rk-item", g_object_ref (item), g_object_unref);
+  g_signal_connect_object (gtk_builder_get_object (builder, "button"), "clicked",
+                           G_CALLBACK (row_button_clicked_cb), self, 0);
+  return g_object_ref (GTK_WIDGET (row));
 }
 
 static GtkWidget *
 create_conversation_row (gpointer item,
                          gpointer user_data)
 {
-  RkConversationInfo *info = RK_CONVERSATION_INFO (item);
-  GtkWidget *row = new_row (NULL, PANGO_ELLIPSIZE_END, "user-trash-symbolic", _("Delete Conversation"),
-                            G_CALLBACK (delete_clicked_cb), user_data);
-  GtkWidget *delete_button = g_object_get_data (G_OBJECT (row), "rk-button");
+  GtkWidget *row = new_row (user_data, item, "/io/github/reckon/Reckon/rk-sidebar-conversation-row.ui");
 
-  gtk_widget_add_css_class (delete_button, "delete-conversation");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (delete_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Delete conversation"), -1);
-  g_object_set_data_full (G_OBJECT (row), "rk-conversation-id",
-                          g_strdup (rk_conversation_info_get_id (info)), g_free);
-  fill_conversation_row (row, NULL, info);
-  g_signal_connect_object (info, "notify", G_CALLBACK (fill_conversation_row), row, G_CONNECT_SWAPPED);
+  fill_conversation_row (row, NULL, item);
+  g_signal_connect_object (item, "notify", G_CALLBACK (fill_conversation_row), row, G_CONNECT_SWAPPED);
   return row;
 }
 
@@ -180,23 +158,12 @@ select_current (RkSidebar *self)
   GtkListBoxRow *row;
 
   for (int i = 0; (row = gtk_list_box_get_row_at_index (self->conversations_list, i)) != NULL; i++)
-    if (g_strcmp0 (g_object_get_data (G_OBJECT (row), "rk-conversation-id"), id) == 0)
+    if (g_strcmp0 (rk_conversation_info_get_id (g_object_get_data (G_OBJECT (row), "rk-item")), id) == 0)
       {
         gtk_list_box_select_row (self->conversations_list, row);
         return;
       }
   gtk_list_box_unselect_all (self->conversations_list);
-}
-
-static void
-conversation_row_activated_cb (RkSidebar     *self,
-                               GtkListBoxRow *row,
-                               GtkListBox    *list)
-{
-  const char *id = g_object_get_data (G_OBJECT (row), "rk-conversation-id");
-
-  if (id != NULL)
-    g_signal_emit (self, signals[SIGNAL_CONVERSATION_SELECTED], 0, id);
 }
 
 static void
@@ -207,65 +174,6 @@ store_items_changed_cb (RkSidebar *self)
 
 /* -- files -- */
 
-static char *
-describe_profile (const RkFileProfile *profile)
-{
-  if (profile->error != NULL)
-    return g_strdup (profile->error);
-  if (profile->tables != NULL && profile->tables->len > 0)
-    {
-      const RkTableProfile *table = g_ptr_array_index (profile->tables, 0);
-      g_autofree char *rows = g_strdup_printf ("%" G_GUINT64_FORMAT, table->rows);
-
-      if (profile->sheets > 1)
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u sheet", "%u sheets", profile->sheets),
-                                profile->sheets);
-      if (profile->tables->len > 1)
-        /* Translators: a file with several sheets or tables. */
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u table", "%u tables", profile->tables->len),
-                                profile->tables->len);
-      if (table->rows == 1)
-        /* TRANSLATORS: a table of one row: "1 row × 7 columns" */
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "1 row × %u column", "1 row × %u columns",
-                                             table->n_columns),
-                                table->n_columns);
-      /* Translators: "%s rows × %u columns" of a table. */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s rows × %u column", "%s rows × %u columns",
-                                           table->n_columns),
-                              rows, table->n_columns);
-    }
-  if (profile->pages > 0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u page", "%u pages", profile->pages), profile->pages);
-  if (profile->lines > 0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " line",
-                                         "%" PRIu64 " lines", profile->lines), profile->lines);
-  return g_format_size (profile->size);
-}
-
-/* A file leads to its card; its button takes it out of the conversation
- * (the window's file actions, rk-window-files.c). */
-static void
-file_row_activated_cb (RkSidebar     *self,
-                       GtkListBoxRow *row,
-                       GtkListBox    *list)
-{
-  RkConversationFile *file = g_object_get_data (G_OBJECT (row), "rk-file");
-
-  if (file != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-show", "s", rk_conversation_file_get_name (file));
-}
-
-static void
-remove_file_clicked_cb (GtkWidget *button,
-                        RkSidebar *self)
-{
-  GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
-  RkConversationFile *file = row != NULL ? g_object_get_data (G_OBJECT (row), "rk-file") : NULL;
-
-  if (file != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-remove", "s", rk_conversation_file_get_name (file));
-}
-
 /* Labels of a file's row, again whenever its name or profile changes. */
 static void
 fill_file_row (GtkWidget          *row,
@@ -273,18 +181,16 @@ fill_file_row (GtkWidget          *row,
                RkConversationFile *file)
 {
   RkFileProfile *profile = rk_conversation_file_get_profile (file);
-  g_autofree char *subtitle = profile != NULL ? describe_profile (profile) : g_strdup (_("Reading…"));
+  g_autofree char *subtitle = profile != NULL ? rk_file_summary_short (profile) : g_strdup (_("Reading…"));
   g_autofree char *title = rk_text_sanitize_for_terminal (rk_conversation_file_get_name (file),
                                                           RK_TEXT_SANITIZE_SINGLE_LINE);
   /* TRANSLATORS: the button beside a file in the sidebar; %s is its name */
   g_autofree char *remove_name = g_strdup_printf (_("Remove %s from the conversation"), title);
 
-  gtk_image_set_from_icon_name (g_object_get_data (G_OBJECT (row), "rk-icon"),
-                                profile != NULL && profile->error != NULL ?
-                                "dialog-warning-symbolic" : "x-office-spreadsheet-symbolic");
-  gtk_label_set_label (g_object_get_data (G_OBJECT (row), "rk-title"), title);
-  gtk_label_set_label (g_object_get_data (G_OBJECT (row), "rk-subtitle"), subtitle);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (g_object_get_data (G_OBJECT (row), "rk-button")),
+  gtk_image_set_from_icon_name (g_object_get_data (G_OBJECT (row), "icon"), rk_file_icon_name (profile));
+  gtk_label_set_label (g_object_get_data (G_OBJECT (row), "title"), title);
+  gtk_label_set_label (g_object_get_data (G_OBJECT (row), "subtitle"), subtitle);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (g_object_get_data (G_OBJECT (row), "button")),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, remove_name, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title,
@@ -296,16 +202,21 @@ static GtkWidget *
 create_file_row (gpointer item,
                  gpointer user_data)
 {
-  RkConversationFile *file = RK_CONVERSATION_FILE (item);
-  GtkWidget *row = new_row (gtk_image_new (), PANGO_ELLIPSIZE_MIDDLE, "window-close-symbolic",
-                            _("Remove From Conversation"), G_CALLBACK (remove_file_clicked_cb), user_data);
+  GtkWidget *row = new_row (user_data, item, "/io/github/reckon/Reckon/rk-sidebar-file-row.ui");
 
-  g_object_set_data_full (G_OBJECT (row), "rk-file", g_object_ref (file), g_object_unref);
-  gtk_widget_set_tooltip_text (row, rk_conversation_file_get_original (file));
-  fill_file_row (row, NULL, file);
-  g_signal_connect_object (file, "notify::name", G_CALLBACK (fill_file_row), row, G_CONNECT_SWAPPED);
-  g_signal_connect_object (file, "notify::profile", G_CALLBACK (fill_file_row), row, G_CONNECT_SWAPPED);
+  g_object_bind_property (item, "original", row, "tooltip-text", G_BINDING_SYNC_CREATE);
+  fill_file_row (row, NULL, item);
+  g_signal_connect_object (item, "notify::name", G_CALLBACK (fill_file_row), row, G_CONNECT_SWAPPED);
+  g_signal_connect_object (item, "notify::profile", G_CALLBACK (fill_file_row), row, G_CONNECT_SWAPPED);
   return row;
+}
+
+/* The results helper's shelf: what the session's code made. */
+static void
+artifact_activated_cb (RkSidebar *self,
+                       guint      entry_id)
+{
+  g_signal_emit (self, signals[SIGNAL_ARTIFACT_ACTIVATED], 0, entry_id);
 }
 
 /* -- GObject -- */
@@ -339,58 +250,22 @@ rk_sidebar_class_init (RkSidebarClass *klass)
     g_signal_new ("artifact-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
+  g_type_ensure (RK_TYPE_ARTIFACT_SHELF);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-sidebar.ui");
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_list);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_list);
-  gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_heading);
-  gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_heading);
-  gtk_widget_class_bind_template_child (widget_class, RkSidebar, artifact_slot);
-  gtk_widget_class_bind_template_callback (widget_class, conversation_row_activated_cb);
-  gtk_widget_class_bind_template_callback (widget_class, file_row_activated_cb);
+  gtk_widget_class_bind_template_child (widget_class, RkSidebar, artifact_shelf);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, artifact_activated_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sidebar");
 }
 
 static void
-artifact_activated_cb (RkSidebar *self,
-                       guint      entry_id)
-{
-  g_signal_emit (self, signals[SIGNAL_ARTIFACT_ACTIVATED], 0, entry_id);
-}
-
-static GtkWidget *
-placeholder (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_set_valign (label, GTK_ALIGN_START);
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_widget_add_css_class (label, "sidebar-placeholder");
-  return label;
-}
-
-static void
 rk_sidebar_init (RkSidebar *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-
-  gtk_list_box_set_placeholder (self->conversations_list, placeholder (_("No saved conversations")));
-  gtk_list_box_set_placeholder (self->files_list, placeholder (_("Drop files on the window or press Ctrl+O")));
-  /* The results helper's shelf: what the session's code made. */
-  self->artifact_shelf = rk_artifact_shelf_new ();
-  adw_bin_set_child (self->artifact_slot, self->artifact_shelf);
-  g_signal_connect_object (self->artifact_shelf, "activate-entry",
-                           G_CALLBACK (artifact_activated_cb), self, G_CONNECT_SWAPPED);
-
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sidebar"), -1);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->conversations_list),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->conversations_heading, NULL, -1);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->files_list),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->files_heading, NULL, -1);
 }
 
 GtkWidget *
@@ -426,7 +301,7 @@ rk_sidebar_set_conversation (RkSidebar      *self,
   g_set_object (&self->conversation, conversation);
   gtk_list_box_bind_model (self->files_list, conversation != NULL ? rk_conversation_get_files (conversation) : NULL,
                            conversation != NULL ? create_file_row : NULL, self, NULL);
-  rk_artifact_shelf_set_session (RK_ARTIFACT_SHELF (self->artifact_shelf),
+  rk_artifact_shelf_set_session (self->artifact_shelf,
                                  conversation != NULL ? rk_conversation_get_transcript (conversation) : NULL,
                                  conversation != NULL ? rk_conversation_get_session (conversation) : NULL);
   select_current (self);

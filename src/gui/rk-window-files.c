@@ -42,14 +42,14 @@ focus_card_tick_cb (GtkWidget     *widget,
   return ++show->frames < SHOW_FRAMES ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
-void
-_rk_window_show_file (RkWindow   *self,
-                      const char *name)
+/* Scrolls the chat to @file's card and gives it the keyboard focus. */
+static void
+show_file (RkWindow           *self,
+           RkConversationFile *file)
 {
-  RkConversationFile *file = self->conversation ? rk_conversation_lookup_file (self->conversation, name) : NULL;
   ShowCard *show;
 
-  if (file == NULL || rk_conversation_file_get_entry_id (file) == 0)
+  if (rk_conversation_file_get_entry_id (file) == 0)
     return;
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
@@ -77,29 +77,6 @@ _rk_window_files_added (RkWindow   *self,
     }
 }
 
-static void
-file_show_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  _rk_window_show_file (RK_WINDOW (widget), g_variant_get_string (parameter, NULL));
-}
-
-static void
-file_reread_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  RkWindow *self = RK_WINDOW (widget);
-  const char *name = g_variant_get_string (parameter, NULL);
-  RkConversationFile *file = self->conversation ? rk_conversation_lookup_file (self->conversation, name) : NULL;
-  RkFileProfile *profile = file ? rk_conversation_file_get_profile (file) : NULL;
-  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
-
-  if (profile != NULL && rk_file_profile_get_alternative (profile, &options, NULL))
-    rk_conversation_reprofile (self->conversation, name, &options);
-}
-
 /* -- removal ---------------------------------------------------------------- */
 
 /* The toast keeps where the file came from. */
@@ -112,50 +89,15 @@ undo_remove_cb (AdwToast       *toast,
   rk_conversation_add_files (conversation, &file, 1);
 }
 
-/* A shown toast's button reads its raw label and its label child
- * ("_Undo Undo") on GTK 4.8, and its close button has no name at all;
- * libadwaita 1.2 builds both itself, in the overlay's last child, when
- * the toast is shown. */
 static void
-name_toast_buttons (RkWindow   *self,
-                    const char *label,
-                    const char *name)
+remove_file (RkWindow   *self,
+             const char *name)
 {
-  GtkWidget *shown = gtk_widget_get_last_child (GTK_WIDGET (self->toast_overlay));
-  g_autoptr(GPtrArray) queue = g_ptr_array_new ();
-
-  if (shown != NULL)
-    g_ptr_array_add (queue, shown);
-  for (guint i = 0; i < queue->len; i++)
-    {
-      GtkWidget *widget = g_ptr_array_index (queue, i);
-
-      if (GTK_IS_BUTTON (widget) && label != NULL && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-        rk_a11y_name_button (widget, name);
-      else if (GTK_IS_BUTTON (widget) && gtk_button_get_label (GTK_BUTTON (widget)) == NULL)
-        /* its close button, an icon with a tooltip only */
-        rk_a11y_name_button (widget, _("Dismiss"));
-      for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-           child = gtk_widget_get_next_sibling (child))
-        g_ptr_array_add (queue, child);
-    }
-}
-
-static void
-file_remove_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  RkWindow *self = RK_WINDOW (widget);
-  const char *name = g_variant_get_string (parameter, NULL);
-  g_autofree char *original = NULL;
+  g_autofree char *original = rk_conversation_remove_file (self->conversation, name);
   g_autofree char *shown = NULL;
   g_autofree char *message = NULL;
   AdwToast *toast;
 
-  if (self->conversation == NULL)
-    return;
-  original = rk_conversation_remove_file (self->conversation, name);
   if (original == NULL)
     return;
   shown = rk_text_sanitize_for_terminal (name, RK_TEXT_SANITIZE_SINGLE_LINE);
@@ -174,24 +116,47 @@ file_remove_action (GtkWidget  *widget,
       adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
     }
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
-  name_toast_buttons (self, adw_toast_get_button_label (toast), _("Undo"));
+  /* libadwaita 1.2 builds the shown toast, the overlay's last child, only
+   * now: its Undo reads "_Undo Undo" on GTK 4.8, its close button nothing. */
+  rk_a11y_name_tree (gtk_widget_get_last_child (GTK_WIDGET (self->toast_overlay)));
+}
+
+/* What the card and the sidebar ask of a file they name: its card shown,
+ * the profiler's other reading, or out of the conversation. */
+static void
+file_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  RkWindow *self = RK_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+  RkConversationFile *file = self->conversation ? rk_conversation_lookup_file (self->conversation, name) : NULL;
+  RkFileProfile *profile = file ? rk_conversation_file_get_profile (file) : NULL;
+  RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;
+
+  if (file == NULL)
+    return;
+  if (g_str_equal (action_name, "win.file-show"))
+    show_file (self, file);
+  else if (g_str_equal (action_name, "win.file-remove"))
+    remove_file (self, name);
+  else if (profile != NULL && rk_file_profile_get_alternative (profile, &options, NULL))
+    rk_conversation_reprofile (self->conversation, name, &options);
 }
 
 /* -- the whole table ---------------------------------------------------------- */
 
 typedef struct
 {
-  RkWindow       *window;
-  RkConversation *conversation;
-  char           *title;
-  guint           n_artifacts;     /* before the code ran: a table after them is its */
+  RkWindow *window;
+  char     *title;
+  guint     n_artifacts;     /* before the code ran: a table after them is its */
 } OpenTable;
 
 static void
 open_table_free (OpenTable *open)
 {
   g_object_unref (open->window);
-  g_object_unref (open->conversation);
   g_free (open->title);
   g_free (open);
 }
@@ -262,7 +227,6 @@ file_open_table_action (GtkWidget  *widget,
     code = g_strdup_printf ("reckon.show(reckon.compute(reckon.load(%s)), name=%s)\n", py_name, py_name);
   open = g_new0 (OpenTable, 1);
   open->window = g_object_ref (self);
-  open->conversation = g_object_ref (self->conversation);
   open->title = rk_text_sanitize_for_terminal (*sheet != '\0' ? sheet : name, RK_TEXT_SANITIZE_SINGLE_LINE);
   open->n_artifacts = rk_session_get_artifacts (rk_conversation_get_session (self->conversation))->len;
   rk_conversation_run_code_async (self->conversation, code, RK_CODE_PROPOSED, self->cancellable, table_loaded_cb, open);
@@ -273,8 +237,8 @@ _rk_window_class_files_init (RkWindowClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  gtk_widget_class_install_action (widget_class, "win.file-show", "s", file_show_action);
-  gtk_widget_class_install_action (widget_class, "win.file-reread", "s", file_reread_action);
-  gtk_widget_class_install_action (widget_class, "win.file-remove", "s", file_remove_action);
+  gtk_widget_class_install_action (widget_class, "win.file-show", "s", file_action);
+  gtk_widget_class_install_action (widget_class, "win.file-reread", "s", file_action);
+  gtk_widget_class_install_action (widget_class, "win.file-remove", "s", file_action);
   gtk_widget_class_install_action (widget_class, "win.file-open-table", "(ss)", file_open_table_action);
 }

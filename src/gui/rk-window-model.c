@@ -127,8 +127,7 @@ ask_server_version (RkWindow *self)
 static void
 forget_server_version (RkWindow *self)
 {
-  if (self->version_cancellable != NULL)
-    g_cancellable_cancel (self->version_cancellable);
+  g_cancellable_cancel (self->version_cancellable);
   g_clear_object (&self->version_cancellable);
   g_clear_pointer (&self->server_version, g_free);
 }
@@ -167,13 +166,19 @@ list_models_cb (GObject      *object,
   schedule_recheck (self);
 }
 
+/* Neither a check under way nor one to come. */
+static void
+stop_checking (RkWindow *self)
+{
+  g_clear_handle_id (&self->recheck_source, g_source_remove);
+  g_cancellable_cancel (self->check_cancellable);
+  g_clear_object (&self->check_cancellable);
+}
+
 void
 _rk_window_check_connection (RkWindow *self)
 {
-  g_clear_handle_id (&self->recheck_source, g_source_remove);
-  if (self->check_cancellable != NULL)
-    g_cancellable_cancel (self->check_cancellable);
-  g_clear_object (&self->check_cancellable);
+  stop_checking (self);
   self->check_cancellable = g_cancellable_new ();
 
   /* Only a first check (or one after a settings change) shows "checking";
@@ -247,10 +252,7 @@ _rk_window_model_init (RkWindow *self)
 void
 _rk_window_model_dispose (RkWindow *self)
 {
-  g_clear_handle_id (&self->recheck_source, g_source_remove);
-  if (self->check_cancellable != NULL)
-    g_cancellable_cancel (self->check_cancellable);
-  g_clear_object (&self->check_cancellable);
+  stop_checking (self);
   g_clear_pointer (&self->connection_error, g_free);
   forget_server_version (self);
 }

@@ -92,9 +92,6 @@ void  _rk_window_actions_update     (RkWindow       *self);
 
 /* rk-window-files.c */
 void  _rk_window_class_files_init   (RkWindowClass  *klass);
-/* Scrolls the chat to @name's card and gives it the keyboard focus. */
-void  _rk_window_show_file          (RkWindow       *self,
-                                     const char     *name);
 
 /* Entries @position… were added to the transcript: a new file's card is
  * scrolled into view, wherever the chat was. */
