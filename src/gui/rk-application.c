@@ -76,61 +76,10 @@ load_settings (GError **error)
 }
 
 static void
-lookup_api_key_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(RkApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *key = rk_secrets_lookup_api_key_finish (result, &error);
-
-  if (error != NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_debug ("No API key: %s", error->message);
-      return;
-    }
-  rk_model_client_set_api_key (self->client, key);
-}
-
-/* Settings → model client. The windows watch the settings themselves to
- * check the connection again. */
-static void
-apply_model_settings (RkApplication *self)
-{
-  g_autofree char *endpoint = g_settings_get_string (self->settings, "endpoint");
-  g_autofree char *model = g_settings_get_string (self->settings, "model");
-
-  rk_model_client_set_endpoint (self->client, endpoint);
-  rk_model_client_set_model (self->client, model);
-  rk_model_client_set_api (self->client, (RkModelApi) g_settings_get_enum (self->settings, "api-kind"));
-  rk_model_client_set_allow_remote (self->client, g_settings_get_boolean (self->settings, "allow-remote"));
-}
-
-static void
 refresh_api_key (RkApplication *self)
 {
-  g_autofree char *endpoint = g_settings_get_string (self->settings, "endpoint");
-  g_auto(GStrv) with_key = g_settings_get_strv (self->settings, "api-key-endpoints");
-
   rk_model_client_set_api_key (self->client, NULL);
-  /* The keyring only for a server that has a key there: no keyring (and no
-   * unlock prompt) for the usual local server without one. */
-  if (*endpoint == '\0' || !g_strv_contains ((const char * const *) with_key, endpoint))
-    return;
-  rk_secrets_lookup_api_key_async (endpoint, self->cancellable, lookup_api_key_cb, g_object_ref (self));
-}
-
-static void
-settings_changed_cb (RkApplication *self,
-                     const char    *key,
-                     GSettings     *settings)
-{
-  if (g_str_equal (key, "endpoint") || g_str_equal (key, "model") ||
-      g_str_equal (key, "api-kind") || g_str_equal (key, "allow-remote"))
-    apply_model_settings (self);
-  if (g_str_equal (key, "endpoint"))
-    refresh_api_key (self);
+  rk_secrets_load_api_key (self->settings, G_OBJECT (self->client), "api-key", self->cancellable);
 }
 
 static RkWindow *
@@ -344,10 +293,14 @@ rk_application_startup (GApplication *app)
       return;
     }
 
+  /* The windows watch the settings themselves to check the connection again. */
   self->client = rk_model_client_new ();
-  apply_model_settings (self);
+  g_settings_bind (self->settings, "endpoint", self->client, "endpoint", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "model", self->client, "model", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "api-kind", self->client, "api", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "allow-remote", self->client, "allow-remote", G_SETTINGS_BIND_GET);
   refresh_api_key (self);
-  g_signal_connect_object (self->settings, "changed", G_CALLBACK (settings_changed_cb),
+  g_signal_connect_object (self->settings, "changed::endpoint", G_CALLBACK (refresh_api_key),
                            self, G_CONNECT_SWAPPED);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);

@@ -246,19 +246,6 @@ api_key_apply_cb (RkPreferencesWindow *self)
 }
 
 static void
-api_key_looked_up_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(RkPreferencesWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *key = rk_secrets_lookup_api_key_finish (result, &error);
-
-  if (key != NULL)
-    gtk_editable_set_text (GTK_EDITABLE (self->api_key_row), key);
-}
-
-static void
 rk_preferences_window_dispose (GObject *object)
 {
   RkPreferencesWindow *self = RK_PREFERENCES_WINDOW (object);
@@ -318,23 +305,16 @@ GtkWidget *
 rk_preferences_window_new (GSettings *settings)
 {
   RkPreferencesWindow *self;
-  g_autofree char *endpoint = NULL;
-  g_autofree char *model = NULL;
-  g_auto(GStrv) with_key = NULL;
 
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
   self = g_object_new (RK_TYPE_PREFERENCES_WINDOW, NULL);
   self->settings = g_object_ref (settings);
 
-  endpoint = g_settings_get_string (settings, "endpoint");
-  model = g_settings_get_string (settings, "model");
-  gtk_editable_set_text (GTK_EDITABLE (self->endpoint_row), endpoint);
-  gtk_editable_set_text (GTK_EDITABLE (self->model_row), model);
-  with_key = g_settings_get_strv (settings, "api-key-endpoints");
-  if (*endpoint != '\0' && g_strv_contains ((const char * const *) with_key, endpoint))
-    rk_secrets_lookup_api_key_async (endpoint, self->cancellable, api_key_looked_up_cb, g_object_ref (self));
-
+  /* The address and model are written on Apply (endpoint_apply_cb, model_apply_cb). */
+  g_settings_bind (settings, "endpoint", self->endpoint_row, "text", G_SETTINGS_BIND_GET);
+  g_settings_bind (settings, "model", self->model_row, "text", G_SETTINGS_BIND_GET);
+  rk_secrets_load_api_key (settings, G_OBJECT (self->api_key_row), "text", self->cancellable);
   g_settings_bind_with_mapping (settings, "api-kind", self->api_row, "selected", G_SETTINGS_BIND_DEFAULT,
                                 nick_to_index, index_to_nick, (gpointer) api_nicks, NULL);
   g_settings_bind_with_mapping (settings, "approval-policy", self->approval_row, "selected",
