@@ -77,10 +77,6 @@ struct _RkWindow
 };
 
 /* rk-window.c */
-/* Shows or hides a revealer, hidden for real once folded away, so that
- * assistive technologies do not find what cannot be seen. */
-void  _rk_window_reveal             (GtkRevealer    *revealer,
-                                     gboolean        reveal);
 void  _rk_window_update_chat        (RkWindow       *self);
 void  _rk_window_set_conversation   (RkWindow       *self,
                                      RkConversation *conversation);

@@ -23,29 +23,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-child_revealed_cb (GtkRevealer *revealer)
-{
-  if (!gtk_revealer_get_reveal_child (revealer) && !gtk_revealer_get_child_revealed (revealer))
-    gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
-}
-
-void
-_rk_window_reveal (GtkRevealer *revealer,
-                   gboolean     reveal)
-{
-  if (g_object_get_data (G_OBJECT (revealer), "rk-reveal-hooked") == NULL)
-    {
-      g_object_set_data (G_OBJECT (revealer), "rk-reveal-hooked", GINT_TO_POINTER (TRUE));
-      g_signal_connect (revealer, "notify::child-revealed", G_CALLBACK (child_revealed_cb), NULL);
-    }
-  if (reveal)
-    gtk_widget_set_visible (GTK_WIDGET (revealer), TRUE);
-  gtk_revealer_set_reveal_child (revealer, reveal);
-  if (!reveal && !gtk_widget_get_mapped (GTK_WIDGET (revealer)))
-    gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
-}
-
 static guint
 transcript_n_items (RkWindow *self)
 {
@@ -75,7 +52,7 @@ _rk_window_update_chat (RkWindow *self)
   gtk_stack_set_visible_child_name (self->chat_stack, page);
   gtk_widget_set_visible (GTK_WIDGET (self->empty_page), g_str_equal (page, "empty"));
   gtk_widget_set_visible (GTK_WIDGET (self->no_model_page), g_str_equal (page, "no-model"));
-  _rk_window_reveal (self->server_strip, unreachable && has_entries);
+  rk_revealer_set_shown (self->server_strip, unreachable && has_entries);
   rk_composer_set_model_ready (self->composer, !unreachable);
 }
 
@@ -109,7 +86,7 @@ update_kernel_error (RkWindow *self)
 
   if (message != NULL)
     gtk_label_set_label (self->kernel_strip_label, message);
-  _rk_window_reveal (self->kernel_strip, message != NULL);
+  rk_revealer_set_shown (self->kernel_strip, message != NULL);
 }
 
 static void
