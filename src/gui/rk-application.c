@@ -161,30 +161,16 @@ about_action (GSimpleAction *action,
               GVariant      *param,
               gpointer       user_data)
 {
-  RkApplication *self = user_data;
-  RkWindow *window = get_window (self, TRUE);
-  g_autofree char *debug_info = dup_debug_info (self);
-  static const char *developers[] = { "The Reckon developers", NULL };
-  GtkWidget *about;
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/reckon/Reckon/rk-about-window.ui");
+  GtkWindow *about = GTK_WINDOW (gtk_builder_get_object (builder, "about"));
+  g_autofree char *debug_info = dup_debug_info (user_data);
 
-  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
-                        "transient-for", window,
-                        "application-name", _("Reckon"),
-                        "application-icon", APP_ID,
-                        "version", PACKAGE_VERSION,
-                        "developer-name", _("The Reckon developers"),
-                        "developers", developers,
-                        "comments", _("Ask questions about your data files in plain words. "
-                                      "A model on your computer writes Python, you approve it, "
-                                      "and it runs in a sandbox."),
-                        "license-type", GTK_LICENSE_GPL_3_0,
-                        "translator-credits", _("translator-credits"),
-                        "debug-info", debug_info,
-                        "debug-info-filename", "reckon-troubleshooting.txt",
-                        NULL);
+  gtk_window_set_transient_for (about, GTK_WINDOW (get_window (user_data, TRUE)));
+  adw_about_window_set_version (ADW_ABOUT_WINDOW (about), PACKAGE_VERSION);
+  adw_about_window_set_debug_info (ADW_ABOUT_WINDOW (about), debug_info);
   /* libadwaita 1.2 leaves some of its buttons named after their class. */
-  rk_a11y_name_tree (about);
-  gtk_window_present (GTK_WINDOW (about));
+  rk_a11y_name_tree (GTK_WIDGET (about));
+  gtk_window_present (about);
 }
 
 static void

@@ -392,7 +392,8 @@ conversation_delete_cb (RkWindow   *self,
   const char *title = info != NULL ? rk_conversation_info_get_title (info) : NULL;
   g_autofree char *clean = NULL;
   g_autofree char *heading = NULL;
-  GtkWidget *dialog;
+  g_autoptr(GtkBuilder) builder = NULL;
+  AdwMessageDialog *dialog;
 
   if (info == NULL)
     return;
@@ -400,16 +401,10 @@ conversation_delete_cb (RkWindow   *self,
                                          RK_TEXT_SANITIZE_SINGLE_LINE);
   /* Translators: %s is a conversation's title. */
   heading = g_strdup_printf (_("Delete “%s”?"), clean);
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading,
-                                   _("Its transcript, files and results are deleted from this computer."));
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "delete", _("_Delete"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
-                                              ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  builder = gtk_builder_new_from_resource ("/io/github/reckon/Reckon/rk-delete-dialog.ui");
+  dialog = ADW_MESSAGE_DIALOG (gtk_builder_get_object (builder, "dialog"));
+  adw_message_dialog_set_heading (dialog, heading);
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
   g_object_set_data_full (G_OBJECT (dialog), "rk-conversation-id", g_strdup (id), g_free);
   g_signal_connect_object (dialog, "response", G_CALLBACK (delete_response_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
