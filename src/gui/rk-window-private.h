@@ -48,6 +48,8 @@ struct _RkWindow
   RkComposer           *composer;
   GtkRevealer          *drop_revealer;
   GMenu                *recent_menu;        /* the main menu's Add Recent File */
+  GtkFileFilter        *data_filter;        /* Attach Files' filters */
+  GtkFileFilter        *all_filter;
 
   /* Owned */
   GSettings            *settings;

@@ -587,6 +587,8 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, composer);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, drop_revealer);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, recent_menu);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, data_filter);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, all_filter);
   gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
   gtk_widget_class_bind_template_callback (widget_class, composer_stop_cb);
 
