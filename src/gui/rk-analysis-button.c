@@ -239,9 +239,3 @@ rk_analysis_button_init (RkAnalysisButton *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   rebuild_menu (self);
 }
-
-GtkWidget *
-rk_analysis_button_new (void)
-{
-  return g_object_new (RK_TYPE_ANALYSIS_BUTTON, NULL);
-}

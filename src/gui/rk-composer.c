@@ -259,12 +259,6 @@ rk_composer_init (RkComposer *self)
   update_state (self);
 }
 
-GtkWidget *
-rk_composer_new (void)
-{
-  return g_object_new (RK_TYPE_COMPOSER, NULL);
-}
-
 char *
 rk_composer_dup_text (RkComposer *self)
 {

@@ -10,8 +10,6 @@ G_BEGIN_DECLS
 #define RK_TYPE_COMPOSER (rk_composer_get_type ())
 G_DECLARE_FINAL_TYPE (RkComposer, rk_composer, RK, COMPOSER, GtkWidget)
 
-GtkWidget *rk_composer_new           (void);
-
 /* The typed text (never NULL). */
 char      *rk_composer_dup_text      (RkComposer *self);
 void       rk_composer_set_text      (RkComposer *self,

@@ -173,12 +173,6 @@ rk_expiry_banner_init (RkExpiryBanner *self)
   set_mode (self, "");
 }
 
-GtkWidget *
-rk_expiry_banner_new (void)
-{
-  return g_object_new (RK_TYPE_EXPIRY_BANNER, NULL);
-}
-
 void
 rk_expiry_banner_set_session (RkExpiryBanner *self,
                               RkSession      *session)
