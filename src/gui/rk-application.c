@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-application.c — the single-instance app: loads the settings (also from
  * the build tree), keeps the model client in step with them, and owns the
- * app-wide actions: preferences, about, shortcuts, quit. */
+ * app-wide actions: preferences, about, quit. */
 #define G_LOG_DOMAIN "rk-application"
 #include "config.h"
 
@@ -174,16 +174,6 @@ about_action (GSimpleAction *action,
 }
 
 static void
-shortcuts_action (GSimpleAction *action,
-                  GVariant      *param,
-                  gpointer       user_data)
-{
-  RkWindow *window = get_window (user_data, TRUE);
-
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
-}
-
-static void
 quit_action (GSimpleAction *action,
              GVariant      *param,
              gpointer       user_data)
@@ -204,7 +194,6 @@ static const GActionEntry app_actions[] = {
   { "preferences", preferences_action, NULL, NULL, NULL },
   { "preferences-page", preferences_action, "s", NULL, NULL },
   { "about", about_action, NULL, NULL, NULL },
-  { "shortcuts", shortcuts_action, NULL, NULL, NULL },
   { "quit", quit_action, NULL, NULL, NULL },
 };
 

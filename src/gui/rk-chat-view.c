@@ -33,7 +33,6 @@ struct _RkChatView
   GtkScrolledWindow  *scroller;
   GtkListView        *list;
   GtkFilterListModel *filtered;
-  GtkNoSelection     *selection;
 
   RkConversation     *conversation;
   RkTranscript       *transcript;
@@ -1022,6 +1021,7 @@ rk_chat_view_class_init (RkChatViewClass *klass)
 static void
 rk_chat_view_init (RkChatView *self)
 {
+  g_autoptr(GtkNoSelection) selection = NULL;
   GtkAdjustment *adj;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -1029,9 +1029,8 @@ rk_chat_view_init (RkChatView *self)
   self->following = TRUE;
 
   self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (entry_visible, self, NULL)));
-  self->selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
-  gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (self->selection));
-  g_object_unref (self->selection);
+  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
+  gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (selection));
 
   rk_chat_search_set_model (self->search, G_LIST_MODEL (self->filtered));
   update_approve (self);

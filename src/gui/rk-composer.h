@@ -30,8 +30,7 @@ void       rk_composer_focus         (RkComposer *self);
 
 /* Signals:
  *   "send" (const char *text, gboolean code_mode): Enter or Send with text
- *   "stop" ()                                       Stop
- * Attach activates the action "win.attach".
+ * Attach and Stop activate the actions "win.attach" and "win.stop".
  */
 
 G_END_DECLS

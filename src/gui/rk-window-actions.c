@@ -105,7 +105,7 @@ open_folder_cb (AdwToast *toast,
   g_app_info_launch_default_for_uri_async (uri, NULL, NULL, NULL, NULL);
 }
 
-/* @message in a toast whose button opens @folder. */
+/* @message in a toast whose button opens @folder (NULL: no button). */
 static void
 toast_with_folder (RkWindow   *self,
                    const char *message,
@@ -260,10 +260,9 @@ export_done_cb (GObject      *object,
   g_autoptr(GFile) file = path != NULL ? g_file_new_for_path (path) : NULL;
   g_autoptr(GFile) folder = file != NULL ? g_file_get_parent (file) : NULL;
 
-  if (path != NULL)
+  /* No path: the sentence (if any) says why, with no folder to open. */
+  if (sentence != NULL)
     toast_with_folder (self, sentence, folder);
-  else if (sentence != NULL)
-    rk_window_toast (self, sentence);
 }
 
 static void

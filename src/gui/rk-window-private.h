@@ -37,7 +37,6 @@ struct _RkWindow
   GtkMenuButton        *primary_menu_button;
   RkExpiryBanner       *expiry_banner;
   GtkRevealer          *server_strip;
-  GtkLabel             *server_strip_label;
   GtkMenuButton        *server_help_button;
   GtkRevealer          *kernel_strip;
   GtkLabel             *kernel_strip_label;
@@ -66,7 +65,6 @@ struct _RkWindow
   gboolean              opening_last;       /* it is the one open last: start a new one if it fails */
   /* What was sent and is still in the composer until the send has started. */
   char                 *pending_text;
-  gboolean              pending_code;
 
   /* Connection to the model server (rk-window-model.c) */
   RkConnection          connection;

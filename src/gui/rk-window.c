@@ -216,14 +216,6 @@ composer_send_cb (RkWindow   *self,
   update_busy (self);
 }
 
-static void
-composer_stop_cb (RkWindow   *self,
-                  RkComposer *composer)
-{
-  if (self->conversation != NULL)
-    rk_conversation_stop (self->conversation);
-}
-
 /* -- the conversation -- */
 
 void
@@ -576,7 +568,6 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, primary_menu_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, expiry_banner);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip_label);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_help_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip_label);
@@ -590,7 +581,6 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, data_filter);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, all_filter);
   gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
-  gtk_widget_class_bind_template_callback (widget_class, composer_stop_cb);
 
   _rk_window_class_actions_init (klass);
   _rk_window_class_recent_init (klass);
@@ -684,13 +674,8 @@ void
 rk_window_toast (RkWindow   *self,
                  const char *message)
 {
-  AdwToast *toast;
-
   g_return_if_fail (RK_IS_WINDOW (self));
-
-  toast = adw_toast_new (message);
-  adw_toast_set_timeout (toast, 5);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
 }
 
 void
