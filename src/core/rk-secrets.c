@@ -196,3 +196,49 @@ rk_secrets_clear_api_key_finish (GAsyncResult *result,
     }
   return TRUE;
 }
+
+typedef struct
+{
+  GObject    *object;
+  const char *property;   /* interned */
+} KeyTarget;
+
+static void
+api_key_loaded_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autofree KeyTarget *target = user_data;
+  g_autoptr(GObject) object = target->object;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = rk_secrets_lookup_api_key_finish (result, &error);
+
+  if (key != NULL)
+    g_object_set (object, target->property, key, NULL);
+  else if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_debug ("No API key: %s", error->message);
+}
+
+void
+rk_secrets_load_api_key (GSettings    *settings,
+                         GObject      *object,
+                         const char   *property,
+                         GCancellable *cancellable)
+{
+  g_autofree char *endpoint = NULL;
+  g_auto(GStrv) with_key = NULL;
+  KeyTarget *target;
+
+  g_return_if_fail (G_IS_SETTINGS (settings));
+  g_return_if_fail (G_IS_OBJECT (object));
+  g_return_if_fail (property != NULL);
+
+  endpoint = g_settings_get_string (settings, "endpoint");
+  with_key = g_settings_get_strv (settings, "api-key-endpoints");
+  if (*endpoint == '\0' || !g_strv_contains ((const char * const *) with_key, endpoint))
+    return;
+  target = g_new (KeyTarget, 1);
+  target->object = g_object_ref (object);
+  target->property = g_intern_string (property);
+  rk_secrets_lookup_api_key_async (endpoint, cancellable, api_key_loaded_cb, target);
+}

@@ -33,4 +33,13 @@ void        rk_secrets_clear_api_key_async   (const char          *endpoint,
 gboolean    rk_secrets_clear_api_key_finish  (GAsyncResult        *result,
                                               GError             **error);
 
+/* The key of the server in @settings' "endpoint", once the keyring answers,
+ * into @object's string @property. The keyring is asked only when
+ * "api-key-endpoints" lists that address: a keyless local server brings no
+ * keyring and no unlock prompt. Nothing is set when no key is stored. */
+void        rk_secrets_load_api_key          (GSettings           *settings,
+                                              GObject             *object,
+                                              const char          *property,
+                                              GCancellable        *cancellable);
+
 G_END_DECLS

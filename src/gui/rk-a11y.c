@@ -164,3 +164,26 @@ rk_menu_button_quiet_tooltip (GtkMenuButton *button)
   g_signal_connect_object (popover, "show", G_CALLBACK (popover_shown_cb), button, 0);
   g_signal_connect_object (popover, "hide", G_CALLBACK (popover_hidden_cb), button, 0);
 }
+
+static void
+child_revealed_cb (GtkRevealer *revealer)
+{
+  if (!gtk_revealer_get_reveal_child (revealer) && !gtk_revealer_get_child_revealed (revealer))
+    gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
+}
+
+void
+rk_revealer_set_shown (GtkRevealer *revealer,
+                       gboolean     reveal)
+{
+  if (g_object_get_data (G_OBJECT (revealer), "rk-reveal-hooked") == NULL)
+    {
+      g_object_set_data (G_OBJECT (revealer), "rk-reveal-hooked", GINT_TO_POINTER (TRUE));
+      g_signal_connect (revealer, "notify::child-revealed", G_CALLBACK (child_revealed_cb), NULL);
+    }
+  if (reveal)
+    gtk_widget_set_visible (GTK_WIDGET (revealer), TRUE);
+  gtk_revealer_set_reveal_child (revealer, reveal);
+  if (!reveal && !gtk_widget_get_mapped (GTK_WIDGET (revealer)))
+    gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
+}

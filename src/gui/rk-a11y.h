@@ -26,4 +26,10 @@ void rk_a11y_name_tree   (GtkWidget  *root);
  * while its popover is open. Call it again if the popover is replaced. */
 void rk_menu_button_quiet_tooltip (GtkMenuButton *button);
 
+/* Shows or hides @revealer's child, the revealer itself hidden for real
+ * once folded away: assistive technologies would still find a collapsed
+ * revealer's content. */
+void rk_revealer_set_shown (GtkRevealer *revealer,
+                            gboolean     reveal);
+
 G_END_DECLS

@@ -196,7 +196,7 @@ rk_analysis_button_dispose (GObject *object)
 {
   RkAnalysisButton *self = RK_ANALYSIS_BUTTON (object);
 
-  g_clear_pointer (&self->button, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_ANALYSIS_BUTTON);
   G_OBJECT_CLASS (rk_analysis_button_parent_class)->dispose (object);
 }
 
@@ -224,6 +224,8 @@ rk_analysis_button_class_init (RkAnalysisButtonClass *klass)
   object_class->finalize = rk_analysis_button_finalize;
 
   gtk_widget_class_install_action (widget_class, "analysis.run", "s", run_action);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-analysis-button.ui");
+  gtk_widget_class_bind_template_child (widget_class, RkAnalysisButton, button);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -234,17 +236,6 @@ rk_analysis_button_init (RkAnalysisButton *self)
   self->numbers = g_ptr_array_new_with_free_func (g_free);
   self->table_columns = g_ptr_array_new_with_free_func (g_free);
 
-  self->button = gtk_menu_button_new ();
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (self->button), _("Analyse"));
-  gtk_widget_set_tooltip_text (self->button, _("Quick Analyses, No Model Needed"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Analyse"), -1);
-  gtk_widget_set_sensitive (self->button, FALSE);
-  gtk_widget_set_parent (self->button, GTK_WIDGET (self));
+  gtk_widget_init_template (GTK_WIDGET (self));
   rebuild_menu (self);
-}
-
-GtkWidget *
-rk_analysis_button_new (void)
-{
-  return g_object_new (RK_TYPE_ANALYSIS_BUTTON, NULL);
 }

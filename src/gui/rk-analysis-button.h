@@ -13,7 +13,6 @@ G_BEGIN_DECLS
 #define RK_TYPE_ANALYSIS_BUTTON (rk_analysis_button_get_type ())
 G_DECLARE_FINAL_TYPE (RkAnalysisButton, rk_analysis_button, RK, ANALYSIS_BUTTON, GtkWidget)
 
-GtkWidget *rk_analysis_button_new      (void);
 /* The file (its name in the workspace) and its profile (NULL while it is
  * profiled: the button is insensitive). Tables of a workbook: the first
  * sheet's columns decide; the code loads what reckon.load loads. */

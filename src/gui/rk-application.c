@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rk-application.c — the single-instance app: loads the settings (also from
  * the build tree), keeps the model client in step with them, and owns the
- * app-wide actions: preferences, about, shortcuts, quit. */
+ * app-wide actions: preferences, about, quit. */
 #define G_LOG_DOMAIN "rk-application"
 #include "config.h"
 
@@ -76,61 +76,10 @@ load_settings (GError **error)
 }
 
 static void
-lookup_api_key_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(RkApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *key = rk_secrets_lookup_api_key_finish (result, &error);
-
-  if (error != NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_debug ("No API key: %s", error->message);
-      return;
-    }
-  rk_model_client_set_api_key (self->client, key);
-}
-
-/* Settings → model client. The windows watch the settings themselves to
- * check the connection again. */
-static void
-apply_model_settings (RkApplication *self)
-{
-  g_autofree char *endpoint = g_settings_get_string (self->settings, "endpoint");
-  g_autofree char *model = g_settings_get_string (self->settings, "model");
-
-  rk_model_client_set_endpoint (self->client, endpoint);
-  rk_model_client_set_model (self->client, model);
-  rk_model_client_set_api (self->client, (RkModelApi) g_settings_get_enum (self->settings, "api-kind"));
-  rk_model_client_set_allow_remote (self->client, g_settings_get_boolean (self->settings, "allow-remote"));
-}
-
-static void
 refresh_api_key (RkApplication *self)
 {
-  g_autofree char *endpoint = g_settings_get_string (self->settings, "endpoint");
-  g_auto(GStrv) with_key = g_settings_get_strv (self->settings, "api-key-endpoints");
-
   rk_model_client_set_api_key (self->client, NULL);
-  /* The keyring only for a server that has a key there: no keyring (and no
-   * unlock prompt) for the usual local server without one. */
-  if (*endpoint == '\0' || !g_strv_contains ((const char * const *) with_key, endpoint))
-    return;
-  rk_secrets_lookup_api_key_async (endpoint, self->cancellable, lookup_api_key_cb, g_object_ref (self));
-}
-
-static void
-settings_changed_cb (RkApplication *self,
-                     const char    *key,
-                     GSettings     *settings)
-{
-  if (g_str_equal (key, "endpoint") || g_str_equal (key, "model") ||
-      g_str_equal (key, "api-kind") || g_str_equal (key, "allow-remote"))
-    apply_model_settings (self);
-  if (g_str_equal (key, "endpoint"))
-    refresh_api_key (self);
+  rk_secrets_load_api_key (self->settings, G_OBJECT (self->client), "api-key", self->cancellable);
 }
 
 static RkWindow *
@@ -212,40 +161,16 @@ about_action (GSimpleAction *action,
               GVariant      *param,
               gpointer       user_data)
 {
-  RkApplication *self = user_data;
-  RkWindow *window = get_window (self, TRUE);
-  g_autofree char *debug_info = dup_debug_info (self);
-  static const char *developers[] = { "The Reckon developers", NULL };
-  GtkWidget *about;
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/reckon/Reckon/rk-about-window.ui");
+  GtkWindow *about = GTK_WINDOW (gtk_builder_get_object (builder, "about"));
+  g_autofree char *debug_info = dup_debug_info (user_data);
 
-  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
-                        "transient-for", window,
-                        "application-name", _("Reckon"),
-                        "application-icon", APP_ID,
-                        "version", PACKAGE_VERSION,
-                        "developer-name", _("The Reckon developers"),
-                        "developers", developers,
-                        "comments", _("Ask questions about your data files in plain words. "
-                                      "A model on your computer writes Python, you approve it, "
-                                      "and it runs in a sandbox."),
-                        "license-type", GTK_LICENSE_GPL_3_0,
-                        "translator-credits", _("translator-credits"),
-                        "debug-info", debug_info,
-                        "debug-info-filename", "reckon-troubleshooting.txt",
-                        NULL);
+  gtk_window_set_transient_for (about, GTK_WINDOW (get_window (user_data, TRUE)));
+  adw_about_window_set_version (ADW_ABOUT_WINDOW (about), PACKAGE_VERSION);
+  adw_about_window_set_debug_info (ADW_ABOUT_WINDOW (about), debug_info);
   /* libadwaita 1.2 leaves some of its buttons named after their class. */
-  rk_a11y_name_tree (about);
-  gtk_window_present (GTK_WINDOW (about));
-}
-
-static void
-shortcuts_action (GSimpleAction *action,
-                  GVariant      *param,
-                  gpointer       user_data)
-{
-  RkWindow *window = get_window (user_data, TRUE);
-
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+  rk_a11y_name_tree (GTK_WIDGET (about));
+  gtk_window_present (about);
 }
 
 static void
@@ -269,7 +194,6 @@ static const GActionEntry app_actions[] = {
   { "preferences", preferences_action, NULL, NULL, NULL },
   { "preferences-page", preferences_action, "s", NULL, NULL },
   { "about", about_action, NULL, NULL, NULL },
-  { "shortcuts", shortcuts_action, NULL, NULL, NULL },
   { "quit", quit_action, NULL, NULL, NULL },
 };
 
@@ -344,10 +268,14 @@ rk_application_startup (GApplication *app)
       return;
     }
 
+  /* The windows watch the settings themselves to check the connection again. */
   self->client = rk_model_client_new ();
-  apply_model_settings (self);
+  g_settings_bind (self->settings, "endpoint", self->client, "endpoint", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "model", self->client, "model", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "api-kind", self->client, "api", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "allow-remote", self->client, "allow-remote", G_SETTINGS_BIND_GET);
   refresh_api_key (self);
-  g_signal_connect_object (self->settings, "changed", G_CALLBACK (settings_changed_cb),
+  g_signal_connect_object (self->settings, "changed::endpoint", G_CALLBACK (refresh_api_key),
                            self, G_CONNECT_SWAPPED);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);

@@ -219,9 +219,3 @@ rk_chat_search_init (RkChatSearch *self)
   gtk_search_bar_connect_entry (self->bar, GTK_EDITABLE (self->entry));
   update_count (self);
 }
-
-GtkWidget *
-rk_chat_search_new (void)
-{
-  return g_object_new (RK_TYPE_CHAT_SEARCH, NULL);
-}

@@ -10,7 +10,6 @@ G_BEGIN_DECLS
 #define RK_TYPE_CHAT_SEARCH (rk_chat_search_get_type ())
 G_DECLARE_FINAL_TYPE (RkChatSearch, rk_chat_search, RK, CHAT_SEARCH, GtkWidget)
 
-GtkWidget  *rk_chat_search_new        (void);
 /* The RkTranscriptEntry list searched (the chat's shown entries). */
 void        rk_chat_search_set_model  (RkChatSearch *self,
                                        GListModel   *entries);

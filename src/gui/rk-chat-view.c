@@ -33,7 +33,6 @@ struct _RkChatView
   GtkScrolledWindow  *scroller;
   GtkListView        *list;
   GtkFilterListModel *filtered;
-  GtkNoSelection     *selection;
 
   RkConversation     *conversation;
   RkTranscript       *transcript;
@@ -526,44 +525,6 @@ wheel_cb (GtkEventControllerScroll *controller,
   return GDK_EVENT_STOP;
 }
 
-/* Ctrl+Enter from anywhere in the window runs the code waiting for approval;
- * with none waiting the key goes on (in the question field it adds a line). */
-static gboolean
-run_shortcut_cb (GtkWidget *widget,
-                 GVariant  *args,
-                 gpointer   user_data)
-{
-  RkChatView *self = RK_CHAT_VIEW (widget);
-
-  if (self->conversation == NULL || self->pending_cell == NULL)
-    return FALSE;
-  return gtk_widget_activate_action (widget, "chat.approve", NULL);
-}
-
-/* The key, wheel and motion controllers are the template's. */
-static void
-add_shortcuts (RkChatView *self)
-{
-  GtkEventController *controller;
-  GtkShortcutController *shortcuts;
-
-  /* Window-wide, and before the question field (which adds a line on
-   * Ctrl+Enter) sees the key. */
-  controller = gtk_shortcut_controller_new ();
-  shortcuts = GTK_SHORTCUT_CONTROLLER (controller);
-  gtk_shortcut_controller_set_scope (shortcuts, GTK_SHORTCUT_SCOPE_GLOBAL);
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  gtk_shortcut_controller_add_shortcut (shortcuts,
-                                        gtk_shortcut_new (gtk_alternative_trigger_new (
-                                                            gtk_keyval_trigger_new (GDK_KEY_Return, GDK_CONTROL_MASK),
-                                                            gtk_keyval_trigger_new (GDK_KEY_KP_Enter, GDK_CONTROL_MASK)),
-                                                          gtk_callback_action_new (run_shortcut_cb, NULL, NULL)));
-  gtk_shortcut_controller_add_shortcut (shortcuts,
-                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_f, GDK_CONTROL_MASK),
-                                                          gtk_named_action_new ("chat.search")));
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-}
-
 /* -- search -------------------------------------------------------------------- */
 
 static void
@@ -834,6 +795,16 @@ teardown_cb (GtkSignalListItemFactory *factory,
     g_hash_table_remove (self->bound, row);
 }
 
+/* chat.approve, and with it Ctrl+Enter from anywhere in the window (the
+ * template's shortcut), only while code waits: else the key goes on (in the
+ * question field it adds a line). */
+static void
+update_approve (RkChatView *self)
+{
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.approve",
+                                 self->conversation != NULL && self->pending_cell != NULL);
+}
+
 void
 rk_chat_view_set_cell_state (RkChatView *self,
                              const char *pending_cell,
@@ -852,6 +823,7 @@ rk_chat_view_set_cell_state (RkChatView *self,
   g_free (self->running_cell);
   self->running_cell = g_strdup (running_cell);
   self->cell_started = cell_started;
+  update_approve (self);
   g_hash_table_iter_init (&iter, self->bound);
   while (g_hash_table_iter_next (&iter, &row, NULL))
     rk_entry_row_set_state (row, pending_cell, running_cell, cell_started);
@@ -925,7 +897,7 @@ rk_chat_view_set_conversation (RkChatView     *self,
       rk_chat_view_set_transcript (self, rk_conversation_get_transcript (conversation),
                                    session ? rk_session_get_workspace (session) : NULL);
     }
-
+  update_approve (self);
 }
 
 void
@@ -1036,6 +1008,7 @@ rk_chat_view_class_init (RkChatViewClass *klass)
 static void
 rk_chat_view_init (RkChatView *self)
 {
+  g_autoptr(GtkNoSelection) selection = NULL;
   GtkAdjustment *adj;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -1043,12 +1016,11 @@ rk_chat_view_init (RkChatView *self)
   self->following = TRUE;
 
   self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (entry_visible, self, NULL)));
-  self->selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
-  gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (self->selection));
-  g_object_unref (self->selection);
+  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
+  gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (selection));
 
-  add_shortcuts (self);
   rk_chat_search_set_model (self->search, G_LIST_MODEL (self->filtered));
+  update_approve (self);
 
   adj = gtk_scrolled_window_get_vadjustment (self->scroller);
   g_signal_connect_object (adj, "notify::upper", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);

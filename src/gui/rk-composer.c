@@ -17,7 +17,6 @@ struct _RkComposer
   GtkToggleButton *code_toggle;
   GtkTextView     *text_view;
   GtkLabel        *placeholder;
-  GtkWidget       *action_box;
   GtkButton       *send_button;
   GtkButton       *stop_button;
 
@@ -36,7 +35,6 @@ enum {
 
 enum {
   SIGNAL_SEND,
-  SIGNAL_STOP,
   N_SIGNALS
 };
 
@@ -137,12 +135,6 @@ send_clicked_cb (RkComposer *self)
 }
 
 static void
-stop_clicked_cb (RkComposer *self)
-{
-  g_signal_emit (self, signals[SIGNAL_STOP], 0);
-}
-
-static void
 code_toggled_cb (RkComposer *self)
 {
   update_state (self);
@@ -226,21 +218,16 @@ rk_composer_class_init (RkComposerClass *klass)
   signals[SIGNAL_SEND] =
     g_signal_new ("send", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
-  signals[SIGNAL_STOP] =
-    g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-composer.ui");
   gtk_widget_class_bind_template_child (widget_class, RkComposer, box);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, code_toggle);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, text_view);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, placeholder);
-  gtk_widget_class_bind_template_child (widget_class, RkComposer, action_box);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, send_button);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, stop_button);
   gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);
   gtk_widget_class_bind_template_callback (widget_class, send_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, stop_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, code_toggled_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -257,12 +244,6 @@ rk_composer_init (RkComposer *self)
   g_signal_connect_object (gtk_text_view_get_buffer (self->text_view), "changed",
                            G_CALLBACK (update_state), self, G_CONNECT_SWAPPED);
   update_state (self);
-}
-
-GtkWidget *
-rk_composer_new (void)
-{
-  return g_object_new (RK_TYPE_COMPOSER, NULL);
 }
 
 char *

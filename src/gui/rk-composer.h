@@ -10,8 +10,6 @@ G_BEGIN_DECLS
 #define RK_TYPE_COMPOSER (rk_composer_get_type ())
 G_DECLARE_FINAL_TYPE (RkComposer, rk_composer, RK, COMPOSER, GtkWidget)
 
-GtkWidget *rk_composer_new           (void);
-
 /* The typed text (never NULL). */
 char      *rk_composer_dup_text      (RkComposer *self);
 void       rk_composer_set_text      (RkComposer *self,
@@ -32,8 +30,7 @@ void       rk_composer_focus         (RkComposer *self);
 
 /* Signals:
  *   "send" (const char *text, gboolean code_mode): Enter or Send with text
- *   "stop" ()                                       Stop
- * Attach activates the action "win.attach".
+ * Attach and Stop activate the actions "win.attach" and "win.stop".
  */
 
 G_END_DECLS

@@ -38,13 +38,15 @@ G_DEFINE_FINAL_TYPE (RkErrorView, rk_error_view, GTK_TYPE_WIDGET)
 
 
 /* The app's settings (its "settings" property, which finds the schema in
- * the build tree too), else the schema where GLib looks, else none. */
+ * the build tree too), else the schema where GLib looks if it has the keys
+ * used here (an older one installed may not), else none. */
 static GSettings *
 settings_if_installed (void)
 {
   GApplication *app = g_application_get_default ();
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
+  static const char *keys[] = { "memory-limit", "disk-limit", "cell-time-limit", "approval-policy" };
 
   if (app != NULL && g_object_class_find_property (G_OBJECT_GET_CLASS (app), "settings") != NULL)
     {
@@ -58,20 +60,10 @@ settings_if_installed (void)
   if (source == NULL)
     return NULL;
   schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
-  if (schema == NULL || !g_settings_schema_has_key (schema, "memory-limit") ||
-      !g_settings_schema_has_key (schema, "cell-time-limit"))
-    return NULL;
-  return g_settings_new_full (schema, NULL, NULL);
-}
-
-static gboolean
-has_key (GSettings  *settings,
-         const char *key)
-{
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  g_object_get (settings, "settings-schema", &schema, NULL);
-  return schema != NULL && g_settings_schema_has_key (schema, key);
+  for (guint i = 0; schema != NULL && i < G_N_ELEMENTS (keys); i++)
+    if (!g_settings_schema_has_key (schema, keys[i]))
+      return NULL;
+  return schema != NULL ? g_settings_new_full (schema, NULL, NULL) : NULL;
 }
 
 /* The one-click fix of a limit the user sets: twice the value in force,
@@ -88,9 +80,9 @@ offer_raise (RkErrorView *self,
   g_autoptr(GSettingsSchemaKey) schema_key = NULL;
   guint64 current, raised;
 
-  if (settings == NULL || self->cell_id == NULL || key == NULL || !has_key (settings, key))
+  if (settings == NULL || self->cell_id == NULL || key == NULL)
     return FALSE;
-  if (has_key (settings, "approval-policy") && g_settings_get_enum (settings, "approval-policy") == 2)
+  if (g_settings_get_enum (settings, "approval-policy") == 2)
     return FALSE;   /* "never": code is only shown */
   current = g_settings_get_uint (settings, key);
   /* Raised since (this button, or Preferences): nothing left to offer. */
@@ -119,7 +111,7 @@ limit_in_force (RkSandboxLimit  limit,
 
   if (recorded > 0)
     return (guint64) recorded;
-  if (settings != NULL && key != NULL && has_key (settings, key))
+  if (settings != NULL && key != NULL)
     return rk_sandbox_limit_setting_value (limit, g_settings_get_uint (settings, key));
   return 0;
 }

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rk-a11y.h"
 #include "rk-expiry-banner.h"
 
 struct _RkExpiryBanner
@@ -63,13 +64,7 @@ set_mode (RkExpiryBanner *self,
   gtk_widget_set_visible (GTK_WIDGET (self->restart_button), expired);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), restarting);
   gtk_spinner_set_spinning (self->spinner, restarting);
-  /* Hidden for real once folded away: assistive technologies would still
-   * find a collapsed revealer's content. */
-  if (*mode != '\0')
-    gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
-  gtk_revealer_set_reveal_child (self->revealer, *mode != '\0');
-  if (*mode == '\0' && !gtk_widget_get_mapped (GTK_WIDGET (self)))
-    gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  rk_revealer_set_shown (self->revealer, *mode != '\0');
 
   if (countdown && self->tick_source == 0)
     self->tick_source = g_timeout_add_seconds (1, tick_cb, self);
@@ -128,13 +123,6 @@ update (RkExpiryBanner *self)
 }
 
 static void
-child_revealed_cb (RkExpiryBanner *self)
-{
-  if (!gtk_revealer_get_reveal_child (self->revealer) && !gtk_revealer_get_child_revealed (self->revealer))
-    gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
-}
-
-static void
 rk_expiry_banner_dispose (GObject *object)
 {
   RkExpiryBanner *self = RK_EXPIRY_BANNER (object);
@@ -175,20 +163,14 @@ rk_expiry_banner_init (RkExpiryBanner *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->mode = "";
-  g_signal_connect_object (self->revealer, "notify::child-revealed",
-                           G_CALLBACK (child_revealed_cb), self, G_CONNECT_SWAPPED);
+  /* Hidden for real, with its strip, once folded away. */
+  g_object_bind_property (self->revealer, "visible", self, "visible", G_BINDING_SYNC_CREATE);
   self->session_signals = g_signal_group_new (RK_TYPE_SESSION);
   g_signal_group_connect_swapped (self->session_signals, "notify::state", G_CALLBACK (update), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::warned", G_CALLBACK (update), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::expiry-time", G_CALLBACK (update), self);
 
   set_mode (self, "");
-}
-
-GtkWidget *
-rk_expiry_banner_new (void)
-{
-  return g_object_new (RK_TYPE_EXPIRY_BANNER, NULL);
 }
 
 void

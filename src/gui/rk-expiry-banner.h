@@ -13,7 +13,6 @@ G_BEGIN_DECLS
 #define RK_TYPE_EXPIRY_BANNER (rk_expiry_banner_get_type ())
 G_DECLARE_FINAL_TYPE (RkExpiryBanner, rk_expiry_banner, RK, EXPIRY_BANNER, GtkWidget)
 
-GtkWidget *rk_expiry_banner_new         (void);
 void       rk_expiry_banner_set_session (RkExpiryBanner *self,
                                          RkSession      *session);
 /* Hides a countdown (after Keep alive); an expired session's banner stays. */

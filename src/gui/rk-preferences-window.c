@@ -21,6 +21,7 @@ struct _RkPreferencesWindow
   AdwEntryRow          *model_row;
   AdwPasswordEntryRow  *api_key_row;
   char                 *key_endpoint;   /* the address of the key being saved or removed */
+  gboolean              key_cleared;    /* removed, not saved */
   GtkSwitch            *allow_remote_switch;
   AdwActionRow         *remote_warning_row;
   AdwComboRow          *approval_row;
@@ -181,49 +182,30 @@ note_key_endpoint (RkPreferencesWindow *self,
   g_settings_set_strv (self->settings, "api-key-endpoints", (const char * const *) updated);
 }
 
+/* The key was stored in or (with an empty row) removed from the keyring. */
 static void
-report_api_key (RkPreferencesWindow *self,
-                gboolean             ok,
-                GError              *error,
-                gboolean             cleared)
+api_key_saved_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  if (!ok)
+  g_autoptr(RkPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean cleared = self->key_cleared;
+
+  if (!(cleared ? rk_secrets_clear_api_key_finish (result, &error)
+                : rk_secrets_store_api_key_finish (result, &error)))
     {
-      g_autofree char *message = g_strdup_printf (_("The API key could not be saved in the keyring: %s"),
-                                                  error->message);
+      g_autofree char *message = NULL;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      message = g_strdup_printf (_("The API key could not be saved in the keyring: %s"), error->message);
       toast (self, message);
       return;
     }
-  if (self->key_endpoint != NULL)
-    note_key_endpoint (self, self->key_endpoint, !cleared);
+  note_key_endpoint (self, self->key_endpoint, !cleared);
   g_signal_emit (self, signals[SIGNAL_API_KEY_CHANGED], 0);
   toast (self, cleared ? _("API key removed") : _("API key saved in the keyring"));
-}
-
-static void
-api_key_stored_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(RkPreferencesWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  gboolean ok = rk_secrets_store_api_key_finish (result, &error);
-
-  report_api_key (self, ok, error, FALSE);
-}
-
-static void
-api_key_cleared_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(RkPreferencesWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  gboolean ok = rk_secrets_clear_api_key_finish (result, &error);
-
-  report_api_key (self, ok, error, TRUE);
 }
 
 static void
@@ -239,23 +221,11 @@ api_key_apply_cb (RkPreferencesWindow *self)
     }
   g_free (self->key_endpoint);
   self->key_endpoint = g_strdup (endpoint);
-  if (*key == '\0')
-    rk_secrets_clear_api_key_async (endpoint, self->cancellable, api_key_cleared_cb, g_object_ref (self));
+  self->key_cleared = *key == '\0';
+  if (self->key_cleared)
+    rk_secrets_clear_api_key_async (endpoint, self->cancellable, api_key_saved_cb, g_object_ref (self));
   else
-    rk_secrets_store_api_key_async (endpoint, key, self->cancellable, api_key_stored_cb, g_object_ref (self));
-}
-
-static void
-api_key_looked_up_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(RkPreferencesWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *key = rk_secrets_lookup_api_key_finish (result, &error);
-
-  if (key != NULL)
-    gtk_editable_set_text (GTK_EDITABLE (self->api_key_row), key);
+    rk_secrets_store_api_key_async (endpoint, key, self->cancellable, api_key_saved_cb, g_object_ref (self));
 }
 
 static void
@@ -318,23 +288,16 @@ GtkWidget *
 rk_preferences_window_new (GSettings *settings)
 {
   RkPreferencesWindow *self;
-  g_autofree char *endpoint = NULL;
-  g_autofree char *model = NULL;
-  g_auto(GStrv) with_key = NULL;
 
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
   self = g_object_new (RK_TYPE_PREFERENCES_WINDOW, NULL);
   self->settings = g_object_ref (settings);
 
-  endpoint = g_settings_get_string (settings, "endpoint");
-  model = g_settings_get_string (settings, "model");
-  gtk_editable_set_text (GTK_EDITABLE (self->endpoint_row), endpoint);
-  gtk_editable_set_text (GTK_EDITABLE (self->model_row), model);
-  with_key = g_settings_get_strv (settings, "api-key-endpoints");
-  if (*endpoint != '\0' && g_strv_contains ((const char * const *) with_key, endpoint))
-    rk_secrets_lookup_api_key_async (endpoint, self->cancellable, api_key_looked_up_cb, g_object_ref (self));
-
+  /* The address and model are written on Apply (endpoint_apply_cb, model_apply_cb). */
+  g_settings_bind (settings, "endpoint", self->endpoint_row, "text", G_SETTINGS_BIND_GET);
+  g_settings_bind (settings, "model", self->model_row, "text", G_SETTINGS_BIND_GET);
+  rk_secrets_load_api_key (settings, G_OBJECT (self->api_key_row), "text", self->cancellable);
   g_settings_bind_with_mapping (settings, "api-kind", self->api_row, "selected", G_SETTINGS_BIND_DEFAULT,
                                 nick_to_index, index_to_nick, (gpointer) api_nicks, NULL);
   g_settings_bind_with_mapping (settings, "approval-policy", self->approval_row, "selected",

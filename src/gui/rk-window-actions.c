@@ -81,24 +81,14 @@ attach_action (GtkWidget  *widget,
 {
   RkWindow *self = RK_WINDOW (widget);
   GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) data = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
-  static const char *patterns[] = {
-    "*.csv", "*.tsv", "*.txt", "*.xlsx", "*.xls", "*.ods", "*.json", "*.jsonl", "*.parquet", "*.pdf", NULL
-  };
 
   dialog = gtk_file_chooser_native_new (_("Attach Files"), GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Attach"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
 
-  gtk_file_filter_set_name (data, _("Data Files"));
-  for (guint i = 0; patterns[i] != NULL; i++)
-    gtk_file_filter_add_pattern (data, patterns[i]);
-  gtk_file_filter_set_name (all, _("All Files"));
-  gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), data);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), self->data_filter);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), self->all_filter);
 
   g_signal_connect_object (dialog, "response", G_CALLBACK (attach_response_cb), self, G_CONNECT_SWAPPED);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
@@ -115,7 +105,7 @@ open_folder_cb (AdwToast *toast,
   g_app_info_launch_default_for_uri_async (uri, NULL, NULL, NULL, NULL);
 }
 
-/* @message in a toast whose button opens @folder. */
+/* @message in a toast whose button opens @folder (NULL: no button). */
 static void
 toast_with_folder (RkWindow   *self,
                    const char *message,
@@ -270,10 +260,9 @@ export_done_cb (GObject      *object,
   g_autoptr(GFile) file = path != NULL ? g_file_new_for_path (path) : NULL;
   g_autoptr(GFile) folder = file != NULL ? g_file_get_parent (file) : NULL;
 
-  if (path != NULL)
+  /* No path: the sentence (if any) says why, with no folder to open. */
+  if (sentence != NULL)
     toast_with_folder (self, sentence, folder);
-  else if (sentence != NULL)
-    rk_window_toast (self, sentence);
 }
 
 static void

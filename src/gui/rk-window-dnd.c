@@ -4,6 +4,7 @@
 #define G_LOG_DOMAIN "rk-window-dnd"
 #include "config.h"
 
+#include "rk-a11y.h"
 #include "rk-window-private.h"
 
 static GdkDragAction
@@ -12,7 +13,7 @@ drop_enter_cb (RkWindow      *self,
                double         y,
                GtkDropTarget *target)
 {
-  _rk_window_reveal (self->drop_revealer, TRUE);
+  rk_revealer_set_shown (self->drop_revealer, TRUE);
   return GDK_ACTION_COPY;
 }
 
@@ -20,7 +21,7 @@ static void
 drop_leave_cb (RkWindow      *self,
                GtkDropTarget *target)
 {
-  _rk_window_reveal (self->drop_revealer, FALSE);
+  rk_revealer_set_shown (self->drop_revealer, FALSE);
 }
 
 static gboolean
@@ -32,7 +33,7 @@ drop_cb (RkWindow      *self,
 {
   g_autoptr(GPtrArray) files = g_ptr_array_new ();
 
-  _rk_window_reveal (self->drop_revealer, FALSE);
+  rk_revealer_set_shown (self->drop_revealer, FALSE);
   if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
     return FALSE;
 

@@ -37,7 +37,6 @@ struct _RkWindow
   GtkMenuButton        *primary_menu_button;
   RkExpiryBanner       *expiry_banner;
   GtkRevealer          *server_strip;
-  GtkLabel             *server_strip_label;
   GtkMenuButton        *server_help_button;
   GtkRevealer          *kernel_strip;
   GtkLabel             *kernel_strip_label;
@@ -48,6 +47,8 @@ struct _RkWindow
   RkComposer           *composer;
   GtkRevealer          *drop_revealer;
   GMenu                *recent_menu;        /* the main menu's Add Recent File */
+  GtkFileFilter        *data_filter;        /* Attach Files' filters */
+  GtkFileFilter        *all_filter;
 
   /* Owned */
   GSettings            *settings;
@@ -64,7 +65,6 @@ struct _RkWindow
   gboolean              opening_last;       /* it is the one open last: start a new one if it fails */
   /* What was sent and is still in the composer until the send has started. */
   char                 *pending_text;
-  gboolean              pending_code;
 
   /* Connection to the model server (rk-window-model.c) */
   RkConnection          connection;
@@ -77,10 +77,6 @@ struct _RkWindow
 };
 
 /* rk-window.c */
-/* Shows or hides a revealer, hidden for real once folded away, so that
- * assistive technologies do not find what cannot be seen. */
-void  _rk_window_reveal             (GtkRevealer    *revealer,
-                                     gboolean        reveal);
 void  _rk_window_update_chat        (RkWindow       *self);
 void  _rk_window_set_conversation   (RkWindow       *self,
                                      RkConversation *conversation);

@@ -23,29 +23,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-child_revealed_cb (GtkRevealer *revealer)
-{
-  if (!gtk_revealer_get_reveal_child (revealer) && !gtk_revealer_get_child_revealed (revealer))
-    gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
-}
-
-void
-_rk_window_reveal (GtkRevealer *revealer,
-                   gboolean     reveal)
-{
-  if (g_object_get_data (G_OBJECT (revealer), "rk-reveal-hooked") == NULL)
-    {
-      g_object_set_data (G_OBJECT (revealer), "rk-reveal-hooked", GINT_TO_POINTER (TRUE));
-      g_signal_connect (revealer, "notify::child-revealed", G_CALLBACK (child_revealed_cb), NULL);
-    }
-  if (reveal)
-    gtk_widget_set_visible (GTK_WIDGET (revealer), TRUE);
-  gtk_revealer_set_reveal_child (revealer, reveal);
-  if (!reveal && !gtk_widget_get_mapped (GTK_WIDGET (revealer)))
-    gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
-}
-
 static guint
 transcript_n_items (RkWindow *self)
 {
@@ -75,7 +52,7 @@ _rk_window_update_chat (RkWindow *self)
   gtk_stack_set_visible_child_name (self->chat_stack, page);
   gtk_widget_set_visible (GTK_WIDGET (self->empty_page), g_str_equal (page, "empty"));
   gtk_widget_set_visible (GTK_WIDGET (self->no_model_page), g_str_equal (page, "no-model"));
-  _rk_window_reveal (self->server_strip, unreachable && has_entries);
+  rk_revealer_set_shown (self->server_strip, unreachable && has_entries);
   rk_composer_set_model_ready (self->composer, !unreachable);
 }
 
@@ -109,7 +86,7 @@ update_kernel_error (RkWindow *self)
 
   if (message != NULL)
     gtk_label_set_label (self->kernel_strip_label, message);
-  _rk_window_reveal (self->kernel_strip, message != NULL);
+  rk_revealer_set_shown (self->kernel_strip, message != NULL);
 }
 
 static void
@@ -237,14 +214,6 @@ composer_send_cb (RkWindow   *self,
   else
     rk_conversation_ask_async (self->conversation, text, self->send_cancellable, send_done_cb, data);
   update_busy (self);
-}
-
-static void
-composer_stop_cb (RkWindow   *self,
-                  RkComposer *composer)
-{
-  if (self->conversation != NULL)
-    rk_conversation_stop (self->conversation);
 }
 
 /* -- the conversation -- */
@@ -415,7 +384,8 @@ conversation_delete_cb (RkWindow   *self,
   const char *title = info != NULL ? rk_conversation_info_get_title (info) : NULL;
   g_autofree char *clean = NULL;
   g_autofree char *heading = NULL;
-  GtkWidget *dialog;
+  g_autoptr(GtkBuilder) builder = NULL;
+  AdwMessageDialog *dialog;
 
   if (info == NULL)
     return;
@@ -423,16 +393,10 @@ conversation_delete_cb (RkWindow   *self,
                                          RK_TEXT_SANITIZE_SINGLE_LINE);
   /* Translators: %s is a conversation's title. */
   heading = g_strdup_printf (_("Delete “%s”?"), clean);
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading,
-                                   _("Its transcript, files and results are deleted from this computer."));
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "delete", _("_Delete"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
-                                              ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  builder = gtk_builder_new_from_resource ("/io/github/reckon/Reckon/rk-delete-dialog.ui");
+  dialog = ADW_MESSAGE_DIALOG (gtk_builder_get_object (builder, "dialog"));
+  adw_message_dialog_set_heading (dialog, heading);
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
   g_object_set_data_full (G_OBJECT (dialog), "rk-conversation-id", g_strdup (id), g_free);
   g_signal_connect_object (dialog, "response", G_CALLBACK (delete_response_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
@@ -604,7 +568,6 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, primary_menu_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, expiry_banner);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, server_strip_label);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, server_help_button);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip_label);
@@ -615,8 +578,9 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, composer);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, drop_revealer);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, recent_menu);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, data_filter);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, all_filter);
   gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
-  gtk_widget_class_bind_template_callback (widget_class, composer_stop_cb);
 
   _rk_window_class_actions_init (klass);
   _rk_window_class_recent_init (klass);
@@ -710,13 +674,8 @@ void
 rk_window_toast (RkWindow   *self,
                  const char *message)
 {
-  AdwToast *toast;
-
   g_return_if_fail (RK_IS_WINDOW (self));
-
-  toast = adw_toast_new (message);
-  adw_toast_set_timeout (toast, 5);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
 }
 
 void
