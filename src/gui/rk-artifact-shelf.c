@@ -102,6 +102,15 @@ input_names (RkArtifactShelf *self)
   return names;
 }
 
+/* The entry of the row that holds @widget (its popover included). */
+static RkTranscriptEntry *
+row_entry (GtkWidget *widget)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (widget, GTK_TYPE_LIST_BOX_ROW);
+
+  return row != NULL ? g_object_get_data (G_OBJECT (row), "rk-entry") : NULL;
+}
+
 /* ------------------------------------------------------------ provenance */
 
 typedef struct
@@ -187,7 +196,7 @@ details_show_cb (GtkPopover      *popover,
   gtk_label_set_text (GTK_LABEL (label), _("Reading the inputs…"));
   job = g_new0 (DetailsJob, 1);
   job->label = label;
-  job->entry_id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (popover), "rk-entry"));
+  job->entry_id = rk_transcript_entry_get_id (row_entry (GTK_WIDGET (popover)));
   job->hashed = can_save (self);
   g_object_add_weak_pointer (G_OBJECT (label), (gpointer *) &job->label);
   names = input_names (self);
@@ -240,7 +249,7 @@ static void
 save_clicked_cb (GtkButton       *button,
                  RkArtifactShelf *self)
 {
-  RkTranscriptEntry *entry = g_object_get_data (G_OBJECT (button), "rk-entry");
+  RkTranscriptEntry *entry = row_entry (GTK_WIDGET (button));
   g_autofree char *name = NULL;
   SaveJob *job;
 
@@ -402,43 +411,30 @@ create_row_cb (gpointer item,
   g_autoptr(GDateTime) t = g_date_time_new_from_unix_local (rk_transcript_entry_get_timestamp (entry) / G_USEC_PER_SEC);
   g_autofree char *when = t != NULL ? g_date_time_format (t, "%X") : g_strdup ("");
   g_autofree char *subtitle = g_strdup_printf ("%s · %s", kind_label (kind), when);
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *details = gtk_menu_button_new ();
-  GtkWidget *popover = gtk_popover_new ();
-  GtkWidget *label = gtk_label_new (NULL);
-  GtkWidget *save = gtk_button_new_from_icon_name ("document-save-symbolic");
+  g_autoptr(GtkBuilder) builder = gtk_builder_new ();
+  g_autoptr(GtkBuilderScope) scope = gtk_builder_cscope_new ();
+  GtkWidget *row;
+  GtkWidget *details;
+  GtkWidget *save;
   g_autofree char *save_name = g_strdup_printf (_("Save %s"), title);
   g_autofree char *details_name = g_strdup_printf (_("Provenance of %s"), title);
 
+  gtk_builder_cscope_add_callback (scope, details_show_cb);
+  gtk_builder_cscope_add_callback (scope, save_clicked_cb);
+  gtk_builder_set_scope (builder, scope);
+  gtk_builder_set_current_object (builder, G_OBJECT (self));
+  gtk_builder_add_from_resource (builder, "/io/github/reckon/Reckon/rk-artifact-row.ui", NULL);
+  row = GTK_WIDGET (gtk_builder_get_object (builder, "row"));
+  details = GTK_WIDGET (gtk_builder_get_object (builder, "details"));
+  save = GTK_WIDGET (gtk_builder_get_object (builder, "save"));
+
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name (kind_icon (kind)));
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-  g_object_set_data (G_OBJECT (row), "rk-entry-id", GUINT_TO_POINTER (rk_transcript_entry_get_id (entry)));
-
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "monospace");
-  gtk_popover_set_child (GTK_POPOVER (popover), label);
-  g_object_set_data (G_OBJECT (popover), "rk-entry", GUINT_TO_POINTER (rk_transcript_entry_get_id (entry)));
-  g_signal_connect (popover, "show", G_CALLBACK (details_show_cb), self);
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (details), "document-properties-symbolic");
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (details), popover);
+  gtk_image_set_from_icon_name (GTK_IMAGE (gtk_builder_get_object (builder, "icon")), kind_icon (kind));
+  g_object_set_data_full (G_OBJECT (row), "rk-entry", g_object_ref (entry), g_object_unref);
   rk_menu_button_quiet_tooltip (GTK_MENU_BUTTON (details));
-  gtk_widget_set_valign (details, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (details, "flat");
-  gtk_widget_set_tooltip_text (details, _("Where It Came From"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (details), GTK_ACCESSIBLE_PROPERTY_LABEL, details_name, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), details);
-
-  gtk_widget_set_valign (save, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (save, "flat");
-  if (is_present (self, entry))
-    gtk_widget_set_tooltip_text (save, _("Save"));
-  else
+  if (!is_present (self, entry))
     {
       /* Said plainly, not offered and then failed. */
       g_autofree char *gone = g_strdup_printf ("%s · %s", subtitle, _("gone with the session that made it"));
@@ -449,10 +445,7 @@ create_row_cb (gpointer item,
       self->n_gone++;
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (save), GTK_ACCESSIBLE_PROPERTY_LABEL, save_name, -1);
-  g_object_set_data_full (G_OBJECT (save), "rk-entry", g_object_ref (entry), g_object_unref);
-  g_signal_connect (save, "clicked", G_CALLBACK (save_clicked_cb), self);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), save);
-  return row;
+  return g_object_ref (row);   /* the builder's reference goes with it */
 }
 
 static void
@@ -460,10 +453,10 @@ row_activated_cb (GtkListBox      *list,
                   GtkListBoxRow   *row,
                   RkArtifactShelf *self)
 {
-  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "rk-entry-id"));
+  RkTranscriptEntry *entry = g_object_get_data (G_OBJECT (row), "rk-entry");
 
-  if (id != 0)
-    g_signal_emit (self, signals[SIGNAL_ACTIVATE_ENTRY], 0, id);
+  if (entry != NULL)
+    g_signal_emit (self, signals[SIGNAL_ACTIVATE_ENTRY], 0, rk_transcript_entry_get_id (entry));
 }
 
 static gboolean

@@ -113,59 +113,46 @@ sent_changed_cb (GtkWidget *button)
   gtk_widget_set_visible (button, entry != NULL && rk_transcript_entry_get_detail (entry) != NULL);
 }
 
-static GtkWidget *
-sent_button (RkEntryRow *self)
+/* @id and its children from ui/rk-entry-row.ui, their signals sent to @self. */
+static GtkBuilder *
+build_part (RkEntryRow *self,
+            const char *id)
 {
-  GtkWidget *button = gtk_button_new ();
-  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkBuilder *builder = gtk_builder_new ();
+  g_autoptr(GtkBuilderScope) scope = gtk_builder_cscope_new ();
+  const char *ids[] = { id, NULL };
 
-  /* Not AdwButtonContent: libadwaita 1.2 names the button after its label
-   * as well, which AT-SPI reads twice. */
-  gtk_box_append (GTK_BOX (content), gtk_image_new_from_icon_name ("dialog-information-symbolic"));
-  gtk_box_append (GTK_BOX (content), gtk_label_new (_("What Was Sent to the Model")));
-  gtk_button_set_child (GTK_BUTTON (button), content);
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_add_css_class (button, "caption");
-  gtk_widget_add_css_class (button, "rk-sent-button");
-  gtk_widget_set_halign (button, GTK_ALIGN_END);
-  rk_a11y_name_button (button, _("What was sent to the model"));
-  g_signal_connect (button, "clicked", G_CALLBACK (show_sent_cb), self);
-  g_object_set_data_full (G_OBJECT (button), "rk-entry", g_object_ref (self->entry), g_object_unref);
-  g_signal_connect_object (self->entry, "notify::detail", G_CALLBACK (sent_changed_cb), button, G_CONNECT_SWAPPED);
-  sent_changed_cb (button);
-  return button;
+  gtk_builder_cscope_add_callback (scope, show_sent_cb);
+  gtk_builder_set_scope (builder, scope);
+  gtk_builder_set_current_object (builder, G_OBJECT (self));
+  gtk_builder_add_objects_from_resource (builder, "/io/github/reckon/Reckon/rk-entry-row.ui", ids, NULL);
+  return builder;
 }
 
 static GtkWidget *
 build_user (RkEntryRow *self)
 {
-  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *bubble = gtk_label_new (rk_transcript_entry_get_text (self->entry));
+  g_autoptr(GtkBuilder) builder = build_part (self, "user");
+  GtkWidget *outer = GTK_WIDGET (gtk_builder_get_object (builder, "user"));
+  GtkWidget *above = GTK_WIDGET (gtk_builder_get_object (builder, "bubble"));
+  GtkWidget *button = GTK_WIDGET (gtk_builder_get_object (builder, "sent"));
   const char * const *attachments = rk_transcript_entry_get_attachments (self->entry);
 
-  gtk_widget_set_halign (outer, GTK_ALIGN_END);
-  gtk_label_set_wrap (GTK_LABEL (bubble), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (bubble), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (GTK_LABEL (bubble), 0);
-  gtk_label_set_selectable (GTK_LABEL (bubble), TRUE);
-  /* Not in the Tab chain: a selectable label that is only made unfocusable
-   * still swallows Tab in GTK 4.8 (see rk-markdown-view.c). */
-  gtk_widget_set_focusable (bubble, FALSE);
-  gtk_widget_set_can_focus (bubble, FALSE);
-  gtk_label_set_max_width_chars (GTK_LABEL (bubble), 60);
-  gtk_widget_set_halign (bubble, GTK_ALIGN_END);
-  gtk_widget_add_css_class (bubble, "rk-user-bubble");
-  gtk_box_append (GTK_BOX (outer), bubble);
+  gtk_label_set_text (GTK_LABEL (above), rk_transcript_entry_get_text (self->entry));
   for (guint i = 0; attachments != NULL && attachments[i] != NULL; i++)
     {
       g_autofree char *name = clean_line (attachments[i]);
       GtkWidget *chip = status_line ("mail-attachment-symbolic", name);
+
       gtk_widget_set_halign (chip, GTK_ALIGN_END);
-      gtk_box_append (GTK_BOX (outer), chip);
+      gtk_box_insert_child_after (GTK_BOX (outer), chip, above);
+      above = chip;
     }
-  gtk_box_append (GTK_BOX (outer), sent_button (self));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (outer), GTK_ACCESSIBLE_PROPERTY_LABEL, _("You asked"), -1);
-  return outer;
+  rk_a11y_name_button (button, _("What was sent to the model"));
+  g_object_set_data_full (G_OBJECT (button), "rk-entry", g_object_ref (self->entry), g_object_unref);
+  g_signal_connect_object (self->entry, "notify::detail", G_CALLBACK (sent_changed_cb), button, G_CONNECT_SWAPPED);
+  sent_changed_cb (button);
+  return g_object_ref (outer);
 }
 
 /* -- reasoning ------------------------------------------------------------- */
@@ -180,23 +167,12 @@ reasoning_text_cb (RkEntryRow *self)
 static GtkWidget *
 build_reasoning (RkEntryRow *self)
 {
-  GtkWidget *expander = gtk_expander_new (_("Reasoning"));
-  GtkWidget *label = gtk_label_new (NULL);
+  g_autoptr(GtkBuilder) builder = build_part (self, "reasoning");
 
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_focusable (label, FALSE);
-  gtk_widget_set_can_focus (label, FALSE);
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_widget_add_css_class (label, "rk-reasoning");
-  gtk_expander_set_child (GTK_EXPANDER (expander), label);
-  gtk_widget_add_css_class (expander, "rk-reasoning-expander");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Reasoning"), -1);
-  self->reasoning = GTK_LABEL (label);
+  self->reasoning = GTK_LABEL (gtk_builder_get_object (builder, "reasoning_label"));
   reasoning_text_cb (self);
   g_signal_connect_swapped (self->entry, "notify::text", G_CALLBACK (reasoning_text_cb), self);
-  return expander;
+  return g_object_ref (GTK_WIDGET (gtk_builder_get_object (builder, "reasoning")));
 }
 
 /* -- code -------------------------------------------------------------------- */
@@ -598,7 +574,12 @@ rk_entry_row_bind (RkEntryRow        *self,
     }
   else
     self->content = status_line (NULL, rk_transcript_entry_get_text (entry));
+  /* a part built from ui/rk-entry-row.ui comes as a full reference, the
+   * others floating: either way the frame holds the only one */
+  if (g_object_is_floating (self->content))
+    g_object_ref_sink (self->content);
   gtk_box_append (GTK_BOX (self->frame), self->content);
+  g_object_unref (self->content);
   gtk_widget_add_css_class (GTK_WIDGET (self), group);
   if (g_str_equal (group, "rk-row-cell"))
     gtk_widget_add_css_class (self->frame, "rk-cell-group");

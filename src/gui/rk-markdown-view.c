@@ -13,6 +13,7 @@
 #include "rk-trace.h"
 #include "rk-code-block.h"
 #include "rk-markdown-view.h"
+#include "rk-once-a-frame.h"
 
 struct _RkMarkdownView
 {
@@ -564,16 +565,10 @@ rk_markdown_view_get_text (RkMarkdownView *self)
   return self->text->str;
 }
 
-static gboolean
-tick_cb (GtkWidget     *widget,
-         GdkFrameClock *clock,
-         gpointer       user_data)
+static void
+flush_cb (GtkWidget *widget)
 {
-  RkMarkdownView *self = RK_MARKDOWN_VIEW (widget);
-
-  self->tick_id = 0;
-  rk_markdown_view_flush (self);
-  return G_SOURCE_REMOVE;
+  rk_markdown_view_flush (RK_MARKDOWN_VIEW (widget));
 }
 
 static void
@@ -581,11 +576,7 @@ entry_text_cb (RkMarkdownView *self)
 {
   /* At 200 tokens a second, render at most once a frame. */
   self->pending = TRUE;
-  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
-    {
-      if (self->tick_id == 0)
-        self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
-    }
+  rk_once_a_frame (GTK_WIDGET (self), &self->tick_id, flush_cb);
 }
 
 void
@@ -608,11 +599,7 @@ rk_markdown_view_set_entry (RkMarkdownView    *self,
     return;
   if (self->entry != NULL)
     g_signal_handlers_disconnect_by_data (self->entry, self);
-  if (self->tick_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
-    }
+  rk_once_a_frame_cancel (GTK_WIDGET (self), &self->tick_id);
   g_set_object (&self->entry, entry);
   if (entry != NULL)
     {

@@ -10,6 +10,7 @@
 #include "rk-text.h"
 #include "rk-a11y.h"
 #include "rk-output-view.h"
+#include "rk-once-a-frame.h"
 
 struct _RkOutputView
 {
@@ -126,28 +127,17 @@ rk_output_view_set_text (RkOutputView *self,
   refresh (self);
 }
 
-static gboolean
-tick_cb (GtkWidget     *widget,
-         GdkFrameClock *clock,
-         gpointer       user_data)
+static void
+refresh_cb (GtkWidget *widget)
 {
-  RkOutputView *self = RK_OUTPUT_VIEW (widget);
-
-  self->tick_id = 0;
-  refresh (self);
-  return G_SOURCE_REMOVE;
+  refresh (RK_OUTPUT_VIEW (widget));
 }
 
 static void
 entry_text_cb (RkOutputView *self)
 {
   /* A chatty cell sends many chunks a frame: show them once a frame. */
-  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
-    {
-      if (self->tick_id == 0)
-        self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
-    }
-  else
+  if (!rk_once_a_frame (GTK_WIDGET (self), &self->tick_id, refresh_cb))
     refresh (self);
 }
 
@@ -161,9 +151,7 @@ rk_output_view_set_entry (RkOutputView      *self,
     return;
   if (self->entry != NULL)
     g_signal_handlers_disconnect_by_data (self->entry, self);
-  if (self->tick_id != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-  self->tick_id = 0;
+  rk_once_a_frame_cancel (GTK_WIDGET (self), &self->tick_id);
   g_set_object (&self->entry, entry);
   g_clear_pointer (&self->text, g_free);
   self->expanded = FALSE;
