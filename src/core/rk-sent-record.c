@@ -154,7 +154,6 @@ message_from_json (JsonNode  *node,
                    GError   **error)
 {
   static const char * const roles[] = { "system", "user", "assistant", "tool", NULL };
-  g_autoptr(GPtrArray) calls = NULL;
   RkSentMessage *m;
   JsonObject *o;
   JsonArray *tool_calls = NULL;

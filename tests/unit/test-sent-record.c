@@ -148,8 +148,8 @@ test_hostile (void)
     "{\"version\": 1, \"system\": \"s\", \"messages\": [], \"requests\": [{\"count\": 1}]}",
     "{\"version\": 1, \"system\": \"s\", \"messages\": [], \"requests\": [{\"count\": -1}]}",
     "{\"version\": 1, \"system\": \"s\", \"omitted\": 5, \"messages\": [], \"requests\": [{\"count\": 6}]}",
-    "{\"version\": 1, \"system\": \"s\", \"messages\": [{\"role\": \"user\", \"content\": \"a\"},"
-    " {\"role\": \"user\", \"content\": \"b\"}], \"requests\": [{\"count\": 2}, {\"count\": 1}]}",
+    ("{\"version\": 1, \"system\": \"s\", \"messages\": [{\"role\": \"user\", \"content\": \"a\"},"
+     " {\"role\": \"user\", \"content\": \"b\"}], \"requests\": [{\"count\": 2}, {\"count\": 1}]}"),
     "{\"version\": 1, \"system\": \"s\\u0000t\", \"messages\": [], \"requests\": []}",
     "{\"version\": 1, \"system\": \"s\", \"messages\": [], \"requests\": [3]}",
   };
