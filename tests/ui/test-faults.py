@@ -15,7 +15,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pyatspi  # noqa: E402
-from reckonui import App, MockServer, TapSuite, RECKON_APP, find_node, walk, wait_for  # noqa: E402
+from reckonui import App, MockServer, TapSuite, RECKON_APP, do_action, find_node, walk, wait_for  # noqa: E402
 
 t = TapSuite()
 QUESTION = "How many rows are there?"
@@ -178,12 +178,19 @@ try:
             big_rows += 20000
     # Cancel at once: the profiler reads 200 MB in a few seconds now, so a
     # Cancel clicked later finds the file read and no Cancel any more.
+    # Its copy is taken out of the page cache as soon as it is there (see
+    # below), so that reading it lasts long enough for Cancel to find it busy.
+    first_copies = workspace_copies(cache, big)
     subprocess.Popen([RECKON_APP, big], env=app.env)
+    wait_for(lambda: uncache_new_copy(cache, big, first_copies), 30, "the first copy in the workspace")
+    busy_cancel = []
     if check("the big file's card shows it is being read, with Cancel",
-             lambda: (wait_text("big.csv", 30), app.find("Cancel", pyatspi.ROLE_PUSH_BUTTON, timeout=30))):
-        shot("big-file")
+             lambda: (busy_cancel.append(app.find("Cancel", pyatspi.ROLE_PUSH_BUTTON, timeout=30)),
+                      wait_text("big.csv", 30))):
+        # The button just found is pressed at once: a screenshot or a second
+        # search first gives the profiler time to finish the file.
         check("Cancel stops reading the big file",
-              lambda: (app.click("Cancel"),
+              lambda: (do_action(busy_cancel[0]),
                        wait_text("Reading this file was stopped.", 20),
                        wait_for(lambda: not app.exists("Cancel", pyatspi.ROLE_PUSH_BUTTON), 20,
                                 "the card to settle")))
@@ -204,13 +211,19 @@ try:
         # its percentage ("Reading the file (210.1 MB)… 45 % 3 s") and its
         # bar ("Reading progress") are polled there, a cheap walk of one
         # card, while the whole window is walked too (it must keep answering).
-        cards = []
-        walk(app.root, lambda n: cards.append(n) if n.name == "big.csv" and n.childCount > 0 else None)
-        card = None
-        for c in reversed(cards):
-            if find_node(c, "Cancel", pyatspi.ROLE_PUSH_BUTTON) is not None:
-                card = c
-                break
+        def busy_card():
+            cards = []
+            walk(app.root, lambda n: cards.append(n) if n.name == "big.csv" and n.childCount > 0 else None)
+            for c in reversed(cards):
+                if find_node(c, "Cancel", pyatspi.ROLE_PUSH_BUTTON) is not None:
+                    return c
+            return None
+        # The card is named once it is bound to its file, which can come a
+        # moment after the Cancel button is found.
+        try:
+            card = wait_for(busy_card, 10, "the new card with Cancel")
+        except TimeoutError:
+            card = None
         worst = 0.0
         walks = 0
         percents = []
