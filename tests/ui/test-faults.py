@@ -3,7 +3,7 @@
 the model server cut mid-answer (the error inline with Retry, the question
 kept, Retry answers), reckon killed with SIGKILL while a cell runs (no
 sandboxed process left behind; on restart the conversation is there), and a
-200 MB CSV (the window keeps answering while its card shows progress; Cancel
+500 MB CSV (the window keeps answering while its card shows progress; Cancel
 stops the profile). Each step saves a screenshot, checked to be non-blank."""
 import os
 import re
@@ -164,7 +164,7 @@ try:
           lambda: (wait_text(QUESTION, 30), wait_text("There are 3 rows", 10), wait_text("Loop forever, please.", 10)))
     shot("restored")
 
-    # -- a 200 MB CSV: progress, a window that keeps answering, Cancel --
+    # -- a 500 MB CSV: progress, a window that keeps answering, Cancel --
     big = os.path.join(home, "big.csv")
     with open(big, "w") as f:
         row = "2024-01-01,North,12345.678,some text in a column,42\n"
@@ -172,11 +172,11 @@ try:
         chunk = row * 20000
         written = 0
         big_rows = 0
-        while written < 200 * 1024 * 1024:
+        while written < 500 * 1024 * 1024:
             f.write(chunk)
             written += len(chunk)
             big_rows += 20000
-    # Cancel at once: the profiler reads 200 MB in a few seconds now, so a
+    # Cancel at once: the profiler reads 200 MB in about two seconds here, so a
     # Cancel clicked later finds the file read and no Cancel any more.
     # Its copy is taken out of the page cache as soon as it is there (see
     # below), so that reading it lasts long enough for Cancel to find it busy.
