@@ -6,6 +6,7 @@
 
 #include "rk-chart.h"
 #include "rk-chart-private.h"
+#include "rk-enum-types.h"
 #include "rk-json.h"
 #include "rk-util.h"
 #include "rk-workspace.h"
@@ -533,14 +534,14 @@ _rk_chart_compute_extent (RkChart *self)
     }
 }
 
-/* As a spec names them, in RkChartKind's order. */
-static const char *const kind_names[] = { "line", "area", "bar", "scatter", "histogram", "box" };
-
+/* A spec names a kind by its nick ("line", "bar"). */
 const char *
 rk_chart_kind_to_string (RkChartKind kind)
 {
-  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kind_names), NULL);
-  return kind_names[kind];
+  const char *nick = rk_enum_to_nick (RK_TYPE_CHART_KIND, kind, NULL);
+
+  g_return_val_if_fail (nick != NULL, NULL);
+  return nick;
 }
 
 static gboolean
@@ -554,7 +555,7 @@ parse_root (RkChart    *self,
   JsonNode *node;
   JsonArray *series;
   double version;
-  gboolean found = FALSE;
+  int kind_value;
   gsize n_series;
 
   node = json_object_get_member (root, "version");
@@ -566,14 +567,10 @@ parse_root (RkChart    *self,
 
   if (!get_string (root, "kind", &kind, error))
     return FALSE;
-  for (guint i = 0; kind != NULL && i < G_N_ELEMENTS (kind_names); i++)
-    if (strcmp (kind, kind_names[i]) == 0)
-      {
-        self->kind = (RkChartKind) i;
-        found = TRUE;
-      }
-  if (!found)
+  kind_value = rk_enum_from_nick (RK_TYPE_CHART_KIND, kind, -1);
+  if (kind_value < 0)
     return fail (error, RK_PARSE_ERROR_UNSUPPORTED, _("The chart is of an unknown kind."));
+  self->kind = kind_value;
 
   if (!get_string (root, "title", &self->title, error))
     return FALSE;

@@ -62,15 +62,16 @@ rk_kernel_event_unref (RkKernelEvent *self)
   g_free (self);
 }
 
+/* The "type" of each event, in RkKernelEventType's order. */
+static const char * const type_words[] = {
+  "ready", "started", "stream", "result", "table", "figure", "chart", "file", "error", "done", NULL,
+};
+
 const char *
 rk_kernel_event_type_to_string (RkKernelEventType type)
 {
-  static const char * const names[] = {
-    "ready", "started", "stream", "result", "table", "figure", "chart", "file", "error", "done",
-  };
-
-  if ((guint) type < G_N_ELEMENTS (names))
-    return names[type];
+  if ((guint) type < G_N_ELEMENTS (type_words) - 1)
+    return type_words[type];
   return "unknown";
 }
 
@@ -217,9 +218,6 @@ rk_kernel_event_parse (const char  *line,
                        gsize        len,
                        GError     **error)
 {
-  static const char * const type_words[] = {
-    "ready", "started", "stream", "result", "table", "figure", "chart", "file", "error", "done", NULL,
-  };
   g_autoptr(RkKernelEvent) ev = NULL;
   g_autoptr(JsonObject) obj = NULL;
   const char *type = NULL;

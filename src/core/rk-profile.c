@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rk-enum-types.h"
 #include "rk-json.h"
 #include "rk-profile-private.h"
 #include "rk-profile-progress.h"
@@ -258,24 +259,16 @@ rk_file_profile_new_error (const char *name,
   return p;
 }
 
-static const char *kind_names[] = {
-  "unknown", "csv", "tsv", "xlsx", "xls", "ods", "pdf", "text", "json",
-};
-
-static const char *type_names[] = {
-  "empty", "integer", "float", "boolean", "date", "datetime", "text", "mixed",
-};
-
 const char *
 rk_file_kind_to_string (RkFileKind kind)
 {
-  return (guint) kind < G_N_ELEMENTS (kind_names) ? kind_names[kind] : "unknown";
+  return rk_enum_to_nick (RK_TYPE_FILE_KIND, kind, "unknown");
 }
 
 const char *
 rk_column_type_to_string (RkColumnType type)
 {
-  return (guint) type < G_N_ELEMENTS (type_names) ? type_names[type] : "text";
+  return rk_enum_to_nick (RK_TYPE_COLUMN_TYPE, type, "text");
 }
 
 /* -- parsing -------------------------------------------------------------- */
@@ -402,24 +395,6 @@ get_strv (JsonObject *obj,
   return g_strv_builder_end (b);
 }
 
-static RkColumnType
-column_type_from_string (const char *s)
-{
-  for (guint i = 0; s != NULL && i < G_N_ELEMENTS (type_names); i++)
-    if (strcmp (s, type_names[i]) == 0)
-      return i;
-  return RK_COLUMN_TEXT;
-}
-
-static RkFileKind
-file_kind_from_string (const char *s)
-{
-  for (guint i = 0; s != NULL && i < G_N_ELEMENTS (kind_names); i++)
-    if (strcmp (s, kind_names[i]) == 0)
-      return i;
-  return RK_FILE_KIND_UNKNOWN;
-}
-
 static RkColumnProfile *
 parse_column (JsonObject *obj)
 {
@@ -430,7 +405,7 @@ parse_column (JsonObject *obj)
   c->name = get_string (obj, "name");
   if (c->name == NULL)
     c->name = g_strdup ("");
-  c->type = column_type_from_string (type);
+  c->type = rk_enum_from_nick (RK_TYPE_COLUMN_TYPE, type, RK_COLUMN_TEXT);
   c->missing = get_count (obj, "missing");
   c->unique = -1;
   if (get_number (obj, "unique", &v) && v >= 0 && v < 1e15)
@@ -602,7 +577,7 @@ parse_file (JsonNode *node)
   RkFileProfile *p = file_profile_new (name ? name : "");
   JsonArray *tables;
 
-  p->kind = file_kind_from_string (kind);
+  p->kind = rk_enum_from_nick (RK_TYPE_FILE_KIND, kind, RK_FILE_KIND_UNKNOWN);
   p->size = get_count (obj, "size");
   p->error = get_string (obj, "error");
   p->encoding = get_string (obj, "encoding");

@@ -7,6 +7,9 @@
 
 #include <string.h>
 
+#include "rk-enum-types.h"
+#include "rk-util.h"
+
 G_DEFINE_FINAL_TYPE (RkTranscriptEntry, rk_transcript_entry, G_TYPE_OBJECT)
 
 enum
@@ -210,70 +213,38 @@ rk_transcript_entry_get_attachments (RkTranscriptEntry *self)
   return (const char * const *) self->attachments;
 }
 
-static const char *const kind_names[] = {
-  [RK_ENTRY_USER] = "user",
-  [RK_ENTRY_ASSISTANT] = "assistant",
-  [RK_ENTRY_REASONING] = "reasoning",
-  [RK_ENTRY_CODE] = "code",
-  [RK_ENTRY_APPROVAL] = "approval",
-  [RK_ENTRY_STREAM] = "stream",
-  [RK_ENTRY_RESULT] = "result",
-  [RK_ENTRY_TABLE] = "table",
-  [RK_ENTRY_FIGURE] = "figure",
-  [RK_ENTRY_CHART] = "chart",
-  [RK_ENTRY_FILE] = "file",
-  [RK_ENTRY_ERROR] = "error",
-  [RK_ENTRY_ANSWER] = "answer",
-  [RK_ENTRY_NOTE] = "note",
-  [RK_ENTRY_ATTACHMENT] = "attachment",
-};
-
-static const char *const decision_names[] = {
-  [RK_DECISION_NONE] = "none",
-  [RK_DECISION_APPROVED] = "approved",
-  [RK_DECISION_EDITED] = "edited",
-  [RK_DECISION_SKIPPED] = "skipped",
-  [RK_DECISION_AUTO] = "auto",
-};
-
 const char *
 rk_entry_kind_to_string (RkEntryKind kind)
 {
-  if ((guint) kind >= G_N_ELEMENTS (kind_names))
-    return "note";
-  return kind_names[kind];
+  return rk_enum_to_nick (RK_TYPE_ENTRY_KIND, kind, "note");
 }
 
 gboolean
 rk_entry_kind_from_string (const char  *str,
                            RkEntryKind *kind)
 {
-  for (guint i = 0; str && i < G_N_ELEMENTS (kind_names); i++)
-    if (g_str_equal (str, kind_names[i]))
-      {
-        *kind = (RkEntryKind) i;
-        return TRUE;
-      }
-  return FALSE;
+  int value = rk_enum_from_nick (RK_TYPE_ENTRY_KIND, str, -1);
+
+  if (value < 0)
+    return FALSE;
+  *kind = value;
+  return TRUE;
 }
 
 const char *
 rk_decision_to_string (RkDecision decision)
 {
-  if ((guint) decision >= G_N_ELEMENTS (decision_names))
-    return "none";
-  return decision_names[decision];
+  return rk_enum_to_nick (RK_TYPE_DECISION, decision, "none");
 }
 
 gboolean
 rk_decision_from_string (const char *str,
                          RkDecision *decision)
 {
-  for (guint i = 0; str && i < G_N_ELEMENTS (decision_names); i++)
-    if (g_str_equal (str, decision_names[i]))
-      {
-        *decision = (RkDecision) i;
-        return TRUE;
-      }
-  return FALSE;
+  int value = rk_enum_from_nick (RK_TYPE_DECISION, str, -1);
+
+  if (value < 0)
+    return FALSE;
+  *decision = value;
+  return TRUE;
 }

@@ -215,3 +215,26 @@ rk_path_is_beneath (const char *rel)
 
   return TRUE;
 }
+
+const char *
+rk_enum_to_nick (GType       type,
+                 int         value,
+                 const char *fallback)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (type);
+  GEnumValue *member = g_enum_get_value (klass, value);
+
+  /* The nicks are static data of the type, which is never unloaded. */
+  return member != NULL ? member->value_nick : fallback;
+}
+
+int
+rk_enum_from_nick (GType       type,
+                   const char *nick,
+                   int         fallback)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (type);
+  GEnumValue *member = nick != NULL ? g_enum_get_value_by_nick (klass, nick) : NULL;
+
+  return member != NULL ? member->value : fallback;
+}

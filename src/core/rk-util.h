@@ -3,7 +3,7 @@
  * kernel live, and the error domain for bad outside bytes. */
 #pragma once
 
-#include <glib.h>
+#include <glib-object.h>
 
 G_BEGIN_DECLS
 
@@ -41,5 +41,17 @@ const char  *rk_python_path         (void);
 /* TRUE if @rel is a relative path that stays beneath its base: no leading
  * '/', no '..' component, no empty component, no NUL, at most 4096 bytes. */
 gboolean     rk_path_is_beneath     (const char *rel);
+
+/* An enum registered by rk-enum-types names its members in files and
+ * protocols by their nicks ("user", "csv", "line"): the one table of those
+ * words. @fallback when @value is not a member of @type. */
+const char  *rk_enum_to_nick        (GType       type,
+                                     int         value,
+                                     const char *fallback);
+/* The member of @type whose nick is @nick; @fallback when there is none
+ * (or @nick is NULL). */
+int          rk_enum_from_nick      (GType       type,
+                                     const char *nick,
+                                     int         fallback);
 
 G_END_DECLS
