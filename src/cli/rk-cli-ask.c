@@ -29,7 +29,7 @@ typedef struct
   GCancellable     *cancellable;
   GDataInputStream *stdin_lines;
   gboolean          json;
-  gboolean          finished;
+  GAsyncResult     *asked;        /* the question's result, once answered */
   char             *answer;
   GError           *error;
   gboolean          at_line_start;
@@ -279,7 +279,7 @@ decision_line_cb (GObject      *source,
                                                                       result, NULL, &error);
   g_autofree char *answer = NULL;
 
-  if (a->finished || a->pending_code == NULL)
+  if (a->asked != NULL || a->pending_code == NULL)
     return;
   if (line == NULL)
     {
@@ -449,17 +449,6 @@ agent_event_cb (RkAgent            *agent,
       break;
     }
   fflush (stdout);
-}
-
-static void
-ask_cb (GObject      *source,
-        GAsyncResult *result,
-        gpointer      user_data)
-{
-  Ask *a = user_data;
-
-  a->answer = rk_conversation_ask_finish (RK_CONVERSATION (source), result, &a->error);
-  a->finished = TRUE;
 }
 
 static gboolean
@@ -840,6 +829,7 @@ ask_clear (Ask *a)
   g_clear_object (&a->conversation);
   g_clear_error (&a->error);
   g_clear_pointer (&a->answer, g_free);
+  g_clear_object (&a->asked);
   g_clear_pointer (&a->pending_code, g_free);
   g_clear_pointer (&a->declined, g_free);
   g_clear_pointer (&a->last_ename, g_free);
@@ -895,10 +885,10 @@ rk_cli_ask (int    argc,
   a.stdin_lines = g_data_input_stream_new (stdin_stream);
   g_signal_connect (rk_conversation_get_agent (a.conversation), "event", G_CALLBACK (agent_event_cb), &a);
 
-  rk_conversation_ask_async (a.conversation, o.question, a.cancellable, ask_cb, &a);
-  while (!a.finished)
-    g_main_context_iteration (NULL, TRUE);
+  rk_conversation_ask_async (a.conversation, o.question, a.cancellable, rk_cli_keep_result_cb, &a.asked);
+  rk_cli_wait (&a.asked);
   g_source_remove (sigint_id);
+  a.answer = rk_conversation_ask_finish (a.conversation, a.asked, &a.error);
   status = report_outcome (&a, &o);
 
   /* The sandbox stops before anything is copied out of the workspace. */

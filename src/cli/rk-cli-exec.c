@@ -26,7 +26,6 @@ typedef struct
   RkKernelLimits    limits;
   RkKernelEvent    *done;
   GError           *error;
-  gboolean          finished;
   gboolean          stopped;       /* Ctrl+C */
   gboolean          stdout_at_line_start;
   RkCliResultCount  results;
@@ -107,17 +106,6 @@ event_cb (RkKernel      *kernel,
     default:
       break;
     }
-}
-
-static void
-execute_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  Exec *x = user_data;
-
-  x->done = rk_kernel_execute_finish (RK_KERNEL (object), result, &x->error);
-  x->finished = TRUE;
 }
 
 static gboolean
@@ -224,6 +212,7 @@ rk_cli_exec (int    argc,
   g_autofree char *code = NULL;
   g_autoptr(RkSession) session = NULL;
   Exec x = { 0 };
+  g_autoptr(GAsyncResult) executed = NULL;
   guint sigint_id;
   int status;
 
@@ -274,10 +263,10 @@ rk_cli_exec (int    argc,
   g_signal_connect (x.kernel, "event", G_CALLBACK (event_cb), &x);
 
   sigint_id = g_unix_signal_add (SIGINT, sigint_cb, &x);
-  rk_kernel_execute_async (x.kernel, code, NULL, execute_cb, &x);
-  while (!x.finished)
-    g_main_context_iteration (NULL, TRUE);
+  rk_kernel_execute_async (x.kernel, code, NULL, rk_cli_keep_result_cb, &executed);
+  rk_cli_wait (&executed);
   g_source_remove (sigint_id);
+  x.done = rk_kernel_execute_finish (x.kernel, executed, &x.error);
 
   /* The sandbox is stopped before anything is copied out of the workspace. */
   g_signal_handlers_disconnect_by_data (x.kernel, &x);
