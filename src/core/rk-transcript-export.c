@@ -370,13 +370,18 @@ user_markdown (RkTranscriptEntry *e)
   return g_string_free (s, FALSE);
 }
 
-/* What an export could not embed: one line naming it. */
-static void
-not_embedded_add (GPtrArray         *not_embedded,
-                  RkTranscriptEntry *e)
+/* An artifact an export could not embed is named by its label in its
+ * place, and the same line is added to @not_embedded (if given) to tell
+ * the user. Returns the label; free it. */
+static char *
+not_embedded_label (GPtrArray         *not_embedded,
+                    RkTranscriptEntry *e)
 {
+  char *label = artifact_label (e);
+
   if (not_embedded != NULL)
-    g_ptr_array_add (not_embedded, artifact_label (e));
+    g_ptr_array_add (not_embedded, g_strdup (label));
+  return label;
 }
 
 /* Prose the answer after it repeats word for word: exported once, as the
@@ -590,6 +595,16 @@ nb_result (Notebook          *nb,
 }
 
 static void
+nb_not_embedded (Notebook          *nb,
+                 Cell              *cell,
+                 RkTranscriptEntry *e)
+{
+  g_autofree char *label = not_embedded_label (nb->not_embedded, e);
+
+  add_display_text (cell, label);
+}
+
+static void
 nb_figure (Notebook          *nb,
            Cell              *cell,
            RkTranscriptEntry *e)
@@ -629,10 +644,7 @@ nb_figure (Notebook          *nb,
       add_display (cell, data, NULL);
     }
   else
-    {
-      not_embedded_add (nb->not_embedded, e);
-      add_display_text (cell, label);
-    }
+    nb_not_embedded (nb, cell, e);
 }
 
 static void
@@ -647,9 +659,7 @@ nb_table (Notebook          *nb,
 
   if (table == NULL)
     {
-      g_autofree char *label = artifact_label (e);
-      not_embedded_add (nb->not_embedded, e);
-      add_display_text (cell, label);
+      nb_not_embedded (nb, cell, e);
       return;
     }
   html = table_to_html (table);
@@ -672,9 +682,7 @@ nb_chart (Notebook          *nb,
 
   if (chart == NULL || (b64 = chart_to_png_base64 (chart)) == NULL)
     {
-      g_autofree char *label = artifact_label (e);
-      not_embedded_add (nb->not_embedded, e);
-      add_display_text (cell, label);
+      nb_not_embedded (nb, cell, e);
       return;
     }
   description = rk_chart_describe (chart);
@@ -1004,6 +1012,16 @@ static const char html_head[] =
   "</style>\n";
 
 static void
+html_not_embedded (GString           *s,
+                   GPtrArray         *not_embedded,
+                   RkTranscriptEntry *e)
+{
+  g_autofree char *label = not_embedded_label (not_embedded, e);
+
+  append_section (s, "note", NULL, label, FALSE);
+}
+
+static void
 html_figure (GString           *s,
              RkWorkspace       *ws,
              gsize             *image_budget,
@@ -1026,10 +1044,7 @@ html_figure (GString           *s,
       g_string_append (s, "\"></section>\n");
     }
   else
-    {
-      not_embedded_add (not_embedded, e);
-      append_section (s, "note", NULL, label, FALSE);
-    }
+    html_not_embedded (s, not_embedded, e);
 }
 
 static void
@@ -1044,19 +1059,11 @@ html_table (GString           *s,
 
   if (table == NULL)
     {
-      g_autofree char *label = artifact_label (e);
-      not_embedded_add (not_embedded, e);
-      append_section (s, "note", NULL, label, FALSE);
+      html_not_embedded (s, not_embedded, e);
       return;
     }
   html = table_to_html (table);
-  g_string_append (s, "<section class=\"table\">");
-  if (title != NULL && *title != '\0')
-    {
-      g_string_append (s, "<h2>");
-      append_escaped (s, title);
-      g_string_append (s, "</h2>");
-    }
+  open_section (s, "table", title != NULL && *title != '\0' ? title : NULL);
   g_string_append (s, html);
   g_string_append (s, "</section>\n");
 }
@@ -1075,9 +1082,7 @@ html_chart (GString           *s,
 
   if (svg == NULL)
     {
-      g_autofree char *label = artifact_label (e);
-      not_embedded_add (not_embedded, e);
-      append_section (s, "note", NULL, label, FALSE);
+      html_not_embedded (s, not_embedded, e);
       return;
     }
   description = rk_chart_describe (chart);
