@@ -511,6 +511,23 @@ http_op_finish (GAsyncResult *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* The HTTP result of @res for the call @task; NULL when the request
+ * failed, and then @task has returned the error and is released. */
+static HttpResult *
+http_op_finish_or_fail (GAsyncResult *res,
+                        GTask        *task)
+{
+  GError *error = NULL;
+  HttpResult *result = http_op_finish (res, &error);
+
+  if (result == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+    }
+  return result;
+}
+
 /* The server's own words from an error body: {"error": "..."},
  * {"error": {"message": "..."}}, {"message": "..."}, {"detail": "..."} or text. */
 static char *
@@ -812,6 +829,22 @@ rk_model_client_resolve_finish (RkModelClient *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* Whether the endpoint was resolved for the call @task; when not, @task
+ * has returned the error and is released. */
+static gboolean
+resolved_or_fail (RkModelClient *self,
+                  GAsyncResult  *res,
+                  GTask         *task)
+{
+  GError *error = NULL;
+
+  if (rk_model_client_resolve_finish (self, res, &error))
+    return TRUE;
+  g_task_return_error (task, error);
+  g_object_unref (task);
+  return FALSE;
+}
+
 /* ---------------------------------------------------------------- list models */
 
 typedef struct
@@ -838,15 +871,10 @@ show_cb (GObject      *source,
   GTask *task = user_data;
   ListData *data = g_task_get_task_data (task);
   RkModelInfo *info = g_ptr_array_index (data->models, data->next - 1);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HttpResult) result = http_op_finish (res, &error);
+  g_autoptr(HttpResult) result = http_op_finish_or_fail (res, task);
 
   if (result == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      g_object_unref (task);
-      return;
-    }
+    return;
   /* Older Ollama versions have no capabilities: leave them unknown. */
   if (result->status == SOUP_STATUS_OK)
     info->tools_known = rk_model_replies_parse_capabilities (result->body, &info->tools);
@@ -889,14 +917,10 @@ list_cb (GObject      *source,
   RkModelClient *self = g_task_get_source_object (task);
   ListData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  g_autoptr(HttpResult) result = http_op_finish (res, &error);
+  g_autoptr(HttpResult) result = http_op_finish_or_fail (res, task);
 
   if (result == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      g_object_unref (task);
-      return;
-    }
+    return;
   if (result->status != SOUP_STATUS_OK)
     {
       g_task_return_error (task, http_status_error (self->resolved_endpoint, result->status, result->body));
@@ -928,14 +952,9 @@ list_resolved_cb (GObject      *source,
 {
   GTask *task = user_data;
   RkModelClient *self = RK_MODEL_CLIENT (source);
-  g_autoptr(GError) error = NULL;
 
-  if (!rk_model_client_resolve_finish (self, res, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      g_object_unref (task);
-      return;
-    }
+  if (!resolved_or_fail (self, res, task))
+    return;
   http_op_start (self, self->resolved_endpoint, self->resolved_api, "GET",
                  list_path (self->resolved_api), NULL, NULL,
                  g_task_get_cancellable (task), list_cb, task);
@@ -997,16 +1016,11 @@ version_cb (GObject      *source,
 {
   GTask *task = user_data;
   guint *next = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HttpResult) result = http_op_finish (res, &error);
+  g_autoptr(HttpResult) result = http_op_finish_or_fail (res, task);
   g_autofree char *version = NULL;
 
   if (result == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      g_object_unref (task);
-      return;
-    }
+    return;
   if (result->status == SOUP_STATUS_OK)
     version = rk_model_replies_parse_version (result->body, version_probes[*next - 1].member);
   if (version != NULL)
@@ -1044,14 +1058,9 @@ version_resolved_cb (GObject      *source,
                      gpointer      user_data)
 {
   GTask *task = user_data;
-  g_autoptr(GError) error = NULL;
 
-  if (!rk_model_client_resolve_finish (RK_MODEL_CLIENT (source), res, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      g_object_unref (task);
-      return;
-    }
+  if (!resolved_or_fail (RK_MODEL_CLIENT (source), res, task))
+    return;
   version_probe_next (task);
 }
 
@@ -1368,16 +1377,11 @@ chat_http_cb (GObject      *source,
 {
   GTask *task = user_data;
   ChatData *data = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HttpResult) result = http_op_finish (res, &error);
+  g_autoptr(HttpResult) result = http_op_finish_or_fail (res, task);
   const char *server_error;
 
   if (result == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      g_object_unref (task);
-      return;
-    }
+    return;
   if (result->status != SOUP_STATUS_OK)
     {
       GError *http_error = http_status_error (data->endpoint, result->status, result->body);
@@ -1465,14 +1469,9 @@ chat_resolved_cb (GObject      *source,
   GTask *task = user_data;
   RkModelClient *self = RK_MODEL_CLIENT (source);
   ChatData *data = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
 
-  if (!rk_model_client_resolve_finish (self, res, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      g_object_unref (task);
-      return;
-    }
+  if (!resolved_or_fail (self, res, task))
+    return;
   if (data->model == NULL)
     rk_model_client_list_models_async (self, FALSE, g_task_get_cancellable (task), first_model_cb, task);
   else
