@@ -7,6 +7,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "rk-chart.h"
+#include "rk-enum-types.h"
+#include "rk-profile.h"
+#include "rk-transcript-entry.h"
 #include "rk-util.h"
 
 /* The RECKON_* values the test environment set, kept before tests unset them. */
@@ -164,6 +168,72 @@ test_cli_without_env (void)
   g_rmdir (dir);
 }
 
+/* Saved conversations, profiles and chart specs write these names, so they
+ * are a file format: renaming an enum member must not change them. */
+static void
+test_enum_nicks (void)
+{
+  static const struct { GType (*type) (void); int value; const char *nick; } names[] = {
+    { rk_entry_kind_get_type, RK_ENTRY_USER, "user" },
+    { rk_entry_kind_get_type, RK_ENTRY_ASSISTANT, "assistant" },
+    { rk_entry_kind_get_type, RK_ENTRY_REASONING, "reasoning" },
+    { rk_entry_kind_get_type, RK_ENTRY_CODE, "code" },
+    { rk_entry_kind_get_type, RK_ENTRY_APPROVAL, "approval" },
+    { rk_entry_kind_get_type, RK_ENTRY_STREAM, "stream" },
+    { rk_entry_kind_get_type, RK_ENTRY_RESULT, "result" },
+    { rk_entry_kind_get_type, RK_ENTRY_TABLE, "table" },
+    { rk_entry_kind_get_type, RK_ENTRY_FIGURE, "figure" },
+    { rk_entry_kind_get_type, RK_ENTRY_CHART, "chart" },
+    { rk_entry_kind_get_type, RK_ENTRY_FILE, "file" },
+    { rk_entry_kind_get_type, RK_ENTRY_ERROR, "error" },
+    { rk_entry_kind_get_type, RK_ENTRY_ANSWER, "answer" },
+    { rk_entry_kind_get_type, RK_ENTRY_NOTE, "note" },
+    { rk_entry_kind_get_type, RK_ENTRY_ATTACHMENT, "attachment" },
+    { rk_decision_get_type, RK_DECISION_NONE, "none" },
+    { rk_decision_get_type, RK_DECISION_APPROVED, "approved" },
+    { rk_decision_get_type, RK_DECISION_EDITED, "edited" },
+    { rk_decision_get_type, RK_DECISION_SKIPPED, "skipped" },
+    { rk_decision_get_type, RK_DECISION_AUTO, "auto" },
+    { rk_file_kind_get_type, RK_FILE_KIND_UNKNOWN, "unknown" },
+    { rk_file_kind_get_type, RK_FILE_KIND_CSV, "csv" },
+    { rk_file_kind_get_type, RK_FILE_KIND_TSV, "tsv" },
+    { rk_file_kind_get_type, RK_FILE_KIND_XLSX, "xlsx" },
+    { rk_file_kind_get_type, RK_FILE_KIND_XLS, "xls" },
+    { rk_file_kind_get_type, RK_FILE_KIND_ODS, "ods" },
+    { rk_file_kind_get_type, RK_FILE_KIND_PDF, "pdf" },
+    { rk_file_kind_get_type, RK_FILE_KIND_TEXT, "text" },
+    { rk_file_kind_get_type, RK_FILE_KIND_JSON, "json" },
+    { rk_column_type_get_type, RK_COLUMN_EMPTY, "empty" },
+    { rk_column_type_get_type, RK_COLUMN_INTEGER, "integer" },
+    { rk_column_type_get_type, RK_COLUMN_FLOAT, "float" },
+    { rk_column_type_get_type, RK_COLUMN_BOOLEAN, "boolean" },
+    { rk_column_type_get_type, RK_COLUMN_DATE, "date" },
+    { rk_column_type_get_type, RK_COLUMN_DATETIME, "datetime" },
+    { rk_column_type_get_type, RK_COLUMN_TEXT, "text" },
+    { rk_column_type_get_type, RK_COLUMN_MIXED, "mixed" },
+    { rk_chart_kind_get_type, RK_CHART_KIND_LINE, "line" },
+    { rk_chart_kind_get_type, RK_CHART_KIND_AREA, "area" },
+    { rk_chart_kind_get_type, RK_CHART_KIND_BAR, "bar" },
+    { rk_chart_kind_get_type, RK_CHART_KIND_SCATTER, "scatter" },
+    { rk_chart_kind_get_type, RK_CHART_KIND_HISTOGRAM, "histogram" },
+    { rk_chart_kind_get_type, RK_CHART_KIND_BOX, "box" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GType type = names[i].type ();
+
+      g_assert_cmpstr (rk_enum_to_nick (type, names[i].value, NULL), ==, names[i].nick);
+      g_assert_cmpint (rk_enum_from_nick (type, names[i].nick, -1), ==, names[i].value);
+    }
+
+  /* Unknown values and names fall back rather than fail. */
+  g_assert_cmpstr (rk_enum_to_nick (RK_TYPE_DECISION, 999, "none"), ==, "none");
+  g_assert_cmpint (rk_enum_from_nick (RK_TYPE_DECISION, "Approved", -1), ==, -1);
+  g_assert_cmpint (rk_enum_from_nick (RK_TYPE_DECISION, "", -1), ==, -1);
+  g_assert_cmpint (rk_enum_from_nick (RK_TYPE_DECISION, NULL, -1), ==, -1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -177,6 +247,8 @@ main (int    argc,
   g_test_add_func ("/rk/util/discovery/build-tree", test_build_tree);
   g_test_add_func ("/rk/util/discovery/missing", test_missing);
   g_test_add_func ("/rk/util/discovery/cli-without-env", test_cli_without_env);
+
+  g_test_add_func ("/rk/util/enum-nicks", test_enum_nicks);
 
   return g_test_run ();
 }
