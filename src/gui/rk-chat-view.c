@@ -17,6 +17,7 @@
 #include "rk-chat-search.h"
 #include "rk-entry-row.h"
 #include "rk-chat-view.h"
+#include "rk-once-a-frame.h"
 
 #include "rk-conversation.h"
 #include "rk-session.h"
@@ -28,7 +29,7 @@ struct _RkChatView
 {
   GtkWidget           parent_instance;
 
-  GtkWidget          *box;
+  GtkWidget          *box;       /* the template's child */
   RkChatSearch       *search;
   GtkScrolledWindow  *scroller;
   GtkListView        *list;
@@ -103,15 +104,12 @@ entry_visible (gpointer item,
 /* GtkListView keeps an anchor row and restores it when it allocates, so the
  * value is moved to the bottom on the next frame, after the list has been
  * laid out with its new size, and never from inside its own allocation. */
-static gboolean
-bottom_tick_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
+static void
+to_bottom (GtkWidget *widget)
 {
   RkChatView *self = RK_CHAT_VIEW (widget);
   GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
 
-  self->bottom_tick = 0;
   if (self->following)
     {
       self->scrolling = TRUE;
@@ -119,14 +117,13 @@ bottom_tick_cb (GtkWidget     *widget,
       self->scrolling = FALSE;
     }
   self->last_value = gtk_adjustment_get_value (adj);
-  return G_SOURCE_REMOVE;
 }
 
 static void
 queue_bottom (RkChatView *self)
 {
-  if (self->following && self->bottom_tick == 0)
-    self->bottom_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), bottom_tick_cb, NULL, NULL);
+  if (self->following)
+    rk_once_a_frame (GTK_WIDGET (self), &self->bottom_tick, to_bottom);
 }
 
 static gboolean
@@ -416,17 +413,13 @@ pending_row (RkChatView *self,
 static void
 stop_focus_approval (RkChatView *self)
 {
-  if (self->focus_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->focus_tick);
-  self->focus_tick = 0;
+  rk_once_a_frame_cancel (GTK_WIDGET (self), &self->focus_tick);
   g_clear_pointer (&self->focus_cell, g_free);
 }
 
 /* Tried each frame until the row is built and shown (or for a while). */
-static gboolean
-focus_approval_tick_cb (GtkWidget     *widget,
-                        GdkFrameClock *clock,
-                        gpointer       user_data)
+static void
+focus_approval_frame (GtkWidget *widget)
 {
   RkChatView *self = RK_CHAT_VIEW (widget);
   RkEntryRow *row;
@@ -437,15 +430,14 @@ focus_approval_tick_cb (GtkWidget     *widget,
     goto done;
   row = pending_row (self, self->focus_cell);
   bar = row ? rk_entry_row_get_approval_bar (row) : NULL;
-  if (bar == NULL || !gtk_widget_get_mapped (bar))
-    return G_SOURCE_CONTINUE;
-  if (may_take_focus (self) && rk_approval_bar_focus_run (RK_APPROVAL_BAR (bar)))
+  if ((bar == NULL || !gtk_widget_get_mapped (bar)) &&
+      rk_once_a_frame (widget, &self->focus_tick, focus_approval_frame))
+    return;
+  if (bar != NULL && may_take_focus (self) && rk_approval_bar_focus_run (RK_APPROVAL_BAR (bar)))
     scroll_to_row (self, row);
 
 done:
-  self->focus_tick = 0;
   g_clear_pointer (&self->focus_cell, g_free);
-  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -455,7 +447,7 @@ focus_approval (RkChatView *self,
   stop_focus_approval (self);
   self->focus_cell = g_strdup (cell);
   self->focus_until = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
-  self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_approval_tick_cb, NULL, NULL);
+  rk_once_a_frame (GTK_WIDGET (self), &self->focus_tick, focus_approval_frame);
 }
 
 /* -- the wheel ----------------------------------------------------------------- */
@@ -589,17 +581,26 @@ approve_action (GtkWidget  *widget,
     rk_conversation_approve (self->conversation, RK_AGENT_DECISION_RUN, NULL);
 }
 
-/* The actions that pass straight on to the conversation. */
+/* The chat's other actions: show-entry and search act on the view, the
+ * rest pass straight on to the conversation. A cell run again, or a file
+ * card's one-click analysis (code Reckon wrote, so it is shown before it
+ * runs, as the model's is): how it went, a failure too, shows in the
+ * transcript. */
 static void
-conversation_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
+chat_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
 {
-  RkConversation *conversation = RK_CHAT_VIEW (widget)->conversation;
+  RkChatView *self = RK_CHAT_VIEW (widget);
+  RkConversation *conversation = self->conversation;
 
-  if (conversation == NULL)
+  if (g_str_equal (action_name, "chat.show-entry"))
+    rk_chat_view_scroll_to_entry (self, g_variant_get_uint32 (parameter));
+  else if (g_str_equal (action_name, "chat.search"))
+    rk_chat_search_open (self->search);
+  else if (conversation == NULL)
     return;
-  if (g_str_equal (action_name, "chat.edit"))
+  else if (g_str_equal (action_name, "chat.edit"))
     rk_conversation_approve (conversation, RK_AGENT_DECISION_EDIT, g_variant_get_string (parameter, NULL));
   else if (g_str_equal (action_name, "chat.skip"))
     {
@@ -614,63 +615,17 @@ conversation_action (GtkWidget  *widget,
     rk_conversation_retry (conversation);
   else if (g_str_equal (action_name, "chat.cancel-profile"))
     rk_conversation_cancel_profile (conversation, g_variant_get_string (parameter, NULL));
-}
-
-/* A file card's one-click analysis: code Reckon wrote, so it is shown
- * before it runs, as the model's is; how it went shows in the transcript. */
-static void
-run_code_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  RkChatView *self = RK_CHAT_VIEW (widget);
-
-  if (self->conversation != NULL)
-    rk_conversation_run_code_async (self->conversation, g_variant_get_string (parameter, NULL),
+  else if (g_str_equal (action_name, "chat.run-code"))
+    rk_conversation_run_code_async (conversation, g_variant_get_string (parameter, NULL),
                                     RK_CODE_PROPOSED, NULL, NULL, NULL);
-}
+  else if (g_str_equal (action_name, "chat.run-again"))
+    {
+      const char *cell_id;
+      gboolean fresh_kernel;
 
-static void
-rerun_done_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  /* The outcome, a failure too, shows in the transcript. */
-  g_free (rk_conversation_rerun_cell_finish (RK_CONVERSATION (source), result, &error));
-  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_debug ("the cell did not run again: %s", error->message);
-}
-
-static void
-run_again_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  RkChatView *self = RK_CHAT_VIEW (widget);
-  const char *cell_id;
-  gboolean fresh_kernel;
-
-  g_variant_get (parameter, "(&sb)", &cell_id, &fresh_kernel);
-  if (self->conversation != NULL)
-    rk_conversation_rerun_cell_async (self->conversation, cell_id, fresh_kernel, NULL, rerun_done_cb, NULL);
-}
-
-static void
-show_entry_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (widget), g_variant_get_uint32 (parameter));
-}
-
-static void
-search_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  rk_chat_search_open (RK_CHAT_VIEW (widget)->search);
+      g_variant_get (parameter, "(&sb)", &cell_id, &fresh_kernel);
+      rk_conversation_rerun_cell_async (conversation, cell_id, fresh_kernel, NULL, NULL, NULL);
+    }
 }
 
 /* The answer entry whose numbers @entry's prose shows, or 0: an ANSWER
@@ -945,9 +900,7 @@ rk_chat_view_dispose (GObject *object)
     rk_chat_view_set_transcript (self, NULL, NULL);
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
   stop_focus_approval (self);
-  if (self->bottom_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->bottom_tick);
-  self->bottom_tick = 0;
+  rk_once_a_frame_cancel (GTK_WIDGET (self), &self->bottom_tick);
   gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_CHAT_VIEW);
   G_OBJECT_CLASS (rk_chat_view_parent_class)->dispose (object);
 }
@@ -977,15 +930,15 @@ rk_chat_view_class_init (RkChatViewClass *klass)
   widget_class->focus = rk_chat_view_focus;
 
   gtk_widget_class_install_action (widget_class, "chat.approve", NULL, approve_action);
-  gtk_widget_class_install_action (widget_class, "chat.edit", "s", conversation_action);
-  gtk_widget_class_install_action (widget_class, "chat.skip", NULL, conversation_action);
-  gtk_widget_class_install_action (widget_class, "chat.stop", NULL, conversation_action);
-  gtk_widget_class_install_action (widget_class, "chat.retry", NULL, conversation_action);
-  gtk_widget_class_install_action (widget_class, "chat.cancel-profile", "s", conversation_action);
-  gtk_widget_class_install_action (widget_class, "chat.run-code", "s", run_code_action);
-  gtk_widget_class_install_action (widget_class, "chat.run-again", "(sb)", run_again_action);
-  gtk_widget_class_install_action (widget_class, "chat.show-entry", "u", show_entry_action);
-  gtk_widget_class_install_action (widget_class, "chat.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "chat.edit", "s", chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.skip", NULL, chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.stop", NULL, chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.retry", NULL, chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.cancel-profile", "s", chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.run-code", "s", chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.run-again", "(sb)", chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.show-entry", "u", chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.search", NULL, chat_action);
 
   g_type_ensure (RK_TYPE_CHAT_SEARCH);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-chat-view.ui");
