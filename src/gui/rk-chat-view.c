@@ -230,23 +230,38 @@ compare_rows (gconstpointer a,
   return ia < ib ? -1 : ia > ib;
 }
 
+/* Scrolls to the entry @entry_id, or to the last one shown before it (it
+ * may be folded away); the list's ids grow in transcript order. FALSE if
+ * there is none. */
+static gboolean
+scroll_to_id (RkChatView *self,
+              guint       entry_id)
+{
+  GListModel *model = G_LIST_MODEL (self->filtered);
+  guint n = g_list_model_get_n_items (model);
+  guint target = G_MAXUINT;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (model, i);
+      if (rk_transcript_entry_get_id (e) > entry_id)
+        break;
+      target = i;
+    }
+  if (target == G_MAXUINT)
+    return FALSE;
+  gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", target);
+  return TRUE;
+}
+
 static void
 scroll_to_row (RkChatView *self,
                RkEntryRow *row)
 {
   RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
-  GListModel *model = G_LIST_MODEL (self->filtered);
-  guint n = g_list_model_get_n_items (model);
 
-  for (guint i = 0; i < n && entry != NULL; i++)
-    {
-      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (model, i);
-      if (e == entry)
-        {
-          gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", i);
-          return;
-        }
-    }
+  if (entry != NULL)
+    scroll_to_id (self, rk_transcript_entry_get_id (entry));
 }
 
 /* GtkListView 4.8 keeps Tab off the widgets inside its rows (its own focus
@@ -859,25 +874,10 @@ void
 rk_chat_view_scroll_to_entry (RkChatView *self,
                               guint       entry_id)
 {
-  GListModel *model;
-  guint n, target = G_MAXUINT;
-
   g_return_if_fail (RK_IS_CHAT_VIEW (self));
 
-  model = G_LIST_MODEL (self->filtered);
-  n = g_list_model_get_n_items (model);
-  /* The entry, or the last shown one before it (it may be folded away). */
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (model, i);
-      if (rk_transcript_entry_get_id (e) > entry_id)
-        break;
-      target = i;
-    }
-  if (target == G_MAXUINT)
-    return;
-  self->following = FALSE;
-  gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", target);
+  if (scroll_to_id (self, entry_id))
+    self->following = FALSE;
 }
 
 GtkListView *
@@ -945,6 +945,7 @@ rk_chat_view_class_init (RkChatViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkChatView, box);
   gtk_widget_class_bind_template_child (widget_class, RkChatView, search);
   gtk_widget_class_bind_template_child (widget_class, RkChatView, scroller);
+  gtk_widget_class_bind_template_child (widget_class, RkChatView, list);
   gtk_widget_class_bind_template_callback (widget_class, search_match_cb);
   gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);
   gtk_widget_class_bind_template_callback (widget_class, wheel_cb);
@@ -953,7 +954,6 @@ rk_chat_view_class_init (RkChatViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, bind_cb);
   gtk_widget_class_bind_template_callback (widget_class, unbind_cb);
   gtk_widget_class_bind_template_callback (widget_class, teardown_cb);
-  gtk_widget_class_bind_template_child (widget_class, RkChatView, list);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rk-chat-view");
 }
