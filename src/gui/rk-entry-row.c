@@ -437,25 +437,6 @@ build_prose (RkEntryRow *self)
 
 /* -- attachments ------------------------------------------------------------ */
 
-/* The conversation keeps each file's profile in its entry's detail, as the
- * profiler's JSON object for that one file (so a restored conversation shows
- * it too). */
-static RkFileProfile *
-stored_profile (RkTranscriptEntry *entry)
-{
-  const char *json = rk_transcript_entry_get_detail (entry);
-  g_autoptr(GPtrArray) files = NULL;
-  g_autofree char *doc = NULL;
-
-  if (json == NULL || *json != '{')
-    return NULL;
-  doc = g_strdup_printf ("{\"version\": 1, \"files\": [%s]}", json);
-  files = rk_profile_parse (doc, strlen (doc), NULL);
-  if (files == NULL || files->len == 0)
-    return NULL;
-  return rk_file_profile_copy (files->pdata[0]);
-}
-
 static void
 attachment_size_cb (GObject      *source,
                     GAsyncResult *result,
@@ -490,15 +471,18 @@ static GtkWidget *
 build_attachment (RkEntryRow *self)
 {
   GtkWidget *card = rk_file_card_new ();
-  g_autoptr(RkFileProfile) profile = stored_profile (self->entry);
+  g_autoptr(RkFileProfile) profile = NULL;
 
-  rk_file_card_set_file (RK_FILE_CARD (card), rk_transcript_entry_get_name (self->entry),
-                         rk_transcript_entry_get_title (self->entry));
-  rk_file_card_set_started (RK_FILE_CARD (card), rk_transcript_entry_get_timestamp (self->entry));
-  if (profile != NULL)
-    rk_file_card_set_profile (RK_FILE_CARD (card), profile);
   self->built.card = RK_FILE_CARD (card);
-  if (profile == NULL)
+  rk_file_card_set_file (self->built.card, rk_transcript_entry_get_name (self->entry),
+                         rk_transcript_entry_get_title (self->entry));
+  rk_file_card_set_started (self->built.card, rk_transcript_entry_get_timestamp (self->entry));
+  /* The conversation keeps the file's profile in its entry, so that a
+   * restored conversation shows it too. */
+  profile = rk_file_profile_parse_one (rk_transcript_entry_get_detail (self->entry));
+  if (profile != NULL)
+    rk_file_card_set_profile (self->built.card, profile);
+  else
     query_attachment_size (self);
   return card;
 }
