@@ -18,7 +18,6 @@ struct _RkComposer
   GtkTextView     *text_view;
   GtkLabel        *placeholder;
   GtkButton       *send_button;
-  GtkButton       *stop_button;
 
   guint            busy : 1;
   guint            model_ready : 1;
@@ -28,7 +27,6 @@ G_DEFINE_FINAL_TYPE (RkComposer, rk_composer, GTK_TYPE_WIDGET)
 
 enum {
   PROP_0,
-  PROP_CODE_MODE,
   PROP_BUSY,
   N_PROPS
 };
@@ -69,9 +67,6 @@ update_state (RkComposer *self)
   gtk_label_set_label (self->placeholder, hint);
   gtk_widget_set_visible (GTK_WIDGET (self->placeholder), empty);
 
-  /* Hidden, not merely covered: assistive technologies see one of them. */
-  gtk_widget_set_visible (GTK_WIDGET (self->send_button), !self->busy);
-  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), self->busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->send_button), !self->busy && !is_blank (text));
 
   if (code)
@@ -135,13 +130,6 @@ send_clicked_cb (RkComposer *self)
 }
 
 static void
-code_toggled_cb (RkComposer *self)
-{
-  update_state (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CODE_MODE]);
-}
-
-static void
 rk_composer_dispose (GObject *object)
 {
   gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_COMPOSER);
@@ -158,9 +146,6 @@ rk_composer_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_CODE_MODE:
-      g_value_set_boolean (value, rk_composer_get_code_mode (self));
-      break;
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
       break;
@@ -179,9 +164,6 @@ rk_composer_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_CODE_MODE:
-      rk_composer_set_code_mode (self, g_value_get_boolean (value));
-      break;
     case PROP_BUSY:
       rk_composer_set_busy (self, g_value_get_boolean (value));
       break;
@@ -207,9 +189,6 @@ rk_composer_class_init (RkComposerClass *klass)
   object_class->set_property = rk_composer_set_property;
   widget_class->grab_focus = rk_composer_grab_focus;
 
-  properties[PROP_CODE_MODE] =
-    g_param_spec_boolean ("code-mode", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -225,10 +204,9 @@ rk_composer_class_init (RkComposerClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkComposer, text_view);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, placeholder);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, send_button);
-  gtk_widget_class_bind_template_child (widget_class, RkComposer, stop_button);
   gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);
   gtk_widget_class_bind_template_callback (widget_class, send_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, code_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, update_state);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "composer");
@@ -279,7 +257,7 @@ rk_composer_set_code_mode (RkComposer *self,
                            gboolean    code_mode)
 {
   g_return_if_fail (RK_IS_COMPOSER (self));
-  /* "toggled" updates the state and notifies. */
+  /* "toggled" updates the state. */
   gtk_toggle_button_set_active (self->code_toggle, code_mode);
 }
 
@@ -317,5 +295,5 @@ void
 rk_composer_focus (RkComposer *self)
 {
   g_return_if_fail (RK_IS_COMPOSER (self));
-  gtk_widget_grab_focus (GTK_WIDGET (self->text_view));
+  gtk_widget_grab_focus (GTK_WIDGET (self));
 }
