@@ -46,6 +46,7 @@ struct _RkEntryRow
   /* Parts of the content that bind built, forgotten at once by unbind. */
   struct
   {
+    const char       *group;         /* the style class of its kind */
     GtkExpander      *code_expander; /* code rows */
     RkApprovalBar    *approval;
     RkOutputView     *running;
@@ -556,7 +557,7 @@ rk_entry_row_bind (RkEntryRow        *self,
     gtk_widget_add_css_class (self->frame, "rk-cell-group");
   else
     gtk_widget_remove_css_class (self->frame, "rk-cell-group");
-  g_object_set_data (G_OBJECT (self), "rk-row-group", (gpointer) group);
+  self->built.group = group;
   /* GTK 4.8 gives the list's own item widget (the row's parent) no name */
   if (parent != NULL)
     gtk_accessible_update_property (GTK_ACCESSIBLE (parent), GTK_ACCESSIBLE_PROPERTY_LABEL, _(name), -1);
@@ -565,8 +566,6 @@ rk_entry_row_bind (RkEntryRow        *self,
 void
 rk_entry_row_unbind (RkEntryRow *self)
 {
-  const char *group;
-
   g_return_if_fail (RK_IS_ENTRY_ROW (self));
 
   g_cancellable_cancel (self->cancellable);
@@ -576,16 +575,14 @@ rk_entry_row_unbind (RkEntryRow *self)
   if (self->file != NULL)
     g_signal_handlers_disconnect_by_data (self->file, self);
   g_clear_object (&self->file);
+  if (self->built.group != NULL)
+    gtk_widget_remove_css_class (GTK_WIDGET (self), self->built.group);
   memset (&self->built, 0, sizeof self->built);
   if (self->content != NULL)
     gtk_box_remove (GTK_BOX (self->frame), self->content);
   self->content = NULL;
   g_clear_object (&self->entry);
   g_clear_object (&self->workspace);
-  group = g_object_get_data (G_OBJECT (self), "rk-row-group");
-  if (group != NULL)
-    gtk_widget_remove_css_class (GTK_WIDGET (self), group);
-  g_object_set_data (G_OBJECT (self), "rk-row-group", NULL);
 }
 
 RkTranscriptEntry *
