@@ -704,15 +704,6 @@ setup_cb (GtkSignalListItemFactory *factory,
 }
 
 static void
-unbind_binding (RkEntryRow *row)
-{
-  GBinding *binding = g_object_steal_data (G_OBJECT (row), "rk-auto-approve");
-
-  if (binding != NULL)
-    g_binding_unbind (binding);
-}
-
-static void
 bind_cb (GtkSignalListItemFactory *factory,
          GtkListItem              *item,
          RkChatView               *self)
@@ -732,10 +723,11 @@ bind_cb (GtkSignalListItemFactory *factory,
     {
       GtkWidget *bar = rk_entry_row_get_approval_bar (row);
 
+      /* The bar goes with the row's content when it is unbound, and the
+       * binding with it. */
       if (bar != NULL)
-        g_object_set_data (G_OBJECT (row), "rk-auto-approve",
-                           g_object_bind_property (self->conversation, "auto-approve", bar, "auto-approve",
-                                                   G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE));
+        g_object_bind_property (self->conversation, "auto-approve", bar, "auto-approve",
+                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
       if (rk_transcript_entry_get_kind (entry) == RK_ENTRY_ATTACHMENT)
         rk_entry_row_set_file (row, rk_conversation_lookup_file (self->conversation,
                                                                  rk_transcript_entry_get_name (entry)));
@@ -750,7 +742,6 @@ unbind_cb (GtkSignalListItemFactory *factory,
   RkEntryRow *row = RK_ENTRY_ROW (gtk_list_item_get_child (item));
 
   g_hash_table_remove (self->bound, row);
-  unbind_binding (row);
   rk_entry_row_unbind (row);
 }
 

@@ -84,7 +84,7 @@ update_state (RkComposer *self)
 }
 
 static void
-send (RkComposer *self)
+send_cb (RkComposer *self)
 {
   g_autofree char *text = rk_composer_dup_text (self);
 
@@ -119,14 +119,8 @@ key_pressed_cb (RkComposer            *self,
         }
       return GDK_EVENT_PROPAGATE;
     }
-  send (self);
+  send_cb (self);
   return GDK_EVENT_STOP;
-}
-
-static void
-send_clicked_cb (RkComposer *self)
-{
-  send (self);
 }
 
 static void
@@ -205,7 +199,7 @@ rk_composer_class_init (RkComposerClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkComposer, placeholder);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, send_button);
   gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, send_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, send_cb);
   gtk_widget_class_bind_template_callback (widget_class, update_state);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

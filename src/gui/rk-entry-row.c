@@ -348,12 +348,7 @@ build_loaded (RkEntryRow *self)
                                                           : _("This chart was in the session’s workspace, which is gone.")));
       return slot;
     }
-  {
-    GtkWidget *spinner = gtk_spinner_new ();
-    gtk_spinner_start (GTK_SPINNER (spinner));
-    gtk_widget_set_halign (spinner, GTK_ALIGN_START);
-    gtk_box_append (GTK_BOX (slot), spinner);
-  }
+  gtk_box_append (GTK_BOX (slot), g_object_new (GTK_TYPE_SPINNER, "spinning", TRUE, "halign", GTK_ALIGN_START, NULL));
   task = g_task_new (self, self->cancellable, load_cb, slot);
   data = g_new0 (LoadData, 1);
   data->workspace = g_object_ref (self->workspace);
