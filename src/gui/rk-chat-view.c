@@ -412,16 +412,12 @@ pending_row (RkChatView *self,
   GHashTableIter iter;
   gpointer row;
 
+  /* Only a code row has an approval bar. */
   g_hash_table_iter_init (&iter, self->bound);
   while (g_hash_table_iter_next (&iter, &row, NULL))
-    {
-      RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
-      GtkWidget *bar = rk_entry_row_get_approval_bar (row);
-
-      if (entry != NULL && bar != NULL && rk_transcript_entry_get_kind (entry) == RK_ENTRY_CODE &&
-          g_strcmp0 (rk_transcript_entry_get_cell_id (entry), cell) == 0)
-        return row;
-    }
+    if (rk_entry_row_get_approval_bar (row) != NULL &&
+        g_strcmp0 (rk_transcript_entry_get_cell_id (rk_entry_row_get_entry (row)), cell) == 0)
+      return row;
   return NULL;
 }
 
