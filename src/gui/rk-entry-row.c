@@ -70,7 +70,7 @@ status_line (const char *icon_name,
              const char *text)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *label = g_object_new (GTK_TYPE_LABEL, "label", text, "wrap", TRUE, "xalign", 0.0, NULL);
 
   if (icon_name != NULL)
     {
@@ -78,8 +78,6 @@ status_line (const char *icon_name,
                                        "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION, NULL);
       gtk_box_append (GTK_BOX (box), image);
     }
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_box_append (GTK_BOX (box), label);
   gtk_widget_add_css_class (box, "rk-status-line");
   gtk_widget_add_css_class (box, "dim-label");
