@@ -18,6 +18,7 @@ struct _RkComposer
   GtkTextView     *text_view;
   GtkLabel        *placeholder;
   GtkButton       *send_button;
+  GtkButton       *stop_button;
 
   guint            busy : 1;
   guint            model_ready : 1;
@@ -26,17 +27,10 @@ struct _RkComposer
 G_DEFINE_FINAL_TYPE (RkComposer, rk_composer, GTK_TYPE_WIDGET)
 
 enum {
-  PROP_0,
-  PROP_BUSY,
-  N_PROPS
-};
-
-enum {
   SIGNAL_SEND,
   N_SIGNALS
 };
 
-static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static gboolean
@@ -67,6 +61,9 @@ update_state (RkComposer *self)
   gtk_label_set_label (self->placeholder, hint);
   gtk_widget_set_visible (GTK_WIDGET (self->placeholder), empty);
 
+  /* Hidden, not merely covered: assistive technologies see one of them. */
+  gtk_widget_set_visible (GTK_WIDGET (self->send_button), !self->busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), self->busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->send_button), !self->busy && !is_blank (text));
 
   if (code)
@@ -130,42 +127,6 @@ rk_composer_dispose (GObject *object)
   G_OBJECT_CLASS (rk_composer_parent_class)->dispose (object);
 }
 
-static void
-rk_composer_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  RkComposer *self = RK_COMPOSER (object);
-
-  switch (prop_id)
-    {
-    case PROP_BUSY:
-      g_value_set_boolean (value, self->busy);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-rk_composer_set_property (GObject      *object,
-                          guint         prop_id,
-                          const GValue *value,
-                          GParamSpec   *pspec)
-{
-  RkComposer *self = RK_COMPOSER (object);
-
-  switch (prop_id)
-    {
-    case PROP_BUSY:
-      rk_composer_set_busy (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
 static gboolean
 rk_composer_grab_focus (GtkWidget *widget)
 {
@@ -179,14 +140,7 @@ rk_composer_class_init (RkComposerClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = rk_composer_dispose;
-  object_class->get_property = rk_composer_get_property;
-  object_class->set_property = rk_composer_set_property;
   widget_class->grab_focus = rk_composer_grab_focus;
-
-  properties[PROP_BUSY] =
-    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[SIGNAL_SEND] =
     g_signal_new ("send", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -198,6 +152,7 @@ rk_composer_class_init (RkComposerClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkComposer, text_view);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, placeholder);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, send_button);
+  gtk_widget_class_bind_template_child (widget_class, RkComposer, stop_button);
   gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);
   gtk_widget_class_bind_template_callback (widget_class, send_cb);
   gtk_widget_class_bind_template_callback (widget_class, update_state);
@@ -266,7 +221,6 @@ rk_composer_set_busy (RkComposer *self,
     return;
   self->busy = busy;
   update_state (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
 gboolean
