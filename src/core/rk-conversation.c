@@ -1737,7 +1737,7 @@ restore_file (RkConversation     *self,
   const char *detail = rk_transcript_entry_get_detail (e);
   const char *original = NULL;
   RkConversationFile *file;
-  RkFileProfile *profile = NULL;
+  RkFileProfile *profile = rk_file_profile_parse_one (detail);
 
   for (guint i = 0; i < meta->files->len && original == NULL; i++)
     if (g_strcmp0 (((RkSessionFile *) g_ptr_array_index (meta->files, i))->name, name) == 0)
@@ -1745,14 +1745,6 @@ restore_file (RkConversation     *self,
   file = _rk_conversation_file_new (name, original);
   file->entry_id = rk_transcript_entry_get_id (e);
   file->copied = original != NULL && !self->expired;
-  if (detail != NULL)
-    {
-      g_autofree char *doc = g_strdup_printf ("{\"version\":1,\"files\":[%s]}", detail);
-      g_autoptr(GPtrArray) profiles = rk_profile_parse (doc, strlen (doc), NULL);
-
-      if (profiles != NULL && profiles->len > 0)
-        profile = rk_file_profile_copy (g_ptr_array_index (profiles, 0));
-    }
   if (profile == NULL)
     {
       /* Closed while it was being read: read it again if it is there. */

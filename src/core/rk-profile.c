@@ -674,6 +674,21 @@ malformed:
   return NULL;
 }
 
+RkFileProfile *
+rk_file_profile_parse_one (const char *json)
+{
+  g_autofree char *doc = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+
+  if (json == NULL || *json != '{')
+    return NULL;
+  doc = g_strdup_printf ("{\"version\": 1, \"files\": [%s]}", json);
+  files = rk_profile_parse (doc, strlen (doc), NULL);
+  if (files == NULL || files->len == 0)
+    return NULL;
+  return rk_file_profile_copy (files->pdata[0]);
+}
+
 /* -- rendering ------------------------------------------------------------ */
 
 /* One line: line breaks and tabs shown as visible escapes. */

@@ -194,6 +194,10 @@ const char     *rk_column_type_to_string   (RkColumnType         type);
 GPtrArray      *rk_profile_parse           (const char          *data,
                                             gsize                len,
                                             GError             **error);
+/* One file's profile from its JSON object alone (as an attachment entry
+ * keeps it in its detail), through rk_profile_parse(); NULL if @json is
+ * not one. */
+RkFileProfile  *rk_file_profile_parse_one  (const char          *json);
 
 /* The compact text a model is given about one file: schema first (rows,
  * columns, types, missing values, ranges), then a few rows, then how to

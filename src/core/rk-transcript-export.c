@@ -403,17 +403,9 @@ repeated_by_answer (RkTranscript      *transcript,
 static char *
 attachment_profile (RkTranscriptEntry *e)
 {
-  const char *detail = rk_transcript_entry_get_detail (e);
-  g_autofree char *doc = NULL;
-  g_autoptr(GPtrArray) profiles = NULL;
+  g_autoptr(RkFileProfile) profile = rk_file_profile_parse_one (rk_transcript_entry_get_detail (e));
 
-  if (detail == NULL || *detail == '\0')
-    return NULL;
-  doc = g_strdup_printf ("{\"version\":1,\"files\":[%s]}", detail);
-  profiles = rk_profile_parse (doc, strlen (doc), NULL);
-  if (profiles == NULL || profiles->len == 0)
-    return NULL;
-  return rk_file_profile_to_prompt (g_ptr_array_index (profiles, 0), PROFILE_BYTES);
+  return profile != NULL ? rk_file_profile_to_prompt (profile, PROFILE_BYTES) : NULL;
 }
 
 /* ------------------------------------------------------------- notebook */

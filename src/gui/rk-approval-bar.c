@@ -18,7 +18,6 @@ struct _RkApprovalBar
   GtkWidget   *box;
   GtkButton   *run_button;
   GtkButton   *edit_button;
-  GtkButton   *skip_button;
   GtkSwitch   *auto_switch;
 
   RkCodeBlock *block;
@@ -208,7 +207,6 @@ rk_approval_bar_class_init (RkApprovalBarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, box);
   gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, run_button);
   gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, edit_button);
-  gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, skip_button);
   gtk_widget_class_bind_template_child (widget_class, RkApprovalBar, auto_switch);
   gtk_widget_class_bind_template_callback (widget_class, run_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, edit_clicked_cb);
@@ -223,9 +221,8 @@ static void
 rk_approval_bar_init (RkApprovalBar *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  rk_a11y_name_button (GTK_WIDGET (self->run_button), _("Run"));
-  rk_a11y_name_button (GTK_WIDGET (self->edit_button), _("Edit"));
-  rk_a11y_name_button (GTK_WIDGET (self->skip_button), _("Skip"));
+  /* Run, Edit and Skip, named after their labels without "_" */
+  rk_a11y_name_tree (GTK_WIDGET (self));
 }
 
 gboolean

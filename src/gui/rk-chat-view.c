@@ -17,6 +17,7 @@
 #include "rk-chat-search.h"
 #include "rk-entry-row.h"
 #include "rk-chat-view.h"
+#include "rk-once-a-frame.h"
 
 #include "rk-conversation.h"
 #include "rk-session.h"
@@ -28,7 +29,7 @@ struct _RkChatView
 {
   GtkWidget           parent_instance;
 
-  GtkWidget          *box;
+  GtkWidget          *box;       /* the template's child */
   RkChatSearch       *search;
   GtkScrolledWindow  *scroller;
   GtkListView        *list;
@@ -103,15 +104,12 @@ entry_visible (gpointer item,
 /* GtkListView keeps an anchor row and restores it when it allocates, so the
  * value is moved to the bottom on the next frame, after the list has been
  * laid out with its new size, and never from inside its own allocation. */
-static gboolean
-bottom_tick_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
+static void
+to_bottom (GtkWidget *widget)
 {
   RkChatView *self = RK_CHAT_VIEW (widget);
   GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
 
-  self->bottom_tick = 0;
   if (self->following)
     {
       self->scrolling = TRUE;
@@ -119,14 +117,13 @@ bottom_tick_cb (GtkWidget     *widget,
       self->scrolling = FALSE;
     }
   self->last_value = gtk_adjustment_get_value (adj);
-  return G_SOURCE_REMOVE;
 }
 
 static void
 queue_bottom (RkChatView *self)
 {
-  if (self->following && self->bottom_tick == 0)
-    self->bottom_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), bottom_tick_cb, NULL, NULL);
+  if (self->following)
+    rk_once_a_frame (GTK_WIDGET (self), &self->bottom_tick, to_bottom);
 }
 
 static gboolean
@@ -233,23 +230,38 @@ compare_rows (gconstpointer a,
   return ia < ib ? -1 : ia > ib;
 }
 
+/* Scrolls to the entry @entry_id, or to the last one shown before it (it
+ * may be folded away); the list's ids grow in transcript order. FALSE if
+ * there is none. */
+static gboolean
+scroll_to_id (RkChatView *self,
+              guint       entry_id)
+{
+  GListModel *model = G_LIST_MODEL (self->filtered);
+  guint n = g_list_model_get_n_items (model);
+  guint target = G_MAXUINT;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (model, i);
+      if (rk_transcript_entry_get_id (e) > entry_id)
+        break;
+      target = i;
+    }
+  if (target == G_MAXUINT)
+    return FALSE;
+  gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", target);
+  return TRUE;
+}
+
 static void
 scroll_to_row (RkChatView *self,
                RkEntryRow *row)
 {
   RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
-  GListModel *model = G_LIST_MODEL (self->filtered);
-  guint n = g_list_model_get_n_items (model);
 
-  for (guint i = 0; i < n && entry != NULL; i++)
-    {
-      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (model, i);
-      if (e == entry)
-        {
-          gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", i);
-          return;
-        }
-    }
+  if (entry != NULL)
+    scroll_to_id (self, rk_transcript_entry_get_id (entry));
 }
 
 /* GtkListView 4.8 keeps Tab off the widgets inside its rows (its own focus
@@ -400,33 +412,25 @@ pending_row (RkChatView *self,
   GHashTableIter iter;
   gpointer row;
 
+  /* Only a code row has an approval bar. */
   g_hash_table_iter_init (&iter, self->bound);
   while (g_hash_table_iter_next (&iter, &row, NULL))
-    {
-      RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
-      GtkWidget *bar = rk_entry_row_get_approval_bar (row);
-
-      if (entry != NULL && bar != NULL && rk_transcript_entry_get_kind (entry) == RK_ENTRY_CODE &&
-          g_strcmp0 (rk_transcript_entry_get_cell_id (entry), cell) == 0)
-        return row;
-    }
+    if (rk_entry_row_get_approval_bar (row) != NULL &&
+        g_strcmp0 (rk_transcript_entry_get_cell_id (rk_entry_row_get_entry (row)), cell) == 0)
+      return row;
   return NULL;
 }
 
 static void
 stop_focus_approval (RkChatView *self)
 {
-  if (self->focus_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->focus_tick);
-  self->focus_tick = 0;
+  rk_once_a_frame_cancel (GTK_WIDGET (self), &self->focus_tick);
   g_clear_pointer (&self->focus_cell, g_free);
 }
 
 /* Tried each frame until the row is built and shown (or for a while). */
-static gboolean
-focus_approval_tick_cb (GtkWidget     *widget,
-                        GdkFrameClock *clock,
-                        gpointer       user_data)
+static void
+focus_approval_frame (GtkWidget *widget)
 {
   RkChatView *self = RK_CHAT_VIEW (widget);
   RkEntryRow *row;
@@ -437,15 +441,14 @@ focus_approval_tick_cb (GtkWidget     *widget,
     goto done;
   row = pending_row (self, self->focus_cell);
   bar = row ? rk_entry_row_get_approval_bar (row) : NULL;
-  if (bar == NULL || !gtk_widget_get_mapped (bar))
-    return G_SOURCE_CONTINUE;
-  if (may_take_focus (self) && rk_approval_bar_focus_run (RK_APPROVAL_BAR (bar)))
+  if ((bar == NULL || !gtk_widget_get_mapped (bar)) &&
+      rk_once_a_frame (widget, &self->focus_tick, focus_approval_frame))
+    return;
+  if (bar != NULL && may_take_focus (self) && rk_approval_bar_focus_run (RK_APPROVAL_BAR (bar)))
     scroll_to_row (self, row);
 
 done:
-  self->focus_tick = 0;
   g_clear_pointer (&self->focus_cell, g_free);
-  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -455,7 +458,7 @@ focus_approval (RkChatView *self,
   stop_focus_approval (self);
   self->focus_cell = g_strdup (cell);
   self->focus_until = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
-  self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_approval_tick_cb, NULL, NULL);
+  rk_once_a_frame (GTK_WIDGET (self), &self->focus_tick, focus_approval_frame);
 }
 
 /* -- the wheel ----------------------------------------------------------------- */
@@ -589,17 +592,26 @@ approve_action (GtkWidget  *widget,
     rk_conversation_approve (self->conversation, RK_AGENT_DECISION_RUN, NULL);
 }
 
-/* The actions that pass straight on to the conversation. */
+/* The chat's other actions: show-entry and search act on the view, the
+ * rest pass straight on to the conversation. A cell run again, or a file
+ * card's one-click analysis (code Reckon wrote, so it is shown before it
+ * runs, as the model's is): how it went, a failure too, shows in the
+ * transcript. */
 static void
-conversation_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
+chat_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
 {
-  RkConversation *conversation = RK_CHAT_VIEW (widget)->conversation;
+  RkChatView *self = RK_CHAT_VIEW (widget);
+  RkConversation *conversation = self->conversation;
 
-  if (conversation == NULL)
+  if (g_str_equal (action_name, "chat.show-entry"))
+    rk_chat_view_scroll_to_entry (self, g_variant_get_uint32 (parameter));
+  else if (g_str_equal (action_name, "chat.search"))
+    rk_chat_search_open (self->search);
+  else if (conversation == NULL)
     return;
-  if (g_str_equal (action_name, "chat.edit"))
+  else if (g_str_equal (action_name, "chat.edit"))
     rk_conversation_approve (conversation, RK_AGENT_DECISION_EDIT, g_variant_get_string (parameter, NULL));
   else if (g_str_equal (action_name, "chat.skip"))
     {
@@ -614,63 +626,17 @@ conversation_action (GtkWidget  *widget,
     rk_conversation_retry (conversation);
   else if (g_str_equal (action_name, "chat.cancel-profile"))
     rk_conversation_cancel_profile (conversation, g_variant_get_string (parameter, NULL));
-}
-
-/* A file card's one-click analysis: code Reckon wrote, so it is shown
- * before it runs, as the model's is; how it went shows in the transcript. */
-static void
-run_code_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  RkChatView *self = RK_CHAT_VIEW (widget);
-
-  if (self->conversation != NULL)
-    rk_conversation_run_code_async (self->conversation, g_variant_get_string (parameter, NULL),
+  else if (g_str_equal (action_name, "chat.run-code"))
+    rk_conversation_run_code_async (conversation, g_variant_get_string (parameter, NULL),
                                     RK_CODE_PROPOSED, NULL, NULL, NULL);
-}
+  else if (g_str_equal (action_name, "chat.run-again"))
+    {
+      const char *cell_id;
+      gboolean fresh_kernel;
 
-static void
-rerun_done_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  /* The outcome, a failure too, shows in the transcript. */
-  g_free (rk_conversation_rerun_cell_finish (RK_CONVERSATION (source), result, &error));
-  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_debug ("the cell did not run again: %s", error->message);
-}
-
-static void
-run_again_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  RkChatView *self = RK_CHAT_VIEW (widget);
-  const char *cell_id;
-  gboolean fresh_kernel;
-
-  g_variant_get (parameter, "(&sb)", &cell_id, &fresh_kernel);
-  if (self->conversation != NULL)
-    rk_conversation_rerun_cell_async (self->conversation, cell_id, fresh_kernel, NULL, rerun_done_cb, NULL);
-}
-
-static void
-show_entry_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (widget), g_variant_get_uint32 (parameter));
-}
-
-static void
-search_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  rk_chat_search_open (RK_CHAT_VIEW (widget)->search);
+      g_variant_get (parameter, "(&sb)", &cell_id, &fresh_kernel);
+      rk_conversation_rerun_cell_async (conversation, cell_id, fresh_kernel, NULL, NULL, NULL);
+    }
 }
 
 /* The answer entry whose numbers @entry's prose shows, or 0: an ANSWER
@@ -734,15 +700,6 @@ setup_cb (GtkSignalListItemFactory *factory,
 }
 
 static void
-unbind_binding (RkEntryRow *row)
-{
-  GBinding *binding = g_object_steal_data (G_OBJECT (row), "rk-auto-approve");
-
-  if (binding != NULL)
-    g_binding_unbind (binding);
-}
-
-static void
 bind_cb (GtkSignalListItemFactory *factory,
          GtkListItem              *item,
          RkChatView               *self)
@@ -762,10 +719,11 @@ bind_cb (GtkSignalListItemFactory *factory,
     {
       GtkWidget *bar = rk_entry_row_get_approval_bar (row);
 
+      /* The bar goes with the row's content when it is unbound, and the
+       * binding with it. */
       if (bar != NULL)
-        g_object_set_data (G_OBJECT (row), "rk-auto-approve",
-                           g_object_bind_property (self->conversation, "auto-approve", bar, "auto-approve",
-                                                   G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE));
+        g_object_bind_property (self->conversation, "auto-approve", bar, "auto-approve",
+                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
       if (rk_transcript_entry_get_kind (entry) == RK_ENTRY_ATTACHMENT)
         rk_entry_row_set_file (row, rk_conversation_lookup_file (self->conversation,
                                                                  rk_transcript_entry_get_name (entry)));
@@ -780,7 +738,6 @@ unbind_cb (GtkSignalListItemFactory *factory,
   RkEntryRow *row = RK_ENTRY_ROW (gtk_list_item_get_child (item));
 
   g_hash_table_remove (self->bound, row);
-  unbind_binding (row);
   rk_entry_row_unbind (row);
 }
 
@@ -904,25 +861,10 @@ void
 rk_chat_view_scroll_to_entry (RkChatView *self,
                               guint       entry_id)
 {
-  GListModel *model;
-  guint n, target = G_MAXUINT;
-
   g_return_if_fail (RK_IS_CHAT_VIEW (self));
 
-  model = G_LIST_MODEL (self->filtered);
-  n = g_list_model_get_n_items (model);
-  /* The entry, or the last shown one before it (it may be folded away). */
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(RkTranscriptEntry) e = g_list_model_get_item (model, i);
-      if (rk_transcript_entry_get_id (e) > entry_id)
-        break;
-      target = i;
-    }
-  if (target == G_MAXUINT)
-    return;
-  self->following = FALSE;
-  gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", target);
+  if (scroll_to_id (self, entry_id))
+    self->following = FALSE;
 }
 
 GtkListView *
@@ -945,9 +887,7 @@ rk_chat_view_dispose (GObject *object)
     rk_chat_view_set_transcript (self, NULL, NULL);
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
   stop_focus_approval (self);
-  if (self->bottom_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->bottom_tick);
-  self->bottom_tick = 0;
+  rk_once_a_frame_cancel (GTK_WIDGET (self), &self->bottom_tick);
   gtk_widget_dispose_template (GTK_WIDGET (self), RK_TYPE_CHAT_VIEW);
   G_OBJECT_CLASS (rk_chat_view_parent_class)->dispose (object);
 }
@@ -977,21 +917,22 @@ rk_chat_view_class_init (RkChatViewClass *klass)
   widget_class->focus = rk_chat_view_focus;
 
   gtk_widget_class_install_action (widget_class, "chat.approve", NULL, approve_action);
-  gtk_widget_class_install_action (widget_class, "chat.edit", "s", conversation_action);
-  gtk_widget_class_install_action (widget_class, "chat.skip", NULL, conversation_action);
-  gtk_widget_class_install_action (widget_class, "chat.stop", NULL, conversation_action);
-  gtk_widget_class_install_action (widget_class, "chat.retry", NULL, conversation_action);
-  gtk_widget_class_install_action (widget_class, "chat.cancel-profile", "s", conversation_action);
-  gtk_widget_class_install_action (widget_class, "chat.run-code", "s", run_code_action);
-  gtk_widget_class_install_action (widget_class, "chat.run-again", "(sb)", run_again_action);
-  gtk_widget_class_install_action (widget_class, "chat.show-entry", "u", show_entry_action);
-  gtk_widget_class_install_action (widget_class, "chat.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "chat.edit", "s", chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.skip", NULL, chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.stop", NULL, chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.retry", NULL, chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.cancel-profile", "s", chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.run-code", "s", chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.run-again", "(sb)", chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.show-entry", "u", chat_action);
+  gtk_widget_class_install_action (widget_class, "chat.search", NULL, chat_action);
 
   g_type_ensure (RK_TYPE_CHAT_SEARCH);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-chat-view.ui");
   gtk_widget_class_bind_template_child (widget_class, RkChatView, box);
   gtk_widget_class_bind_template_child (widget_class, RkChatView, search);
   gtk_widget_class_bind_template_child (widget_class, RkChatView, scroller);
+  gtk_widget_class_bind_template_child (widget_class, RkChatView, list);
   gtk_widget_class_bind_template_callback (widget_class, search_match_cb);
   gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);
   gtk_widget_class_bind_template_callback (widget_class, wheel_cb);
@@ -1000,7 +941,6 @@ rk_chat_view_class_init (RkChatViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, bind_cb);
   gtk_widget_class_bind_template_callback (widget_class, unbind_cb);
   gtk_widget_class_bind_template_callback (widget_class, teardown_cb);
-  gtk_widget_class_bind_template_child (widget_class, RkChatView, list);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rk-chat-view");
 }

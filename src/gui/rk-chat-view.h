@@ -36,11 +36,11 @@ void            rk_chat_view_set_cell_state   (RkChatView     *self,
  * following the bottom: where a traced number of an answer was computed. */
 void            rk_chat_view_scroll_to_entry  (RkChatView     *self,
                                                guint           entry_id);
-/* TRUE while the view follows new content at the bottom. */
 /* The widget shown for the entry @entry_id (a file's card, ...) while its
  * row is built, else NULL: scroll to it first. */
 GtkWidget      *rk_chat_view_get_entry_widget (RkChatView     *self,
                                                guint           entry_id);
+/* TRUE while the view follows new content at the bottom. */
 gboolean        rk_chat_view_get_following    (RkChatView     *self);
 void            rk_chat_view_scroll_to_end    (RkChatView     *self);
 GtkListView    *rk_chat_view_get_list_view    (RkChatView     *self);

@@ -27,16 +27,6 @@ struct _RkCodeBlock
 
 G_DEFINE_FINAL_TYPE (RkCodeBlock, rk_code_block, GTK_TYPE_WIDGET)
 
-enum
-{
-  PROP_0,
-  PROP_LANGUAGE,
-  PROP_EDITABLE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 static const char *
 language_id (const char *language)
 {
@@ -66,12 +56,6 @@ update_scheme (RkCodeBlock *self)
   if (scheme == NULL)
     scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "classic-dark" : "classic");
   gtk_source_buffer_set_style_scheme (self->buffer, scheme);
-}
-
-static void
-dark_changed_cb (RkCodeBlock *self)
-{
-  update_scheme (self);
 }
 
 static gboolean
@@ -120,7 +104,6 @@ rk_code_block_set_language (RkCodeBlock *self,
       const char *name = lang ? gtk_source_language_get_name (lang) : (language && *language ? language : NULL);
       gtk_label_set_text (self->caption, name ? name : _("Code"));
     }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LANGUAGE]);
 }
 
 const char *
@@ -187,7 +170,6 @@ rk_code_block_set_editable (RkCodeBlock *self,
     }
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "editing");
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITABLE]);
 }
 
 gboolean
@@ -234,48 +216,6 @@ rk_code_block_finalize (GObject *object)
 }
 
 static void
-rk_code_block_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  RkCodeBlock *self = RK_CODE_BLOCK (object);
-
-  switch (prop_id)
-    {
-    case PROP_LANGUAGE:
-      g_value_set_string (value, self->language);
-      break;
-    case PROP_EDITABLE:
-      g_value_set_boolean (value, rk_code_block_get_editable (self));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-rk_code_block_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  RkCodeBlock *self = RK_CODE_BLOCK (object);
-
-  switch (prop_id)
-    {
-    case PROP_LANGUAGE:
-      rk_code_block_set_language (self, g_value_get_string (value));
-      break;
-    case PROP_EDITABLE:
-      rk_code_block_set_editable (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 rk_code_block_class_init (RkCodeBlockClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -283,16 +223,6 @@ rk_code_block_class_init (RkCodeBlockClass *klass)
 
   object_class->dispose = rk_code_block_dispose;
   object_class->finalize = rk_code_block_finalize;
-  object_class->get_property = rk_code_block_get_property;
-  object_class->set_property = rk_code_block_set_property;
-
-  properties[PROP_LANGUAGE] =
-    g_param_spec_string ("language", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_EDITABLE] =
-    g_param_spec_boolean ("editable", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-code-block.ui");
@@ -314,7 +244,7 @@ rk_code_block_init (RkCodeBlock *self)
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);
   update_scheme (self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
-                           G_CALLBACK (dark_changed_cb), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (update_scheme), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *

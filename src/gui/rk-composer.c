@@ -27,18 +27,10 @@ struct _RkComposer
 G_DEFINE_FINAL_TYPE (RkComposer, rk_composer, GTK_TYPE_WIDGET)
 
 enum {
-  PROP_0,
-  PROP_CODE_MODE,
-  PROP_BUSY,
-  N_PROPS
-};
-
-enum {
   SIGNAL_SEND,
   N_SIGNALS
 };
 
-static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static gboolean
@@ -89,7 +81,7 @@ update_state (RkComposer *self)
 }
 
 static void
-send (RkComposer *self)
+send_cb (RkComposer *self)
 {
   g_autofree char *text = rk_composer_dup_text (self);
 
@@ -124,21 +116,8 @@ key_pressed_cb (RkComposer            *self,
         }
       return GDK_EVENT_PROPAGATE;
     }
-  send (self);
+  send_cb (self);
   return GDK_EVENT_STOP;
-}
-
-static void
-send_clicked_cb (RkComposer *self)
-{
-  send (self);
-}
-
-static void
-code_toggled_cb (RkComposer *self)
-{
-  update_state (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CODE_MODE]);
 }
 
 static void
@@ -146,48 +125,6 @@ rk_composer_dispose (GObject *object)
 {
   gtk_widget_dispose_template (GTK_WIDGET (object), RK_TYPE_COMPOSER);
   G_OBJECT_CLASS (rk_composer_parent_class)->dispose (object);
-}
-
-static void
-rk_composer_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  RkComposer *self = RK_COMPOSER (object);
-
-  switch (prop_id)
-    {
-    case PROP_CODE_MODE:
-      g_value_set_boolean (value, rk_composer_get_code_mode (self));
-      break;
-    case PROP_BUSY:
-      g_value_set_boolean (value, self->busy);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-rk_composer_set_property (GObject      *object,
-                          guint         prop_id,
-                          const GValue *value,
-                          GParamSpec   *pspec)
-{
-  RkComposer *self = RK_COMPOSER (object);
-
-  switch (prop_id)
-    {
-    case PROP_CODE_MODE:
-      rk_composer_set_code_mode (self, g_value_get_boolean (value));
-      break;
-    case PROP_BUSY:
-      rk_composer_set_busy (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static gboolean
@@ -203,17 +140,7 @@ rk_composer_class_init (RkComposerClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = rk_composer_dispose;
-  object_class->get_property = rk_composer_get_property;
-  object_class->set_property = rk_composer_set_property;
   widget_class->grab_focus = rk_composer_grab_focus;
-
-  properties[PROP_CODE_MODE] =
-    g_param_spec_boolean ("code-mode", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_BUSY] =
-    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[SIGNAL_SEND] =
     g_signal_new ("send", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -227,8 +154,8 @@ rk_composer_class_init (RkComposerClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkComposer, send_button);
   gtk_widget_class_bind_template_child (widget_class, RkComposer, stop_button);
   gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, send_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, code_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, send_cb);
+  gtk_widget_class_bind_template_callback (widget_class, update_state);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "composer");
@@ -279,7 +206,7 @@ rk_composer_set_code_mode (RkComposer *self,
                            gboolean    code_mode)
 {
   g_return_if_fail (RK_IS_COMPOSER (self));
-  /* "toggled" updates the state and notifies. */
+  /* "toggled" updates the state. */
   gtk_toggle_button_set_active (self->code_toggle, code_mode);
 }
 
@@ -294,7 +221,6 @@ rk_composer_set_busy (RkComposer *self,
     return;
   self->busy = busy;
   update_state (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
 gboolean
@@ -317,5 +243,5 @@ void
 rk_composer_focus (RkComposer *self)
 {
   g_return_if_fail (RK_IS_COMPOSER (self));
-  gtk_widget_grab_focus (GTK_WIDGET (self->text_view));
+  gtk_widget_grab_focus (GTK_WIDGET (self));
 }

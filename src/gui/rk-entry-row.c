@@ -6,7 +6,7 @@
 #define G_LOG_DOMAIN "rk-entry-row"
 #include "config.h"
 
-#include <unistd.h>
+#include <string.h>
 #include <glib/gi18n-lib.h>
 #include <adwaita.h>
 
@@ -35,27 +35,26 @@ struct _RkEntryRow
 {
   GtkWidget          parent_instance;
 
-  GtkWidget         *clamp;
-  GtkWidget         *frame;
-  GtkWidget         *content;
-  RkTranscriptEntry *entry;
-  RkWorkspace       *workspace;
-  GCancellable      *cancellable;
+  GtkWidget          *clamp;
+  GtkWidget          *frame;
+  GtkWidget          *content;
+  RkTranscriptEntry  *entry;
+  RkWorkspace        *workspace;
+  GCancellable       *cancellable;
+  RkConversationFile *file;          /* attachment rows */
 
-  /* Code rows. */
-  RkCodeBlock       *code;
-  GtkExpander       *code_expander;
-  RkApprovalBar     *approval;
-  RkOutputView      *running;
-  gboolean           is_running;
-  /* Attachment rows. */
-  RkFileCard        *card;
-  RkConversationFile *file;
-  /* Reasoning rows. */
-  GtkLabel          *reasoning;
-  /* Prose rows: the answer entry their numbers are traced for. */
-  RkMarkdownView    *prose;
-  guint              traced_answer;
+  /* Parts of the content that bind built, forgotten at once by unbind. */
+  struct
+  {
+    const char       *group;         /* the style class of its kind */
+    GtkExpander      *code_expander; /* code rows */
+    RkApprovalBar    *approval;
+    RkOutputView     *running;
+    gboolean          is_running;
+    RkFileCard       *card;          /* attachment rows */
+    RkMarkdownView   *prose;         /* prose rows, and the answer entry */
+    guint             traced_answer; /* their numbers are traced for */
+  } built;
 };
 
 G_DEFINE_FINAL_TYPE (RkEntryRow, rk_entry_row, GTK_TYPE_WIDGET)
@@ -71,7 +70,7 @@ status_line (const char *icon_name,
              const char *text)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *label = g_object_new (GTK_TYPE_LABEL, "label", text, "wrap", TRUE, "xalign", 0.0, NULL);
 
   if (icon_name != NULL)
     {
@@ -79,8 +78,6 @@ status_line (const char *icon_name,
                                        "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION, NULL);
       gtk_box_append (GTK_BOX (box), image);
     }
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_box_append (GTK_BOX (box), label);
   gtk_widget_add_css_class (box, "rk-status-line");
   gtk_widget_add_css_class (box, "dim-label");
@@ -106,14 +103,15 @@ show_sent_cb (GtkButton *button,
 
 /* The button is there once something was sent for the question. */
 static void
-sent_changed_cb (GtkWidget *button)
+sent_changed_cb (RkTranscriptEntry *entry,
+                 GParamSpec        *pspec,
+                 GtkWidget         *button)
 {
-  RkTranscriptEntry *entry = g_object_get_data (G_OBJECT (button), "rk-entry");
-
-  gtk_widget_set_visible (button, entry != NULL && rk_transcript_entry_get_detail (entry) != NULL);
+  gtk_widget_set_visible (button, rk_transcript_entry_get_detail (entry) != NULL);
 }
 
-/* @id and its children from ui/rk-entry-row.ui, their signals sent to @self. */
+/* @id and its children from ui/rk-entry-row.ui, their signals sent to @self
+ * and their bindings made to the row's entry ("entry"). */
 static GtkBuilder *
 build_part (RkEntryRow *self,
             const char *id)
@@ -125,6 +123,7 @@ build_part (RkEntryRow *self,
   gtk_builder_cscope_add_callback (scope, show_sent_cb);
   gtk_builder_set_scope (builder, scope);
   gtk_builder_set_current_object (builder, G_OBJECT (self));
+  gtk_builder_expose_object (builder, "entry", G_OBJECT (self->entry));
   gtk_builder_add_objects_from_resource (builder, "/io/github/reckon/Reckon/rk-entry-row.ui", ids, NULL);
   return builder;
 }
@@ -138,7 +137,6 @@ build_user (RkEntryRow *self)
   GtkWidget *button = GTK_WIDGET (gtk_builder_get_object (builder, "sent"));
   const char * const *attachments = rk_transcript_entry_get_attachments (self->entry);
 
-  gtk_label_set_text (GTK_LABEL (above), rk_transcript_entry_get_text (self->entry));
   for (guint i = 0; attachments != NULL && attachments[i] != NULL; i++)
     {
       g_autofree char *name = clean_line (attachments[i]);
@@ -149,29 +147,19 @@ build_user (RkEntryRow *self)
       above = chip;
     }
   rk_a11y_name_button (button, _("What was sent to the model"));
-  g_object_set_data_full (G_OBJECT (button), "rk-entry", g_object_ref (self->entry), g_object_unref);
-  g_signal_connect_object (self->entry, "notify::detail", G_CALLBACK (sent_changed_cb), button, G_CONNECT_SWAPPED);
-  sent_changed_cb (button);
+  g_signal_connect_object (self->entry, "notify::detail", G_CALLBACK (sent_changed_cb), button, 0);
+  sent_changed_cb (self->entry, NULL, button);
   return g_object_ref (outer);
 }
 
 /* -- reasoning ------------------------------------------------------------- */
 
-static void
-reasoning_text_cb (RkEntryRow *self)
-{
-  if (self->reasoning != NULL && self->entry != NULL)
-    gtk_label_set_text (self->reasoning, rk_transcript_entry_get_text (self->entry));
-}
-
+/* The label follows the entry's text as the reasoning streams in. */
 static GtkWidget *
 build_reasoning (RkEntryRow *self)
 {
   g_autoptr(GtkBuilder) builder = build_part (self, "reasoning");
 
-  self->reasoning = GTK_LABEL (gtk_builder_get_object (builder, "reasoning_label"));
-  reasoning_text_cb (self);
-  g_signal_connect_swapped (self->entry, "notify::text", G_CALLBACK (reasoning_text_cb), self);
   return g_object_ref (GTK_WIDGET (gtk_builder_get_object (builder, "reasoning")));
 }
 
@@ -181,8 +169,8 @@ static void
 approval_editing_cb (RkEntryRow *self)
 {
   /* The code must be in view to be edited. */
-  if (self->code_expander != NULL && rk_approval_bar_get_editing (self->approval))
-    gtk_expander_set_expanded (self->code_expander, TRUE);
+  if (self->built.code_expander != NULL && rk_approval_bar_get_editing (self->built.approval))
+    gtk_expander_set_expanded (self->built.code_expander, TRUE);
 }
 
 static GtkWidget *
@@ -196,7 +184,6 @@ build_code (RkEntryRow *self)
 
   gtk_widget_add_css_class (box, "rk-cell");
   rk_code_block_set_code (RK_CODE_BLOCK (code), rk_transcript_entry_get_text (self->entry));
-  self->code = RK_CODE_BLOCK (code);
 
   if (rk_transcript_entry_get_revises (self->entry) != 0 && previous != NULL)
     {
@@ -210,7 +197,7 @@ build_code (RkEntryRow *self)
       gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       _("Whole revised code"), -1);
       gtk_box_append (GTK_BOX (box), expander);
-      self->code_expander = GTK_EXPANDER (expander);
+      self->built.code_expander = GTK_EXPANDER (expander);
     }
   else
     {
@@ -222,11 +209,11 @@ build_code (RkEntryRow *self)
   gtk_widget_set_visible (approval, FALSE);
   g_signal_connect_swapped (approval, "notify::editing", G_CALLBACK (approval_editing_cb), self);
   gtk_box_append (GTK_BOX (box), approval);
-  self->approval = RK_APPROVAL_BAR (approval);
+  self->built.approval = RK_APPROVAL_BAR (approval);
 
   gtk_widget_set_visible (running, FALSE);
   gtk_box_append (GTK_BOX (box), running);
-  self->running = RK_OUTPUT_VIEW (running);
+  self->built.running = RK_OUTPUT_VIEW (running);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Code cell"), -1);
   return box;
@@ -359,12 +346,7 @@ build_loaded (RkEntryRow *self)
                                                           : _("This chart was in the session’s workspace, which is gone.")));
       return slot;
     }
-  {
-    GtkWidget *spinner = gtk_spinner_new ();
-    gtk_spinner_start (GTK_SPINNER (spinner));
-    gtk_widget_set_halign (spinner, GTK_ALIGN_START);
-    gtk_box_append (GTK_BOX (slot), spinner);
-  }
+  gtk_box_append (GTK_BOX (slot), g_object_new (GTK_TYPE_SPINNER, "spinning", TRUE, "halign", GTK_ALIGN_START, NULL));
   task = g_task_new (self, self->cancellable, load_cb, slot);
   data = g_new0 (LoadData, 1);
   data->workspace = g_object_ref (self->workspace);
@@ -435,7 +417,7 @@ build_prose (RkEntryRow *self)
 {
   GtkWidget *view = rk_markdown_view_new ();
 
-  self->prose = RK_MARKDOWN_VIEW (view);
+  self->built.prose = RK_MARKDOWN_VIEW (view);
   g_signal_connect_swapped (view, "trace-activated", G_CALLBACK (trace_activated_cb), self);
   gtk_widget_add_css_class (view, "rk-assistant");
   /* The agent runs the Python of a reply as a cell of its own. */
@@ -449,36 +431,16 @@ build_prose (RkEntryRow *self)
 
 /* -- attachments ------------------------------------------------------------ */
 
-/* The conversation keeps each file's profile in its entry's detail, as the
- * profiler's JSON object for that one file (so a restored conversation shows
- * it too). */
-static RkFileProfile *
-stored_profile (RkTranscriptEntry *entry)
-{
-  const char *json = rk_transcript_entry_get_detail (entry);
-  g_autoptr(GPtrArray) files = NULL;
-  g_autofree char *doc = NULL;
-
-  if (json == NULL || *json != '{')
-    return NULL;
-  doc = g_strdup_printf ("{\"version\": 1, \"files\": [%s]}", json);
-  files = rk_profile_parse (doc, strlen (doc), NULL);
-  if (files == NULL || files->len == 0)
-    return NULL;
-  return rk_file_profile_copy (files->pdata[0]);
-}
-
 static void
 attachment_size_cb (GObject      *source,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
-  RkEntryRow *self = RK_ENTRY_ROW (user_data);
+  g_autoptr(RkEntryRow) self = user_data;
   g_autoptr(GFileInfo) info = g_file_query_info_finish (G_FILE (source), result, NULL);
 
-  if (info != NULL && self->card != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_REGULAR)
-    rk_file_card_set_size (self->card, g_file_info_get_size (info));
-  g_object_unref (self);
+  if (info != NULL && self->built.card != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_REGULAR)
+    rk_file_card_set_size (self->built.card, g_file_info_get_size (info));
 }
 
 /* While a big file is read, its size says why it takes a while (only the
@@ -503,15 +465,18 @@ static GtkWidget *
 build_attachment (RkEntryRow *self)
 {
   GtkWidget *card = rk_file_card_new ();
-  g_autoptr(RkFileProfile) profile = stored_profile (self->entry);
+  g_autoptr(RkFileProfile) profile = NULL;
 
-  rk_file_card_set_file (RK_FILE_CARD (card), rk_transcript_entry_get_name (self->entry),
+  self->built.card = RK_FILE_CARD (card);
+  rk_file_card_set_file (self->built.card, rk_transcript_entry_get_name (self->entry),
                          rk_transcript_entry_get_title (self->entry));
-  rk_file_card_set_started (RK_FILE_CARD (card), rk_transcript_entry_get_timestamp (self->entry));
+  rk_file_card_set_started (self->built.card, rk_transcript_entry_get_timestamp (self->entry));
+  /* The conversation keeps the file's profile in its entry, so that a
+   * restored conversation shows it too. */
+  profile = rk_file_profile_parse_one (rk_transcript_entry_get_detail (self->entry));
   if (profile != NULL)
-    rk_file_card_set_profile (RK_FILE_CARD (card), profile);
-  self->card = RK_FILE_CARD (card);
-  if (profile == NULL)
+    rk_file_card_set_profile (self->built.card, profile);
+  else
     query_attachment_size (self);
   return card;
 }
@@ -585,7 +550,7 @@ rk_entry_row_bind (RkEntryRow        *self,
     gtk_widget_add_css_class (self->frame, "rk-cell-group");
   else
     gtk_widget_remove_css_class (self->frame, "rk-cell-group");
-  g_object_set_data (G_OBJECT (self), "rk-row-group", (gpointer) group);
+  self->built.group = group;
   /* GTK 4.8 gives the list's own item widget (the row's parent) no name */
   if (parent != NULL)
     gtk_accessible_update_property (GTK_ACCESSIBLE (parent), GTK_ACCESSIBLE_PROPERTY_LABEL, _(name), -1);
@@ -594,8 +559,6 @@ rk_entry_row_bind (RkEntryRow        *self,
 void
 rk_entry_row_unbind (RkEntryRow *self)
 {
-  const char *group;
-
   g_return_if_fail (RK_IS_ENTRY_ROW (self));
 
   g_cancellable_cancel (self->cancellable);
@@ -605,24 +568,14 @@ rk_entry_row_unbind (RkEntryRow *self)
   if (self->file != NULL)
     g_signal_handlers_disconnect_by_data (self->file, self);
   g_clear_object (&self->file);
-  self->code = NULL;
-  self->code_expander = NULL;
-  self->approval = NULL;
-  self->running = NULL;
-  self->is_running = FALSE;
-  self->card = NULL;
-  self->reasoning = NULL;
-  self->prose = NULL;
-  self->traced_answer = 0;
+  if (self->built.group != NULL)
+    gtk_widget_remove_css_class (GTK_WIDGET (self), self->built.group);
+  memset (&self->built, 0, sizeof self->built);
   if (self->content != NULL)
     gtk_box_remove (GTK_BOX (self->frame), self->content);
   self->content = NULL;
   g_clear_object (&self->entry);
   g_clear_object (&self->workspace);
-  group = g_object_get_data (G_OBJECT (self), "rk-row-group");
-  if (group != NULL)
-    gtk_widget_remove_css_class (GTK_WIDGET (self), group);
-  g_object_set_data (G_OBJECT (self), "rk-row-group", NULL);
 }
 
 RkTranscriptEntry *
@@ -643,20 +596,20 @@ rk_entry_row_set_state (RkEntryRow *self,
 
   g_return_if_fail (RK_IS_ENTRY_ROW (self));
 
-  if (self->entry == NULL || self->approval == NULL)
+  if (self->entry == NULL || self->built.approval == NULL)
     return;
   cell = rk_transcript_entry_get_cell_id (self->entry);
   pending = cell != NULL && g_strcmp0 (cell, pending_cell) == 0;
   running = cell != NULL && g_strcmp0 (cell, running_cell) == 0;
 
   if (!pending)
-    rk_approval_bar_reset (self->approval);
-  gtk_widget_set_visible (GTK_WIDGET (self->approval), pending);
-  if (running != self->is_running)
+    rk_approval_bar_reset (self->built.approval);
+  gtk_widget_set_visible (GTK_WIDGET (self->built.approval), pending);
+  if (running != self->built.is_running)
     {
-      self->is_running = running;
-      gtk_widget_set_visible (GTK_WIDGET (self->running), running);
-      rk_output_view_set_running (self->running, running, cell_started);
+      self->built.is_running = running;
+      gtk_widget_set_visible (GTK_WIDGET (self->built.running), running);
+      rk_output_view_set_running (self->built.running, running, cell_started);
     }
 }
 
@@ -665,7 +618,7 @@ trace_built_cb (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  RkEntryRow *self = RK_ENTRY_ROW (user_data);
+  g_autoptr(RkEntryRow) self = user_data;
   g_autoptr(GError) error = NULL;
   RkTraceIndex *index = rk_trace_index_build_finish (result, &error);
 
@@ -673,14 +626,11 @@ trace_built_cb (GObject      *source,
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_debug ("no trace index: %s", error->message);
-      g_object_unref (self);
-      return;
     }
-  if (self->prose != NULL)
-    rk_markdown_view_set_trace_index (self->prose, index);
+  else if (self->built.prose != NULL)
+    rk_markdown_view_set_trace_index (self->built.prose, index);
   else
     rk_trace_index_free (index);
-  g_object_unref (self);
 }
 
 void
@@ -691,9 +641,9 @@ rk_entry_row_trace_answer (RkEntryRow   *self,
   g_return_if_fail (RK_IS_ENTRY_ROW (self));
   g_return_if_fail (RK_IS_TRANSCRIPT (transcript));
 
-  if (self->prose == NULL || self->traced_answer == answer_id)
+  if (self->built.prose == NULL || self->built.traced_answer == answer_id)
     return;
-  self->traced_answer = answer_id;
+  self->built.traced_answer = answer_id;
   rk_trace_index_build_async (transcript, answer_id, self->workspace, self->cancellable,
                               trace_built_cb, g_object_ref (self));
 }
@@ -704,19 +654,19 @@ rk_entry_row_set_file (RkEntryRow         *self,
 {
   g_return_if_fail (RK_IS_ENTRY_ROW (self));
 
-  if (self->card == NULL)
+  if (self->built.card == NULL)
     return;
   if (file == NULL && rk_transcript_entry_get_detail (self->entry) == NULL)
     {
       g_autoptr(RkFileProfile) gone =
         rk_file_profile_new_error (rk_transcript_entry_get_name (self->entry),
                                    _("This file’s details are not available any more."));
-      rk_file_card_set_profile (self->card, gone);
+      rk_file_card_set_profile (self->built.card, gone);
     }
   if (file == NULL)
     return;
   g_set_object (&self->file, file);
-  rk_file_card_bind (self->card, file);
+  rk_file_card_bind (self->built.card, file);
   /* Built while the file was still being copied (no size, or part of
    * it): the copy is whole now. */
   g_signal_connect_object (file, "notify::copied", G_CALLBACK (query_attachment_size), self, G_CONNECT_SWAPPED);
@@ -733,7 +683,7 @@ GtkWidget *
 rk_entry_row_get_approval_bar (RkEntryRow *self)
 {
   g_return_val_if_fail (RK_IS_ENTRY_ROW (self), NULL);
-  return self->approval ? GTK_WIDGET (self->approval) : NULL;
+  return self->built.approval ? GTK_WIDGET (self->built.approval) : NULL;
 }
 
 static void

@@ -65,15 +65,9 @@ show_record (RkRequestView *self)
 
   g_clear_pointer (&self->text, g_free);
   if (record == NULL)
-    {
-      summary = g_strdup (_("Nothing was sent to the model for this question yet."));
-      self->text = g_strdup ("");
-    }
+    summary = g_strdup (_("Nothing was sent to the model for this question yet."));
   else if ((requests = rk_sent_record_parse (record, &error)) == NULL || requests->len == 0)
-    {
-      summary = g_strdup (_("What was sent for this question could not be read."));
-      self->text = g_strdup ("");
-    }
+    summary = g_strdup (_("What was sent for this question could not be read."));
   else
     {
       const RkSentRequest *first = g_ptr_array_index (requests, 0);
@@ -87,7 +81,7 @@ show_record (RkRequestView *self)
       self->text = rk_sent_record_to_text (requests);
     }
   gtk_label_set_text (self->summary, summary);
-  gtk_text_buffer_set_text (buffer, self->text, -1);
+  gtk_text_buffer_set_text (buffer, self->text ? self->text : "", -1);
   mark_headings (buffer);
 }
 
