@@ -218,16 +218,8 @@ rk_error_view_set_entry (RkErrorView       *self,
                                   gtk_expander_get_label (self->expander), -1);
 
   gtk_image_set_from_icon_name (self->icon, status ? "dialog-information-symbolic" : "dialog-error-symbolic");
-  if (status)
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (self), "rk-status-line");
-      gtk_widget_remove_css_class (GTK_WIDGET (self), "rk-error");
-    }
-  else
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (self), "rk-error");
-      gtk_widget_remove_css_class (GTK_WIDGET (self), "rk-status-line");
-    }
+  rk_widget_set_css_class (GTK_WIDGET (self), "rk-status-line", status);
+  rk_widget_set_css_class (GTK_WIDGET (self), "rk-error", !status);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   status ? _("Status") : _("Error"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, message, -1);

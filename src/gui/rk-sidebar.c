@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rk-a11y.h"
 #include "rk-artifact-shelf.h"
 #include "rk-file-summary.h"
 #include "rk-sidebar.h"
@@ -82,10 +83,7 @@ fill_conversation_row (GtkWidget          *row,
   gtk_label_set_label (subtitle_label, subtitle);
   gtk_widget_set_visible (GTK_WIDGET (subtitle_label), *subtitle != '\0');
   gtk_widget_set_tooltip_text (row, title);
-  if (expired)
-    gtk_widget_add_css_class (row, "expired");
-  else
-    gtk_widget_remove_css_class (row, "expired");
+  rk_widget_set_css_class (row, "expired", expired);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle,
@@ -252,6 +250,8 @@ rk_sidebar_class_init (RkSidebarClass *klass)
 
   g_type_ensure (RK_TYPE_ARTIFACT_SHELF);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-sidebar.ui");
+  /* Named, so that GTK 4.8's gtk_widget_dispose_template() unparents it. */
+  gtk_widget_class_bind_template_child_full (widget_class, "scroller", FALSE, 0);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_list);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_list);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, artifact_shelf);

@@ -7,7 +7,6 @@
 
 #include <glib/gi18n.h>
 
-#include "rk-chat-view.h"
 #include "rk-text.h"
 #include "rk-a11y.h"
 #include "rk-window-private.h"
@@ -248,7 +247,7 @@ _rk_window_set_conversation (RkWindow       *self,
   g_signal_group_set_target (self->transcript_signals, transcript);
   g_signal_group_set_target (self->session_signals, session);
 
-  rk_chat_view_set_conversation (RK_CHAT_VIEW (self->chat_view), conversation);
+  rk_chat_view_set_conversation (self->chat_view, conversation);
   rk_sidebar_set_conversation (self->sidebar, conversation);
   rk_expiry_banner_set_session (self->expiry_banner, session);
   if (conversation != NULL)
@@ -410,7 +409,7 @@ artifact_activated_cb (RkWindow  *self,
 {
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
-  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (self->chat_view), entry_id);
+  rk_chat_view_scroll_to_entry (self->chat_view, entry_id);
 }
 
 /* -- window -- */
@@ -419,12 +418,7 @@ static gboolean
 rk_window_close_request (GtkWindow *window)
 {
   RkWindow *self = RK_WINDOW (window);
-  int width, height;
 
-  gtk_window_get_default_size (window, &width, &height);
-  g_settings_set_int (self->settings, "window-width", width);
-  g_settings_set_int (self->settings, "window-height", height);
-  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
   if (!adw_flap_get_folded (self->flap))
     g_settings_set_boolean (self->settings, "show-sidebar", adw_flap_get_reveal_flap (self->flap));
 
@@ -443,11 +437,10 @@ rk_window_constructed (GObject *object)
 
   G_OBJECT_CLASS (rk_window_parent_class)->constructed (object);
 
-  gtk_window_set_default_size (GTK_WINDOW (self),
-                               g_settings_get_int (self->settings, "window-width"),
-                               g_settings_get_int (self->settings, "window-height"));
-  if (g_settings_get_boolean (self->settings, "window-maximized"))
-    gtk_window_maximize (GTK_WINDOW (self));
+  /* GTK keeps the size the window has when not maximized in its default size. */
+  g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
   adw_flap_set_reveal_flap (self->flap, g_settings_get_boolean (self->settings, "show-sidebar"));
 
   self->store = rk_conversation_store_new (NULL, NULL, &error);
@@ -554,6 +547,7 @@ rk_window_class_init (RkWindowClass *klass)
                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (RK_TYPE_CHAT_VIEW);
   g_type_ensure (RK_TYPE_COMPOSER);
   g_type_ensure (RK_TYPE_EXPIRY_BANNER);
   g_type_ensure (RK_TYPE_SIDEBAR);
@@ -572,7 +566,7 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip_label);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_stack);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_slot);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_view);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, no_model_page);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, composer);
@@ -581,6 +575,9 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, data_filter);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, all_filter);
   gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
+  gtk_widget_class_bind_template_callback (widget_class, conversation_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, conversation_delete_cb);
+  gtk_widget_class_bind_template_callback (widget_class, artifact_activated_cb);
 
   _rk_window_class_actions_init (klass);
   _rk_window_class_recent_init (klass);
@@ -594,9 +591,6 @@ rk_window_init (RkWindow *self)
 
   self->cancellable = g_cancellable_new ();
   self->connection = RK_CONNECTION_CHECKING;
-
-  self->chat_view = rk_chat_view_new ();
-  adw_bin_set_child (self->chat_slot, self->chat_view);
 
   self->conversation_signals = g_signal_group_new (RK_TYPE_CONVERSATION);
   g_signal_group_connect_swapped (self->conversation_signals, "notify::busy", G_CALLBACK (update_busy), self);
@@ -613,13 +607,6 @@ rk_window_init (RkWindow *self)
                                   G_CALLBACK (_rk_window_actions_update), self);
   g_signal_group_connect_swapped (self->session_signals, "artifact-added",
                                   G_CALLBACK (_rk_window_actions_update), self);
-
-  g_signal_connect_object (self->sidebar, "conversation-selected",
-                           G_CALLBACK (conversation_selected_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->sidebar, "conversation-delete",
-                           G_CALLBACK (conversation_delete_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->sidebar, "artifact-activated",
-                           G_CALLBACK (artifact_activated_cb), self, G_CONNECT_SWAPPED);
 
   /* The template names the controls whose icon alone says what they do;
    * not these, which GTK makes: the menu's popover and the drop-down's own
