@@ -20,10 +20,9 @@ void       rk_sidebar_set_store        (RkSidebar           *self,
 void       rk_sidebar_set_conversation (RkSidebar           *self,
                                         RkConversation      *conversation);
 
-/* Signals:
- *   "conversation-selected" (const char *id): the user picked a saved one
- *   "conversation-delete" (const char *id): the user asked to delete one
- *   "artifact-activated" (guint entry_id): the user picked a result in the shelf
- */
+/* A row activates the window's actions: "win.conversation-open" and
+ * "win.conversation-delete" (s: the conversation's id), "win.file-show" and
+ * "win.file-remove" (s: the file's name); a result picked in the shelf,
+ * "win.show-entry" (u: the transcript entry that made it). */
 
 G_END_DECLS

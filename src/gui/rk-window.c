@@ -334,12 +334,9 @@ open_conversation (RkWindow   *self,
 }
 
 static void
-conversation_selected_cb (RkWindow   *self,
-                          const char *id,
-                          RkSidebar  *sidebar)
+select_conversation (RkWindow   *self,
+                     const char *id)
 {
-  if (adw_flap_get_folded (self->flap))
-    adw_flap_set_reveal_flap (self->flap, FALSE);
   if (self->conversation != NULL && g_strcmp0 (rk_conversation_get_id (self->conversation), id) == 0)
     {
       rk_composer_focus (self->composer);
@@ -375,9 +372,8 @@ delete_response_cb (AdwMessageDialog *dialog,
 
 /* Deleting asks first: the transcript, files and results go for good. */
 static void
-conversation_delete_cb (RkWindow   *self,
-                        const char *id,
-                        RkSidebar  *sidebar)
+ask_delete (RkWindow   *self,
+            const char *id)
 {
   RkConversationInfo *info = self->store != NULL ? rk_conversation_store_lookup (self->store, id) : NULL;
   const char *title = info != NULL ? rk_conversation_info_get_title (info) : NULL;
@@ -401,15 +397,26 @@ conversation_delete_cb (RkWindow   *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* A result picked in the shelf: show the transcript entry that made it. */
+/* What the sidebar asks of a saved conversation: open it, or delete it;
+ * of a result picked in its shelf: show the transcript entry that made it. */
 static void
-artifact_activated_cb (RkWindow  *self,
-                       guint      entry_id,
-                       RkSidebar *sidebar)
+sidebar_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
 {
+  RkWindow *self = RK_WINDOW (widget);
+
+  if (g_str_equal (action_name, "win.conversation-delete"))
+    {
+      ask_delete (self, g_variant_get_string (param, NULL));
+      return;
+    }
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
-  rk_chat_view_scroll_to_entry (self->chat_view, entry_id);
+  if (g_str_equal (action_name, "win.show-entry"))
+    rk_chat_view_scroll_to_entry (self->chat_view, g_variant_get_uint32 (param));
+  else
+    select_conversation (self, g_variant_get_string (param, NULL));
 }
 
 /* -- window -- */
@@ -575,9 +582,9 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, data_filter);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, all_filter);
   gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
-  gtk_widget_class_bind_template_callback (widget_class, conversation_selected_cb);
-  gtk_widget_class_bind_template_callback (widget_class, conversation_delete_cb);
-  gtk_widget_class_bind_template_callback (widget_class, artifact_activated_cb);
+  gtk_widget_class_install_action (widget_class, "win.conversation-open", "s", sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.conversation-delete", "s", sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.show-entry", "u", sidebar_action);
 
   _rk_window_class_actions_init (klass);
   _rk_window_class_recent_init (klass);
