@@ -227,8 +227,7 @@ _rk_window_set_conversation (RkWindow       *self,
   if (self->conversation == conversation)
     return;
 
-  if (self->send_cancellable != NULL)
-    g_cancellable_cancel (self->send_cancellable);
+  g_cancellable_cancel (self->send_cancellable);
   g_clear_pointer (&self->pending_text, g_free);
   /* The one left behind saves itself and stops its background work. */
   if (self->conversation != NULL)
@@ -324,8 +323,7 @@ open_conversation (RkWindow   *self,
                    const char *id,
                    gboolean    at_start)
 {
-  if (self->open_cancellable != NULL)
-    g_cancellable_cancel (self->open_cancellable);
+  g_cancellable_cancel (self->open_cancellable);
   g_clear_object (&self->open_cancellable);
   self->open_cancellable = g_cancellable_new ();
   self->opening_last = at_start;
@@ -484,10 +482,8 @@ rk_window_dispose (GObject *object)
   RkWindow *self = RK_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
-  if (self->send_cancellable != NULL)
-    g_cancellable_cancel (self->send_cancellable);
-  if (self->open_cancellable != NULL)
-    g_cancellable_cancel (self->open_cancellable);
+  g_cancellable_cancel (self->send_cancellable);
+  g_cancellable_cancel (self->open_cancellable);
   _rk_window_model_dispose (self);
 
   g_signal_group_set_target (self->conversation_signals, NULL);
@@ -616,17 +612,14 @@ rk_window_init (RkWindow *self)
                                   G_CALLBACK (_rk_window_actions_update), self);
 
   /* The template names the controls whose icon alone says what they do;
-   * not these, which GTK makes: the menu's popover and the drop-down's own
-   * toggle button, which is what takes the focus. */
+   * not these, which GTK makes: the menu's popover, and the drop-down's own
+   * toggle button (which is what takes the focus) and popover, named after
+   * its tooltip. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->primary_menu_button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   rk_menu_button_quiet_tooltip (self->primary_menu_button);
   rk_menu_button_quiet_tooltip (self->server_help_button);
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->model_dropdown));
-       child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_TOGGLE_BUTTON (child))
-      gtk_accessible_update_property (GTK_ACCESSIBLE (child),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
+  rk_a11y_name_tree (GTK_WIDGET (self->model_dropdown));
 
   _rk_window_dnd_init (self);
   _rk_window_recent_init (self);
