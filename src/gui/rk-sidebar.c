@@ -229,12 +229,6 @@ rk_sidebar_init (RkSidebar *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 
-GtkWidget *
-rk_sidebar_new (void)
-{
-  return g_object_new (RK_TYPE_SIDEBAR, NULL);
-}
-
 void
 rk_sidebar_set_store (RkSidebar           *self,
                       RkConversationStore *store)

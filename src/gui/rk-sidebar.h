@@ -13,7 +13,6 @@ G_BEGIN_DECLS
 #define RK_TYPE_SIDEBAR (rk_sidebar_get_type ())
 G_DECLARE_FINAL_TYPE (RkSidebar, rk_sidebar, RK, SIDEBAR, GtkWidget)
 
-GtkWidget *rk_sidebar_new              (void);
 void       rk_sidebar_set_store        (RkSidebar           *self,
                                         RkConversationStore *store);
 /* The open conversation: its row is selected, its files listed. */

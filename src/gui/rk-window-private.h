@@ -78,8 +78,6 @@ struct _RkWindow
 
 /* rk-window.c */
 void  _rk_window_update_chat        (RkWindow       *self);
-void  _rk_window_set_conversation   (RkWindow       *self,
-                                     RkConversation *conversation);
 void  _rk_window_new_conversation   (RkWindow       *self);
 
 /* rk-window-actions.c */

@@ -217,9 +217,9 @@ composer_send_cb (RkWindow   *self,
 
 /* -- the conversation -- */
 
-void
-_rk_window_set_conversation (RkWindow       *self,
-                             RkConversation *conversation)
+static void
+set_conversation (RkWindow       *self,
+                  RkConversation *conversation)
 {
   RkSession *session = NULL;
   RkTranscript *transcript = NULL;
@@ -274,7 +274,7 @@ _rk_window_new_conversation (RkWindow *self)
       rk_window_toast (self, error->message);
       return;
     }
-  _rk_window_set_conversation (self, conversation);
+  set_conversation (self, conversation);
   rk_composer_focus (self->composer);
 }
 
@@ -313,7 +313,7 @@ open_done_cb (GObject      *object,
         rk_window_toast (self, error->message);
       return;
     }
-  _rk_window_set_conversation (self, conversation);
+  set_conversation (self, conversation);
   rk_composer_focus (self->composer);
 }
 
