@@ -217,6 +217,7 @@ composer_send_cb (RkWindow   *self,
 
 /* -- the conversation -- */
 
+/* Shows @conversation, ready for a question. */
 static void
 set_conversation (RkWindow       *self,
                   RkConversation *conversation)
@@ -259,6 +260,7 @@ set_conversation (RkWindow       *self,
   update_kernel_error (self);
   update_busy (self);
   _rk_window_update_chat (self);
+  rk_composer_focus (self->composer);
 }
 
 void
@@ -275,7 +277,6 @@ _rk_window_new_conversation (RkWindow *self)
       return;
     }
   set_conversation (self, conversation);
-  rk_composer_focus (self->composer);
 }
 
 static void
@@ -314,7 +315,6 @@ open_done_cb (GObject      *object,
       return;
     }
   set_conversation (self, conversation);
-  rk_composer_focus (self->composer);
 }
 
 /* Reads a saved conversation in a thread, then shows it. */
