@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* rk-a11y.c — accessible names that read right through AT-SPI on GTK 4.8. */
+/* rk-a11y.c — accessible names that read right through AT-SPI on GTK 4.8,
+ * and small widget helpers GTK 4.8 lacks. */
 #define G_LOG_DOMAIN "rk-a11y"
 #include "config.h"
 
@@ -186,4 +187,15 @@ rk_revealer_set_shown (GtkRevealer *revealer,
   gtk_revealer_set_reveal_child (revealer, reveal);
   if (!reveal && !gtk_widget_get_mapped (GTK_WIDGET (revealer)))
     gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
+}
+
+void
+rk_widget_set_css_class (GtkWidget  *widget,
+                         const char *css_class,
+                         gboolean    on)
+{
+  if (on)
+    gtk_widget_add_css_class (widget, css_class);
+  else
+    gtk_widget_remove_css_class (widget, css_class);
 }

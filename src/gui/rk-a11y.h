@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* rk-a11y.h — accessible names that read right through AT-SPI on GTK 4.8. */
+/* rk-a11y.h — accessible names that read right through AT-SPI on GTK 4.8,
+ * and small widget helpers GTK 4.8 lacks. */
 #pragma once
 
 #include <adwaita.h>
@@ -31,5 +32,10 @@ void rk_menu_button_quiet_tooltip (GtkMenuButton *button);
  * revealer's content. */
 void rk_revealer_set_shown (GtkRevealer *revealer,
                             gboolean     reveal);
+
+/* Adds @css_class to @widget when @on, else removes it. */
+void rk_widget_set_css_class (GtkWidget  *widget,
+                              const char *css_class,
+                              gboolean    on);
 
 G_END_DECLS

@@ -19,25 +19,50 @@ struct _RkAnalysisButton
 
   GtkWidget     *button;
   char          *name;
-  char          *sheet;          /* the first table's sheet or PDF table, when there are several */
-  GPtrArray     *columns;        /* column names (strings) of the first table */
-  GPtrArray     *numbers;        /* the number columns among them */
-  RkTableProfile *table;         /* a copy of what "is useful" needs, or NULL */
-  GPtrArray     *table_columns;  /* RkColumnProfile copies (name, type) */
+  RkFileProfile *profile;        /* a copy, when it has a table; else NULL */
 };
 
 G_DEFINE_FINAL_TYPE (RkAnalysisButton, rk_analysis_button, GTK_TYPE_WIDGET)
+
+/* The analyses work on the file's first table, the one the card shows first. */
+static const RkTableProfile *
+first_table (RkAnalysisButton *self)
+{
+  return self->profile != NULL ? g_ptr_array_index (self->profile->tables, 0) : NULL;
+}
+
+/* The names of the first table's columns; only its number columns when @numbers. */
+static GPtrArray *
+column_names (RkAnalysisButton *self,
+              gboolean          numbers)
+{
+  const RkTableProfile *table = first_table (self);
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (guint i = 0; table != NULL && table->columns != NULL && i < table->columns->len; i++)
+    {
+      const RkColumnProfile *c = g_ptr_array_index (table->columns, i);
+
+      if (!numbers || c->type == RK_COLUMN_INTEGER || c->type == RK_COLUMN_FLOAT)
+        g_ptr_array_add (names, c->name);
+    }
+  return names;
+}
 
 static void
 emit_code (RkAnalysisButton *self,
            RkAnalysis        analysis,
            const RkGroupBy  *group_by)
 {
+  const RkTableProfile *first = first_table (self);
   g_autofree char *code = NULL;
 
-  if (self->name == NULL)
+  if (self->name == NULL || first == NULL)
     return;
-  code = rk_analysis_build_code (analysis, self->name, self->sheet, group_by);
+  /* With several sheets (or PDF tables) reckon.load gives them all, as a
+   * dict: the analysis names the first. */
+  code = rk_analysis_build_code (analysis, self->name, self->profile->tables->len > 1 ? first->name : NULL,
+                                 group_by);
   if (code != NULL)
     gtk_widget_activate_action (GTK_WIDGET (self), "chat.run-code", "s", code);
 }
@@ -60,13 +85,15 @@ group_by_response_cb (AdwMessageDialog *dialog,
   guint g = gtk_drop_down_get_selected (group);
   guint v = gtk_drop_down_get_selected (value);
   guint h = gtk_drop_down_get_selected (how);
+  g_autoptr(GPtrArray) columns = column_names (self, FALSE);
+  g_autoptr(GPtrArray) numbers = column_names (self, TRUE);
   RkGroupBy by = { 0 };
 
-  if (!g_str_equal (response, "run") || g >= self->columns->len)
+  if (!g_str_equal (response, "run") || g >= columns->len)
     return;
-  by.group_column = g_ptr_array_index (self->columns, g);
+  by.group_column = g_ptr_array_index (columns, g);
   /* the first value entry is "Number of rows" */
-  by.value_column = v > 0 && v - 1 < self->numbers->len ? g_ptr_array_index (self->numbers, v - 1) : NULL;
+  by.value_column = v > 0 && v - 1 < numbers->len ? g_ptr_array_index (numbers, v - 1) : NULL;
   by.aggregate = by.value_column != NULL && h < G_N_ELEMENTS (aggregates) ? aggregates[h] : RK_AGGREGATE_COUNT;
   emit_code (self, RK_ANALYSIS_GROUP_BY, &by);
 }
@@ -97,10 +124,12 @@ present_group_by (RkAnalysisButton *self)
   GtkWindow *dialog = GTK_WINDOW (gtk_builder_get_object (builder, "dialog"));
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkDropDown *value = GTK_DROP_DOWN (gtk_builder_get_object (builder, "value"));
+  g_autoptr(GPtrArray) numbers = column_names (self, TRUE);
+  g_autoptr(GPtrArray) columns = column_names (self, FALSE);
 
-  fill_drop_down (GTK_DROP_DOWN (gtk_builder_get_object (builder, "group")), NULL, self->columns);
-  fill_drop_down (value, _("Number of rows"), self->numbers);
-  if (self->numbers->len > 0)
+  fill_drop_down (GTK_DROP_DOWN (gtk_builder_get_object (builder, "group")), NULL, columns);
+  fill_drop_down (value, _("Number of rows"), numbers);
+  if (numbers->len > 0)
     gtk_drop_down_set_selected (value, 1);
   gtk_window_set_transient_for (dialog, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL);
   g_object_set_data (G_OBJECT (dialog), "rk-group", gtk_builder_get_object (builder, "group"));
@@ -137,7 +166,7 @@ rebuild_menu (RkAnalysisButton *self)
     {
       g_autoptr(GMenuItem) item = NULL;
 
-      if (!rk_analysis_is_useful (a, self->table))
+      if (!rk_analysis_is_useful (a, first_table (self)))
         continue;
       item = g_menu_item_new (rk_analysis_get_title (a), NULL);
       g_menu_item_set_action_and_target (item, "analysis.run", "s", rk_analysis_get_id (a));
@@ -152,42 +181,19 @@ rk_analysis_button_set_file (RkAnalysisButton    *self,
                              const char          *name,
                              const RkFileProfile *profile)
 {
-  const RkTableProfile *first = NULL;
+  const RkTableProfile *first;
 
   g_return_if_fail (RK_IS_ANALYSIS_BUTTON (self));
 
   g_free (self->name);
   self->name = g_strdup (name);
-  g_ptr_array_set_size (self->columns, 0);
-  g_ptr_array_set_size (self->numbers, 0);
-  g_ptr_array_set_size (self->table_columns, 0);
-  g_clear_pointer (&self->table, g_free);
-  g_clear_pointer (&self->sheet, g_free);
-
+  g_clear_pointer (&self->profile, rk_file_profile_free);
   if (profile != NULL && profile->error == NULL && profile->tables != NULL && profile->tables->len > 0)
-    first = g_ptr_array_index (profile->tables, 0);
-  /* With several sheets (or PDF tables) reckon.load gives them all, as a
-   * dict: the analyses work on the first, the one the card shows. */
-  if (first != NULL && first->name != NULL && profile->tables->len > 1)
-    self->sheet = g_strdup (first->name);
-  if (first != NULL)
-    {
-      self->table = g_new0 (RkTableProfile, 1);
-      self->table->columns = self->table_columns;
-      for (guint i = 0; first->columns != NULL && i < first->columns->len; i++)
-        {
-          const RkColumnProfile *c = g_ptr_array_index (first->columns, i);
-          RkColumnProfile *copy = g_new0 (RkColumnProfile, 1);
-
-          copy->type = c->type;
-          g_ptr_array_add (self->table_columns, copy);
-          g_ptr_array_add (self->columns, g_strdup (c->name));
-          if (c->type == RK_COLUMN_INTEGER || c->type == RK_COLUMN_FLOAT)
-            g_ptr_array_add (self->numbers, g_strdup (c->name));
-        }
-    }
+    self->profile = rk_file_profile_copy (profile);
+  first = first_table (self);
   /* Analyses need a table: a PDF without one, or a file still profiled, has none. */
-  gtk_widget_set_sensitive (self->button, name != NULL && first != NULL && self->columns->len > 0);
+  gtk_widget_set_sensitive (self->button, name != NULL && first != NULL && first->columns != NULL &&
+                                          first->columns->len > 0);
   rebuild_menu (self);
 }
 
@@ -206,11 +212,7 @@ rk_analysis_button_finalize (GObject *object)
   RkAnalysisButton *self = RK_ANALYSIS_BUTTON (object);
 
   g_free (self->name);
-  g_free (self->sheet);
-  g_ptr_array_unref (self->columns);
-  g_ptr_array_unref (self->numbers);
-  g_free (self->table);
-  g_ptr_array_unref (self->table_columns);
+  g_clear_pointer (&self->profile, rk_file_profile_free);
   G_OBJECT_CLASS (rk_analysis_button_parent_class)->finalize (object);
 }
 
@@ -232,10 +234,6 @@ rk_analysis_button_class_init (RkAnalysisButtonClass *klass)
 static void
 rk_analysis_button_init (RkAnalysisButton *self)
 {
-  self->columns = g_ptr_array_new_with_free_func (g_free);
-  self->numbers = g_ptr_array_new_with_free_func (g_free);
-  self->table_columns = g_ptr_array_new_with_free_func (g_free);
-
   gtk_widget_init_template (GTK_WIDGET (self));
   rebuild_menu (self);
 }

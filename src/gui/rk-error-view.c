@@ -133,6 +133,8 @@ rk_error_view_set_entry (RkErrorView       *self,
   g_autofree char *message = NULL;
   g_autofree char *what = NULL;
   g_autofree char *todo = NULL;
+  g_autofree char *clean = NULL;
+  g_autofree char *folded = NULL;
   g_autoptr(GSettings) settings = NULL;
   gboolean is_note, retry = FALSE, status = FALSE, raise = FALSE;
 
@@ -183,13 +185,9 @@ rk_error_view_set_entry (RkErrorView       *self,
   else
     message = g_strdup (text);
 
-  {
-    /* The message and traceback come from the sandbox or a server. */
-    g_autofree char *clean = rk_text_sanitize_for_terminal (message, RK_TEXT_SANITIZE_DEFAULT);
-    g_free (message);
-    message = g_steal_pointer (&clean);
-  }
-  gtk_label_set_text (self->message, message);
+  /* The message and traceback come from the sandbox or a server. */
+  clean = rk_text_sanitize_for_terminal (message, RK_TEXT_SANITIZE_DEFAULT);
+  gtk_label_set_text (self->message, clean);
   gtk_label_set_text (self->hint, todo ? todo : "");
   gtk_widget_set_visible (GTK_WIDGET (self->hint), todo != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->retry_button), retry);
@@ -199,17 +197,10 @@ rk_error_view_set_entry (RkErrorView       *self,
 
   /* The traceback (or the sandbox's own words) folded away. */
   if (!is_note && detail != NULL && *detail != '\0' && !detail_names_limit (self, detail))
-    {
-      g_autofree char *clean = rk_text_sanitize_for_terminal (detail, RK_TEXT_SANITIZE_DEFAULT);
-      gtk_label_set_text (self->traceback, clean);
-    }
+    folded = rk_text_sanitize_for_terminal (detail, RK_TEXT_SANITIZE_DEFAULT);
   else if (self->limit != RK_SANDBOX_LIMIT_NONE && what != NULL && g_strcmp0 (text, what) != 0)
-    {
-      g_autofree char *clean = rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_DEFAULT);
-      gtk_label_set_text (self->traceback, clean);
-    }
-  else
-    gtk_label_set_text (self->traceback, "");
+    folded = rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_DEFAULT);
+  gtk_label_set_text (self->traceback, folded != NULL ? folded : "");
   gtk_widget_set_visible (GTK_WIDGET (self->expander), *gtk_label_get_text (self->traceback) != '\0');
   gtk_expander_set_label (self->expander, detail && *detail && !detail_names_limit (self, detail)
                                           ? _("Traceback") : _("Details"));
@@ -218,19 +209,11 @@ rk_error_view_set_entry (RkErrorView       *self,
                                   gtk_expander_get_label (self->expander), -1);
 
   gtk_image_set_from_icon_name (self->icon, status ? "dialog-information-symbolic" : "dialog-error-symbolic");
-  if (status)
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (self), "rk-status-line");
-      gtk_widget_remove_css_class (GTK_WIDGET (self), "rk-error");
-    }
-  else
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (self), "rk-error");
-      gtk_widget_remove_css_class (GTK_WIDGET (self), "rk-status-line");
-    }
+  rk_widget_set_css_class (GTK_WIDGET (self), "rk-status-line", status);
+  rk_widget_set_css_class (GTK_WIDGET (self), "rk-error", !status);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   status ? _("Status") : _("Error"),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, message, -1);
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, clean, -1);
 }
 
 const char *

@@ -70,11 +70,7 @@ set_mode (RkExpiryBanner *self,
     self->tick_source = g_timeout_add_seconds (1, tick_cb, self);
   else if (!countdown)
     g_clear_handle_id (&self->tick_source, g_source_remove);
-
-  if (expired)
-    gtk_widget_add_css_class (GTK_WIDGET (self), "expired");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self), "expired");
+  rk_widget_set_css_class (GTK_WIDGET (self), "expired", expired);
 }
 
 static void

@@ -300,7 +300,7 @@ rk_file_card_set_profile (RkFileCard          *self,
   /* A new reading starts from nothing known. */
   self->progress = -1;
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
-  gtk_widget_remove_css_class (GTK_WIDGET (self), "rk-file-error");
+  rk_widget_set_css_class (GTK_WIDGET (self), "rk-file-error", profile != NULL && profile->error != NULL);
 
   /* One-click analyses, for a file that was read. */
   rk_analysis_button_set_file (RK_ANALYSIS_BUTTON (self->analysis_button), rk_file_card_get_name (self),
@@ -323,7 +323,6 @@ rk_file_card_set_profile (RkFileCard          *self,
       g_autofree char *clean = rk_text_sanitize_for_terminal (profile->error, RK_TEXT_SANITIZE_SINGLE_LINE);
       gtk_label_set_text (self->summary, clean);
       gtk_widget_set_visible (self->details, FALSE);
-      gtk_widget_add_css_class (GTK_WIDGET (self), "rk-file-error");
       return;
     }
   show_profile (self, profile, FALSE);

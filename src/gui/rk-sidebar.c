@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rk-a11y.h"
 #include "rk-artifact-shelf.h"
 #include "rk-file-summary.h"
 #include "rk-sidebar.h"
@@ -25,15 +26,6 @@ struct _RkSidebar
 };
 
 G_DEFINE_FINAL_TYPE (RkSidebar, rk_sidebar, GTK_TYPE_WIDGET)
-
-enum {
-  SIGNAL_CONVERSATION_SELECTED,
-  SIGNAL_CONVERSATION_DELETE,
-  SIGNAL_ARTIFACT_ACTIVATED,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 static char *
 format_when (gint64 usec)
@@ -82,50 +74,27 @@ fill_conversation_row (GtkWidget          *row,
   gtk_label_set_label (subtitle_label, subtitle);
   gtk_widget_set_visible (GTK_WIDGET (subtitle_label), *subtitle != '\0');
   gtk_widget_set_tooltip_text (row, title);
-  if (expired)
-    gtk_widget_add_css_class (row, "expired");
-  else
-    gtk_widget_remove_css_class (row, "expired");
+  rk_widget_set_css_class (row, "expired", expired);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle,
                                   -1);
 }
 
-/* A row leads to its conversation, or to its file's card (the window's
- * file actions, rk-window-files.c). */
+/* The row and its button activate the window's actions their template
+ * names, for @target: the conversation's id, the file's name. */
 static void
-row_activated_cb (RkSidebar     *self,
-                  GtkListBoxRow *row,
-                  GtkListBox    *list)
+set_row_target (GtkWidget  *row,
+                const char *target)
 {
-  gpointer item = g_object_get_data (G_OBJECT (row), "rk-item");
-
-  if (RK_IS_CONVERSATION_INFO (item))
-    g_signal_emit (self, signals[SIGNAL_CONVERSATION_SELECTED], 0, rk_conversation_info_get_id (item));
-  else if (RK_IS_CONVERSATION_FILE (item))
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-show", "s", rk_conversation_file_get_name (item));
-}
-
-/* Its button deletes the conversation, or takes the file out of it. */
-static void
-row_button_clicked_cb (GtkWidget *button,
-                       RkSidebar *self)
-{
-  GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
-  gpointer item = row != NULL ? g_object_get_data (G_OBJECT (row), "rk-item") : NULL;
-
-  if (RK_IS_CONVERSATION_INFO (item))
-    g_signal_emit (self, signals[SIGNAL_CONVERSATION_DELETE], 0, rk_conversation_info_get_id (item));
-  else if (RK_IS_CONVERSATION_FILE (item))
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.file-remove", "s", rk_conversation_file_get_name (item));
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", target);
+  gtk_actionable_set_action_target (g_object_get_data (G_OBJECT (row), "button"), "s", target);
 }
 
 /* A row of either list for @item, from @resource: the parts the fill
  * functions change are kept on the row. */
 static GtkWidget *
-new_row (RkSidebar  *self,
-         gpointer    item,
+new_row (gpointer    item,
          const char *resource)
 {
   static const char * const parts[] = { "icon", "title", "subtitle", "button" };
@@ -135,8 +104,6 @@ new_row (RkSidebar  *self,
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     g_object_set_data (row, parts[i], gtk_builder_get_object (builder, parts[i]));
   g_object_set_data_full (row, "rk-item", g_object_ref (item), g_object_unref);
-  g_signal_connect_object (gtk_builder_get_object (builder, "button"), "clicked",
-                           G_CALLBACK (row_button_clicked_cb), self, 0);
   return g_object_ref (GTK_WIDGET (row));
 }
 
@@ -144,8 +111,9 @@ static GtkWidget *
 create_conversation_row (gpointer item,
                          gpointer user_data)
 {
-  GtkWidget *row = new_row (user_data, item, "/io/github/reckon/Reckon/rk-sidebar-conversation-row.ui");
+  GtkWidget *row = new_row (item, "/io/github/reckon/Reckon/rk-sidebar-conversation-row.ui");
 
+  set_row_target (row, rk_conversation_info_get_id (item));
   fill_conversation_row (row, NULL, item);
   g_signal_connect_object (item, "notify", G_CALLBACK (fill_conversation_row), row, G_CONNECT_SWAPPED);
   return row;
@@ -187,6 +155,8 @@ fill_file_row (GtkWidget          *row,
   /* TRANSLATORS: the button beside a file in the sidebar; %s is its name */
   g_autofree char *remove_name = g_strdup_printf (_("Remove %s from the conversation"), title);
 
+  /* Its name changes once if its predicted name was taken. */
+  set_row_target (row, rk_conversation_file_get_name (file));
   gtk_image_set_from_icon_name (g_object_get_data (G_OBJECT (row), "icon"), rk_file_icon_name (profile));
   gtk_label_set_label (g_object_get_data (G_OBJECT (row), "title"), title);
   gtk_label_set_label (g_object_get_data (G_OBJECT (row), "subtitle"), subtitle);
@@ -202,7 +172,7 @@ static GtkWidget *
 create_file_row (gpointer item,
                  gpointer user_data)
 {
-  GtkWidget *row = new_row (user_data, item, "/io/github/reckon/Reckon/rk-sidebar-file-row.ui");
+  GtkWidget *row = new_row (item, "/io/github/reckon/Reckon/rk-sidebar-file-row.ui");
 
   g_object_bind_property (item, "original", row, "tooltip-text", G_BINDING_SYNC_CREATE);
   fill_file_row (row, NULL, item);
@@ -216,7 +186,7 @@ static void
 artifact_activated_cb (RkSidebar *self,
                        guint      entry_id)
 {
-  g_signal_emit (self, signals[SIGNAL_ARTIFACT_ACTIVATED], 0, entry_id);
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-entry", "u", entry_id);
 }
 
 /* -- GObject -- */
@@ -240,22 +210,13 @@ rk_sidebar_class_init (RkSidebarClass *klass)
 
   object_class->dispose = rk_sidebar_dispose;
 
-  signals[SIGNAL_CONVERSATION_SELECTED] =
-    g_signal_new ("conversation-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
-  signals[SIGNAL_CONVERSATION_DELETE] =
-    g_signal_new ("conversation-delete", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
-  signals[SIGNAL_ARTIFACT_ACTIVATED] =
-    g_signal_new ("artifact-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
-
   g_type_ensure (RK_TYPE_ARTIFACT_SHELF);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/reckon/Reckon/rk-sidebar.ui");
+  /* Named, so that GTK 4.8's gtk_widget_dispose_template() unparents it. */
+  gtk_widget_class_bind_template_child_full (widget_class, "scroller", FALSE, 0);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, conversations_list);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, files_list);
   gtk_widget_class_bind_template_child (widget_class, RkSidebar, artifact_shelf);
-  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, artifact_activated_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -266,12 +227,6 @@ static void
 rk_sidebar_init (RkSidebar *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-}
-
-GtkWidget *
-rk_sidebar_new (void)
-{
-  return g_object_new (RK_TYPE_SIDEBAR, NULL);
 }
 
 void

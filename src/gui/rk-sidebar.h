@@ -13,17 +13,15 @@ G_BEGIN_DECLS
 #define RK_TYPE_SIDEBAR (rk_sidebar_get_type ())
 G_DECLARE_FINAL_TYPE (RkSidebar, rk_sidebar, RK, SIDEBAR, GtkWidget)
 
-GtkWidget *rk_sidebar_new              (void);
 void       rk_sidebar_set_store        (RkSidebar           *self,
                                         RkConversationStore *store);
 /* The open conversation: its row is selected, its files listed. */
 void       rk_sidebar_set_conversation (RkSidebar           *self,
                                         RkConversation      *conversation);
 
-/* Signals:
- *   "conversation-selected" (const char *id): the user picked a saved one
- *   "conversation-delete" (const char *id): the user asked to delete one
- *   "artifact-activated" (guint entry_id): the user picked a result in the shelf
- */
+/* A row activates the window's actions: "win.conversation-open" and
+ * "win.conversation-delete" (s: the conversation's id), "win.file-show" and
+ * "win.file-remove" (s: the file's name); a result picked in the shelf,
+ * "win.show-entry" (u: the transcript entry that made it). */
 
 G_END_DECLS

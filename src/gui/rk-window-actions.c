@@ -334,21 +334,7 @@ print_action (GtkWidget  *widget,
                          self->cancellable, printed_cb, g_object_ref (self));
 }
 
-/* -- session lifetime -- */
-
-static void
-keep_alive_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *param)
-{
-  RkWindow *self = RK_WINDOW (widget);
-  RkSession *session = current_session (self);
-
-  if (session == NULL)
-    return;
-  rk_conversation_keep_alive (self->conversation);
-  rk_expiry_banner_dismiss (self->expiry_banner);
-}
+/* -- session lifetime: keep alive, restart, stop -- */
 
 static void
 restart_cb (GObject      *object,
@@ -366,28 +352,27 @@ restart_cb (GObject      *object,
 }
 
 static void
-restart_session_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *param)
+session_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
 {
   RkWindow *self = RK_WINDOW (widget);
 
   if (self->conversation == NULL)
     return;
-  /* Replays the code that ran, so tables and variables come back. */
-  rk_conversation_restart_async (self->conversation, TRUE, self->cancellable, restart_cb, g_object_ref (self));
-  _rk_window_actions_update (self);
-}
-
-static void
-stop_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *param)
-{
-  RkWindow *self = RK_WINDOW (widget);
-
-  if (self->conversation != NULL)
+  if (g_str_equal (action_name, "win.keep-alive"))
+    {
+      rk_conversation_keep_alive (self->conversation);
+      rk_expiry_banner_dismiss (self->expiry_banner);
+    }
+  else if (g_str_equal (action_name, "win.stop"))
     rk_conversation_stop (self->conversation);
+  else
+    {
+      /* Replays the code that ran, so tables and variables come back. */
+      rk_conversation_restart_async (self->conversation, TRUE, self->cancellable, restart_cb, g_object_ref (self));
+      _rk_window_actions_update (self);
+    }
 }
 
 /* -- navigation -- */
@@ -496,9 +481,9 @@ _rk_window_class_actions_init (RkWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-html", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.print", NULL, print_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, GDK_CONTROL_MASK, "win.print", NULL);
-  gtk_widget_class_install_action (widget_class, "win.keep-alive", NULL, keep_alive_action);
-  gtk_widget_class_install_action (widget_class, "win.restart-session", NULL, restart_session_action);
-  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "win.keep-alive", NULL, session_action);
+  gtk_widget_class_install_action (widget_class, "win.restart-session", NULL, session_action);
+  gtk_widget_class_install_action (widget_class, "win.stop", NULL, session_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.focus-composer", NULL, focus_composer_action);
   gtk_widget_class_install_action (widget_class, "win.check-connection", NULL, check_connection_action);

@@ -9,7 +9,6 @@
 
 #include "rk-a11y.h"
 #include "rk-analyses.h"
-#include "rk-chat-view.h"
 #include "rk-file-card.h"
 #include "rk-table-view.h"
 #include "rk-text.h"
@@ -32,7 +31,7 @@ focus_card_tick_cb (GtkWidget     *widget,
 {
   RkWindow *self = RK_WINDOW (widget);
   ShowCard *show = user_data;
-  GtkWidget *card = rk_chat_view_get_entry_widget (RK_CHAT_VIEW (self->chat_view), show->entry_id);
+  GtkWidget *card = rk_chat_view_get_entry_widget (self->chat_view, show->entry_id);
 
   if (card != NULL && gtk_widget_get_mapped (card))
     {
@@ -53,7 +52,7 @@ show_file (RkWindow           *self,
     return;
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
-  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (self->chat_view), rk_conversation_file_get_entry_id (file));
+  rk_chat_view_scroll_to_entry (self->chat_view, rk_conversation_file_get_entry_id (file));
   show = g_new0 (ShowCard, 1);
   show->entry_id = rk_conversation_file_get_entry_id (file);
   gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_card_tick_cb, show, g_free);
@@ -71,7 +70,7 @@ _rk_window_files_added (RkWindow   *self,
 
       if (e != NULL && rk_transcript_entry_get_kind (e) == RK_ENTRY_ATTACHMENT)
         {
-          rk_chat_view_scroll_to_end (RK_CHAT_VIEW (self->chat_view));
+          rk_chat_view_scroll_to_end (self->chat_view);
           return;
         }
     }

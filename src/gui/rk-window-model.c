@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rk-a11y.h"
 #include "rk-window-private.h"
 
 /* Seconds before checking again: often while nothing answers (the user is
@@ -25,8 +26,8 @@ update_indicator (RkWindow *self)
   const char *icon;
   const char *name;
 
-  gtk_widget_remove_css_class (button, "reachable");
-  gtk_widget_remove_css_class (button, "unreachable");
+  rk_widget_set_css_class (button, "reachable", self->connection == RK_CONNECTION_REACHABLE);
+  rk_widget_set_css_class (button, "unreachable", self->connection == RK_CONNECTION_UNREACHABLE);
   switch (self->connection)
     {
     case RK_CONNECTION_REACHABLE:
@@ -34,14 +35,12 @@ update_indicator (RkWindow *self)
       name = _("Model server connected");
       tooltip = g_strdup_printf (_("Model server at %s answers. Click to check again."),
                                  endpoint != NULL ? endpoint : "?");
-      gtk_widget_add_css_class (button, "reachable");
       break;
     case RK_CONNECTION_UNREACHABLE:
       icon = "network-offline-symbolic";
       name = _("No model server");
       tooltip = g_strdup_printf (_("%s Click to check again."),
                                  self->connection_error ? self->connection_error : _("No model server answers."));
-      gtk_widget_add_css_class (button, "unreachable");
       break;
     case RK_CONNECTION_CHECKING:
     default:

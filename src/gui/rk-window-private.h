@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "rk-chat-view.h"
 #include "rk-composer.h"
 #include "rk-conversation.h"
 #include "rk-conversation-store.h"
@@ -41,7 +42,7 @@ struct _RkWindow
   GtkRevealer          *kernel_strip;
   GtkLabel             *kernel_strip_label;
   GtkStack             *chat_stack;
-  AdwBin               *chat_slot;
+  RkChatView           *chat_view;
   AdwStatusPage        *empty_page;
   AdwStatusPage        *no_model_page;
   RkComposer           *composer;
@@ -58,7 +59,6 @@ struct _RkWindow
   GSignalGroup         *conversation_signals;
   GSignalGroup         *transcript_signals;
   GSignalGroup         *session_signals;
-  GtkWidget            *chat_view;
   GCancellable         *cancellable;        /* cancelled when the window goes */
   GCancellable         *send_cancellable;   /* the question or code being sent */
   GCancellable         *open_cancellable;   /* a saved conversation being read */
@@ -78,8 +78,6 @@ struct _RkWindow
 
 /* rk-window.c */
 void  _rk_window_update_chat        (RkWindow       *self);
-void  _rk_window_set_conversation   (RkWindow       *self,
-                                     RkConversation *conversation);
 void  _rk_window_new_conversation   (RkWindow       *self);
 
 /* rk-window-actions.c */

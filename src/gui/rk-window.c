@@ -7,7 +7,6 @@
 
 #include <glib/gi18n.h>
 
-#include "rk-chat-view.h"
 #include "rk-text.h"
 #include "rk-a11y.h"
 #include "rk-window-private.h"
@@ -218,9 +217,10 @@ composer_send_cb (RkWindow   *self,
 
 /* -- the conversation -- */
 
-void
-_rk_window_set_conversation (RkWindow       *self,
-                             RkConversation *conversation)
+/* Shows @conversation, ready for a question. */
+static void
+set_conversation (RkWindow       *self,
+                  RkConversation *conversation)
 {
   RkSession *session = NULL;
   RkTranscript *transcript = NULL;
@@ -228,8 +228,7 @@ _rk_window_set_conversation (RkWindow       *self,
   if (self->conversation == conversation)
     return;
 
-  if (self->send_cancellable != NULL)
-    g_cancellable_cancel (self->send_cancellable);
+  g_cancellable_cancel (self->send_cancellable);
   g_clear_pointer (&self->pending_text, g_free);
   /* The one left behind saves itself and stops its background work. */
   if (self->conversation != NULL)
@@ -248,7 +247,7 @@ _rk_window_set_conversation (RkWindow       *self,
   g_signal_group_set_target (self->transcript_signals, transcript);
   g_signal_group_set_target (self->session_signals, session);
 
-  rk_chat_view_set_conversation (RK_CHAT_VIEW (self->chat_view), conversation);
+  rk_chat_view_set_conversation (self->chat_view, conversation);
   rk_sidebar_set_conversation (self->sidebar, conversation);
   rk_expiry_banner_set_session (self->expiry_banner, session);
   if (conversation != NULL)
@@ -261,6 +260,7 @@ _rk_window_set_conversation (RkWindow       *self,
   update_kernel_error (self);
   update_busy (self);
   _rk_window_update_chat (self);
+  rk_composer_focus (self->composer);
 }
 
 void
@@ -276,8 +276,7 @@ _rk_window_new_conversation (RkWindow *self)
       rk_window_toast (self, error->message);
       return;
     }
-  _rk_window_set_conversation (self, conversation);
-  rk_composer_focus (self->composer);
+  set_conversation (self, conversation);
 }
 
 static void
@@ -315,8 +314,7 @@ open_done_cb (GObject      *object,
         rk_window_toast (self, error->message);
       return;
     }
-  _rk_window_set_conversation (self, conversation);
-  rk_composer_focus (self->composer);
+  set_conversation (self, conversation);
 }
 
 /* Reads a saved conversation in a thread, then shows it. */
@@ -325,8 +323,7 @@ open_conversation (RkWindow   *self,
                    const char *id,
                    gboolean    at_start)
 {
-  if (self->open_cancellable != NULL)
-    g_cancellable_cancel (self->open_cancellable);
+  g_cancellable_cancel (self->open_cancellable);
   g_clear_object (&self->open_cancellable);
   self->open_cancellable = g_cancellable_new ();
   self->opening_last = at_start;
@@ -335,12 +332,9 @@ open_conversation (RkWindow   *self,
 }
 
 static void
-conversation_selected_cb (RkWindow   *self,
-                          const char *id,
-                          RkSidebar  *sidebar)
+select_conversation (RkWindow   *self,
+                     const char *id)
 {
-  if (adw_flap_get_folded (self->flap))
-    adw_flap_set_reveal_flap (self->flap, FALSE);
   if (self->conversation != NULL && g_strcmp0 (rk_conversation_get_id (self->conversation), id) == 0)
     {
       rk_composer_focus (self->composer);
@@ -376,9 +370,8 @@ delete_response_cb (AdwMessageDialog *dialog,
 
 /* Deleting asks first: the transcript, files and results go for good. */
 static void
-conversation_delete_cb (RkWindow   *self,
-                        const char *id,
-                        RkSidebar  *sidebar)
+ask_delete (RkWindow   *self,
+            const char *id)
 {
   RkConversationInfo *info = self->store != NULL ? rk_conversation_store_lookup (self->store, id) : NULL;
   const char *title = info != NULL ? rk_conversation_info_get_title (info) : NULL;
@@ -402,15 +395,26 @@ conversation_delete_cb (RkWindow   *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* A result picked in the shelf: show the transcript entry that made it. */
+/* What the sidebar asks of a saved conversation: open it, or delete it;
+ * of a result picked in its shelf: show the transcript entry that made it. */
 static void
-artifact_activated_cb (RkWindow  *self,
-                       guint      entry_id,
-                       RkSidebar *sidebar)
+sidebar_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
 {
+  RkWindow *self = RK_WINDOW (widget);
+
+  if (g_str_equal (action_name, "win.conversation-delete"))
+    {
+      ask_delete (self, g_variant_get_string (param, NULL));
+      return;
+    }
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
-  rk_chat_view_scroll_to_entry (RK_CHAT_VIEW (self->chat_view), entry_id);
+  if (g_str_equal (action_name, "win.show-entry"))
+    rk_chat_view_scroll_to_entry (self->chat_view, g_variant_get_uint32 (param));
+  else
+    select_conversation (self, g_variant_get_string (param, NULL));
 }
 
 /* -- window -- */
@@ -419,12 +423,7 @@ static gboolean
 rk_window_close_request (GtkWindow *window)
 {
   RkWindow *self = RK_WINDOW (window);
-  int width, height;
 
-  gtk_window_get_default_size (window, &width, &height);
-  g_settings_set_int (self->settings, "window-width", width);
-  g_settings_set_int (self->settings, "window-height", height);
-  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
   if (!adw_flap_get_folded (self->flap))
     g_settings_set_boolean (self->settings, "show-sidebar", adw_flap_get_reveal_flap (self->flap));
 
@@ -443,11 +442,10 @@ rk_window_constructed (GObject *object)
 
   G_OBJECT_CLASS (rk_window_parent_class)->constructed (object);
 
-  gtk_window_set_default_size (GTK_WINDOW (self),
-                               g_settings_get_int (self->settings, "window-width"),
-                               g_settings_get_int (self->settings, "window-height"));
-  if (g_settings_get_boolean (self->settings, "window-maximized"))
-    gtk_window_maximize (GTK_WINDOW (self));
+  /* GTK keeps the size the window has when not maximized in its default size. */
+  g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
   adw_flap_set_reveal_flap (self->flap, g_settings_get_boolean (self->settings, "show-sidebar"));
 
   self->store = rk_conversation_store_new (NULL, NULL, &error);
@@ -484,10 +482,8 @@ rk_window_dispose (GObject *object)
   RkWindow *self = RK_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
-  if (self->send_cancellable != NULL)
-    g_cancellable_cancel (self->send_cancellable);
-  if (self->open_cancellable != NULL)
-    g_cancellable_cancel (self->open_cancellable);
+  g_cancellable_cancel (self->send_cancellable);
+  g_cancellable_cancel (self->open_cancellable);
   _rk_window_model_dispose (self);
 
   g_signal_group_set_target (self->conversation_signals, NULL);
@@ -554,6 +550,7 @@ rk_window_class_init (RkWindowClass *klass)
                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (RK_TYPE_CHAT_VIEW);
   g_type_ensure (RK_TYPE_COMPOSER);
   g_type_ensure (RK_TYPE_EXPIRY_BANNER);
   g_type_ensure (RK_TYPE_SIDEBAR);
@@ -572,7 +569,7 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, kernel_strip_label);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_stack);
-  gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_slot);
+  gtk_widget_class_bind_template_child (widget_class, RkWindow, chat_view);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, no_model_page);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, composer);
@@ -581,6 +578,9 @@ rk_window_class_init (RkWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkWindow, data_filter);
   gtk_widget_class_bind_template_child (widget_class, RkWindow, all_filter);
   gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
+  gtk_widget_class_install_action (widget_class, "win.conversation-open", "s", sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.conversation-delete", "s", sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.show-entry", "u", sidebar_action);
 
   _rk_window_class_actions_init (klass);
   _rk_window_class_recent_init (klass);
@@ -594,9 +594,6 @@ rk_window_init (RkWindow *self)
 
   self->cancellable = g_cancellable_new ();
   self->connection = RK_CONNECTION_CHECKING;
-
-  self->chat_view = rk_chat_view_new ();
-  adw_bin_set_child (self->chat_slot, self->chat_view);
 
   self->conversation_signals = g_signal_group_new (RK_TYPE_CONVERSATION);
   g_signal_group_connect_swapped (self->conversation_signals, "notify::busy", G_CALLBACK (update_busy), self);
@@ -614,25 +611,15 @@ rk_window_init (RkWindow *self)
   g_signal_group_connect_swapped (self->session_signals, "artifact-added",
                                   G_CALLBACK (_rk_window_actions_update), self);
 
-  g_signal_connect_object (self->sidebar, "conversation-selected",
-                           G_CALLBACK (conversation_selected_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->sidebar, "conversation-delete",
-                           G_CALLBACK (conversation_delete_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->sidebar, "artifact-activated",
-                           G_CALLBACK (artifact_activated_cb), self, G_CONNECT_SWAPPED);
-
   /* The template names the controls whose icon alone says what they do;
-   * not these, which GTK makes: the menu's popover and the drop-down's own
-   * toggle button, which is what takes the focus. */
+   * not these, which GTK makes: the menu's popover, and the drop-down's own
+   * toggle button (which is what takes the focus) and popover, named after
+   * its tooltip. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->primary_menu_button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   rk_menu_button_quiet_tooltip (self->primary_menu_button);
   rk_menu_button_quiet_tooltip (self->server_help_button);
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->model_dropdown));
-       child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_TOGGLE_BUTTON (child))
-      gtk_accessible_update_property (GTK_ACCESSIBLE (child),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
+  rk_a11y_name_tree (GTK_WIDGET (self->model_dropdown));
 
   _rk_window_dnd_init (self);
   _rk_window_recent_init (self);
