@@ -12,6 +12,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "rk-a11y.h"
 #include "rk-agent.h"
 #include "rk-approval-bar.h"
 #include "rk-chat-search.h"
@@ -535,14 +536,12 @@ mark_match (RkChatView *self,
             RkEntryRow *row)
 {
   RkTranscriptEntry *entry = rk_entry_row_get_entry (row);
+  gboolean match = entry != NULL && self->match_entry != 0
+                   && rk_transcript_entry_get_id (entry) == self->match_entry;
 
-  if (entry != NULL && self->match_entry != 0 && rk_transcript_entry_get_id (entry) == self->match_entry)
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (row), "rk-search-match");
-      rk_chat_search_select_in (GTK_WIDGET (row), rk_chat_search_get_needle (self->search));
-    }
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (row), "rk-search-match");
+  rk_widget_set_css_class (GTK_WIDGET (row), "rk-search-match", match);
+  if (match)
+    rk_chat_search_select_in (GTK_WIDGET (row), rk_chat_search_get_needle (self->search));
 }
 
 static void

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rk-a11y.h"
 #include "rk-composer.h"
 
 struct _RkComposer
@@ -66,10 +67,7 @@ update_state (RkComposer *self)
   gtk_widget_set_visible (GTK_WIDGET (self->stop_button), self->busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->send_button), !self->busy && !is_blank (text));
 
-  if (code)
-    gtk_widget_add_css_class (GTK_WIDGET (self->text_view), "monospace");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self->text_view), "monospace");
+  rk_widget_set_css_class (GTK_WIDGET (self->text_view), "monospace", code);
 
   name = code ? _("Python code") : _("Your question");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_view),

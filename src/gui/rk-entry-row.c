@@ -546,10 +546,7 @@ rk_entry_row_bind (RkEntryRow        *self,
   gtk_box_append (GTK_BOX (self->frame), self->content);
   g_object_unref (self->content);
   gtk_widget_add_css_class (GTK_WIDGET (self), group);
-  if (g_str_equal (group, "rk-row-cell"))
-    gtk_widget_add_css_class (self->frame, "rk-cell-group");
-  else
-    gtk_widget_remove_css_class (self->frame, "rk-cell-group");
+  rk_widget_set_css_class (self->frame, "rk-cell-group", g_str_equal (group, "rk-row-cell"));
   self->built.group = group;
   /* GTK 4.8 gives the list's own item widget (the row's parent) no name */
   if (parent != NULL)
