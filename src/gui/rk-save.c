@@ -42,6 +42,19 @@ save_thread (GTask        *task,
     g_task_return_error (task, error);
 }
 
+/* Runs @func on the destination in a thread, or, without one, hands the
+ * destination back at once. */
+static void
+save_to (GTask *task)
+{
+  SaveData *d = g_task_get_task_data (task);
+
+  if (d->func == NULL)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_run_in_thread (task, save_thread);
+}
+
 static void
 response_cb (GtkNativeDialog *dialog,
              int              response,
@@ -60,11 +73,29 @@ response_cb (GtkNativeDialog *dialog,
   else if (d->dest == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s",
                              _("Results can only be saved to a local folder."));
-  else if (d->func == NULL)
-    g_task_return_boolean (task, TRUE);
   else
-    g_task_run_in_thread (task, save_thread);
+    save_to (task);
   g_object_unref (task);
+}
+
+static GTask *
+save_task_new (GtkWidget           *widget,
+               RkSaveFunc           func,
+               gpointer             data,
+               GDestroyNotify       destroy,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  SaveData *d = g_new0 (SaveData, 1);
+  GTask *task = g_task_new (widget, cancellable, callback, user_data);
+
+  d->func = func;
+  d->data = data;
+  d->destroy = destroy;
+  g_task_set_source_tag (task, rk_save_async);
+  g_task_set_task_data (task, d, (GDestroyNotify) save_data_free);
+  return task;
 }
 
 void
@@ -81,19 +112,9 @@ rk_save_async (GtkWidget           *widget,
 {
   GtkRoot *root;
   GtkFileChooserNative *dialog;
-  SaveData *d;
-  GTask *task;
 
   g_return_if_fail (GTK_IS_WIDGET (widget));
   g_return_if_fail (title != NULL);
-
-  d = g_new0 (SaveData, 1);
-  d->func = func;
-  d->data = data;
-  d->destroy = destroy;
-  task = g_task_new (widget, cancellable, callback, user_data);
-  g_task_set_source_tag (task, rk_save_async);
-  g_task_set_task_data (task, d, (GDestroyNotify) save_data_free);
 
   root = gtk_widget_get_root (widget);
   dialog = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
@@ -105,8 +126,29 @@ rk_save_async (GtkWidget           *widget,
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
   if (filter != NULL)
     gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_signal_connect (dialog, "response", G_CALLBACK (response_cb), task);
+  g_signal_connect (dialog, "response", G_CALLBACK (response_cb),
+                    save_task_new (widget, func, data, destroy, cancellable, callback, user_data));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+void
+rk_save_to_async (GtkWidget           *widget,
+                  const char          *dest,
+                  RkSaveFunc           func,
+                  gpointer             data,
+                  GDestroyNotify       destroy,
+                  GCancellable        *cancellable,
+                  GAsyncReadyCallback  callback,
+                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  g_return_if_fail (dest != NULL && func != NULL);
+
+  task = save_task_new (widget, func, data, destroy, cancellable, callback, user_data);
+  ((SaveData *) g_task_get_task_data (task))->dest = g_strdup (dest);
+  save_to (task);
 }
 
 char *
@@ -199,4 +241,15 @@ rk_save_toast (GtkWidget  *widget,
     overlay = GTK_WIDGET (find_overlay (GTK_WIDGET (root)));
   if (overlay != NULL)
     adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (sentence));
+}
+
+void
+rk_save_toast_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autofree char *sentence = NULL;
+
+  g_free (rk_save_finish (result, &sentence, NULL));
+  rk_save_toast (GTK_WIDGET (source), sentence);
 }

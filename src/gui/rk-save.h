@@ -30,6 +30,15 @@ void     rk_save_async  (GtkWidget           *widget,
                          GCancellable        *cancellable,
                          GAsyncReadyCallback  callback,
                          gpointer             user_data);
+/* The same without asking: runs @func on @dest, a local path. */
+void     rk_save_to_async (GtkWidget           *widget,
+                           const char          *dest,
+                           RkSaveFunc           func,
+                           gpointer             data,
+                           GDestroyNotify       destroy,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data);
 /* The path chosen (and written, when there was a @func), or NULL: the
  * chooser was dismissed (G_IO_ERROR_CANCELLED) or the save failed.
  * @sentence, if not NULL, gets the one sentence to show: "Saved “x”"
@@ -60,5 +69,9 @@ gboolean rk_save_workspace_file (const char    *dest,
 /* Shows @sentence in the toast overlay of @widget's window (NULL: nothing). */
 void     rk_save_toast  (GtkWidget           *widget,
                          const char          *sentence);
+/* A callback for rk_save_async() that shows its sentence that way. */
+void     rk_save_toast_cb (GObject             *source,
+                           GAsyncResult        *result,
+                           gpointer             user_data);
 
 G_END_DECLS

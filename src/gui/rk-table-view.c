@@ -50,12 +50,10 @@ struct _RkTableView
   GtkWidget          *box;
   GtkWidget          *toolbar;
   GtkWidget          *title_label;
-  GtkWidget          *status_label;
+  GtkLabel           *status_label;  /* the compact view's footer shows it too */
   GtkWidget          *spinner;
-  GtkWidget          *filter_entry;
   GtkWidget          *scrolled;
   GtkWidget          *column_view;
-  GtkWidget          *footer;
   GtkWidget          *footer_box;
   GtkWidget          *save_button;
   GtkWidget          *open_button;
@@ -85,15 +83,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-enum {
-  PROP_0,
-  PROP_TABLE,
-  PROP_COMPACT,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 /* --------------------------------------------------------------- cells */
 
@@ -156,15 +145,11 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
 
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  if (column_is_numeric (rk_table_get_column_type (self->table, column)))
-    {
-      /* right-aligned, without Adwaita's .numeric (tabular figures): that
-       * font feature made every row bound while scrolling about twice as
-       * slow to shape (bench-table-scroll) */
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-    }
-  else
-    gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  /* numbers right-aligned, without Adwaita's .numeric (tabular figures):
+   * that font feature made every row bound while scrolling about twice as
+   * slow to shape (bench-table-scroll) */
+  gtk_label_set_xalign (GTK_LABEL (label),
+                        column_is_numeric (rk_table_get_column_type (self->table, column)) ? 1.0 : 0.0);
   g_signal_connect (label, "query-tooltip", G_CALLBACK (cell_tooltip_cb), NULL);
   /* not gtk_widget_set_tooltip_text(): that asks the display server where
    * the pointer is, a round trip for each cell bound while scrolling */
@@ -268,8 +253,7 @@ update_status (RkTableView *self)
                                      g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)),
                                      self->compact ? RK_ROWS_FIRST
                                      : self->filter_text != NULL ? RK_ROWS_FILTERED : RK_ROWS_ALL);
-  gtk_label_set_text (GTK_LABEL (self->status_label), text);
-  gtk_label_set_text (GTK_LABEL (self->footer), text);
+  gtk_label_set_text (self->status_label, text);
 }
 
 static void
@@ -277,11 +261,8 @@ set_sorting (RkTableView *self,
              gboolean     sorting)
 {
   self->sorting = sorting;
-  if (sorting && rk_table_get_n_rows (self->table) >= BIG_TABLE_ROWS)
-    gtk_spinner_start (GTK_SPINNER (self->spinner));
-  else
-    gtk_spinner_stop (GTK_SPINNER (self->spinner));
-  gtk_widget_set_visible (self->spinner, gtk_spinner_get_spinning (GTK_SPINNER (self->spinner)));
+  gtk_spinner_set_spinning (GTK_SPINNER (self->spinner),
+                            sorting && rk_table_get_n_rows (self->table) >= BIG_TABLE_ROWS);
   gtk_accessible_update_state (GTK_ACCESSIBLE (self->column_view),
                                GTK_ACCESSIBLE_STATE_BUSY, sorting, -1);
   update_status (self);
@@ -481,29 +462,19 @@ rk_table_view_get_selection_tsv (RkTableView *self)
   return selection_tsv (self, -1);
 }
 
+/* table.copy: every column; table.copy-column (u): that one. */
 static void
 copy_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
   RkTableView *self = RK_TABLE_VIEW (widget);
-  g_autofree char *tsv = rk_table_view_get_selection_tsv (self);
-
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), tsv);
-}
-
-static void
-copy_column_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  RkTableView *self = RK_TABLE_VIEW (widget);
-  guint column = g_variant_get_uint32 (parameter);
+  guint column = parameter != NULL ? g_variant_get_uint32 (parameter) : G_MAXUINT;
   g_autofree char *tsv = NULL;
 
-  if (column >= rk_table_get_n_columns (self->table))
+  if (parameter != NULL && column >= rk_table_get_n_columns (self->table))
     return;
-  tsv = selection_tsv (self, (int) column);
+  tsv = selection_tsv (self, parameter != NULL ? (int) column : -1);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), tsv);
 }
 
@@ -559,14 +530,6 @@ export_job_free (ExportJob *job)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExportJob, export_job_free)
 
 static void
-show_message (RkTableView *self,
-              const char  *message)
-{
-  gtk_label_set_text (GTK_LABEL (self->status_label), message);
-  gtk_label_set_text (GTK_LABEL (self->footer), message);
-}
-
-static void
 launch_done_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
@@ -575,7 +538,7 @@ launch_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!g_app_info_launch_default_for_uri_finish (result, &error))
-    show_message (self, _("No spreadsheet app could open the table."));
+    gtk_label_set_text (self->status_label, _("No spreadsheet app could open the table."));
 }
 
 static void
@@ -590,7 +553,7 @@ close_done_cb (GObject      *object,
   if (!g_output_stream_close_finish (G_OUTPUT_STREAM (object), result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_message (self, _("The file could not be written."));
+        gtk_label_set_text (self->status_label, _("The file could not be written."));
       return;
     }
 
@@ -607,7 +570,7 @@ close_done_cb (GObject      *object,
       g_autofree char *name = g_file_get_basename (job->file);
       g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
 
-      show_message (self, message);
+      gtk_label_set_text (self->status_label, message);
     }
   g_signal_emit (self, signals[SIGNAL_SAVED], 0, job->file);
 }
@@ -624,7 +587,7 @@ export_done_cb (GObject      *object,
   if (!rk_table_export_finish (RK_TABLE (object), result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_message (self, error->message);
+        gtk_label_set_text (self->status_label, error->message);
       return;
     }
   {
@@ -693,11 +656,11 @@ replace_done_cb (GObject      *object,
 
   if (stream == NULL)
     {
-      show_message (self, _("The file could not be written."));
+      gtk_label_set_text (self->status_label, _("The file could not be written."));
       g_debug ("%s", error->message);
       return;
     }
-  show_message (self, _("Saving…"));
+  gtk_label_set_text (self->status_label, _("Saving…"));
   job->stream = G_OUTPUT_STREAM (g_steal_pointer (&stream));
   if (self->filter_text != NULL)
     {
@@ -749,7 +712,7 @@ chosen_cb (GObject      *object,
       start_export (self, GPOINTER_TO_INT (user_data), file, FALSE);
     }
   else if (sentence != NULL)
-    show_message (self, sentence);
+    gtk_label_set_text (self->status_label, sentence);
 }
 
 static const char *
@@ -791,7 +754,7 @@ open_external_action (GtkWidget  *widget,
 
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
-      show_message (self, _("The table could not be saved for opening."));
+      gtk_label_set_text (self->status_label, _("The table could not be saved for opening."));
       return;
     }
   name = g_strdup_printf ("%s-%" G_GINT64_FORMAT ".xlsx", suggested_base_name (self),
@@ -953,21 +916,6 @@ add_first_columns (RkTableView *self)
 }
 
 static void
-apply_compact (RkTableView *self)
-{
-  apply_rows (self);
-  gtk_widget_set_visible (self->toolbar, !self->compact);
-  gtk_widget_set_visible (self->footer_box, self->compact);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), self->compact);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled),
-                                              self->compact ? COMPACT_MAX_HEIGHT : -1);
-  gtk_widget_set_vexpand (self->scrolled, !self->compact);
-  if (self->compact)
-    gtk_search_entry_set_key_capture_widget (GTK_SEARCH_ENTRY (self->filter_entry), NULL);
-  update_status (self);
-}
-
-static void
 update_accessible_name (RkTableView *self)
 {
   const char *name = self->title != NULL ? self->title : _("Table");
@@ -990,34 +938,6 @@ create_save_popup_cb (GtkMenuButton *button,
     return;
   gtk_menu_button_set_menu_model (button, self->save_menu);
   rk_menu_button_quiet_tooltip (button);
-}
-
-static void
-rk_table_view_constructed (GObject *object)
-{
-  RkTableView *self = RK_TABLE_VIEW (object);
-
-  G_OBJECT_CLASS (rk_table_view_parent_class)->constructed (object);
-
-  g_return_if_fail (RK_IS_TABLE (self->table));
-
-  /* Model chain: table → slice (compact, or the rows revealed so far) →
-   * filter → selection. The slice is cut before the view sees it: a list
-   * view makes its rows as soon as it has a model, rooted or not. */
-  self->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (self->table)), 0,
-                                          self->compact ? RK_TABLE_VIEW_COMPACT_ROWS : self->revealed);
-  self->filter = GTK_FILTER (gtk_custom_filter_new (filter_match_cb, self, NULL));
-  self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->slice)), NULL);
-  gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
-  g_signal_connect (self->filter_model, "items-changed", G_CALLBACK (n_items_changed_cb), self);
-  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
-  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (self->selection));
-  add_first_columns (self);
-  g_signal_connect (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)), "changed",
-                    G_CALLBACK (sorter_changed_cb), self);
-
-  update_accessible_name (self);
-  apply_compact (self);
 }
 
 static void
@@ -1059,69 +979,13 @@ rk_table_view_finalize (GObject *object)
 }
 
 static void
-rk_table_view_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  RkTableView *self = RK_TABLE_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_TABLE:
-      g_value_set_object (value, self->table);
-      break;
-    case PROP_COMPACT:
-      g_value_set_boolean (value, self->compact);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-rk_table_view_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  RkTableView *self = RK_TABLE_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_TABLE:
-      self->table = g_value_dup_object (value);
-      break;
-    case PROP_COMPACT:
-      if (self->slice == NULL)   /* not constructed yet */
-        self->compact = g_value_get_boolean (value);
-      else
-        rk_table_view_set_compact (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 rk_table_view_class_init (RkTableViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->constructed = rk_table_view_constructed;
   object_class->dispose = rk_table_view_dispose;
   object_class->finalize = rk_table_view_finalize;
-  object_class->get_property = rk_table_view_get_property;
-  object_class->set_property = rk_table_view_set_property;
-
-  properties[PROP_TABLE] =
-    g_param_spec_object ("table", NULL, NULL, RK_TYPE_TABLE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_COMPACT] =
-    g_param_spec_boolean ("compact", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * RkTableView::saved:
@@ -1134,7 +998,7 @@ rk_table_view_class_init (RkTableViewClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_FILE);
 
   gtk_widget_class_install_action (widget_class, "table.copy", NULL, copy_action);
-  gtk_widget_class_install_action (widget_class, "table.copy-column", "u", copy_column_action);
+  gtk_widget_class_install_action (widget_class, "table.copy-column", "u", copy_action);
   gtk_widget_class_install_action (widget_class, "table.sort-column", "(ub)", sort_column_action);
   gtk_widget_class_install_action (widget_class, "table.save", "s", save_action);
   gtk_widget_class_install_action (widget_class, "table.open-external", NULL, open_external_action);
@@ -1147,13 +1011,11 @@ rk_table_view_class_init (RkTableViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkTableView, title_label);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, spinner);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, status_label);
-  gtk_widget_class_bind_template_child (widget_class, RkTableView, filter_entry);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, save_button);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, save_menu);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, scrolled);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, column_view);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, footer_box);
-  gtk_widget_class_bind_template_child (widget_class, RkTableView, footer);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, open_button);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
 
@@ -1172,18 +1034,56 @@ rk_table_view_init (RkTableView *self)
   self->revealed = FIRST_PAGE_ROWS;
 }
 
+/* A compact view shows the first rows, a full one the toolbar and then
+ * all rows. */
+static GtkWidget *
+table_view_new (RkTable  *table,
+                gboolean  compact)
+{
+  RkTableView *self;
+
+  g_return_val_if_fail (RK_IS_TABLE (table), NULL);
+
+  self = g_object_new (RK_TYPE_TABLE_VIEW, NULL);
+  self->table = g_object_ref (table);
+  self->compact = compact;
+  /* Model chain: table → slice (compact, or the rows revealed so far) →
+   * filter → selection. The slice is cut before the view sees it: a list
+   * view makes its rows as soon as it has a model, rooted or not. */
+  self->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (table)), 0,
+                                          compact ? RK_TABLE_VIEW_COMPACT_ROWS : self->revealed);
+  self->filter = GTK_FILTER (gtk_custom_filter_new (filter_match_cb, self, NULL));
+  self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->slice)), NULL);
+  gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
+  g_signal_connect (self->filter_model, "items-changed", G_CALLBACK (n_items_changed_cb), self);
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
+  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (self->selection));
+  add_first_columns (self);
+  g_signal_connect (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)), "changed",
+                    G_CALLBACK (sorter_changed_cb), self);
+
+  update_accessible_name (self);
+  apply_rows (self);
+  gtk_widget_set_visible (self->toolbar, !compact);
+  gtk_widget_set_visible (self->footer_box, compact);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), compact);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled),
+                                              compact ? COMPACT_MAX_HEIGHT : -1);
+  gtk_widget_set_vexpand (self->scrolled, !compact);
+  update_status (self);
+  return GTK_WIDGET (self);
+}
+
 GtkWidget *
 rk_table_view_new (RkTable *table)
 {
-  g_return_val_if_fail (RK_IS_TABLE (table), NULL);
-  return g_object_new (RK_TYPE_TABLE_VIEW, "table", table, NULL);
+  return table_view_new (table, FALSE);
 }
 
 GtkWidget *
 rk_table_view_new_compact (RkTable *table)
 {
-  g_return_val_if_fail (RK_IS_TABLE (table), NULL);
-  return g_object_new (RK_TYPE_TABLE_VIEW, "table", table, "compact", TRUE, NULL);
+  return table_view_new (table, TRUE);
 }
 
 RkTable *
@@ -1198,20 +1098,6 @@ rk_table_view_get_compact (RkTableView *self)
 {
   g_return_val_if_fail (RK_IS_TABLE_VIEW (self), FALSE);
   return self->compact;
-}
-
-void
-rk_table_view_set_compact (RkTableView *self,
-                           gboolean     compact)
-{
-  g_return_if_fail (RK_IS_TABLE_VIEW (self));
-
-  compact = !!compact;
-  if (self->compact == compact)
-    return;
-  self->compact = compact;
-  apply_compact (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPACT]);
 }
 
 void
