@@ -796,26 +796,12 @@ column_width (RkTableView       *self,
               RkTableColumnType  type)
 {
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), title);
-  int header = 0, content;
+  int header = 0;
+  int content = type == RK_TABLE_COLUMN_BOOL ? 60
+              : column_is_numeric (type) ? 110
+              : type == RK_TABLE_COLUMN_DATETIME ? 160 : 180;
 
   pango_layout_get_pixel_size (layout, &header, NULL);
-  switch (type)
-    {
-    case RK_TABLE_COLUMN_BOOL:
-      content = 60;
-      break;
-    case RK_TABLE_COLUMN_INT64:
-    case RK_TABLE_COLUMN_FLOAT64:
-      content = 110;
-      break;
-    case RK_TABLE_COLUMN_DATETIME:
-      content = 160;
-      break;
-    case RK_TABLE_COLUMN_STRING:
-    default:
-      content = 180;
-      break;
-    }
   return CLAMP (MAX (header + 36, content), 60, 320);
 }
 
@@ -834,7 +820,9 @@ add_column (RkTableView *self,
   g_autofree char *name = rk_text_sanitize_for_terminal (rk_table_get_column_name (self->table, c),
                                                          RK_TEXT_SANITIZE_SINGLE_LINE);
   g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenuItem) item = NULL;
+  g_autofree char *sort_up = g_strdup_printf ("table.sort-column((uint32 %u, true))", c);
+  g_autofree char *sort_down = g_strdup_printf ("table.sort-column((uint32 %u, false))", c);
+  g_autofree char *copy = g_strdup_printf ("table.copy-column(uint32 %u)", c);
   ProbeData *probe = g_new0 (ProbeData, 1);
   int width;
 
@@ -857,17 +845,9 @@ add_column (RkTableView *self,
   sorter = GTK_SORTER (gtk_custom_sorter_new (probe_compare_cb, probe, g_free));
   gtk_column_view_column_set_sorter (column, sorter);
 
-  item = g_menu_item_new (_("Sort _Ascending"), NULL);
-  g_menu_item_set_action_and_target (item, "table.sort-column", "(ub)", c, TRUE);
-  g_menu_append_item (menu, item);
-  g_clear_object (&item);
-  item = g_menu_item_new (_("Sort _Descending"), NULL);
-  g_menu_item_set_action_and_target (item, "table.sort-column", "(ub)", c, FALSE);
-  g_menu_append_item (menu, item);
-  g_clear_object (&item);
-  item = g_menu_item_new (_("_Copy Column"), NULL);
-  g_menu_item_set_action_and_target (item, "table.copy-column", "u", c);
-  g_menu_append_item (menu, item);
+  g_menu_append (menu, _("Sort _Ascending"), sort_up);
+  g_menu_append (menu, _("Sort _Descending"), sort_down);
+  g_menu_append (menu, _("_Copy Column"), copy);
   gtk_column_view_column_set_header_menu (column, G_MENU_MODEL (menu));
 
   g_object_set_data (G_OBJECT (column), "rk-column", GUINT_TO_POINTER (c));
