@@ -469,8 +469,8 @@ rk_chart_view_save (RkChartView   *self,
   if (self->exporting)
     return;
   set_exporting (self, TRUE);
-  rk_save_to_async (GTK_WIDGET (self), path, export_chart, save_job_new (self, format),
-                    (GDestroyNotify) save_job_free, self->cancellable, save_done_cb, NULL);
+  rk_save_async (GTK_WIDGET (self), NULL, path, NULL, export_chart, save_job_new (self, format),
+                 (GDestroyNotify) save_job_free, self->cancellable, save_done_cb, NULL);
 }
 
 /* The chart's title for a window or a file name, or NULL when it has none. */

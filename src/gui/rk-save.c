@@ -78,26 +78,6 @@ response_cb (GtkNativeDialog *dialog,
   g_object_unref (task);
 }
 
-static GTask *
-save_task_new (GtkWidget           *widget,
-               RkSaveFunc           func,
-               gpointer             data,
-               GDestroyNotify       destroy,
-               GCancellable        *cancellable,
-               GAsyncReadyCallback  callback,
-               gpointer             user_data)
-{
-  SaveData *d = g_new0 (SaveData, 1);
-  GTask *task = g_task_new (widget, cancellable, callback, user_data);
-
-  d->func = func;
-  d->data = data;
-  d->destroy = destroy;
-  g_task_set_source_tag (task, rk_save_async);
-  g_task_set_task_data (task, d, (GDestroyNotify) save_data_free);
-  return task;
-}
-
 void
 rk_save_async (GtkWidget           *widget,
                const char          *title,
@@ -112,10 +92,27 @@ rk_save_async (GtkWidget           *widget,
 {
   GtkRoot *root;
   GtkFileChooserNative *dialog;
+  SaveData *d;
+  GTask *task;
 
   g_return_if_fail (GTK_IS_WIDGET (widget));
-  g_return_if_fail (title != NULL);
+  g_return_if_fail (title != NULL || (name != NULL && func != NULL));
 
+  d = g_new0 (SaveData, 1);
+  d->func = func;
+  d->data = data;
+  d->destroy = destroy;
+  task = g_task_new (widget, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rk_save_async);
+  g_task_set_task_data (task, d, (GDestroyNotify) save_data_free);
+
+  if (title == NULL)
+    {
+      d->dest = g_strdup (name);
+      save_to (task);
+      g_object_unref (task);
+      return;
+    }
   root = gtk_widget_get_root (widget);
   dialog = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                         name != NULL ? GTK_FILE_CHOOSER_ACTION_SAVE
@@ -126,29 +123,8 @@ rk_save_async (GtkWidget           *widget,
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
   if (filter != NULL)
     gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_signal_connect (dialog, "response", G_CALLBACK (response_cb),
-                    save_task_new (widget, func, data, destroy, cancellable, callback, user_data));
+  g_signal_connect (dialog, "response", G_CALLBACK (response_cb), task);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-void
-rk_save_to_async (GtkWidget           *widget,
-                  const char          *dest,
-                  RkSaveFunc           func,
-                  gpointer             data,
-                  GDestroyNotify       destroy,
-                  GCancellable        *cancellable,
-                  GAsyncReadyCallback  callback,
-                  gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (GTK_IS_WIDGET (widget));
-  g_return_if_fail (dest != NULL && func != NULL);
-
-  task = save_task_new (widget, func, data, destroy, cancellable, callback, user_data);
-  ((SaveData *) g_task_get_task_data (task))->dest = g_strdup (dest);
-  save_to (task);
 }
 
 char *

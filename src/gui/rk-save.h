@@ -19,7 +19,8 @@ typedef gboolean (*RkSaveFunc) (const char    *dest,
 /* Asks for a file name (@name suggested) or, with @name NULL, a folder,
  * in a chooser titled @title over @widget's window (@filter may be NULL);
  * then runs @func (may be NULL: the caller writes) with @data, freed with
- * @destroy once done. */
+ * @destroy once done. With @title NULL nothing is asked: @func writes to
+ * @name, a local path. */
 void     rk_save_async  (GtkWidget           *widget,
                          const char          *title,
                          const char          *name,
@@ -30,15 +31,6 @@ void     rk_save_async  (GtkWidget           *widget,
                          GCancellable        *cancellable,
                          GAsyncReadyCallback  callback,
                          gpointer             user_data);
-/* The same without asking: runs @func on @dest, a local path. */
-void     rk_save_to_async (GtkWidget           *widget,
-                           const char          *dest,
-                           RkSaveFunc           func,
-                           gpointer             data,
-                           GDestroyNotify       destroy,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data);
 /* The path chosen (and written, when there was a @func), or NULL: the
  * chooser was dismissed (G_IO_ERROR_CANCELLED) or the save failed.
  * @sentence, if not NULL, gets the one sentence to show: "Saved “x”"
