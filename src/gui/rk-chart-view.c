@@ -263,21 +263,28 @@ key_pressed_cb (GtkEventControllerKey *controller,
   return TRUE;
 }
 
-static char *clean_title (RkChartView *self);
+/* The chart's title on one line, or "Chart" when it has none. */
+static char *
+display_title (RkChartView *self)
+{
+  g_autofree char *title = rk_text_sanitize_for_terminal (rk_chart_get_title (self->chart),
+                                                          RK_TEXT_SANITIZE_SINGLE_LINE);
+
+  return title != NULL && *title != '\0' ? g_steal_pointer (&title) : g_strdup (_("Chart"));
+}
 
 static void
 update_description (RkChartView *self)
 {
-  g_autofree char *title = clean_title (self);
+  g_autofree char *title = display_title (self);
   g_autofree char *description = rk_chart_describe (self->chart);
-  const char *name = title != NULL ? title : _("Chart");
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->area),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
                                   -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
                                   -1);
 }
@@ -473,16 +480,6 @@ rk_chart_view_save (RkChartView   *self,
                  (GDestroyNotify) save_job_free, self->cancellable, save_done_cb, NULL);
 }
 
-/* The chart's title for a window or a file name, or NULL when it has none. */
-static char *
-clean_title (RkChartView *self)
-{
-  g_autofree char *title = rk_text_sanitize_for_terminal (rk_chart_get_title (self->chart),
-                                                          RK_TEXT_SANITIZE_SINGLE_LINE);
-
-  return title != NULL && *title != '\0' ? g_steal_pointer (&title) : NULL;
-}
-
 static void
 save_action (GtkWidget  *widget,
              const char *action_name,
@@ -494,12 +491,10 @@ save_action (GtkWidget  *widget,
                        : g_str_equal (kind, "pdf") ? RK_CHART_FORMAT_PDF : RK_CHART_FORMAT_PNG;
   const char *ext = format == RK_CHART_FORMAT_SVG ? "svg" : format == RK_CHART_FORMAT_PDF ? "pdf" : "png";
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autofree char *title = clean_title (self);
-  g_autofree char *name = g_strdup_printf ("%s.%s", title != NULL ? title : _("chart"), ext);
+  g_autofree char *name = rk_save_file_name (rk_chart_get_title (self->chart), _("chart"), ext);
 
   if (self->exporting)
     return;
-  g_strdelimit (name, "/\\", '_');
   gtk_file_filter_set_name (filter, format == RK_CHART_FORMAT_SVG ? _("SVG Image")
                                    : format == RK_CHART_FORMAT_PDF ? _("PDF Document") : _("PNG Image"));
   gtk_file_filter_add_suffix (filter, ext);
@@ -541,10 +536,9 @@ open_window_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
 {
-  g_autofree char *title = clean_title (RK_CHART_VIEW (widget));
+  g_autofree char *title = display_title (RK_CHART_VIEW (widget));
 
-  rk_result_window_present (rk_chart_view_new (RK_CHART_VIEW (widget)->chart),
-                            title != NULL ? title : _("Chart"), widget);
+  rk_result_window_present (rk_chart_view_new (RK_CHART_VIEW (widget)->chart), title, widget);
 }
 
 static void

@@ -9,6 +9,7 @@
 
 #include "rk-export.h"
 #include "rk-save.h"
+#include "rk-text.h"
 
 typedef struct
 {
@@ -153,6 +154,17 @@ rk_save_finish (GAsyncResult  *result,
   if (sentence != NULL && d->func != NULL)
     *sentence = g_strdup_printf (_("Saved “%s”"), name);
   return g_strdup (d->dest);
+}
+
+char *
+rk_save_file_name (const char *title,
+                   const char *fallback,
+                   const char *ext)
+{
+  g_autofree char *line = rk_text_sanitize_for_terminal (title, RK_TEXT_SANITIZE_SINGLE_LINE);
+  char *name = g_strdup_printf ("%s.%s", line != NULL && *line != '\0' ? line : fallback, ext);
+
+  return g_strdelimit (name, "/\\", '_');
 }
 
 gboolean

@@ -40,6 +40,12 @@ char    *rk_save_finish (GAsyncResult        *result,
                          char               **sentence,
                          GError             **error);
 
+/* The name to suggest for saving @title (NULL or empty: @fallback) as a
+ * file ending in .@ext: one line, no folder separators. */
+char    *rk_save_file_name (const char          *title,
+                            const char          *fallback,
+                            const char          *ext);
+
 /* What rk_save_workspace_file() copies: @rel_path beneath @workspace. */
 typedef struct
 {

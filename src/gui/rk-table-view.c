@@ -715,56 +715,41 @@ chosen_cb (GObject      *object,
     gtk_label_set_text (self->status_label, sentence);
 }
 
-static const char *
-suggested_base_name (RkTableView *self)
-{
-  return self->title != NULL && self->title[0] != '\0' ? self->title : _("table");
-}
-
 static void
 save_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
   RkTableView *self = RK_TABLE_VIEW (widget);
-  const char *kind = g_variant_get_string (parameter, NULL);
-  RkTableExportFormat format = g_str_equal (kind, "xlsx") ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV;
-  gboolean xlsx = format == RK_TABLE_EXPORT_XLSX;
-  g_autofree char *name = g_strconcat (suggested_base_name (self), xlsx ? ".xlsx" : ".csv", NULL);
+  gboolean xlsx = g_str_equal (g_variant_get_string (parameter, NULL), "xlsx");
+  g_autofree char *name = rk_save_file_name (self->title, _("table"), xlsx ? "xlsx" : "csv");
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
   gtk_file_filter_set_name (filter, xlsx ? _("Excel Workbook") : _("CSV File"));
   gtk_file_filter_add_suffix (filter, xlsx ? "xlsx" : "csv");
-  rk_save_async (widget, xlsx ? _("Save Table as XLSX") : _("Save Table as CSV"), name, filter,
-                 NULL, NULL, NULL, NULL, chosen_cb, GINT_TO_POINTER (format));
+  rk_save_async (widget, xlsx ? _("Save Table as XLSX") : _("Save Table as CSV"), name, filter, NULL, NULL, NULL,
+                 NULL, chosen_cb, GINT_TO_POINTER (xlsx ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV));
 }
 
 /* GtkFileLauncher is GTK 4.10: save a copy in the cache and hand its URI to
- * the default app. */
+ * the default app (a CSV file past XLSX's row limit). */
 static void
 open_external_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
   RkTableView *self = RK_TABLE_VIEW (widget);
+  gboolean xlsx = rk_table_get_n_rows (self->table) < RK_TABLE_XLSX_MAX_ROWS;
   g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "reckon", "opened", NULL);
-  g_autofree char *name = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GFile) file = NULL;
+  g_autofree char *base = rk_save_file_name (self->title, _("table"), xlsx ? "xlsx" : "csv");
+  g_autofree char *name = g_strdup_printf ("%" G_GINT64_FORMAT "-%s", g_get_real_time () / G_USEC_PER_SEC, base);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
 
   if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      gtk_label_set_text (self->status_label, _("The table could not be saved for opening."));
-      return;
-    }
-  name = g_strdup_printf ("%s-%" G_GINT64_FORMAT ".xlsx", suggested_base_name (self),
-                          g_get_real_time () / G_USEC_PER_SEC);
-  g_strdelimit (name, "/\\", '_');
-  path = g_build_filename (dir, name, NULL);
-  file = g_file_new_for_path (path);
-  start_export (self, rk_table_get_n_rows (self->table) < RK_TABLE_XLSX_MAX_ROWS
-                      ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV,
-                file, TRUE);
+    gtk_label_set_text (self->status_label, _("The table could not be saved for opening."));
+  else
+    start_export (self, xlsx ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV, file, TRUE);
 }
 
 GtkWindow *
