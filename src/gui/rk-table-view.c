@@ -13,7 +13,6 @@
 #include "rk-text.h"
 
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 
 /* Above this many rows a sort shows its progress. */
 #define BIG_TABLE_ROWS 100000
@@ -508,11 +507,12 @@ sort_column_action (GtkWidget  *widget,
 
 typedef struct
 {
-  RkTableView         *self;
+  RkTableView         *self;             /* until the rows are known */
+  RkTable             *table;
   RkTableExportFormat  format;
-  GFile               *file;
-  GOutputStream       *stream;
+  char                *path;
   gboolean             open_after;
+  GBytes              *rows;             /* NULL: every row */
   gulong               pending_handler;  /* waiting for the filter to finish */
 } ExportJob;
 
@@ -522,12 +522,29 @@ export_job_free (ExportJob *job)
   if (job->pending_handler != 0 && job->self->filter_model != NULL)
     g_clear_signal_handler (&job->pending_handler, job->self->filter_model);
   g_clear_object (&job->self);
-  g_clear_object (&job->file);
-  g_clear_object (&job->stream);
+  g_clear_object (&job->table);
+  g_free (job->path);
+  g_clear_pointer (&job->rows, g_bytes_unref);
   g_free (job);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExportJob, export_job_free)
+/* An RkSaveFunc: rk_save_async() runs it in a worker thread. */
+static gboolean
+export_rows (const char    *dest,
+             gpointer       data,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  ExportJob *job = data;
+  g_autoptr(GFile) file = g_file_new_for_path (dest);
+  g_autoptr(GFileOutputStream) out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                                     cancellable, error);
+
+  return out != NULL &&
+         rk_table_export_rows (job->table, job->format, job->rows, G_OUTPUT_STREAM (out),
+                               cancellable, NULL, NULL, error) &&
+         g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, error);
+}
 
 static void
 launch_done_cb (GObject      *object,
@@ -542,95 +559,53 @@ launch_done_cb (GObject      *object,
 }
 
 static void
-close_done_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
+exported_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
 {
-  g_autoptr(ExportJob) job = user_data;
-  g_autoptr(GError) error = NULL;
-  RkTableView *self = job->self;
+  RkTableView *self = RK_TABLE_VIEW (object);
+  g_autofree char *sentence = NULL;
+  g_autofree char *path = rk_save_finish (result, &sentence, NULL);
+  g_autoptr(GFile) file = path != NULL ? g_file_new_for_path (path) : NULL;
 
-  if (!g_output_stream_close_finish (G_OUTPUT_STREAM (object), result, &error))
+  if (file != NULL && GPOINTER_TO_INT (user_data))
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        gtk_label_set_text (self->status_label, _("The file could not be written."));
-      return;
-    }
+      g_autofree char *uri = g_file_get_uri (file);
 
-  if (job->open_after)
-    {
-      g_autofree char *uri = g_file_get_uri (job->file);
-
-      g_app_info_launch_default_for_uri_async (uri, NULL, NULL, launch_done_cb,
-                                               g_object_ref (self));
+      g_app_info_launch_default_for_uri_async (uri, NULL, NULL, launch_done_cb, g_object_ref (self));
       update_status (self);
     }
-  else
-    {
-      g_autofree char *name = g_file_get_basename (job->file);
-      g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
-
-      gtk_label_set_text (self->status_label, message);
-    }
-  g_signal_emit (self, signals[SIGNAL_SAVED], 0, job->file);
+  else if (sentence != NULL)
+    gtk_label_set_text (self->status_label, sentence);
+  if (file != NULL)
+    g_signal_emit (self, signals[SIGNAL_SAVED], 0, file);
 }
 
-static void
-export_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(ExportJob) job = user_data;
-  g_autoptr(GError) error = NULL;
-  RkTableView *self = job->self;
-
-  if (!rk_table_export_finish (RK_TABLE (object), result, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        gtk_label_set_text (self->status_label, error->message);
-      return;
-    }
-  {
-    GOutputStream *out = job->stream;
-
-    g_output_stream_close_async (out, G_PRIORITY_DEFAULT, self->export_cancellable,
-                                 close_done_cb, g_steal_pointer (&job));
-  }
-}
-
-/* The physical rows the filter shows, in the order shown; NULL (every row)
- * without a filter. */
-static GBytes *
-shown_rows (RkTableView *self)
-{
-  GListModel *model = G_LIST_MODEL (self->filter_model);
-  guint n = g_list_model_get_n_items (model);
-  guint32 *rows;
-
-  if (self->filter_text == NULL)
-    return NULL;
-  rows = g_new (guint32, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(RkTableRow) row = g_list_model_get_item (model, i);
-
-      rows[i] = rk_table_row_get_index (row);
-    }
-  return g_bytes_new_take (rows, (gsize) n * sizeof (guint32));
-}
-
+/* Writes what the filter shows, in the order shown (every row without a
+ * filter); takes @job. */
 static void
 export_shown_rows (ExportJob *job)
 {
-  RkTableView *self = job->self;
-  g_autoptr(GBytes) rows = shown_rows (self);
-  /* not job->… in the same call that hands job on: the order is unspecified */
-  RkTableExportFormat format = job->format;
-  GOutputStream *out = job->stream;
+  RkTableView *self = g_steal_pointer (&job->self);
+  GListModel *model = G_LIST_MODEL (self->filter_model);
+  guint n = g_list_model_get_n_items (model);
+  gboolean open_after = job->open_after;
 
-  rk_table_export_rows_async (self->table, format, rows, out,
-                              self->export_cancellable, NULL, NULL, NULL,
-                              export_done_cb, job);
+  if (self->filter_text != NULL)
+    {
+      guint32 *rows = g_new (guint32, MAX (n, 1));
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(RkTableRow) row = g_list_model_get_item (model, i);
+
+          rows[i] = rk_table_row_get_index (row);
+        }
+      job->rows = g_bytes_new_take (rows, (gsize) n * sizeof (guint32));
+    }
+  rk_save_async (GTK_WIDGET (self), NULL, job->path, NULL, export_rows, job, (GDestroyNotify) export_job_free,
+                 self->export_cancellable, exported_cb, GINT_TO_POINTER (open_after));
+  g_object_unref (self);
 }
 
 static void
@@ -645,23 +620,21 @@ filter_settled_cb (GtkFilterListModel *model,
 }
 
 static void
-replace_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+start_export (RkTableView         *self,
+              RkTableExportFormat  format,
+              const char          *path,
+              gboolean             open_after)
 {
-  g_autoptr(ExportJob) job = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFileOutputStream) stream = g_file_replace_finish (G_FILE (object), result, &error);
-  RkTableView *self = job->self;
+  ExportJob *job = g_new0 (ExportJob, 1);
 
-  if (stream == NULL)
-    {
-      gtk_label_set_text (self->status_label, _("The file could not be written."));
-      g_debug ("%s", error->message);
-      return;
-    }
+  job->self = g_object_ref (self);
+  job->table = g_object_ref (self->table);
+  job->format = format;
+  job->path = g_strdup (path);
+  job->open_after = open_after;
+  if (self->export_cancellable == NULL)
+    self->export_cancellable = g_cancellable_new ();
   gtk_label_set_text (self->status_label, _("Saving…"));
-  job->stream = G_OUTPUT_STREAM (g_steal_pointer (&stream));
   if (self->filter_text != NULL)
     {
       /* Save what the filter shows (issue 17: 8 rows were saved while 3
@@ -671,30 +644,10 @@ replace_done_cb (GObject      *object,
         {
           job->pending_handler = g_signal_connect (self->filter_model, "notify::pending",
                                                    G_CALLBACK (filter_settled_cb), job);
-          g_steal_pointer (&job);
           return;
         }
     }
-  export_shown_rows (g_steal_pointer (&job));
-}
-
-static void
-start_export (RkTableView         *self,
-              RkTableExportFormat  format,
-              GFile               *file,
-              gboolean             open_after)
-{
-  ExportJob *job = g_new0 (ExportJob, 1);
-
-  job->self = g_object_ref (self);
-  job->format = format;
-  job->file = g_object_ref (file);
-  job->open_after = open_after;
-  if (self->export_cancellable == NULL)
-    self->export_cancellable = g_cancellable_new ();
-  g_file_replace_async (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                        G_PRIORITY_DEFAULT, self->export_cancellable,
-                        replace_done_cb, job);
+  export_shown_rows (job);
 }
 
 static void
@@ -707,10 +660,7 @@ chosen_cb (GObject      *object,
   g_autofree char *path = rk_save_finish (result, &sentence, NULL);
 
   if (path != NULL)
-    {
-      g_autoptr(GFile) file = g_file_new_for_path (path);
-      start_export (self, GPOINTER_TO_INT (user_data), file, FALSE);
-    }
+    start_export (self, GPOINTER_TO_INT (user_data), path, FALSE);
   else if (sentence != NULL)
     gtk_label_set_text (self->status_label, sentence);
 }
@@ -744,12 +694,11 @@ open_external_action (GtkWidget  *widget,
   g_autofree char *base = rk_save_file_name (self->title, _("table"), xlsx ? "xlsx" : "csv");
   g_autofree char *name = g_strdup_printf ("%" G_GINT64_FORMAT "-%s", g_get_real_time () / G_USEC_PER_SEC, base);
   g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
 
   if (g_mkdir_with_parents (dir, 0700) != 0)
     gtk_label_set_text (self->status_label, _("The table could not be saved for opening."));
   else
-    start_export (self, xlsx ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV, file, TRUE);
+    start_export (self, xlsx ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV, path, TRUE);
 }
 
 GtkWindow *
@@ -1081,8 +1030,14 @@ rk_table_view_save (RkTableView         *self,
                     GFile               *file,
                     RkTableExportFormat  format)
 {
+  g_autofree char *path = NULL;
+
   g_return_if_fail (RK_IS_TABLE_VIEW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  start_export (self, format, file, FALSE);
+  path = g_file_get_path (file);
+  if (path == NULL)
+    gtk_label_set_text (self->status_label, _("Results can only be saved to a local folder."));
+  else
+    start_export (self, format, path, FALSE);
 }
