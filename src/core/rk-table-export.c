@@ -639,31 +639,6 @@ check_rows (RkTable  *self,
 }
 
 gboolean
-rk_table_export_rows (RkTable              *self,
-                      RkTableExportFormat   format,
-                      GBytes               *rows,
-                      GOutputStream        *stream,
-                      GCancellable         *cancellable,
-                      RkTableProgressFunc   progress,
-                      gpointer              progress_data,
-                      GError              **error)
-{
-  ExportJob *job;
-  gboolean ok;
-
-  g_return_val_if_fail (RK_IS_TABLE (self), FALSE);
-  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  if (!check_rows (self, rows, error))
-    return FALSE;
-  job = export_job_new (self, format, rows, stream, progress, progress_data, NULL);
-  ok = run_export (job, cancellable, error);
-  export_job_unref (job);
-  return ok;
-}
-
-gboolean
 rk_table_export (RkTable              *self,
                  RkTableExportFormat   format,
                  GOutputStream        *stream,
@@ -672,7 +647,39 @@ rk_table_export (RkTable              *self,
                  gpointer              progress_data,
                  GError              **error)
 {
-  return rk_table_export_rows (self, format, NULL, stream, cancellable, progress, progress_data, error);
+  ExportJob *job;
+  gboolean ok;
+
+  g_return_val_if_fail (RK_IS_TABLE (self), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  job = export_job_new (self, format, NULL, stream, progress, progress_data, NULL);
+  ok = run_export (job, cancellable, error);
+  export_job_unref (job);
+  return ok;
+}
+
+gboolean
+rk_table_export_rows (RkTable              *self,
+                      RkTableExportFormat   format,
+                      GBytes               *rows,
+                      GOutputStream        *stream,
+                      GCancellable         *cancellable,
+                      GError              **error)
+{
+  ExportJob *job;
+  gboolean ok;
+
+  g_return_val_if_fail (RK_IS_TABLE (self), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+
+  if (!check_rows (self, rows, error))
+    return FALSE;
+  job = export_job_new (self, format, rows, stream, NULL, NULL, NULL);
+  ok = run_export (job, cancellable, error);
+  export_job_unref (job);
+  return ok;
 }
 
 static void

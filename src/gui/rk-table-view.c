@@ -510,7 +510,9 @@ typedef struct
   RkTableView         *self;             /* until the rows are known */
   RkTable             *table;
   RkTableExportFormat  format;
-  char                *path;
+  const char          *title;            /* of the file chooser; NULL: write to @name */
+  char                *name;
+  GtkFileFilter       *filter;
   gboolean             open_after;
   GBytes              *rows;             /* NULL: every row */
   gulong               pending_handler;  /* waiting for the filter to finish */
@@ -523,7 +525,8 @@ export_job_free (ExportJob *job)
     g_clear_signal_handler (&job->pending_handler, job->self->filter_model);
   g_clear_object (&job->self);
   g_clear_object (&job->table);
-  g_free (job->path);
+  g_free (job->name);
+  g_clear_object (&job->filter);
   g_clear_pointer (&job->rows, g_bytes_unref);
   g_free (job);
 }
@@ -542,7 +545,7 @@ export_rows (const char    *dest,
 
   return out != NULL &&
          rk_table_export_rows (job->table, job->format, job->rows, G_OUTPUT_STREAM (out),
-                               cancellable, NULL, NULL, error) &&
+                               cancellable, error) &&
          g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, error);
 }
 
@@ -577,6 +580,8 @@ exported_cb (GObject      *object,
     }
   else if (sentence != NULL)
     gtk_label_set_text (self->status_label, sentence);
+  else
+    update_status (self);   /* the file chooser was dismissed */
   if (file != NULL)
     g_signal_emit (self, signals[SIGNAL_SAVED], 0, file);
 }
@@ -603,8 +608,8 @@ export_shown_rows (ExportJob *job)
         }
       job->rows = g_bytes_new_take (rows, (gsize) n * sizeof (guint32));
     }
-  rk_save_async (GTK_WIDGET (self), NULL, job->path, NULL, export_rows, job, (GDestroyNotify) export_job_free,
-                 self->export_cancellable, exported_cb, GINT_TO_POINTER (open_after));
+  rk_save_async (GTK_WIDGET (self), job->title, job->name, job->filter, export_rows, job,
+                 (GDestroyNotify) export_job_free, self->export_cancellable, exported_cb, GINT_TO_POINTER (open_after));
   g_object_unref (self);
 }
 
@@ -619,10 +624,14 @@ filter_settled_cb (GtkFilterListModel *model,
   export_shown_rows (job);
 }
 
+/* Asks where in a chooser titled @title (@name suggested, @filter) or,
+ * with @title NULL, writes to @name, a path. */
 static void
 start_export (RkTableView         *self,
               RkTableExportFormat  format,
-              const char          *path,
+              const char          *title,
+              const char          *name,
+              GtkFileFilter       *filter,
               gboolean             open_after)
 {
   ExportJob *job = g_new0 (ExportJob, 1);
@@ -630,7 +639,9 @@ start_export (RkTableView         *self,
   job->self = g_object_ref (self);
   job->table = g_object_ref (self->table);
   job->format = format;
-  job->path = g_strdup (path);
+  job->title = title;
+  job->name = g_strdup (name);
+  job->filter = filter != NULL ? g_object_ref (filter) : NULL;
   job->open_after = open_after;
   if (self->export_cancellable == NULL)
     self->export_cancellable = g_cancellable_new ();
@@ -651,21 +662,6 @@ start_export (RkTableView         *self,
 }
 
 static void
-chosen_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  RkTableView *self = RK_TABLE_VIEW (object);
-  g_autofree char *sentence = NULL;
-  g_autofree char *path = rk_save_finish (result, &sentence, NULL);
-
-  if (path != NULL)
-    start_export (self, GPOINTER_TO_INT (user_data), path, FALSE);
-  else if (sentence != NULL)
-    gtk_label_set_text (self->status_label, sentence);
-}
-
-static void
 save_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
@@ -677,8 +673,8 @@ save_action (GtkWidget  *widget,
 
   gtk_file_filter_set_name (filter, xlsx ? _("Excel Workbook") : _("CSV File"));
   gtk_file_filter_add_suffix (filter, xlsx ? "xlsx" : "csv");
-  rk_save_async (widget, xlsx ? _("Save Table as XLSX") : _("Save Table as CSV"), name, filter, NULL, NULL, NULL,
-                 NULL, chosen_cb, GINT_TO_POINTER (xlsx ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV));
+  start_export (RK_TABLE_VIEW (widget), xlsx ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV,
+                xlsx ? _("Save Table as XLSX") : _("Save Table as CSV"), name, filter, FALSE);
 }
 
 /* GtkFileLauncher is GTK 4.10: save a copy in the cache and hand its URI to
@@ -698,7 +694,7 @@ open_external_action (GtkWidget  *widget,
   if (g_mkdir_with_parents (dir, 0700) != 0)
     gtk_label_set_text (self->status_label, _("The table could not be saved for opening."));
   else
-    start_export (self, xlsx ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV, path, TRUE);
+    start_export (self, xlsx ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV, NULL, path, NULL, TRUE);
 }
 
 GtkWindow *
@@ -1039,5 +1035,5 @@ rk_table_view_save (RkTableView         *self,
   if (path == NULL)
     gtk_label_set_text (self->status_label, _("Results can only be saved to a local folder."));
   else
-    start_export (self, format, path, FALSE);
+    start_export (self, format, NULL, path, NULL, FALSE);
 }
