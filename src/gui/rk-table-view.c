@@ -591,10 +591,11 @@ exported_cb (GObject      *object,
 static void
 export_shown_rows (ExportJob *job)
 {
+  /* nothing of the GUI goes into the worker with @job */
   RkTableView *self = g_steal_pointer (&job->self);
+  g_autoptr(GtkFileFilter) filter = g_steal_pointer (&job->filter);
   GListModel *model = G_LIST_MODEL (self->filter_model);
   guint n = g_list_model_get_n_items (model);
-  gboolean open_after = job->open_after;
 
   if (self->filter_text != NULL)
     {
@@ -608,8 +609,9 @@ export_shown_rows (ExportJob *job)
         }
       job->rows = g_bytes_new_take (rows, (gsize) n * sizeof (guint32));
     }
-  rk_save_async (GTK_WIDGET (self), job->title, job->name, job->filter, export_rows, job,
-                 (GDestroyNotify) export_job_free, self->export_cancellable, exported_cb, GINT_TO_POINTER (open_after));
+  rk_save_async (GTK_WIDGET (self), job->title, job->name, filter, export_rows, job,
+                 (GDestroyNotify) export_job_free, self->export_cancellable, exported_cb,
+                 GINT_TO_POINTER (job->open_after));
   g_object_unref (self);
 }
 
