@@ -406,6 +406,18 @@ typedef struct
   RkChartStyle  style;
 } SaveJob;
 
+static SaveJob *
+save_job_new (RkChartView   *self,
+              RkChartFormat  format)
+{
+  SaveJob *job = g_new0 (SaveJob, 1);
+
+  job->chart = g_object_ref (self->chart);
+  job->format = format;
+  job->style = current_style ();
+  return job;
+}
+
 static void
 save_job_free (SaveJob *job)
 {
@@ -423,18 +435,6 @@ export_chart (const char    *dest,
   SaveJob *job = data;
 
   return rk_chart_export (job->chart, dest, job->format, EXPORT_WIDTH, EXPORT_HEIGHT, job->style, error);
-}
-
-static SaveJob *
-save_job_new (RkChartView   *self,
-              RkChartFormat  format)
-{
-  SaveJob *job = g_new0 (SaveJob, 1);
-
-  job->chart = g_object_ref (self->chart);
-  job->format = format;
-  job->style = current_style ();
-  return job;
 }
 
 /* The chart is drawn by the worker meanwhile: leave it as it is. */
