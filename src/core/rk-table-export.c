@@ -620,6 +620,24 @@ export_job_new (RkTable             *self,
   return job;
 }
 
+/* FALSE if a row of @rows (NULL: every row) is not in the table. */
+static gboolean
+check_rows (RkTable  *self,
+            GBytes   *rows,
+            GError  **error)
+{
+  const guint32 *r = rows != NULL ? g_bytes_get_data (rows, NULL) : NULL;
+  gsize n = rows != NULL ? g_bytes_get_size (rows) / sizeof (guint32) : 0;
+
+  for (gsize i = 0; i < n; i++)
+    if (r[i] >= rk_table_get_n_rows (self))
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "row %u is not in the table", r[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 gboolean
 rk_table_export (RkTable              *self,
                  RkTableExportFormat   format,
@@ -637,6 +655,28 @@ rk_table_export (RkTable              *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   job = export_job_new (self, format, NULL, stream, progress, progress_data, NULL);
+  ok = run_export (job, cancellable, error);
+  export_job_unref (job);
+  return ok;
+}
+
+gboolean
+rk_table_export_rows (RkTable              *self,
+                      RkTableExportFormat   format,
+                      GBytes               *rows,
+                      GOutputStream        *stream,
+                      GCancellable         *cancellable,
+                      GError              **error)
+{
+  ExportJob *job;
+  gboolean ok;
+
+  g_return_val_if_fail (RK_IS_TABLE (self), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+
+  if (!check_rows (self, rows, error))
+    return FALSE;
+  job = export_job_new (self, format, rows, stream, NULL, NULL, NULL);
   ok = run_export (job, cancellable, error);
   export_job_unref (job);
   return ok;
@@ -669,6 +709,7 @@ rk_table_export_rows_async (RkTable              *self,
                             gpointer              user_data)
 {
   g_autoptr(GTask) task = NULL;
+  GError *error = NULL;
   ExportJob *job;
 
   g_return_if_fail (RK_IS_TABLE (self));
@@ -676,18 +717,10 @@ rk_table_export_rows_async (RkTable              *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, rk_table_export_rows_async);
-  if (rows != NULL)
+  if (!check_rows (self, rows, &error))
     {
-      const guint32 *r = g_bytes_get_data (rows, NULL);
-      gsize n = g_bytes_get_size (rows) / sizeof (guint32);
-
-      for (gsize i = 0; i < n; i++)
-        if (r[i] >= rk_table_get_n_rows (self))
-          {
-            g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                                     "row %u is not in the table", r[i]);
-            return;
-          }
+      g_task_return_error (task, error);
+      return;
     }
   job = export_job_new (self, format, rows, stream, progress, progress_data, progress_data_free);
   job->context = g_main_context_ref_thread_default ();

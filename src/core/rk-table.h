@@ -156,9 +156,16 @@ gboolean            rk_table_export               (RkTable              *self,
                                                    RkTableProgressFunc   progress,
                                                    gpointer              progress_data,
                                                    GError              **error);
-/* The same in a thread, for the physical rows in @rows (guint32 each, in
- * the order to write; NULL: every row in the sorted order, as
- * rk_table_export() writes them; a filter passes what it shows). */
+/* The same for the physical rows in @rows (guint32 each, in the order to
+ * write; NULL: every row in the sorted order, as rk_table_export() writes
+ * them; a filter passes what it shows), without progress. */
+gboolean            rk_table_export_rows          (RkTable              *self,
+                                                   RkTableExportFormat   format,
+                                                   GBytes               *rows,
+                                                   GOutputStream        *stream,
+                                                   GCancellable         *cancellable,
+                                                   GError              **error);
+/* rk_table_export_rows() in a thread, with progress. */
 void                rk_table_export_rows_async    (RkTable              *self,
                                                    RkTableExportFormat   format,
                                                    GBytes               *rows,

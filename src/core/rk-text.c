@@ -137,12 +137,26 @@ rk_text_sanitize_for_terminal (const char          *text,
 gboolean
 rk_text_is_terminal_safe (const char *text)
 {
-  g_autofree char *clean = NULL;
-
+  /* A scan, not a copy to compare: a markdown view asks it of streaming
+   * text at every frame. */
   if (text == NULL)
     return TRUE;
-  clean = rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_DEFAULT);
-  return strcmp (clean, text) == 0;
+  if (!g_utf8_validate (text, -1, NULL))
+    return FALSE;
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    {
+      /* C0 controls (ESC and CR too) but tab and newline, DEL */
+      if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+        return FALSE;
+      /* C1 controls, U+0080–U+009F */
+      if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+        return FALSE;
+      /* the bidi controls, U+202A–U+202E and U+2066–U+2069 */
+      if (p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+                           (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 char *

@@ -260,18 +260,9 @@ save_clicked_cb (GtkButton       *button,
   job->workspace = g_object_ref (rk_session_get_workspace (self->session));
   job->rel_path = g_strdup (rk_transcript_entry_get_path (entry));
   name = rk_artifact_save_name (job->kind, job->rel_path, rk_transcript_entry_get_title (entry));
-  if (job->kind == RK_ENTRY_CHART)
-    {
-      /* charts: a picture by default (SVG, PDF and .json work by name too) */
-      char *dot = strrchr (name, '.');
-
-      if (dot != NULL)
-        *dot = '\0';
-      {
-        g_autofree char *stem = g_steal_pointer (&name);
-        name = g_strconcat (stem, ".png", NULL);
-      }
-    }
+  /* charts: a picture by default (SVG, PDF and .json work by name too) */
+  if (job->kind == RK_ENTRY_CHART && g_str_has_suffix (name, ".svg"))
+    memcpy (name + strlen (name) - 4, ".png", 4);
   rk_save_async (GTK_WIDGET (self), _("Save Result"), name, NULL, save_artifact, job,
                  (GDestroyNotify) save_job_free, self->cancellable, save_done_cb, NULL);
 }

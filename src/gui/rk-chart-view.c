@@ -57,15 +57,6 @@ struct _RkChartView
 
 G_DEFINE_FINAL_TYPE (RkChartView, rk_chart_view, GTK_TYPE_WIDGET)
 
-enum {
-  PROP_0,
-  PROP_CHART,
-  PROP_COMPACT,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 /* The kinds offered in the switcher, in its order. */
 static const RkChartKind switch_kinds[] = {
   RK_CHART_KIND_LINE, RK_CHART_KIND_AREA, RK_CHART_KIND_BAR, RK_CHART_KIND_SCATTER,
@@ -272,23 +263,22 @@ key_pressed_cb (GtkEventControllerKey *controller,
   return TRUE;
 }
 
+/* The chart's title on one line, or "Chart" when it has none. */
+static char *
+display_title (RkChartView *self)
+{
+  g_autofree char *title = rk_text_sanitize_for_terminal (rk_chart_get_title (self->chart),
+                                                          RK_TEXT_SANITIZE_SINGLE_LINE);
+
+  return title != NULL && *title != '\0' ? g_steal_pointer (&title) : g_strdup (_("Chart"));
+}
+
 static void
 update_description (RkChartView *self)
 {
-  g_autofree char *raw_title = NULL;
-  g_autofree char *title = NULL;
-  g_autofree char *description = NULL;
+  g_autofree char *title = display_title (self);
+  g_autofree char *description = rk_chart_describe (self->chart);
 
-  if (self->chart == NULL)
-    return;
-  raw_title = g_strdup (rk_chart_get_title (self->chart));
-  title = rk_text_sanitize_for_terminal (raw_title, RK_TEXT_SANITIZE_SINGLE_LINE);
-  description = rk_chart_describe (self->chart);
-  if (title == NULL || *title == '\0')
-    {
-      g_free (title);
-      title = g_strdup (_("Chart"));
-    }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->area),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
@@ -411,43 +401,52 @@ build_kind_switcher (RkChartView *self)
 
 typedef struct
 {
-  char         *path;
+  RkChart      *chart;
   RkChartFormat format;
   RkChartStyle  style;
 } SaveJob;
 
+static SaveJob *
+save_job_new (RkChartView   *self,
+              RkChartFormat  format)
+{
+  SaveJob *job = g_new0 (SaveJob, 1);
+
+  job->chart = g_object_ref (self->chart);
+  job->format = format;
+  job->style = current_style ();
+  return job;
+}
+
 static void
 save_job_free (SaveJob *job)
 {
-  g_free (job->path);
+  g_object_unref (job->chart);
   g_free (job);
 }
 
-static void
-save_thread (GTask        *task,
-             gpointer      source,
-             gpointer      task_data,
-             GCancellable *cancellable)
+/* An RkSaveFunc: rk_save_async() runs it in a worker thread. */
+static gboolean
+export_chart (const char    *dest,
+              gpointer       data,
+              GCancellable  *cancellable,
+              GError       **error)
 {
-  RkChartView *self = source;
-  SaveJob *job = task_data;
-  GError *error = NULL;
+  SaveJob *job = data;
 
-  if (!rk_chart_export (self->chart, job->path, job->format, EXPORT_WIDTH, EXPORT_HEIGHT, job->style, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
+  return rk_chart_export (job->chart, dest, job->format, EXPORT_WIDTH, EXPORT_HEIGHT, job->style, error);
 }
 
+/* The chart is drawn by the worker meanwhile: leave it as it is. */
 static void
 set_exporting (RkChartView *self,
                gboolean     exporting)
 {
   self->exporting = exporting;
-  /* The chart is drawn by the worker meanwhile: leave it as it is. */
   gtk_widget_set_sensitive (self->kind_dropdown, !exporting);
   gtk_widget_set_sensitive (self->series_button, !exporting);
   gtk_widget_set_sensitive (self->area, !exporting);
+  gtk_label_set_text (GTK_LABEL (self->status), exporting ? _("Saving…") : "");
 }
 
 static void
@@ -456,22 +455,14 @@ save_done_cb (GObject      *object,
               gpointer      user_data)
 {
   RkChartView *self = RK_CHART_VIEW (object);
-  SaveJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
+  g_autofree char *sentence = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error) &&
-      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  g_free (rk_save_finish (result, &sentence, NULL));
+  if (self->cancellable == NULL)
     return;   /* the view was disposed: its template children are gone */
   set_exporting (self, FALSE);
-  if (error != NULL)
-    gtk_label_set_text (GTK_LABEL (self->status), error->message);
-  else
-    {
-      g_autofree char *name = g_path_get_basename (job->path);
-      g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
-
-      gtk_label_set_text (GTK_LABEL (self->status), message);
-    }
+  if (sentence != NULL)
+    gtk_label_set_text (GTK_LABEL (self->status), sentence);
 }
 
 void
@@ -479,39 +470,14 @@ rk_chart_view_save (RkChartView   *self,
                     const char    *path,
                     RkChartFormat  format)
 {
-  g_autoptr(GTask) task = NULL;
-  SaveJob *job;
-
   g_return_if_fail (RK_IS_CHART_VIEW (self));
   g_return_if_fail (path != NULL);
 
   if (self->exporting)
     return;
-  job = g_new0 (SaveJob, 1);
-  job->path = g_strdup (path);
-  job->format = format;
-  job->style = current_style ();
-  task = g_task_new (self, self->cancellable, save_done_cb, NULL);
-  g_task_set_source_tag (task, rk_chart_view_save);
-  g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);
   set_exporting (self, TRUE);
-  gtk_label_set_text (GTK_LABEL (self->status), _("Saving…"));
-  g_task_run_in_thread (task, save_thread);
-}
-
-static void
-chosen_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  RkChartView *self = RK_CHART_VIEW (object);
-  g_autofree char *sentence = NULL;
-  g_autofree char *path = rk_save_finish (result, &sentence, NULL);
-
-  if (path != NULL)
-    rk_chart_view_save (self, path, GPOINTER_TO_INT (user_data));
-  else if (sentence != NULL)
-    gtk_label_set_text (GTK_LABEL (self->status), sentence);
+  rk_save_async (GTK_WIDGET (self), NULL, path, NULL, export_chart, save_job_new (self, format),
+                 (GDestroyNotify) save_job_free, self->cancellable, save_done_cb, NULL);
 }
 
 static void
@@ -525,16 +491,16 @@ save_action (GtkWidget  *widget,
                        : g_str_equal (kind, "pdf") ? RK_CHART_FORMAT_PDF : RK_CHART_FORMAT_PNG;
   const char *ext = format == RK_CHART_FORMAT_SVG ? "svg" : format == RK_CHART_FORMAT_PDF ? "pdf" : "png";
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autofree char *title = rk_text_sanitize_for_terminal (rk_chart_get_title (self->chart), RK_TEXT_SANITIZE_SINGLE_LINE);
-  g_autofree char *name = NULL;
+  g_autofree char *name = rk_save_file_name (rk_chart_get_title (self->chart), _("chart"), ext);
 
-  name = g_strdup_printf ("%s.%s", title != NULL && *title != '\0' ? title : _("chart"), ext);
-  g_strdelimit (name, "/\\", '_');
+  if (self->exporting)
+    return;
   gtk_file_filter_set_name (filter, format == RK_CHART_FORMAT_SVG ? _("SVG Image")
                                    : format == RK_CHART_FORMAT_PDF ? _("PDF Document") : _("PNG Image"));
   gtk_file_filter_add_suffix (filter, ext);
-  rk_save_async (widget, _("Save Chart"), name, filter, NULL, NULL, NULL, self->cancellable,
-                 chosen_cb, GINT_TO_POINTER (format));
+  set_exporting (self, TRUE);
+  rk_save_async (widget, _("Save Chart"), name, filter, export_chart, save_job_new (self, format),
+                 (GDestroyNotify) save_job_free, self->cancellable, save_done_cb, NULL);
 }
 
 /* The chart as an image on the clipboard, drawn as Save as PNG draws it
@@ -570,52 +536,9 @@ open_window_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
 {
-  RkChartView *self = RK_CHART_VIEW (widget);
-  g_autofree char *title = rk_text_sanitize_for_terminal (rk_chart_get_title (self->chart),
-                                                          RK_TEXT_SANITIZE_SINGLE_LINE);
+  g_autofree char *title = display_title (RK_CHART_VIEW (widget));
 
-  rk_result_window_present (rk_chart_view_new (self->chart),
-                            title != NULL && *title != '\0' ? title : _("Chart"), widget);
-}
-
-static void
-apply_compact (RkChartView *self)
-{
-  gtk_widget_set_visible (self->toolbar, !self->compact);
-  gtk_widget_set_visible (self->open_button, self->compact);
-  gtk_widget_set_visible (self->copy_button, self->compact);
-  if (self->compact)
-    {
-      gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area), COMPACT_HEIGHT);
-      gtk_widget_set_vexpand (self->area, FALSE);
-    }
-  else
-    {
-      gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area), FULL_MIN_HEIGHT);
-      gtk_widget_set_vexpand (self->area, TRUE);
-    }
-}
-
-static void
-rk_chart_view_constructed (GObject *object)
-{
-  RkChartView *self = RK_CHART_VIEW (object);
-  GtkWidget *menu_buttons[] = { self->kind_dropdown, self->series_button, self->save_button };
-
-  G_OBJECT_CLASS (rk_chart_view_parent_class)->constructed (object);
-
-  g_return_if_fail (RK_IS_CHART (self->chart));
-
-  build_kind_switcher (self);
-  gtk_widget_set_visible (self->series_button, rk_chart_get_n_series (self->chart) > 1);
-  /* The menu buttons' own toggles and popovers carry no name in GTK 4.8. */
-  for (guint i = 0; i < G_N_ELEMENTS (menu_buttons); i++)
-    for (GtkWidget *child = gtk_widget_get_first_child (menu_buttons[i]); child != NULL;
-         child = gtk_widget_get_next_sibling (child))
-      rk_a11y_name_tree (child);
-
-  update_description (self);
-  self->changed_handler = g_signal_connect (self->chart, "changed", G_CALLBACK (chart_changed_cb), self);
+  rk_result_window_present (rk_chart_view_new (RK_CHART_VIEW (widget)->chart), title, widget);
 }
 
 static void
@@ -646,66 +569,13 @@ rk_chart_view_finalize (GObject *object)
 }
 
 static void
-rk_chart_view_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  RkChartView *self = RK_CHART_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CHART:
-      g_value_set_object (value, self->chart);
-      break;
-    case PROP_COMPACT:
-      g_value_set_boolean (value, self->compact);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-rk_chart_view_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  RkChartView *self = RK_CHART_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CHART:
-      self->chart = g_value_dup_object (value);
-      break;
-    case PROP_COMPACT:
-      rk_chart_view_set_compact (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 rk_chart_view_class_init (RkChartViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->constructed = rk_chart_view_constructed;
   object_class->dispose = rk_chart_view_dispose;
   object_class->finalize = rk_chart_view_finalize;
-  object_class->get_property = rk_chart_view_get_property;
-  object_class->set_property = rk_chart_view_set_property;
-
-  properties[PROP_CHART] =
-    g_param_spec_object ("chart", NULL, NULL, RK_TYPE_CHART,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_COMPACT] =
-    g_param_spec_boolean ("compact", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "chart.save", "s", save_action);
   gtk_widget_class_install_action (widget_class, "chart.open-window", NULL, open_window_action);
@@ -750,8 +620,26 @@ rk_chart_view_init (RkChartView *self)
 GtkWidget *
 rk_chart_view_new (RkChart *chart)
 {
+  RkChartView *self;
+  GtkWidget *menu_buttons[3];
+
   g_return_val_if_fail (RK_IS_CHART (chart), NULL);
-  return g_object_new (RK_TYPE_CHART_VIEW, "chart", chart, NULL);
+
+  self = g_object_new (RK_TYPE_CHART_VIEW, NULL);
+  self->chart = g_object_ref (chart);
+  build_kind_switcher (self);
+  gtk_widget_set_visible (self->series_button, rk_chart_get_n_series (chart) > 1);
+  /* The menu buttons' own toggles and popovers carry no name in GTK 4.8. */
+  menu_buttons[0] = self->kind_dropdown;
+  menu_buttons[1] = self->series_button;
+  menu_buttons[2] = self->save_button;
+  for (guint i = 0; i < G_N_ELEMENTS (menu_buttons); i++)
+    for (GtkWidget *child = gtk_widget_get_first_child (menu_buttons[i]); child != NULL;
+         child = gtk_widget_get_next_sibling (child))
+      rk_a11y_name_tree (child);
+  update_description (self);
+  self->changed_handler = g_signal_connect (chart, "changed", G_CALLBACK (chart_changed_cb), self);
+  return GTK_WIDGET (self);
 }
 
 gboolean
@@ -767,12 +655,13 @@ rk_chart_view_set_compact (RkChartView *self,
 {
   g_return_if_fail (RK_IS_CHART_VIEW (self));
 
-  compact = !!compact;
-  if (self->compact == compact)
-    return;
-  self->compact = compact;
-  apply_compact (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPACT]);
+  self->compact = !!compact;
+  gtk_widget_set_visible (self->toolbar, !self->compact);
+  gtk_widget_set_visible (self->open_button, self->compact);
+  gtk_widget_set_visible (self->copy_button, self->compact);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area),
+                                       self->compact ? COMPACT_HEIGHT : FULL_MIN_HEIGHT);
+  gtk_widget_set_vexpand (self->area, !self->compact);
 }
 
 const char *

@@ -99,19 +99,6 @@ zoom_action (GtkWidget  *widget,
 /* ---------------------------------------------------------------- save */
 
 static void
-save_done_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  RkFigureViewer *self = RK_FIGURE_VIEWER (object);
-  g_autofree char *sentence = NULL;
-
-  g_free (rk_save_finish (result, &sentence, NULL));
-  gtk_widget_set_sensitive (self->save_button, TRUE);
-  rk_save_toast (GTK_WIDGET (self), sentence);
-}
-
-static void
 save_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
@@ -124,10 +111,9 @@ save_action (GtkWidget  *widget,
     return;
   base = g_path_get_basename (self->rel_path);
   name = rk_text_sanitize_for_terminal (base, RK_TEXT_SANITIZE_SINGLE_LINE);
-  gtk_widget_set_sensitive (self->save_button, FALSE);
   rk_save_async (widget, _("Save Figure"), name, NULL, rk_save_workspace_file,
                  rk_save_source_new (self->workspace, self->rel_path), (GDestroyNotify) rk_save_source_free,
-                 self->cancellable, save_done_cb, NULL);
+                 self->cancellable, rk_save_toast_cb, NULL);
 }
 
 static void

@@ -491,24 +491,6 @@ clear_blocks (RkMarkdownView *self)
   self->n_final = 0;
 }
 
-/* Whether @text holds what rk_text_sanitize_for_terminal() changes: C0
- * controls but tab and newline, DEL, C1 controls, bidi overrides. */
-static gboolean
-needs_cleaning (const char *text)
-{
-  for (const guchar *p = (const guchar *) text; *p; p++)
-    {
-      if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
-        return TRUE;
-      if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-        return TRUE;
-      if (p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
-                           (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)))
-        return TRUE;
-    }
-  return FALSE;
-}
-
 static void
 render (RkMarkdownView *self,
         const char     *text)
@@ -523,7 +505,7 @@ render (RkMarkdownView *self,
     text = "";
   /* A model's text may carry terminal escapes or bidi overrides: shown as
    * the plain text they stand for (rarely needed, so checked first). */
-  if (needs_cleaning (text))
+  if (!rk_text_is_terminal_safe (text))
     text = clean = rk_text_sanitize_for_terminal (text, RK_TEXT_SANITIZE_DEFAULT);
   len = strlen (text);
   self->pending = FALSE;
@@ -610,53 +592,45 @@ rk_markdown_view_set_entry (RkMarkdownView    *self,
     render (self, "");
 }
 
-/* What the view should show now: its entry's text when it follows one (a
- * change may still wait for the next frame), else the text it was given. */
-static char *
-current_text (RkMarkdownView *self)
+/* Every block built again from what the view should show now: its entry's
+ * text when it follows one (a change may still wait for the next frame:
+ * rendering the old text would drop it, as render() clears the pending
+ * change), else the text it was given. */
+static void
+render_afresh (RkMarkdownView *self)
 {
-  if (self->entry != NULL)
-    return g_strdup (rk_transcript_entry_get_text (self->entry));
-  return g_strdup (self->text->str);
+  g_autofree char *text = g_strdup (self->entry != NULL ? rk_transcript_entry_get_text (self->entry)
+                                                        : self->text->str);
+
+  clear_blocks (self);
+  g_string_truncate (self->text, 0);
+  render (self, text);
 }
 
 void
 rk_markdown_view_set_trace_index (RkMarkdownView *self,
                                   RkTraceIndex   *index)
 {
-  g_autofree char *text = NULL;
-
   g_return_if_fail (RK_IS_MARKDOWN_VIEW (self));
 
   g_clear_pointer (&self->trace, rk_trace_index_free);
   self->trace = index;
-  /* Every label shows its numbers marked (or not) again, with the text
-   * that came in since the last frame: rendering the old text would drop
-   * it (render() clears the pending change). */
-  text = current_text (self);
-  clear_blocks (self);
-  g_string_truncate (self->text, 0);
-  render (self, text);
+  /* Every label shows its numbers marked (or not) again. */
+  render_afresh (self);
 }
 
 void
 rk_markdown_view_set_fold_python (RkMarkdownView *self,
                                   gboolean        fold)
 {
-  g_autofree char *text = NULL;
-
   g_return_if_fail (RK_IS_MARKDOWN_VIEW (self));
 
   fold = !!fold;
   if (self->fold_python == fold)
     return;
   self->fold_python = fold;
-  /* Everything shown changes shape: render afresh (with any text that
-   * came in since the last frame). */
-  text = current_text (self);
-  clear_blocks (self);
-  g_string_truncate (self->text, 0);
-  render (self, text);
+  /* Everything shown changes shape. */
+  render_afresh (self);
 }
 
 guint

@@ -67,6 +67,7 @@ refresh (RkOutputView *self)
   const char *text = self->entry ? rk_transcript_entry_get_text (self->entry) : self->text;
   gsize len, shown;
   g_autofree char *head = NULL;
+  const char *cut;
 
   if (text == NULL)
     text = "";
@@ -92,17 +93,14 @@ refresh (RkOutputView *self)
   /* Say what is not shown: past the view's own cap once expanded, or what
    * the transcript cut from a flood of output. */
   if (self->expanded && self->capped)
-    {
-      gtk_label_set_text (self->truncated_label, _("Only the first 256 KiB of the output are shown here."));
-      gtk_widget_set_visible (GTK_WIDGET (self->truncated_label), TRUE);
-    }
+    cut = _("Only the first 256 KiB of the output are shown here.");
   else if (self->entry != NULL && rk_transcript_entry_get_truncated (self->entry) && !self->capped)
-    {
-      gtk_label_set_text (self->truncated_label, _("The output was longer; Reckon kept the first mebibyte."));
-      gtk_widget_set_visible (GTK_WIDGET (self->truncated_label), TRUE);
-    }
+    cut = _("The output was longer; Reckon kept the first mebibyte.");
   else
-    gtk_widget_set_visible (GTK_WIDGET (self->truncated_label), FALSE);
+    cut = NULL;
+  if (cut != NULL)
+    gtk_label_set_text (self->truncated_label, cut);
+  gtk_widget_set_visible (GTK_WIDGET (self->truncated_label), cut != NULL);
   if (self->is_stderr)
     gtk_widget_add_css_class (GTK_WIDGET (self->output), "rk-stderr");
   else

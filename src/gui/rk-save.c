@@ -9,6 +9,7 @@
 
 #include "rk-export.h"
 #include "rk-save.h"
+#include "rk-text.h"
 
 typedef struct
 {
@@ -42,6 +43,19 @@ save_thread (GTask        *task,
     g_task_return_error (task, error);
 }
 
+/* Runs @func on the destination in a thread, or, without one, hands the
+ * destination back at once. */
+static void
+save_to (GTask *task)
+{
+  SaveData *d = g_task_get_task_data (task);
+
+  if (d->func == NULL)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_run_in_thread (task, save_thread);
+}
+
 static void
 response_cb (GtkNativeDialog *dialog,
              int              response,
@@ -60,10 +74,8 @@ response_cb (GtkNativeDialog *dialog,
   else if (d->dest == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s",
                              _("Results can only be saved to a local folder."));
-  else if (d->func == NULL)
-    g_task_return_boolean (task, TRUE);
   else
-    g_task_run_in_thread (task, save_thread);
+    save_to (task);
   g_object_unref (task);
 }
 
@@ -85,7 +97,7 @@ rk_save_async (GtkWidget           *widget,
   GTask *task;
 
   g_return_if_fail (GTK_IS_WIDGET (widget));
-  g_return_if_fail (title != NULL);
+  g_return_if_fail (title != NULL || (name != NULL && func != NULL));
 
   d = g_new0 (SaveData, 1);
   d->func = func;
@@ -95,6 +107,13 @@ rk_save_async (GtkWidget           *widget,
   g_task_set_source_tag (task, rk_save_async);
   g_task_set_task_data (task, d, (GDestroyNotify) save_data_free);
 
+  if (title == NULL)
+    {
+      d->dest = g_strdup (name);
+      save_to (task);
+      g_object_unref (task);
+      return;
+    }
   root = gtk_widget_get_root (widget);
   dialog = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                         name != NULL ? GTK_FILE_CHOOSER_ACTION_SAVE
@@ -135,6 +154,17 @@ rk_save_finish (GAsyncResult  *result,
   if (sentence != NULL && d->func != NULL)
     *sentence = g_strdup_printf (_("Saved “%s”"), name);
   return g_strdup (d->dest);
+}
+
+char *
+rk_save_file_name (const char *title,
+                   const char *fallback,
+                   const char *ext)
+{
+  g_autofree char *line = rk_text_sanitize_for_terminal (title, RK_TEXT_SANITIZE_SINGLE_LINE);
+  char *name = g_strdup_printf ("%s.%s", line != NULL && *line != '\0' ? line : fallback, ext);
+
+  return g_strdelimit (name, "/\\", '_');
 }
 
 gboolean
@@ -199,4 +229,15 @@ rk_save_toast (GtkWidget  *widget,
     overlay = GTK_WIDGET (find_overlay (GTK_WIDGET (root)));
   if (overlay != NULL)
     adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (sentence));
+}
+
+void
+rk_save_toast_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autofree char *sentence = NULL;
+
+  g_free (rk_save_finish (result, &sentence, NULL));
+  rk_save_toast (GTK_WIDGET (source), sentence);
 }

@@ -19,7 +19,8 @@ typedef gboolean (*RkSaveFunc) (const char    *dest,
 /* Asks for a file name (@name suggested) or, with @name NULL, a folder,
  * in a chooser titled @title over @widget's window (@filter may be NULL);
  * then runs @func (may be NULL: the caller writes) with @data, freed with
- * @destroy once done. */
+ * @destroy once done. With @title NULL nothing is asked: @func writes to
+ * @name, a local path. */
 void     rk_save_async  (GtkWidget           *widget,
                          const char          *title,
                          const char          *name,
@@ -38,6 +39,12 @@ void     rk_save_async  (GtkWidget           *widget,
 char    *rk_save_finish (GAsyncResult        *result,
                          char               **sentence,
                          GError             **error);
+
+/* The name to suggest for saving @title (NULL or empty: @fallback) as a
+ * file ending in .@ext: one line, no folder separators. */
+char    *rk_save_file_name (const char          *title,
+                            const char          *fallback,
+                            const char          *ext);
 
 /* What rk_save_workspace_file() copies: @rel_path beneath @workspace. */
 typedef struct
@@ -60,5 +67,9 @@ gboolean rk_save_workspace_file (const char    *dest,
 /* Shows @sentence in the toast overlay of @widget's window (NULL: nothing). */
 void     rk_save_toast  (GtkWidget           *widget,
                          const char          *sentence);
+/* A callback for rk_save_async() that shows its sentence that way. */
+void     rk_save_toast_cb (GObject             *source,
+                           GAsyncResult        *result,
+                           gpointer             user_data);
 
 G_END_DECLS

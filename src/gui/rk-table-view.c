@@ -13,7 +13,6 @@
 #include "rk-text.h"
 
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 
 /* Above this many rows a sort shows its progress. */
 #define BIG_TABLE_ROWS 100000
@@ -50,12 +49,10 @@ struct _RkTableView
   GtkWidget          *box;
   GtkWidget          *toolbar;
   GtkWidget          *title_label;
-  GtkWidget          *status_label;
+  GtkLabel           *status_label;  /* the compact view's footer shows it too */
   GtkWidget          *spinner;
-  GtkWidget          *filter_entry;
   GtkWidget          *scrolled;
   GtkWidget          *column_view;
-  GtkWidget          *footer;
   GtkWidget          *footer_box;
   GtkWidget          *save_button;
   GtkWidget          *open_button;
@@ -85,15 +82,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-enum {
-  PROP_0,
-  PROP_TABLE,
-  PROP_COMPACT,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 /* --------------------------------------------------------------- cells */
 
@@ -156,15 +144,11 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
 
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  if (column_is_numeric (rk_table_get_column_type (self->table, column)))
-    {
-      /* right-aligned, without Adwaita's .numeric (tabular figures): that
-       * font feature made every row bound while scrolling about twice as
-       * slow to shape (bench-table-scroll) */
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-    }
-  else
-    gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  /* numbers right-aligned, without Adwaita's .numeric (tabular figures):
+   * that font feature made every row bound while scrolling about twice as
+   * slow to shape (bench-table-scroll) */
+  gtk_label_set_xalign (GTK_LABEL (label),
+                        column_is_numeric (rk_table_get_column_type (self->table, column)) ? 1.0 : 0.0);
   g_signal_connect (label, "query-tooltip", G_CALLBACK (cell_tooltip_cb), NULL);
   /* not gtk_widget_set_tooltip_text(): that asks the display server where
    * the pointer is, a round trip for each cell bound while scrolling */
@@ -268,8 +252,7 @@ update_status (RkTableView *self)
                                      g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)),
                                      self->compact ? RK_ROWS_FIRST
                                      : self->filter_text != NULL ? RK_ROWS_FILTERED : RK_ROWS_ALL);
-  gtk_label_set_text (GTK_LABEL (self->status_label), text);
-  gtk_label_set_text (GTK_LABEL (self->footer), text);
+  gtk_label_set_text (self->status_label, text);
 }
 
 static void
@@ -277,11 +260,8 @@ set_sorting (RkTableView *self,
              gboolean     sorting)
 {
   self->sorting = sorting;
-  if (sorting && rk_table_get_n_rows (self->table) >= BIG_TABLE_ROWS)
-    gtk_spinner_start (GTK_SPINNER (self->spinner));
-  else
-    gtk_spinner_stop (GTK_SPINNER (self->spinner));
-  gtk_widget_set_visible (self->spinner, gtk_spinner_get_spinning (GTK_SPINNER (self->spinner)));
+  gtk_spinner_set_spinning (GTK_SPINNER (self->spinner),
+                            sorting && rk_table_get_n_rows (self->table) >= BIG_TABLE_ROWS);
   gtk_accessible_update_state (GTK_ACCESSIBLE (self->column_view),
                                GTK_ACCESSIBLE_STATE_BUSY, sorting, -1);
   update_status (self);
@@ -481,29 +461,19 @@ rk_table_view_get_selection_tsv (RkTableView *self)
   return selection_tsv (self, -1);
 }
 
+/* table.copy: every column; table.copy-column (u): that one. */
 static void
 copy_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
   RkTableView *self = RK_TABLE_VIEW (widget);
-  g_autofree char *tsv = rk_table_view_get_selection_tsv (self);
-
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), tsv);
-}
-
-static void
-copy_column_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  RkTableView *self = RK_TABLE_VIEW (widget);
-  guint column = g_variant_get_uint32 (parameter);
+  guint column = parameter != NULL ? g_variant_get_uint32 (parameter) : G_MAXUINT;
   g_autofree char *tsv = NULL;
 
-  if (column >= rk_table_get_n_columns (self->table))
+  if (parameter != NULL && column >= rk_table_get_n_columns (self->table))
     return;
-  tsv = selection_tsv (self, (int) column);
+  tsv = selection_tsv (self, parameter != NULL ? (int) column : -1);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), tsv);
 }
 
@@ -537,11 +507,14 @@ sort_column_action (GtkWidget  *widget,
 
 typedef struct
 {
-  RkTableView         *self;
+  RkTableView         *self;             /* until the rows are known */
+  RkTable             *table;
   RkTableExportFormat  format;
-  GFile               *file;
-  GOutputStream       *stream;
+  const char          *title;            /* of the file chooser; NULL: write to @name */
+  char                *name;
+  GtkFileFilter       *filter;
   gboolean             open_after;
+  GBytes              *rows;             /* NULL: every row */
   gulong               pending_handler;  /* waiting for the filter to finish */
 } ExportJob;
 
@@ -551,19 +524,29 @@ export_job_free (ExportJob *job)
   if (job->pending_handler != 0 && job->self->filter_model != NULL)
     g_clear_signal_handler (&job->pending_handler, job->self->filter_model);
   g_clear_object (&job->self);
-  g_clear_object (&job->file);
-  g_clear_object (&job->stream);
+  g_clear_object (&job->table);
+  g_free (job->name);
+  g_clear_object (&job->filter);
+  g_clear_pointer (&job->rows, g_bytes_unref);
   g_free (job);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExportJob, export_job_free)
-
-static void
-show_message (RkTableView *self,
-              const char  *message)
+/* An RkSaveFunc: rk_save_async() runs it in a worker thread. */
+static gboolean
+export_rows (const char    *dest,
+             gpointer       data,
+             GCancellable  *cancellable,
+             GError       **error)
 {
-  gtk_label_set_text (GTK_LABEL (self->status_label), message);
-  gtk_label_set_text (GTK_LABEL (self->footer), message);
+  ExportJob *job = data;
+  g_autoptr(GFile) file = g_file_new_for_path (dest);
+  g_autoptr(GFileOutputStream) out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                                     cancellable, error);
+
+  return out != NULL &&
+         rk_table_export_rows (job->table, job->format, job->rows, G_OUTPUT_STREAM (out),
+                               cancellable, error) &&
+         g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, error);
 }
 
 static void
@@ -575,99 +558,61 @@ launch_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!g_app_info_launch_default_for_uri_finish (result, &error))
-    show_message (self, _("No spreadsheet app could open the table."));
+    gtk_label_set_text (self->status_label, _("No spreadsheet app could open the table."));
 }
 
 static void
-close_done_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
+exported_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
 {
-  g_autoptr(ExportJob) job = user_data;
-  g_autoptr(GError) error = NULL;
-  RkTableView *self = job->self;
+  RkTableView *self = RK_TABLE_VIEW (object);
+  g_autofree char *sentence = NULL;
+  g_autofree char *path = rk_save_finish (result, &sentence, NULL);
+  g_autoptr(GFile) file = path != NULL ? g_file_new_for_path (path) : NULL;
 
-  if (!g_output_stream_close_finish (G_OUTPUT_STREAM (object), result, &error))
+  if (file != NULL && GPOINTER_TO_INT (user_data))
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_message (self, _("The file could not be written."));
-      return;
-    }
+      g_autofree char *uri = g_file_get_uri (file);
 
-  if (job->open_after)
-    {
-      g_autofree char *uri = g_file_get_uri (job->file);
-
-      g_app_info_launch_default_for_uri_async (uri, NULL, NULL, launch_done_cb,
-                                               g_object_ref (self));
+      g_app_info_launch_default_for_uri_async (uri, NULL, NULL, launch_done_cb, g_object_ref (self));
       update_status (self);
     }
+  else if (sentence != NULL)
+    gtk_label_set_text (self->status_label, sentence);
   else
-    {
-      g_autofree char *name = g_file_get_basename (job->file);
-      g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
-
-      show_message (self, message);
-    }
-  g_signal_emit (self, signals[SIGNAL_SAVED], 0, job->file);
+    update_status (self);   /* the file chooser was dismissed */
+  if (file != NULL)
+    g_signal_emit (self, signals[SIGNAL_SAVED], 0, file);
 }
 
-static void
-export_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(ExportJob) job = user_data;
-  g_autoptr(GError) error = NULL;
-  RkTableView *self = job->self;
-
-  if (!rk_table_export_finish (RK_TABLE (object), result, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_message (self, error->message);
-      return;
-    }
-  {
-    GOutputStream *out = job->stream;
-
-    g_output_stream_close_async (out, G_PRIORITY_DEFAULT, self->export_cancellable,
-                                 close_done_cb, g_steal_pointer (&job));
-  }
-}
-
-/* The physical rows the filter shows, in the order shown; NULL (every row)
- * without a filter. */
-static GBytes *
-shown_rows (RkTableView *self)
-{
-  GListModel *model = G_LIST_MODEL (self->filter_model);
-  guint n = g_list_model_get_n_items (model);
-  guint32 *rows;
-
-  if (self->filter_text == NULL)
-    return NULL;
-  rows = g_new (guint32, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(RkTableRow) row = g_list_model_get_item (model, i);
-
-      rows[i] = rk_table_row_get_index (row);
-    }
-  return g_bytes_new_take (rows, (gsize) n * sizeof (guint32));
-}
-
+/* Writes what the filter shows, in the order shown (every row without a
+ * filter); takes @job. */
 static void
 export_shown_rows (ExportJob *job)
 {
-  RkTableView *self = job->self;
-  g_autoptr(GBytes) rows = shown_rows (self);
-  /* not job->… in the same call that hands job on: the order is unspecified */
-  RkTableExportFormat format = job->format;
-  GOutputStream *out = job->stream;
+  /* nothing of the GUI goes into the worker with @job */
+  RkTableView *self = g_steal_pointer (&job->self);
+  g_autoptr(GtkFileFilter) filter = g_steal_pointer (&job->filter);
+  GListModel *model = G_LIST_MODEL (self->filter_model);
+  guint n = g_list_model_get_n_items (model);
 
-  rk_table_export_rows_async (self->table, format, rows, out,
-                              self->export_cancellable, NULL, NULL, NULL,
-                              export_done_cb, job);
+  if (self->filter_text != NULL)
+    {
+      guint32 *rows = g_new (guint32, MAX (n, 1));
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(RkTableRow) row = g_list_model_get_item (model, i);
+
+          rows[i] = rk_table_row_get_index (row);
+        }
+      job->rows = g_bytes_new_take (rows, (gsize) n * sizeof (guint32));
+    }
+  rk_save_async (GTK_WIDGET (self), job->title, job->name, filter, export_rows, job,
+                 (GDestroyNotify) export_job_free, self->export_cancellable, exported_cb,
+                 GINT_TO_POINTER (job->open_after));
+  g_object_unref (self);
 }
 
 static void
@@ -681,24 +626,28 @@ filter_settled_cb (GtkFilterListModel *model,
   export_shown_rows (job);
 }
 
+/* Asks where in a chooser titled @title (@name suggested, @filter) or,
+ * with @title NULL, writes to @name, a path. */
 static void
-replace_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+start_export (RkTableView         *self,
+              RkTableExportFormat  format,
+              const char          *title,
+              const char          *name,
+              GtkFileFilter       *filter,
+              gboolean             open_after)
 {
-  g_autoptr(ExportJob) job = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFileOutputStream) stream = g_file_replace_finish (G_FILE (object), result, &error);
-  RkTableView *self = job->self;
+  ExportJob *job = g_new0 (ExportJob, 1);
 
-  if (stream == NULL)
-    {
-      show_message (self, _("The file could not be written."));
-      g_debug ("%s", error->message);
-      return;
-    }
-  show_message (self, _("Saving…"));
-  job->stream = G_OUTPUT_STREAM (g_steal_pointer (&stream));
+  job->self = g_object_ref (self);
+  job->table = g_object_ref (self->table);
+  job->format = format;
+  job->title = title;
+  job->name = g_strdup (name);
+  job->filter = filter != NULL ? g_object_ref (filter) : NULL;
+  job->open_after = open_after;
+  if (self->export_cancellable == NULL)
+    self->export_cancellable = g_cancellable_new ();
+  gtk_label_set_text (self->status_label, _("Saving…"));
   if (self->filter_text != NULL)
     {
       /* Save what the filter shows (issue 17: 8 rows were saved while 3
@@ -708,54 +657,10 @@ replace_done_cb (GObject      *object,
         {
           job->pending_handler = g_signal_connect (self->filter_model, "notify::pending",
                                                    G_CALLBACK (filter_settled_cb), job);
-          g_steal_pointer (&job);
           return;
         }
     }
-  export_shown_rows (g_steal_pointer (&job));
-}
-
-static void
-start_export (RkTableView         *self,
-              RkTableExportFormat  format,
-              GFile               *file,
-              gboolean             open_after)
-{
-  ExportJob *job = g_new0 (ExportJob, 1);
-
-  job->self = g_object_ref (self);
-  job->format = format;
-  job->file = g_object_ref (file);
-  job->open_after = open_after;
-  if (self->export_cancellable == NULL)
-    self->export_cancellable = g_cancellable_new ();
-  g_file_replace_async (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                        G_PRIORITY_DEFAULT, self->export_cancellable,
-                        replace_done_cb, job);
-}
-
-static void
-chosen_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  RkTableView *self = RK_TABLE_VIEW (object);
-  g_autofree char *sentence = NULL;
-  g_autofree char *path = rk_save_finish (result, &sentence, NULL);
-
-  if (path != NULL)
-    {
-      g_autoptr(GFile) file = g_file_new_for_path (path);
-      start_export (self, GPOINTER_TO_INT (user_data), file, FALSE);
-    }
-  else if (sentence != NULL)
-    show_message (self, sentence);
-}
-
-static const char *
-suggested_base_name (RkTableView *self)
-{
-  return self->title != NULL && self->title[0] != '\0' ? self->title : _("table");
+  export_shown_rows (job);
 }
 
 static void
@@ -764,44 +669,34 @@ save_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   RkTableView *self = RK_TABLE_VIEW (widget);
-  const char *kind = g_variant_get_string (parameter, NULL);
-  RkTableExportFormat format = g_str_equal (kind, "xlsx") ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV;
-  gboolean xlsx = format == RK_TABLE_EXPORT_XLSX;
-  g_autofree char *name = g_strconcat (suggested_base_name (self), xlsx ? ".xlsx" : ".csv", NULL);
+  gboolean xlsx = g_str_equal (g_variant_get_string (parameter, NULL), "xlsx");
+  g_autofree char *name = rk_save_file_name (self->title, _("table"), xlsx ? "xlsx" : "csv");
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
   gtk_file_filter_set_name (filter, xlsx ? _("Excel Workbook") : _("CSV File"));
   gtk_file_filter_add_suffix (filter, xlsx ? "xlsx" : "csv");
-  rk_save_async (widget, xlsx ? _("Save Table as XLSX") : _("Save Table as CSV"), name, filter,
-                 NULL, NULL, NULL, NULL, chosen_cb, GINT_TO_POINTER (format));
+  start_export (RK_TABLE_VIEW (widget), xlsx ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV,
+                xlsx ? _("Save Table as XLSX") : _("Save Table as CSV"), name, filter, FALSE);
 }
 
 /* GtkFileLauncher is GTK 4.10: save a copy in the cache and hand its URI to
- * the default app. */
+ * the default app (a CSV file past XLSX's row limit). */
 static void
 open_external_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
   RkTableView *self = RK_TABLE_VIEW (widget);
+  gboolean xlsx = rk_table_get_n_rows (self->table) < RK_TABLE_XLSX_MAX_ROWS;
   g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "reckon", "opened", NULL);
-  g_autofree char *name = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GFile) file = NULL;
+  g_autofree char *base = rk_save_file_name (self->title, _("table"), xlsx ? "xlsx" : "csv");
+  g_autofree char *name = g_strdup_printf ("%" G_GINT64_FORMAT "-%s", g_get_real_time () / G_USEC_PER_SEC, base);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
 
   if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      show_message (self, _("The table could not be saved for opening."));
-      return;
-    }
-  name = g_strdup_printf ("%s-%" G_GINT64_FORMAT ".xlsx", suggested_base_name (self),
-                          g_get_real_time () / G_USEC_PER_SEC);
-  g_strdelimit (name, "/\\", '_');
-  path = g_build_filename (dir, name, NULL);
-  file = g_file_new_for_path (path);
-  start_export (self, rk_table_get_n_rows (self->table) < RK_TABLE_XLSX_MAX_ROWS
-                      ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV,
-                file, TRUE);
+    gtk_label_set_text (self->status_label, _("The table could not be saved for opening."));
+  else
+    start_export (self, xlsx ? RK_TABLE_EXPORT_XLSX : RK_TABLE_EXPORT_CSV, NULL, path, NULL, TRUE);
 }
 
 GtkWindow *
@@ -833,26 +728,12 @@ column_width (RkTableView       *self,
               RkTableColumnType  type)
 {
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), title);
-  int header = 0, content;
+  int header = 0;
+  int content = type == RK_TABLE_COLUMN_BOOL ? 60
+              : column_is_numeric (type) ? 110
+              : type == RK_TABLE_COLUMN_DATETIME ? 160 : 180;
 
   pango_layout_get_pixel_size (layout, &header, NULL);
-  switch (type)
-    {
-    case RK_TABLE_COLUMN_BOOL:
-      content = 60;
-      break;
-    case RK_TABLE_COLUMN_INT64:
-    case RK_TABLE_COLUMN_FLOAT64:
-      content = 110;
-      break;
-    case RK_TABLE_COLUMN_DATETIME:
-      content = 160;
-      break;
-    case RK_TABLE_COLUMN_STRING:
-    default:
-      content = 180;
-      break;
-    }
   return CLAMP (MAX (header + 36, content), 60, 320);
 }
 
@@ -871,7 +752,9 @@ add_column (RkTableView *self,
   g_autofree char *name = rk_text_sanitize_for_terminal (rk_table_get_column_name (self->table, c),
                                                          RK_TEXT_SANITIZE_SINGLE_LINE);
   g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenuItem) item = NULL;
+  g_autofree char *sort_up = g_strdup_printf ("table.sort-column((uint32 %u, true))", c);
+  g_autofree char *sort_down = g_strdup_printf ("table.sort-column((uint32 %u, false))", c);
+  g_autofree char *copy = g_strdup_printf ("table.copy-column(uint32 %u)", c);
   ProbeData *probe = g_new0 (ProbeData, 1);
   int width;
 
@@ -894,17 +777,9 @@ add_column (RkTableView *self,
   sorter = GTK_SORTER (gtk_custom_sorter_new (probe_compare_cb, probe, g_free));
   gtk_column_view_column_set_sorter (column, sorter);
 
-  item = g_menu_item_new (_("Sort _Ascending"), NULL);
-  g_menu_item_set_action_and_target (item, "table.sort-column", "(ub)", c, TRUE);
-  g_menu_append_item (menu, item);
-  g_clear_object (&item);
-  item = g_menu_item_new (_("Sort _Descending"), NULL);
-  g_menu_item_set_action_and_target (item, "table.sort-column", "(ub)", c, FALSE);
-  g_menu_append_item (menu, item);
-  g_clear_object (&item);
-  item = g_menu_item_new (_("_Copy Column"), NULL);
-  g_menu_item_set_action_and_target (item, "table.copy-column", "u", c);
-  g_menu_append_item (menu, item);
+  g_menu_append (menu, _("Sort _Ascending"), sort_up);
+  g_menu_append (menu, _("Sort _Descending"), sort_down);
+  g_menu_append (menu, _("_Copy Column"), copy);
   gtk_column_view_column_set_header_menu (column, G_MENU_MODEL (menu));
 
   g_object_set_data (G_OBJECT (column), "rk-column", GUINT_TO_POINTER (c));
@@ -953,21 +828,6 @@ add_first_columns (RkTableView *self)
 }
 
 static void
-apply_compact (RkTableView *self)
-{
-  apply_rows (self);
-  gtk_widget_set_visible (self->toolbar, !self->compact);
-  gtk_widget_set_visible (self->footer_box, self->compact);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), self->compact);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled),
-                                              self->compact ? COMPACT_MAX_HEIGHT : -1);
-  gtk_widget_set_vexpand (self->scrolled, !self->compact);
-  if (self->compact)
-    gtk_search_entry_set_key_capture_widget (GTK_SEARCH_ENTRY (self->filter_entry), NULL);
-  update_status (self);
-}
-
-static void
 update_accessible_name (RkTableView *self)
 {
   const char *name = self->title != NULL ? self->title : _("Table");
@@ -990,34 +850,6 @@ create_save_popup_cb (GtkMenuButton *button,
     return;
   gtk_menu_button_set_menu_model (button, self->save_menu);
   rk_menu_button_quiet_tooltip (button);
-}
-
-static void
-rk_table_view_constructed (GObject *object)
-{
-  RkTableView *self = RK_TABLE_VIEW (object);
-
-  G_OBJECT_CLASS (rk_table_view_parent_class)->constructed (object);
-
-  g_return_if_fail (RK_IS_TABLE (self->table));
-
-  /* Model chain: table → slice (compact, or the rows revealed so far) →
-   * filter → selection. The slice is cut before the view sees it: a list
-   * view makes its rows as soon as it has a model, rooted or not. */
-  self->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (self->table)), 0,
-                                          self->compact ? RK_TABLE_VIEW_COMPACT_ROWS : self->revealed);
-  self->filter = GTK_FILTER (gtk_custom_filter_new (filter_match_cb, self, NULL));
-  self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->slice)), NULL);
-  gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
-  g_signal_connect (self->filter_model, "items-changed", G_CALLBACK (n_items_changed_cb), self);
-  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
-  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (self->selection));
-  add_first_columns (self);
-  g_signal_connect (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)), "changed",
-                    G_CALLBACK (sorter_changed_cb), self);
-
-  update_accessible_name (self);
-  apply_compact (self);
 }
 
 static void
@@ -1059,69 +891,13 @@ rk_table_view_finalize (GObject *object)
 }
 
 static void
-rk_table_view_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  RkTableView *self = RK_TABLE_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_TABLE:
-      g_value_set_object (value, self->table);
-      break;
-    case PROP_COMPACT:
-      g_value_set_boolean (value, self->compact);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-rk_table_view_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  RkTableView *self = RK_TABLE_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_TABLE:
-      self->table = g_value_dup_object (value);
-      break;
-    case PROP_COMPACT:
-      if (self->slice == NULL)   /* not constructed yet */
-        self->compact = g_value_get_boolean (value);
-      else
-        rk_table_view_set_compact (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 rk_table_view_class_init (RkTableViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->constructed = rk_table_view_constructed;
   object_class->dispose = rk_table_view_dispose;
   object_class->finalize = rk_table_view_finalize;
-  object_class->get_property = rk_table_view_get_property;
-  object_class->set_property = rk_table_view_set_property;
-
-  properties[PROP_TABLE] =
-    g_param_spec_object ("table", NULL, NULL, RK_TYPE_TABLE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_COMPACT] =
-    g_param_spec_boolean ("compact", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * RkTableView::saved:
@@ -1134,7 +910,7 @@ rk_table_view_class_init (RkTableViewClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_FILE);
 
   gtk_widget_class_install_action (widget_class, "table.copy", NULL, copy_action);
-  gtk_widget_class_install_action (widget_class, "table.copy-column", "u", copy_column_action);
+  gtk_widget_class_install_action (widget_class, "table.copy-column", "u", copy_action);
   gtk_widget_class_install_action (widget_class, "table.sort-column", "(ub)", sort_column_action);
   gtk_widget_class_install_action (widget_class, "table.save", "s", save_action);
   gtk_widget_class_install_action (widget_class, "table.open-external", NULL, open_external_action);
@@ -1147,13 +923,11 @@ rk_table_view_class_init (RkTableViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RkTableView, title_label);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, spinner);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, status_label);
-  gtk_widget_class_bind_template_child (widget_class, RkTableView, filter_entry);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, save_button);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, save_menu);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, scrolled);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, column_view);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, footer_box);
-  gtk_widget_class_bind_template_child (widget_class, RkTableView, footer);
   gtk_widget_class_bind_template_child (widget_class, RkTableView, open_button);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
 
@@ -1172,18 +946,56 @@ rk_table_view_init (RkTableView *self)
   self->revealed = FIRST_PAGE_ROWS;
 }
 
+/* A compact view shows the first rows, a full one the toolbar and then
+ * all rows. */
+static GtkWidget *
+table_view_new (RkTable  *table,
+                gboolean  compact)
+{
+  RkTableView *self;
+
+  g_return_val_if_fail (RK_IS_TABLE (table), NULL);
+
+  self = g_object_new (RK_TYPE_TABLE_VIEW, NULL);
+  self->table = g_object_ref (table);
+  self->compact = compact;
+  /* Model chain: table → slice (compact, or the rows revealed so far) →
+   * filter → selection. The slice is cut before the view sees it: a list
+   * view makes its rows as soon as it has a model, rooted or not. */
+  self->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (table)), 0,
+                                          compact ? RK_TABLE_VIEW_COMPACT_ROWS : self->revealed);
+  self->filter = GTK_FILTER (gtk_custom_filter_new (filter_match_cb, self, NULL));
+  self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->slice)), NULL);
+  gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
+  g_signal_connect (self->filter_model, "items-changed", G_CALLBACK (n_items_changed_cb), self);
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
+  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (self->selection));
+  add_first_columns (self);
+  g_signal_connect (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view)), "changed",
+                    G_CALLBACK (sorter_changed_cb), self);
+
+  update_accessible_name (self);
+  apply_rows (self);
+  gtk_widget_set_visible (self->toolbar, !compact);
+  gtk_widget_set_visible (self->footer_box, compact);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), compact);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled),
+                                              compact ? COMPACT_MAX_HEIGHT : -1);
+  gtk_widget_set_vexpand (self->scrolled, !compact);
+  update_status (self);
+  return GTK_WIDGET (self);
+}
+
 GtkWidget *
 rk_table_view_new (RkTable *table)
 {
-  g_return_val_if_fail (RK_IS_TABLE (table), NULL);
-  return g_object_new (RK_TYPE_TABLE_VIEW, "table", table, NULL);
+  return table_view_new (table, FALSE);
 }
 
 GtkWidget *
 rk_table_view_new_compact (RkTable *table)
 {
-  g_return_val_if_fail (RK_IS_TABLE (table), NULL);
-  return g_object_new (RK_TYPE_TABLE_VIEW, "table", table, "compact", TRUE, NULL);
+  return table_view_new (table, TRUE);
 }
 
 RkTable *
@@ -1198,20 +1010,6 @@ rk_table_view_get_compact (RkTableView *self)
 {
   g_return_val_if_fail (RK_IS_TABLE_VIEW (self), FALSE);
   return self->compact;
-}
-
-void
-rk_table_view_set_compact (RkTableView *self,
-                           gboolean     compact)
-{
-  g_return_if_fail (RK_IS_TABLE_VIEW (self));
-
-  compact = !!compact;
-  if (self->compact == compact)
-    return;
-  self->compact = compact;
-  apply_compact (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPACT]);
 }
 
 void
@@ -1230,8 +1028,14 @@ rk_table_view_save (RkTableView         *self,
                     GFile               *file,
                     RkTableExportFormat  format)
 {
+  g_autofree char *path = NULL;
+
   g_return_if_fail (RK_IS_TABLE_VIEW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  start_export (self, format, file, FALSE);
+  path = g_file_get_path (file);
+  if (path == NULL)
+    gtk_label_set_text (self->status_label, _("Results can only be saved to a local folder."));
+  else
+    start_export (self, format, NULL, path, NULL, FALSE);
 }

@@ -20,8 +20,6 @@ GtkWidget *rk_table_view_new_compact   (RkTable     *table);
 
 RkTable   *rk_table_view_get_table     (RkTableView *self);
 gboolean   rk_table_view_get_compact   (RkTableView *self);
-void       rk_table_view_set_compact   (RkTableView *self,
-                                        gboolean     compact);
 /* The title shown above the table and used as its accessible name. */
 void       rk_table_view_set_title     (RkTableView *self,
                                         const char  *title);

@@ -29,6 +29,18 @@ test_plain (void)
   g_assert_null (rk_text_sanitize_for_terminal (NULL, 0));
   g_assert_true (rk_text_is_terminal_safe ("plain\ntext\n"));
   g_assert_false (rk_text_is_terminal_safe ("\x1b[31mred"));
+  /* the scan agrees with a sanitized copy, byte class by byte class */
+  {
+    const char *samples[] = { "Größe € 名前 🙂\t", "a\rb", "a\x7f", "a\xc2\x85", "a\xc2\xa0",
+                              "\xe2\x80\xae" "evil", "\xe2\x81\xa7", "\xe2\x80\xa9", "bad \xff" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+      {
+        g_autofree char *clean = rk_text_sanitize_for_terminal (samples[i], RK_TEXT_SANITIZE_DEFAULT);
+
+        g_assert_cmpint (rk_text_is_terminal_safe (samples[i]), ==, g_str_equal (clean, samples[i]));
+      }
+  }
 }
 
 static void
