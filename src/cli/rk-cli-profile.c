@@ -82,8 +82,8 @@ rk_cli_profile (int    argc,
     }
 
   names = rk_session_dup_file_names (session);
-  profiles = rk_profile_files_with_options (rk_session_get_workspace (session), (const char * const *) names,
-                                            &options, NULL, &error);
+  profiles = rk_profile_files (rk_session_get_workspace (session), (const char * const *) names,
+                               &options, NULL, &error);
   rk_session_expire (session);
   if (profiles == NULL)
     {

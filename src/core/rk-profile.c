@@ -1704,15 +1704,6 @@ run_profiler (RkWorkspace        *workspace,
   return NULL;
 }
 
-GPtrArray *
-rk_profile_files (RkWorkspace         *workspace,
-                  const char * const  *names,
-                  GCancellable        *cancellable,
-                  GError             **error)
-{
-  return rk_profile_files_with_options (workspace, names, NULL, cancellable, error);
-}
-
 static GPtrArray *
 profile_files_args (RkWorkspace         *workspace,
                     const char * const  *inputs,
@@ -1797,11 +1788,11 @@ profile_files_args (RkWorkspace         *workspace,
 }
 
 GPtrArray *
-rk_profile_files_with_options (RkWorkspace             *workspace,
-                               const char * const      *names,
-                               const RkProfileOptions  *options,
-                               GCancellable            *cancellable,
-                               GError                 **error)
+rk_profile_files (RkWorkspace             *workspace,
+                  const char * const      *names,
+                  const RkProfileOptions  *options,
+                  GCancellable            *cancellable,
+                  GError                 **error)
 {
   g_auto(GStrv) option_args = NULL;
 
@@ -1837,56 +1828,25 @@ profile_thread (GTask        *task,
 }
 
 void
-rk_profile_files_async (RkWorkspace         *workspace,
-                        const char * const  *names,
-                        GCancellable        *cancellable,
-                        GAsyncReadyCallback  callback,
-                        gpointer             user_data)
+rk_profile_files_async (RkWorkspace             *workspace,
+                        const char * const      *names,
+                        const RkProfileOptions  *options,
+                        RkProfileProgressFunc    progress,
+                        RkProfilePartialFunc     partial,
+                        gpointer                 data,
+                        GCancellable            *cancellable,
+                        GAsyncReadyCallback      callback,
+                        gpointer                 user_data)
 {
-  rk_profile_files_with_options_async (workspace, names, NULL, cancellable, callback, user_data);
-}
-
-void
-rk_profile_files_with_options_async (RkWorkspace             *workspace,
-                                     const char * const      *names,
-                                     const RkProfileOptions  *options,
-                                     GCancellable            *cancellable,
-                                     GAsyncReadyCallback      callback,
-                                     gpointer                 user_data)
-{
-  rk_profile_files_with_progress_async (workspace, names, options, NULL, NULL, cancellable, callback, user_data);
-}
-
-void
-rk_profile_files_with_progress_async (RkWorkspace             *workspace,
-                                      const char * const      *names,
-                                      const RkProfileOptions  *options,
-                                      RkProfileProgressFunc    progress,
-                                      gpointer                 progress_data,
-                                      GCancellable            *cancellable,
-                                      GAsyncReadyCallback      callback,
-                                      gpointer                 user_data)
-{
-  rk_profile_files_with_partial_async (workspace, names, options, progress, NULL, progress_data, cancellable,
-                                       callback, user_data);
-}
-
-void
-rk_profile_files_with_partial_async (RkWorkspace             *workspace,
-                                     const char * const      *names,
-                                     const RkProfileOptions  *options,
-                                     RkProfileProgressFunc    progress,
-                                     RkProfilePartialFunc     partial,
-                                     gpointer                 data,
-                                     GCancellable            *cancellable,
-                                     GAsyncReadyCallback      callback,
-                                     gpointer                 user_data)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   ProfileData *d;
-  GStrv option_args = options_to_args (options, &error);
+  GStrv option_args;
 
+  g_return_if_fail (RK_IS_WORKSPACE (workspace));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  option_args = options_to_args (options, &error);
   g_task_set_source_tag (task, rk_profile_files_async);
   if (option_args == NULL)
     {

@@ -348,17 +348,17 @@ test_options_refused (void)
 
   /* Checked before any sandbox is started. */
   options.delimiter = ";;";
-  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
+  out = rk_profile_files (nowhere, names, &options, NULL, &error);
   g_assert_null (out);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   options.delimiter = "\n";
-  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
+  out = rk_profile_files (nowhere, names, &options, NULL, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   options.delimiter = "semicolon";
   options.sheet = "";
-  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
+  out = rk_profile_files (nowhere, names, &options, NULL, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
 }
 
