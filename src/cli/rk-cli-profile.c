@@ -143,7 +143,7 @@ rk_cli_profile (int    argc,
     }
   else if (good->len > 0)
     {
-      g_autofree char *text = rk_profiles_to_prompt (good, 1024 * 1024);
+      g_autofree char *text = rk_profiles_to_prompt (good, 1024 * 1024, RK_PROMPT_SAMPLES_DEFAULT);
 
       rk_cli_print_untrusted (stdout, text);
     }

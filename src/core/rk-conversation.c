@@ -479,7 +479,7 @@ update_files_context (RkConversation *self)
   g_autofree char *context = NULL;
 
   if (profiles->len > 0)
-    context = rk_profiles_to_prompt_with_samples (profiles, FILES_CONTEXT_MAX, self->prompt_samples);
+    context = rk_profiles_to_prompt (profiles, FILES_CONTEXT_MAX, self->prompt_samples);
   rk_agent_set_files_context (self->agent, context);
 }
 

@@ -1030,15 +1030,8 @@ rk_file_profile_get_alternative (const RkFileProfile *self,
 
 char *
 rk_file_profile_to_prompt (const RkFileProfile *self,
-                           gsize                max_bytes)
-{
-  return rk_file_profile_to_prompt_with_samples (self, max_bytes, RK_PROMPT_SAMPLES_DEFAULT);
-}
-
-char *
-rk_file_profile_to_prompt_with_samples (const RkFileProfile *self,
-                                        gsize                max_bytes,
-                                        guint                samples)
+                           gsize                max_bytes,
+                           guint                samples)
 {
   GString *s = g_string_new ("File “");
   /* Leave room for the closing lines (hint, notes) after the tables. */
@@ -1147,15 +1140,8 @@ rk_file_profile_to_prompt_with_samples (const RkFileProfile *self,
 
 char *
 rk_profiles_to_prompt (GPtrArray *profiles,
-                       gsize      max_bytes)
-{
-  return rk_profiles_to_prompt_with_samples (profiles, max_bytes, RK_PROMPT_SAMPLES_DEFAULT);
-}
-
-char *
-rk_profiles_to_prompt_with_samples (GPtrArray *profiles,
-                                    gsize      max_bytes,
-                                    guint      samples)
+                       gsize      max_bytes,
+                       guint      samples)
 {
   GString *s = g_string_new (NULL);
 
@@ -1180,7 +1166,7 @@ rk_profiles_to_prompt_with_samples (GPtrArray *profiles,
           g_string_append (s, profiles->len - i > 20 ? ", …\n" : "\n");
           break;
         }
-      one = rk_file_profile_to_prompt_with_samples (g_ptr_array_index (profiles, i), share, samples);
+      one = rk_file_profile_to_prompt (g_ptr_array_index (profiles, i), share, samples);
       if (i > 0)
         g_string_append_c (s, '\n');
       g_string_append (s, one);

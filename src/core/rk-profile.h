@@ -195,27 +195,24 @@ GPtrArray      *rk_profile_parse           (const char          *data,
                                             gsize                len,
                                             GError             **error);
 
-/* The compact text a model is given about one file: schema first (rows,
- * columns, types, missing values, ranges), then a few rows, then how to
- * load it — never the whole file. At most about @max_bytes bytes. */
-char           *rk_file_profile_to_prompt  (const RkFileProfile *self,
-                                            gsize                max_bytes);
-/* All files, one block each, within @max_bytes overall. */
-char           *rk_profiles_to_prompt      (GPtrArray           *profiles,
-                                            gsize                max_bytes);
 /* Sample values (the first rows, the common values of a text column)
  * given per column when the user did not choose: 6. The profiler keeps at
  * most 10 values and 5 rows. */
 #define RK_PROMPT_SAMPLES_DEFAULT 6
 #define RK_PROMPT_SAMPLES_MAX     10
-/* The same with at most @samples sample values per column; 0 sends
- * statistics only. */
-char           *rk_file_profile_to_prompt_with_samples (const RkFileProfile *self,
-                                                        gsize                max_bytes,
-                                                        guint                samples);
-char           *rk_profiles_to_prompt_with_samples     (GPtrArray           *profiles,
-                                                        gsize                max_bytes,
-                                                        guint                samples);
+
+/* The compact text a model is given about one file: schema first (rows,
+ * columns, types, missing values, ranges), then a few rows, then how to
+ * load it — never the whole file. At most about @max_bytes bytes, with at
+ * most @samples sample values per column (RK_PROMPT_SAMPLES_DEFAULT when
+ * the user did not choose; 0 sends statistics only). */
+char           *rk_file_profile_to_prompt  (const RkFileProfile *self,
+                                            gsize                max_bytes,
+                                            guint                samples);
+/* All files, one block each, within @max_bytes overall. */
+char           *rk_profiles_to_prompt      (GPtrArray           *profiles,
+                                            gsize                max_bytes,
+                                            guint                samples);
 
 /* How far the profiler has read a file: @done of @total bytes of the
  * workspace file @name (a compressed file: of its packed bytes). */

@@ -413,7 +413,7 @@ attachment_profile (RkTranscriptEntry *e)
   profiles = rk_profile_parse (doc, strlen (doc), NULL);
   if (profiles == NULL || profiles->len == 0)
     return NULL;
-  return rk_file_profile_to_prompt (g_ptr_array_index (profiles, 0), PROFILE_BYTES);
+  return rk_file_profile_to_prompt (g_ptr_array_index (profiles, 0), PROFILE_BYTES, RK_PROMPT_SAMPLES_DEFAULT);
 }
 
 /* ------------------------------------------------------------- notebook */

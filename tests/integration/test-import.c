@@ -977,7 +977,7 @@ test_prompt_text (void)
   g_ptr_array_add (some, profile_of ("semicolon.csv"));
   g_ptr_array_add (some, profile_of ("book.xlsx"));
   g_ptr_array_add (some, profile_of ("garbage.csv"));
-  text = rk_profiles_to_prompt (some, 8192);
+  text = rk_profiles_to_prompt (some, 8192, RK_PROMPT_SAMPLES_DEFAULT);
   g_test_message ("%s", text);
   g_assert_cmpuint (strlen (text), <=, 8192);
   g_assert_nonnull (strstr (text, "File “semicolon.csv” (CSV"));
@@ -991,7 +991,7 @@ test_prompt_text (void)
   g_assert_true (strstr (text, "- prix:") < strstr (text, "First rows:"));
 
   /* A small budget still yields every file's name and stays bounded. */
-  tiny = rk_profiles_to_prompt (some, 1200);
+  tiny = rk_profiles_to_prompt (some, 1200, RK_PROMPT_SAMPLES_DEFAULT);
   g_assert_cmpuint (strlen (tiny), <=, 1200 + 600);
   g_assert_nonnull (strstr (tiny, "garbage.csv"));
 }

@@ -298,7 +298,7 @@ check_profile (Truth *t)
     g_assert_cmpstr (p->reading->quotechar, ==, v);
   if (has_check (t, "whitespace"))
     {
-      g_autofree char *text = rk_file_profile_to_prompt (p, 4000);
+      g_autofree char *text = rk_file_profile_to_prompt (p, 4000, RK_PROMPT_SAMPLES_DEFAULT);
 
       g_assert_nonnull (strstr (text, "space-separated"));
     }
