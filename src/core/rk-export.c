@@ -148,22 +148,12 @@ copy_fd (int              in,
 }
 
 gboolean
-rk_export_file (RkWorkspace   *workspace,
-                const char    *rel_path,
-                const char    *dest_path,
-                GCancellable  *cancellable,
-                GError       **error)
-{
-  return rk_export_file_limited (workspace, rel_path, dest_path, NULL, cancellable, error);
-}
-
-gboolean
-rk_export_file_limited (RkWorkspace          *workspace,
-                        const char           *rel_path,
-                        const char           *dest_path,
-                        const RkExportLimits *limits,
-                        GCancellable         *cancellable,
-                        GError              **error)
+rk_export_file (RkWorkspace          *workspace,
+                const char           *rel_path,
+                const char           *dest_path,
+                const RkExportLimits *limits,
+                GCancellable         *cancellable,
+                GError              **error)
 {
   g_autofree char *dir = g_path_get_dirname (dest_path);
   g_autofree char *tmp = NULL;

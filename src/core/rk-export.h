@@ -43,20 +43,14 @@ GQuark    rk_export_error_quark   (void);
 void      rk_export_limits_init   (RkExportLimits *limits);
 
 /* Copies one artifact to @dest_path (the user chose it; an existing file
- * there is replaced, atomically). */
-gboolean  rk_export_file          (RkWorkspace    *workspace,
-                                   const char     *rel_path,
-                                   const char     *dest_path,
-                                   GCancellable   *cancellable,
-                                   GError        **error);
-/* The same within @limits (NULL: defaults); only max_total_bytes and spent
- * apply. */
-gboolean  rk_export_file_limited  (RkWorkspace    *workspace,
-                                   const char     *rel_path,
-                                   const char     *dest_path,
+ * there is replaced, atomically), within @limits (NULL: defaults); only
+ * max_total_bytes and spent apply. */
+gboolean  rk_export_file          (RkWorkspace          *workspace,
+                                   const char           *rel_path,
+                                   const char           *dest_path,
                                    const RkExportLimits *limits,
-                                   GCancellable   *cancellable,
-                                   GError        **error);
+                                   GCancellable         *cancellable,
+                                   GError              **error);
 
 /* Copies the artifacts @rel_paths into the folder @dest (created if
  * missing) or into a new zip file @dest, each under its sanitised basename

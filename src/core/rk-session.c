@@ -754,7 +754,7 @@ rk_session_keep_results (RkSession  *self,
       target = g_build_filename (dest, rel, NULL);
       parent = g_path_get_dirname (target);
       if (g_mkdir_with_parents (parent, 0700) != 0 ||
-          !rk_export_file_limited (self->workspace, rel, target, &limits, NULL, &local_error))
+          !rk_export_file (self->workspace, rel, target, &limits, NULL, &local_error))
         {
           g_autofree char *line = g_strdup_printf ("%s: %s", rel, local_error ? local_error->message
                                                                             : g_strerror (errno));
