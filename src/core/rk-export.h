@@ -67,15 +67,4 @@ gboolean  rk_export_all           (RkWorkspace         *workspace,
                                    GCancellable        *cancellable,
                                    GError             **error);
 
-void      rk_export_all_async     (RkWorkspace         *workspace,
-                                   const char * const  *rel_paths,
-                                   RkExportFormat       format,
-                                   const char          *dest,
-                                   GCancellable        *cancellable,
-                                   GAsyncReadyCallback  callback,
-                                   gpointer             user_data);
-/* Returns the skipped list (possibly empty) on success. */
-GStrv     rk_export_all_finish    (GAsyncResult        *result,
-                                   GError             **error);
-
 G_END_DECLS
