@@ -104,7 +104,7 @@ save_artifact (RkWorkspace          *workspace,
       g_ptr_array_add (saved, g_steal_pointer (&path));
     }
   path = free_named_path (out_dir, title, fallback, n, original, error);
-  if (path == NULL || !rk_export_file_limited (workspace, artifact->path, path, limits, NULL, error))
+  if (path == NULL || !rk_export_file (workspace, artifact->path, path, limits, NULL, error))
     return FALSE;
   g_ptr_array_add (saved, g_steal_pointer (&path));
   return TRUE;

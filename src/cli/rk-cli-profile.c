@@ -82,8 +82,8 @@ rk_cli_profile (int    argc,
     }
 
   names = rk_session_dup_file_names (session);
-  profiles = rk_profile_files_with_options (rk_session_get_workspace (session), (const char * const *) names,
-                                            &options, NULL, &error);
+  profiles = rk_profile_files (rk_session_get_workspace (session), (const char * const *) names,
+                               &options, NULL, &error);
   rk_session_expire (session);
   if (profiles == NULL)
     {
@@ -143,7 +143,7 @@ rk_cli_profile (int    argc,
     }
   else if (good->len > 0)
     {
-      g_autofree char *text = rk_profiles_to_prompt (good, 1024 * 1024);
+      g_autofree char *text = rk_profiles_to_prompt (good, 1024 * 1024, RK_PROMPT_SAMPLES_DEFAULT);
 
       rk_cli_print_untrusted (stdout, text);
     }

@@ -365,8 +365,8 @@ kernel_event_cb (RkKernel      *kernel,
           : rk_kernel_error_is_plain (event->ename)
           ? g_strdup (event->evalue)
           : g_strdup_printf ("%s: %s", event->ename, event->evalue);
-        rk_transcript_add_limit_error (self->transcript, self->cell_id, event->ename,
-                                       event->evalue, event->traceback, event->limit, event->limit_value);
+        rk_transcript_add_error (self->transcript, self->cell_id, event->ename,
+                                 event->evalue, event->traceback, event->limit, event->limit_value);
         emit (self, RK_AGENT_EVENT_ERROR, line, event);
       }
       break;
@@ -422,8 +422,8 @@ execute_cb (GObject      *source,
     {
       /* No traceback here: the entry carries the limit, so a window can say
        * what to do without parsing text. */
-      rk_transcript_add_limit_error (self->transcript, self->cell_id, "SandboxLimit", done->message, NULL,
-                                     done->limit, done->limit_value);
+      rk_transcript_add_error (self->transcript, self->cell_id, "SandboxLimit", done->message, NULL,
+                               done->limit, done->limit_value);
       emit (self, RK_AGENT_EVENT_ERROR, done->message, done);
     }
   else if (done->status == RK_KERNEL_STATUS_INTERRUPTED)

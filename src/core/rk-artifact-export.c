@@ -74,7 +74,7 @@ rk_artifact_save (RkWorkspace   *workspace,
   if ((kind == RK_ENTRY_TABLE && has_suffix_ci (dest_path, ".rkt")) ||
       (kind == RK_ENTRY_CHART && has_suffix_ci (dest_path, ".json")) ||
       (kind != RK_ENTRY_TABLE && kind != RK_ENTRY_CHART))
-    return rk_export_file (workspace, rel_path, dest_path, cancellable, error);
+    return rk_export_file (workspace, rel_path, dest_path, NULL, cancellable, error);
 
   if (kind == RK_ENTRY_TABLE)
     return save_table (workspace, rel_path, dest_path, cancellable, error);

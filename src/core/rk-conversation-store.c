@@ -435,38 +435,6 @@ rk_conversation_store_create (RkConversationStore  *self,
   return _rk_conversation_new_saved (client, &saving, error);
 }
 
-RkConversation *
-rk_conversation_store_open (RkConversationStore  *self,
-                            const char           *id,
-                            RkModelClient        *client,
-                            GError              **error)
-{
-  g_autoptr(RkConversationMeta) meta = NULL;
-  g_autoptr(RkTranscript) transcript = NULL;
-  g_autofree char *folder = NULL;
-  g_autofree char *path = NULL;
-  RkConversationSaving saving;
-
-  g_return_val_if_fail (RK_IS_CONVERSATION_STORE (self), NULL);
-  g_return_val_if_fail (id != NULL, NULL);
-
-  meta = read_meta (self, id, error);
-  if (meta == NULL)
-    return NULL;
-  folder = folder_of (self, id);
-  path = g_build_filename (folder, RK_CONVERSATION_TRANSCRIPT_FILE, NULL);
-  if (g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      transcript = rk_transcript_load (path, error);
-      if (transcript == NULL)
-        return NULL;
-    }
-  else
-    transcript = rk_transcript_new ();   /* killed before its first save */
-  saving = saving_of (self);
-  return _rk_conversation_new_restored (client, &saving, meta, transcript, error);
-}
-
 typedef struct
 {
   RkModelClient      *client;
@@ -483,30 +451,37 @@ open_data_free (gpointer data)
   g_free (d);
 }
 
+/* Ends @task with the conversation of @transcript and the meta read before. */
+static void
+open_return_restored (GTask        *task,
+                      RkTranscript *transcript)
+{
+  RkConversationStore *self = g_task_get_source_object (task);
+  OpenData *d = g_task_get_task_data (task);
+  RkConversationSaving saving = saving_of (self);
+  GError *error = NULL;
+  RkConversation *conversation = _rk_conversation_new_restored (d->client, &saving, d->meta, transcript, &error);
+
+  if (conversation == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, conversation, g_object_unref);
+}
+
 static void
 open_loaded_cb (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  RkConversationStore *self = g_task_get_source_object (task);
-  OpenData *d = g_task_get_task_data (task);
-  RkConversationSaving saving = saving_of (self);
   g_autoptr(RkTranscript) transcript = NULL;
   GError *error = NULL;
-  RkConversation *conversation;
 
   transcript = rk_transcript_load_finish (result, &error);
   if (transcript == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  conversation = _rk_conversation_new_restored (d->client, &saving, d->meta, transcript, &error);
-  if (conversation == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, conversation, g_object_unref);
+    open_return_restored (task, transcript);
 }
 
 void
@@ -541,14 +516,9 @@ rk_conversation_store_open_async (RkConversationStore *self,
   path = g_build_filename (folder, RK_CONVERSATION_TRANSCRIPT_FILE, NULL);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
-      g_autoptr(RkTranscript) transcript = rk_transcript_new ();
-      RkConversationSaving saving = saving_of (self);
-      RkConversation *conversation = _rk_conversation_new_restored (client, &saving, d->meta, transcript, &error);
+      g_autoptr(RkTranscript) transcript = rk_transcript_new ();   /* killed before its first save */
 
-      if (conversation == NULL)
-        g_task_return_error (task, error);
-      else
-        g_task_return_pointer (task, conversation, g_object_unref);
+      open_return_restored (task, transcript);
       return;
     }
   rk_transcript_load_async (path, cancellable, open_loaded_cb, g_steal_pointer (&task));

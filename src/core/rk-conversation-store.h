@@ -46,15 +46,11 @@ RkConversationInfo  *rk_conversation_store_lookup     (RkConversationStore  *sel
 RkConversation      *rk_conversation_store_create     (RkConversationStore  *self,
                                                       RkModelClient        *client,
                                                       GError              **error);
-/* Reopens a saved conversation: its transcript, title, files (their
- * profiles from the transcript) and session. A session whose workspace is
- * gone is expired ("expired" TRUE; restart it to work on); otherwise its
- * kernel starts fresh (files kept, variables gone, which a note says). */
-RkConversation      *rk_conversation_store_open       (RkConversationStore  *self,
-                                                      const char           *id,
-                                                      RkModelClient        *client,
-                                                      GError              **error);
-/* The same, reading the transcript in a thread. */
+/* Reopens a saved conversation: its transcript (read in a thread), title,
+ * files (their profiles from the transcript) and session. A session whose
+ * workspace is gone is expired ("expired" TRUE; restart it to work on);
+ * otherwise its kernel starts fresh (files kept, variables gone, which a
+ * note says). */
 void                 rk_conversation_store_open_async (RkConversationStore  *self,
                                                       const char           *id,
                                                       RkModelClient        *client,

@@ -479,7 +479,7 @@ update_files_context (RkConversation *self)
   g_autofree char *context = NULL;
 
   if (profiles->len > 0)
-    context = rk_profiles_to_prompt_with_samples (profiles, FILES_CONTEXT_MAX, self->prompt_samples);
+    context = rk_profiles_to_prompt (profiles, FILES_CONTEXT_MAX, self->prompt_samples);
   rk_agent_set_files_context (self->agent, context);
 }
 
@@ -650,9 +650,9 @@ start_profile (RkConversation     *self,
   options.header = file->header;
   options.skip_lines = file->skip_lines;
   _rk_conversation_file_set_state (file, RK_CONVERSATION_FILE_PROFILING);
-  rk_profile_files_with_partial_async (rk_session_get_workspace (self->session), names, &options,
-                                       profile_progress_cb, profile_partial_cb, op, file->cancellable,
-                                       profiled_cb, op);
+  rk_profile_files_async (rk_session_get_workspace (self->session), names, &options,
+                          profile_progress_cb, profile_partial_cb, op, file->cancellable,
+                          profiled_cb, op);
 }
 
 /* Starts waiting files while there is a free slot. */

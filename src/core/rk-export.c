@@ -148,22 +148,12 @@ copy_fd (int              in,
 }
 
 gboolean
-rk_export_file (RkWorkspace   *workspace,
-                const char    *rel_path,
-                const char    *dest_path,
-                GCancellable  *cancellable,
-                GError       **error)
-{
-  return rk_export_file_limited (workspace, rel_path, dest_path, NULL, cancellable, error);
-}
-
-gboolean
-rk_export_file_limited (RkWorkspace          *workspace,
-                        const char           *rel_path,
-                        const char           *dest_path,
-                        const RkExportLimits *limits,
-                        GCancellable         *cancellable,
-                        GError              **error)
+rk_export_file (RkWorkspace          *workspace,
+                const char           *rel_path,
+                const char           *dest_path,
+                const RkExportLimits *limits,
+                GCancellable         *cancellable,
+                GError              **error)
 {
   g_autofree char *dir = g_path_get_dirname (dest_path);
   g_autofree char *tmp = NULL;
@@ -421,70 +411,4 @@ out:
   if (limits->spent != NULL)
     *limits->spent = total;
   return ok;
-}
-
-typedef struct
-{
-  RkWorkspace    *workspace;
-  GStrv           rel_paths;
-  RkExportFormat  format;
-  char           *dest;
-} ExportData;
-
-static void
-export_data_free (gpointer data)
-{
-  ExportData *d = data;
-
-  g_clear_object (&d->workspace);
-  g_strfreev (d->rel_paths);
-  g_free (d->dest);
-  g_free (d);
-}
-
-static void
-export_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  ExportData *d = task_data;
-  GError *error = NULL;
-  GStrv skipped = NULL;
-
-  if (rk_export_all (d->workspace, (const char * const *) d->rel_paths, d->format, d->dest,
-                     NULL, &skipped, cancellable, &error))
-    g_task_return_pointer (task, skipped, (GDestroyNotify) g_strfreev);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-rk_export_all_async (RkWorkspace         *workspace,
-                     const char * const  *rel_paths,
-                     RkExportFormat       format,
-                     const char          *dest,
-                     GCancellable        *cancellable,
-                     GAsyncReadyCallback  callback,
-                     gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  ExportData *d = g_new0 (ExportData, 1);
-
-  d->workspace = g_object_ref (workspace);
-  d->rel_paths = g_strdupv ((GStrv) rel_paths);
-  d->format = format;
-  d->dest = g_strdup (dest);
-  g_task_set_source_tag (task, rk_export_all_async);
-  g_task_set_task_data (task, d, export_data_free);
-  g_task_run_in_thread (task, export_thread);
-}
-
-GStrv
-rk_export_all_finish (GAsyncResult  *result,
-                      GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -43,20 +43,14 @@ GQuark    rk_export_error_quark   (void);
 void      rk_export_limits_init   (RkExportLimits *limits);
 
 /* Copies one artifact to @dest_path (the user chose it; an existing file
- * there is replaced, atomically). */
-gboolean  rk_export_file          (RkWorkspace    *workspace,
-                                   const char     *rel_path,
-                                   const char     *dest_path,
-                                   GCancellable   *cancellable,
-                                   GError        **error);
-/* The same within @limits (NULL: defaults); only max_total_bytes and spent
- * apply. */
-gboolean  rk_export_file_limited  (RkWorkspace    *workspace,
-                                   const char     *rel_path,
-                                   const char     *dest_path,
+ * there is replaced, atomically), within @limits (NULL: defaults); only
+ * max_total_bytes and spent apply. */
+gboolean  rk_export_file          (RkWorkspace          *workspace,
+                                   const char           *rel_path,
+                                   const char           *dest_path,
                                    const RkExportLimits *limits,
-                                   GCancellable   *cancellable,
-                                   GError        **error);
+                                   GCancellable         *cancellable,
+                                   GError              **error);
 
 /* Copies the artifacts @rel_paths into the folder @dest (created if
  * missing) or into a new zip file @dest, each under its sanitised basename
@@ -71,17 +65,6 @@ gboolean  rk_export_all           (RkWorkspace         *workspace,
                                    const RkExportLimits *limits,
                                    GStrv               *skipped,
                                    GCancellable        *cancellable,
-                                   GError             **error);
-
-void      rk_export_all_async     (RkWorkspace         *workspace,
-                                   const char * const  *rel_paths,
-                                   RkExportFormat       format,
-                                   const char          *dest,
-                                   GCancellable        *cancellable,
-                                   GAsyncReadyCallback  callback,
-                                   gpointer             user_data);
-/* Returns the skipped list (possibly empty) on success. */
-GStrv     rk_export_all_finish    (GAsyncResult        *result,
                                    GError             **error);
 
 G_END_DECLS

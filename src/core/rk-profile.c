@@ -1045,15 +1045,8 @@ rk_file_profile_get_alternative (const RkFileProfile *self,
 
 char *
 rk_file_profile_to_prompt (const RkFileProfile *self,
-                           gsize                max_bytes)
-{
-  return rk_file_profile_to_prompt_with_samples (self, max_bytes, RK_PROMPT_SAMPLES_DEFAULT);
-}
-
-char *
-rk_file_profile_to_prompt_with_samples (const RkFileProfile *self,
-                                        gsize                max_bytes,
-                                        guint                samples)
+                           gsize                max_bytes,
+                           guint                samples)
 {
   GString *s = g_string_new ("File “");
   /* Leave room for the closing lines (hint, notes) after the tables. */
@@ -1162,15 +1155,8 @@ rk_file_profile_to_prompt_with_samples (const RkFileProfile *self,
 
 char *
 rk_profiles_to_prompt (GPtrArray *profiles,
-                       gsize      max_bytes)
-{
-  return rk_profiles_to_prompt_with_samples (profiles, max_bytes, RK_PROMPT_SAMPLES_DEFAULT);
-}
-
-char *
-rk_profiles_to_prompt_with_samples (GPtrArray *profiles,
-                                    gsize      max_bytes,
-                                    guint      samples)
+                       gsize      max_bytes,
+                       guint      samples)
 {
   GString *s = g_string_new (NULL);
 
@@ -1195,7 +1181,7 @@ rk_profiles_to_prompt_with_samples (GPtrArray *profiles,
           g_string_append (s, profiles->len - i > 20 ? ", …\n" : "\n");
           break;
         }
-      one = rk_file_profile_to_prompt_with_samples (g_ptr_array_index (profiles, i), share, samples);
+      one = rk_file_profile_to_prompt (g_ptr_array_index (profiles, i), share, samples);
       if (i > 0)
         g_string_append_c (s, '\n');
       g_string_append (s, one);
@@ -1719,15 +1705,6 @@ run_profiler (RkWorkspace        *workspace,
   return NULL;
 }
 
-GPtrArray *
-rk_profile_files (RkWorkspace         *workspace,
-                  const char * const  *names,
-                  GCancellable        *cancellable,
-                  GError             **error)
-{
-  return rk_profile_files_with_options (workspace, names, NULL, cancellable, error);
-}
-
 static GPtrArray *
 profile_files_args (RkWorkspace         *workspace,
                     const char * const  *inputs,
@@ -1812,11 +1789,11 @@ profile_files_args (RkWorkspace         *workspace,
 }
 
 GPtrArray *
-rk_profile_files_with_options (RkWorkspace             *workspace,
-                               const char * const      *names,
-                               const RkProfileOptions  *options,
-                               GCancellable            *cancellable,
-                               GError                 **error)
+rk_profile_files (RkWorkspace             *workspace,
+                  const char * const      *names,
+                  const RkProfileOptions  *options,
+                  GCancellable            *cancellable,
+                  GError                 **error)
 {
   g_auto(GStrv) option_args = NULL;
 
@@ -1852,56 +1829,25 @@ profile_thread (GTask        *task,
 }
 
 void
-rk_profile_files_async (RkWorkspace         *workspace,
-                        const char * const  *names,
-                        GCancellable        *cancellable,
-                        GAsyncReadyCallback  callback,
-                        gpointer             user_data)
+rk_profile_files_async (RkWorkspace             *workspace,
+                        const char * const      *names,
+                        const RkProfileOptions  *options,
+                        RkProfileProgressFunc    progress,
+                        RkProfilePartialFunc     partial,
+                        gpointer                 data,
+                        GCancellable            *cancellable,
+                        GAsyncReadyCallback      callback,
+                        gpointer                 user_data)
 {
-  rk_profile_files_with_options_async (workspace, names, NULL, cancellable, callback, user_data);
-}
-
-void
-rk_profile_files_with_options_async (RkWorkspace             *workspace,
-                                     const char * const      *names,
-                                     const RkProfileOptions  *options,
-                                     GCancellable            *cancellable,
-                                     GAsyncReadyCallback      callback,
-                                     gpointer                 user_data)
-{
-  rk_profile_files_with_progress_async (workspace, names, options, NULL, NULL, cancellable, callback, user_data);
-}
-
-void
-rk_profile_files_with_progress_async (RkWorkspace             *workspace,
-                                      const char * const      *names,
-                                      const RkProfileOptions  *options,
-                                      RkProfileProgressFunc    progress,
-                                      gpointer                 progress_data,
-                                      GCancellable            *cancellable,
-                                      GAsyncReadyCallback      callback,
-                                      gpointer                 user_data)
-{
-  rk_profile_files_with_partial_async (workspace, names, options, progress, NULL, progress_data, cancellable,
-                                       callback, user_data);
-}
-
-void
-rk_profile_files_with_partial_async (RkWorkspace             *workspace,
-                                     const char * const      *names,
-                                     const RkProfileOptions  *options,
-                                     RkProfileProgressFunc    progress,
-                                     RkProfilePartialFunc     partial,
-                                     gpointer                 data,
-                                     GCancellable            *cancellable,
-                                     GAsyncReadyCallback      callback,
-                                     gpointer                 user_data)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   ProfileData *d;
-  GStrv option_args = options_to_args (options, &error);
+  GStrv option_args;
 
+  g_return_if_fail (RK_IS_WORKSPACE (workspace));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  option_args = options_to_args (options, &error);
   g_task_set_source_tag (task, rk_profile_files_async);
   if (option_args == NULL)
     {

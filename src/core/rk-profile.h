@@ -199,60 +199,24 @@ GPtrArray      *rk_profile_parse           (const char          *data,
  * not one. */
 RkFileProfile  *rk_file_profile_parse_one  (const char          *json);
 
-/* The compact text a model is given about one file: schema first (rows,
- * columns, types, missing values, ranges), then a few rows, then how to
- * load it — never the whole file. At most about @max_bytes bytes. */
-char           *rk_file_profile_to_prompt  (const RkFileProfile *self,
-                                            gsize                max_bytes);
-/* All files, one block each, within @max_bytes overall. */
-char           *rk_profiles_to_prompt      (GPtrArray           *profiles,
-                                            gsize                max_bytes);
 /* Sample values (the first rows, the common values of a text column)
  * given per column when the user did not choose: 6. The profiler keeps at
  * most 10 values and 5 rows. */
 #define RK_PROMPT_SAMPLES_DEFAULT 6
 #define RK_PROMPT_SAMPLES_MAX     10
-/* The same with at most @samples sample values per column; 0 sends
- * statistics only. */
-char           *rk_file_profile_to_prompt_with_samples (const RkFileProfile *self,
-                                                        gsize                max_bytes,
-                                                        guint                samples);
-char           *rk_profiles_to_prompt_with_samples     (GPtrArray           *profiles,
-                                                        gsize                max_bytes,
-                                                        guint                samples);
 
-/* Profiles files in @workspace (names relative to it, as rk_import_file
- * returns them), one sandbox run each, so one hostile file cannot spoil the
- * others' profiles. Every file gets a profile: on a crash, a limit or a
- * timeout it holds one error sentence. Fails only when cancelled. */
-void            rk_profile_files_async     (RkWorkspace         *workspace,
-                                            const char * const  *names,
-                                            GCancellable        *cancellable,
-                                            GAsyncReadyCallback  callback,
-                                            gpointer             user_data);
-GPtrArray      *rk_profile_files_finish    (GAsyncResult        *result,
-                                            GError             **error);
-/* The same, blocking the calling thread. */
-GPtrArray      *rk_profile_files           (RkWorkspace         *workspace,
-                                            const char * const  *names,
-                                            GCancellable        *cancellable,
-                                            GError             **error);
-
-/* The same with the user's choices (NULL: none), which apply to every
- * file named. Fails with G_IO_ERROR_INVALID_ARGUMENT on a delimiter that
- * is not one character or a known name. */
-GPtrArray      *rk_profile_files_with_options       (RkWorkspace             *workspace,
-                                                     const char * const      *names,
-                                                     const RkProfileOptions  *options,
-                                                     GCancellable            *cancellable,
-                                                     GError                 **error);
-void            rk_profile_files_with_options_async (RkWorkspace             *workspace,
-                                                     const char * const      *names,
-                                                     const RkProfileOptions  *options,
-                                                     GCancellable            *cancellable,
-                                                     GAsyncReadyCallback      callback,
-                                                     gpointer                 user_data);
-/* (finish with rk_profile_files_finish) */
+/* The compact text a model is given about one file: schema first (rows,
+ * columns, types, missing values, ranges), then a few rows, then how to
+ * load it — never the whole file. At most about @max_bytes bytes, with at
+ * most @samples sample values per column (RK_PROMPT_SAMPLES_DEFAULT when
+ * the user did not choose; 0 sends statistics only). */
+char           *rk_file_profile_to_prompt  (const RkFileProfile *self,
+                                            gsize                max_bytes,
+                                            guint                samples);
+/* All files, one block each, within @max_bytes overall. */
+char           *rk_profiles_to_prompt      (GPtrArray           *profiles,
+                                            gsize                max_bytes,
+                                            guint                samples);
 
 /* How far the profiler has read a file: @done of @total bytes of the
  * workspace file @name (a compressed file: of its packed bytes). */
@@ -266,32 +230,37 @@ typedef void (*RkProfileProgressFunc) (const char *name,
 typedef void (*RkProfilePartialFunc) (const RkFileProfile *profile,
                                       gpointer             user_data);
 
-/* rk_profile_files_with_options_async() that also reports progress, a few
- * times a second at most, through @progress called in the thread-default
- * main context of the caller, never after @callback has run; @progress_data
- * must stay valid until then. (Finish with rk_profile_files_finish.) */
-void            rk_profile_files_with_progress_async (RkWorkspace             *workspace,
-                                                      const char * const      *names,
-                                                      const RkProfileOptions  *options,
-                                                      RkProfileProgressFunc    progress,
-                                                      gpointer                 progress_data,
-                                                      GCancellable            *cancellable,
-                                                      GAsyncReadyCallback      callback,
-                                                      gpointer                 user_data);
+/* Profiles files in @workspace (names relative to it, as rk_import_file
+ * returns them), one sandbox run each, so one hostile file cannot spoil the
+ * others' profiles. Every file gets a profile: on a crash, a limit or a
+ * timeout it holds one error sentence. Blocks the calling thread.
+ *
+ * @options are the user's choices (NULL: none), which apply to every file
+ * named. Fails when cancelled, and with G_IO_ERROR_INVALID_ARGUMENT on a
+ * delimiter that is not one character or a known name. */
+GPtrArray      *rk_profile_files           (RkWorkspace             *workspace,
+                                            const char * const      *names,
+                                            const RkProfileOptions  *options,
+                                            GCancellable            *cancellable,
+                                            GError                 **error);
 
-/* rk_profile_files_with_progress_async() that also hands over, in the same
- * main context and at most once per file, a big CSV's profile from its
- * sample (the profiler's --partial) while its exact row count goes on;
- * never after @callback has run. @data goes to @progress and @partial. */
-void            rk_profile_files_with_partial_async (RkWorkspace             *workspace,
-                                                     const char * const      *names,
-                                                     const RkProfileOptions  *options,
-                                                     RkProfileProgressFunc    progress,
-                                                     RkProfilePartialFunc     partial,
-                                                     gpointer                 data,
-                                                     GCancellable            *cancellable,
-                                                     GAsyncReadyCallback      callback,
-                                                     gpointer                 user_data);
+/* rk_profile_files() in a worker thread. @progress (or NULL) reports how
+ * far it has read, a few times a second at most. @partial (or NULL) hands
+ * over, at most once per file, a big CSV's profile from its sample (the
+ * profiler's --partial) while its exact row count goes on. Both are called
+ * in the thread-default main context of the caller, never after @callback
+ * has run; @data goes to both and must stay valid until then. */
+void            rk_profile_files_async     (RkWorkspace             *workspace,
+                                            const char * const      *names,
+                                            const RkProfileOptions  *options,
+                                            RkProfileProgressFunc    progress,
+                                            RkProfilePartialFunc     partial,
+                                            gpointer                 data,
+                                            GCancellable            *cancellable,
+                                            GAsyncReadyCallback      callback,
+                                            gpointer                 user_data);
+GPtrArray      *rk_profile_files_finish    (GAsyncResult            *result,
+                                            GError                 **error);
 
 /* How the file was read, in plain words for the card and the model
  * ("comma-separated, first row is the header, 1 comment line skipped,

@@ -662,61 +662,6 @@ rk_session_get_artifacts (RkSession *self)
   return self->artifacts;
 }
 
-static void
-export_done_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-  GStrv skipped = rk_export_all_finish (result, &error);
-
-  if (error != NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, skipped, (GDestroyNotify) g_strfreev);
-}
-
-void
-rk_session_export_all_async (RkSession           *self,
-                             RkExportFormat       format,
-                             const char          *dest,
-                             GCancellable        *cancellable,
-                             GAsyncReadyCallback  callback,
-                             gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
-  g_auto(GStrv) paths = NULL;
-
-  g_return_if_fail (RK_IS_SESSION (self));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, rk_session_export_all_async);
-  if (self->state != RK_SESSION_ACTIVE)
-    {
-      g_task_return_new_error (task, RK_SESSION_ERROR, RK_SESSION_ERROR_EXPIRED,
-                               _("This session has ended, so its results can no longer be saved."));
-      return;
-    }
-  for (guint i = 0; i < self->artifacts->len; i++)
-    g_strv_builder_add (b, ((RkArtifact *) g_ptr_array_index (self->artifacts, i))->path);
-  paths = g_strv_builder_end (b);
-  rk_session_keep_alive (self);
-  rk_export_all_async (self->workspace, (const char * const *) paths, format, dest,
-                       cancellable, export_done_cb, g_object_ref (task));
-}
-
-GStrv
-rk_session_export_all_finish (RkSession     *self,
-                              GAsyncResult  *result,
-                              GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
 /* -- results kept beside a saved transcript ------------------------------- */
 
 gboolean
@@ -754,7 +699,7 @@ rk_session_keep_results (RkSession  *self,
       target = g_build_filename (dest, rel, NULL);
       parent = g_path_get_dirname (target);
       if (g_mkdir_with_parents (parent, 0700) != 0 ||
-          !rk_export_file_limited (self->workspace, rel, target, &limits, NULL, &local_error))
+          !rk_export_file (self->workspace, rel, target, &limits, NULL, &local_error))
         {
           g_autofree char *line = g_strdup_printf ("%s: %s", rel, local_error ? local_error->message
                                                                             : g_strerror (errno));

@@ -7,7 +7,6 @@
 
 #include "rk-clock.h"
 #include "rk-enum-types.h"
-#include "rk-export.h"
 #include "rk-kernel.h"
 
 G_BEGIN_DECLS
@@ -140,16 +139,6 @@ void            rk_session_add_artifact       (RkSession      *self,
                                                const char     *title);
 /* RkArtifact, in the order they appeared. */
 GPtrArray      *rk_session_get_artifacts      (RkSession      *self);
-/* "Save all": every artifact into a folder or a zip (rk_export_all). */
-void            rk_session_export_all_async   (RkSession           *self,
-                                               RkExportFormat       format,
-                                               const char          *dest,
-                                               GCancellable        *cancellable,
-                                               GAsyncReadyCallback  callback,
-                                               gpointer             user_data);
-GStrv           rk_session_export_all_finish  (RkSession           *self,
-                                               GAsyncResult        *result,
-                                               GError             **error);
 /* Copies every artifact into @dest (made if missing) under its path in the
  * workspace, so @dest serves as the workspace of an export after this one
  * is gone (rk_transcript_results_folder). Blocks: for the CLI, or a thread.

@@ -410,38 +410,24 @@ rk_trace_index_add_value (RkTraceIndex *self,
   add (self, entry_id, FALSE, value, row, column);
 }
 
-static void
-add_text (RkTraceIndex *self,
-          guint         entry_id,
-          const char   *text,
-          gboolean      given)
+void
+rk_trace_index_add_text (RkTraceIndex  *self,
+                         guint          entry_id,
+                         const char    *text,
+                         RkTraceStatus  status)
 {
-  g_autoptr(GArray) numbers = rk_trace_find_all_numbers (text);
+  g_autoptr(GArray) numbers = NULL;
 
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (status == RK_TRACE_COMPUTED || status == RK_TRACE_GIVEN);
+
+  numbers = rk_trace_find_all_numbers (text);
   for (guint i = 0; i < numbers->len; i++)
     {
       const RkTraceSpan *s = &g_array_index (numbers, RkTraceSpan, i);
 
-      add (self, entry_id, given, s->value, -1, -1);
+      add (self, entry_id, status == RK_TRACE_GIVEN, s->value, -1, -1);
     }
-}
-
-void
-rk_trace_index_add_text (RkTraceIndex *self,
-                         guint         entry_id,
-                         const char   *text)
-{
-  g_return_if_fail (self != NULL);
-  add_text (self, entry_id, text, FALSE);
-}
-
-void
-rk_trace_index_add_given_text (RkTraceIndex *self,
-                               guint         entry_id,
-                               const char   *text)
-{
-  g_return_if_fail (self != NULL);
-  add_text (self, entry_id, text, TRUE);
 }
 
 void
@@ -818,14 +804,14 @@ rk_trace_index_build_async (RkTranscript       *transcript,
       switch (kind)
         {
         case RK_ENTRY_USER:
-          rk_trace_index_add_given_text (d->index, id, rk_transcript_entry_get_text (entry));
+          rk_trace_index_add_text (d->index, id, rk_transcript_entry_get_text (entry), RK_TRACE_GIVEN);
           break;
         case RK_ENTRY_STREAM:
           if (rk_transcript_entry_get_stream (entry) == RK_STREAM_STDOUT)
-            rk_trace_index_add_text (d->index, id, rk_transcript_entry_get_text (entry));
+            rk_trace_index_add_text (d->index, id, rk_transcript_entry_get_text (entry), RK_TRACE_COMPUTED);
           break;
         case RK_ENTRY_RESULT:
-          rk_trace_index_add_text (d->index, id, rk_transcript_entry_get_text (entry));
+          rk_trace_index_add_text (d->index, id, rk_transcript_entry_get_text (entry), RK_TRACE_COMPUTED);
           break;
         case RK_ENTRY_TABLE:
         case RK_ENTRY_CHART:

@@ -61,14 +61,12 @@ RkTraceIndex *rk_trace_index_new         (void);
 void          rk_trace_index_free        (RkTraceIndex *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RkTraceIndex, rk_trace_index_free)
 
-/* Sources. Text: printed output or a result's repr; the user's words are
- * added with rk_trace_index_add_given_text. */
-void          rk_trace_index_add_text    (RkTraceIndex *self,
-                                          guint         entry_id,
-                                          const char   *text);
-void          rk_trace_index_add_given_text (RkTraceIndex *self,
-                                          guint         entry_id,
-                                          const char   *text);
+/* Sources. Text: printed output or a result's repr (@status
+ * RK_TRACE_COMPUTED), or the user's own words (RK_TRACE_GIVEN). */
+void          rk_trace_index_add_text    (RkTraceIndex  *self,
+                                          guint          entry_id,
+                                          const char    *text,
+                                          RkTraceStatus  status);
 void          rk_trace_index_add_value   (RkTraceIndex *self,
                                           guint         entry_id,
                                           double        value,

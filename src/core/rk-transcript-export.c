@@ -405,7 +405,7 @@ attachment_profile (RkTranscriptEntry *e)
 {
   g_autoptr(RkFileProfile) profile = rk_file_profile_parse_one (rk_transcript_entry_get_detail (e));
 
-  return profile != NULL ? rk_file_profile_to_prompt (profile, PROFILE_BYTES) : NULL;
+  return profile != NULL ? rk_file_profile_to_prompt (profile, PROFILE_BYTES, RK_PROMPT_SAMPLES_DEFAULT) : NULL;
 }
 
 /* ------------------------------------------------------------- notebook */

@@ -698,13 +698,13 @@ rk_transcript_add_artifact (RkTranscript               *self,
 }
 
 guint
-rk_transcript_add_limit_error (RkTranscript *self,
-                               const char   *cell_id,
-                               const char   *error_name,
-                               const char   *message,
-                               const char   *traceback,
-                               RkSandboxLimit limit,
-                               guint64       limit_value)
+rk_transcript_add_error (RkTranscript   *self,
+                         const char     *cell_id,
+                         const char     *error_name,
+                         const char     *message,
+                         const char     *traceback,
+                         RkSandboxLimit  limit,
+                         guint64         limit_value)
 {
   RkTranscriptEntry *e;
 
@@ -718,16 +718,6 @@ rk_transcript_add_limit_error (RkTranscript *self,
   e->limit = limit != RK_SANDBOX_LIMIT_NONE ? limit : rk_sandbox_limit_from_error (e->name, e->detail);
   e->limit_value = (gint64) MIN (limit_value, (guint64) G_MAXINT64);
   return insert_entry (self, e);
-}
-
-guint
-rk_transcript_add_error (RkTranscript *self,
-                         const char   *cell_id,
-                         const char   *error_name,
-                         const char   *message,
-                         const char   *traceback)
-{
-  return rk_transcript_add_limit_error (self, cell_id, error_name, message, traceback, RK_SANDBOX_LIMIT_NONE, 0);
 }
 
 guint

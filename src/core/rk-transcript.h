@@ -122,16 +122,11 @@ guint              rk_transcript_add_result         (RkTranscript  *self,
 guint              rk_transcript_add_artifact       (RkTranscript               *self,
                                                      const char                 *cell_id,
                                                      const RkTranscriptArtifact *artifact);
-guint              rk_transcript_add_error          (RkTranscript  *self,
-                                                     const char    *cell_id,
-                                                     const char    *error_name,
-                                                     const char    *message,
-                                                     const char    *traceback);
-/* The same for an error that stands for a sandbox limit: @limit and
- * @limit_value are the kernel event's (RkKernelEvent.limit, .limit_value),
+/* An error of a cell. When it stands for a sandbox limit, @limit and
+ * @limit_value are the kernel event's (RkKernelEvent.limit, .limit_value);
  * RK_SANDBOX_LIMIT_NONE and 0 for none (then the error's name may still
  * say it: rk_sandbox_limit_from_error). */
-guint              rk_transcript_add_limit_error    (RkTranscript  *self,
+guint              rk_transcript_add_error          (RkTranscript  *self,
                                                      const char    *cell_id,
                                                      const char    *error_name,
                                                      const char    *message,

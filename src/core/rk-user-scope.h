@@ -28,15 +28,5 @@ char     *rk_user_scope_start_sync     (GPid           pid,
                                         guint64        tasks_max,
                                         GCancellable  *cancellable,
                                         GError       **error);
-/* The same in a worker thread; @callback in the caller's thread-default
- * main context. */
-void      rk_user_scope_start_async    (GPid                 pid,
-                                        guint64              memory_max,
-                                        guint64              tasks_max,
-                                        GCancellable        *cancellable,
-                                        GAsyncReadyCallback  callback,
-                                        gpointer             user_data);
-char     *rk_user_scope_start_finish   (GAsyncResult  *result,
-                                        GError       **error);
 
 G_END_DECLS

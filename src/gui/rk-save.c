@@ -175,7 +175,7 @@ rk_save_workspace_file (const char    *dest,
 {
   RkSaveSource *source = data;
 
-  return rk_export_file (source->workspace, source->rel_path, dest, cancellable, error);
+  return rk_export_file (source->workspace, source->rel_path, dest, NULL, cancellable, error);
 }
 
 RkSaveSource *

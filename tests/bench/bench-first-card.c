@@ -113,7 +113,7 @@ main (int    argc,
   b.loop = g_main_loop_new (NULL, FALSE);
   b.start = g_get_monotonic_time ();
   handle = rk_workspace_open (ws, NULL);
-  rk_profile_files_with_partial_async (handle, names, NULL, progress_cb, partial_cb, &b, NULL, done_cb, &b);
+  rk_profile_files_async (handle, names, NULL, progress_cb, partial_cb, &b, NULL, done_cb, &b);
   g_main_loop_run (b.loop);
   printf ("exact count %" G_GUINT64_FORMAT " rows after %.2f s (estimate off by %+.3f %%)\n",
           b.counted, b.final_s, 100.0 * ((double) b.estimated - (double) b.counted) / (double) b.counted);

@@ -100,7 +100,7 @@ main (int    argc,
       double c0 = children_cpu ();
       int status = 0;
 
-      profiles = rk_profile_files (handle, names, NULL, &error);
+      profiles = rk_profile_files (handle, names, NULL, NULL, &error);
       profile_s[i] = (g_get_monotonic_time () - t0) / 1e6;
       profile_cpu[i] = children_cpu () - c0;
       if (profiles == NULL || ((RkFileProfile *) g_ptr_array_index (profiles, 0))->error != NULL)

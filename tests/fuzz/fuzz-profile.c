@@ -24,13 +24,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_assert (strchr (name, '/') == NULL && name[0] != '.');
   if (files != NULL)
     {
-      g_autofree char *text = rk_profiles_to_prompt (files, 4096);
+      g_autofree char *text = rk_profiles_to_prompt (files, 4096, RK_PROMPT_SAMPLES_DEFAULT);
 
       g_assert (g_utf8_validate (text, -1, NULL));
       for (guint i = 0; i < files->len; i++)
         {
           g_autoptr(RkFileProfile) copy = rk_file_profile_copy (g_ptr_array_index (files, i));
-          g_autofree char *one = rk_file_profile_to_prompt (copy, 1024);
+          g_autofree char *one = rk_file_profile_to_prompt (copy, 1024, RK_PROMPT_SAMPLES_DEFAULT);
           g_autofree char *how = rk_file_profile_describe_reading (copy);
           g_autofree char *label = NULL;
           RkProfileOptions options = RK_PROFILE_OPTIONS_INIT;

@@ -43,8 +43,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   check_spans (all, text);
   check_spans (checked, text);
-  rk_trace_index_add_text (index, 1, output);
-  rk_trace_index_add_given_text (index, 2, text + strlen (output));
+  rk_trace_index_add_text (index, 1, output, RK_TRACE_COMPUTED);
+  rk_trace_index_add_text (index, 2, text + strlen (output), RK_TRACE_GIVEN);
   rk_trace_index_add_value (index, 3, size, 0, 0);
   matched = rk_trace_index_match (index, text);
   check_spans (matched, text);

@@ -170,6 +170,35 @@ wait_result (Fixture *f)
     }
 }
 
+static void
+opened_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* Reopens a saved conversation the way the app does, in the background. */
+static RkConversation *
+open_saved (RkConversationStore  *store,
+            const char           *id,
+            RkModelClient        *client,
+            GError              **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+  rk_conversation_store_open_async (store, id, client, NULL, opened_cb, &result);
+  while (result == NULL)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  return rk_conversation_store_open_finish (store, result, error);
+}
+
 static char *
 run_code (Fixture     *f,
           const char  *code,
@@ -901,7 +930,7 @@ test_restore (Fixture       *f,
   g_assert_cmpstr (rk_conversation_info_get_title (info), ==, "Sales check");
   g_assert_false (rk_conversation_info_get_expired (info));
 
-  watch (f, rk_conversation_store_open (store2, id, f->client, &error));
+  watch (f, open_saved (store2, id, f->client, &error));
   g_assert_no_error (error);
   g_assert_false (rk_conversation_get_expired (f->conv));
   g_assert_cmpstr (rk_conversation_get_title (f->conv), ==, "Sales check");
@@ -943,7 +972,7 @@ test_restore (Fixture       *f,
   g_assert_true (rk_conversation_store_delete (store2, id, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store2)), ==, 0);
-  g_assert_null (rk_conversation_store_open (store2, id, f->client, &error));
+  g_assert_null (open_saved (store2, id, f->client, &error));
   g_assert_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_NOT_FOUND);
   g_assert_finalize_object (g_steal_pointer (&store2));
 }
@@ -1035,10 +1064,10 @@ test_store_damaged (Fixture       *f,
   g_test_assert_expected_messages ();
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store2)), ==, 1);
-  g_assert_null (rk_conversation_store_open (store2, "broken", f->client, &error));
+  g_assert_null (open_saved (store2, "broken", f->client, &error));
   g_assert_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_CORRUPT);
   g_clear_error (&error);
-  g_assert_null (rk_conversation_store_open (store2, "../etc", f->client, &error));
+  g_assert_null (open_saved (store2, "../etc", f->client, &error));
   g_assert_error (error, RK_CONVERSATION_STORE_ERROR, RK_CONVERSATION_STORE_ERROR_NOT_FOUND);
   g_assert_finalize_object (g_steal_pointer (&store2));
 }
@@ -1192,7 +1221,7 @@ test_sigkill (void)
   store = rk_conversation_store_new (data_dir, sessions_dir, &error);
   g_assert_no_error (error);
   g_assert_nonnull (rk_conversation_store_lookup (store, id));
-  conv = rk_conversation_store_open (store, id, client, &error);
+  conv = open_saved (store, id, client, &error);
   g_assert_no_error (error);
   t = rk_conversation_get_transcript (conv);
   for (guint i = 0; i < rk_transcript_get_n_entries (t); i++)

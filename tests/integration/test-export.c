@@ -93,13 +93,13 @@ test_one_file (Fixture       *f,
   g_autofree char *got = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (rk_export_file (f->handle, "summary.csv", dest, NULL, &error));
+  g_assert_true (rk_export_file (f->handle, "summary.csv", dest, NULL, NULL, &error));
   g_assert_no_error (error);
   got = read_file (dest);
   g_assert_cmpstr (got, ==, "a,b\n1,2\n");
 
   /* Replacing an existing file is what "Save" means. */
-  g_assert_true (rk_export_file (f->handle, ".reckon/figures/f1.png", dest, NULL, &error));
+  g_assert_true (rk_export_file (f->handle, ".reckon/figures/f1.png", dest, NULL, NULL, &error));
   g_clear_pointer (&got, g_free);
   got = read_file (dest);
   g_assert_cmpstr (got, ==, "PNGDATA");
@@ -114,7 +114,7 @@ expect_refused (Fixture    *f,
   g_autofree char *dest = g_build_filename (f->root, "refused.out", NULL);
   g_autoptr(GError) error = NULL;
 
-  g_assert_false (rk_export_file (f->handle, rel, dest, NULL, &error));
+  g_assert_false (rk_export_file (f->handle, rel, dest, NULL, NULL, &error));
   g_test_message ("%s: %s", rel, error ? error->message : "(no error)");
   g_assert_error (error, domain, code);
   g_assert_false (g_file_test (dest, G_FILE_TEST_EXISTS));
@@ -291,7 +291,7 @@ test_sparse_and_shared_cap (Fixture       *f,
   rk_export_limits_init (&limits);
   limits.max_total_bytes = 100 << 20;
   limits.spent = &spent;
-  g_assert_true (rk_export_file_limited (f->handle, "sparse.bin", one, &limits, NULL, &error));
+  g_assert_true (rk_export_file (f->handle, "sparse.bin", one, &limits, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (spent, ==, 64 << 20);
   g_assert_cmpint (stat (one, &st), ==, 0);
@@ -353,7 +353,7 @@ test_swap_race (Fixture       *f,
       g_autoptr(GError) error = NULL;
       g_autofree char *got = NULL;
 
-      if (rk_export_file (f->handle, "victim.csv", dest, NULL, &error))
+      if (rk_export_file (f->handle, "victim.csv", dest, NULL, NULL, &error))
         {
           got = read_file (dest);
           g_assert_cmpstr (got, ==, "GOOD\n");

@@ -669,7 +669,7 @@ test_profile_xls (void)
   {
     const char *names[] = { name, NULL };
 
-    profiles = rk_profile_files (fx.ws, names, NULL, &error);
+    profiles = rk_profile_files (fx.ws, names, NULL, NULL, &error);
   }
   g_assert_no_error (error);
   p = g_ptr_array_index (profiles, 0);
@@ -768,7 +768,7 @@ test_profile_zip_bomb (void)
   {
     const char *names[] = { a, b, NULL };
 
-    profiles = rk_profile_files (w, names, NULL, &error);
+    profiles = rk_profile_files (w, names, NULL, NULL, &error);
   }
   rk_profile_set_limits (G_GUINT64_CONSTANT (2) * 1024 * 1024 * 1024, 60);
   g_assert_no_error (error);
@@ -864,7 +864,7 @@ test_profile_gzip_bomb (void)
   {
     const char *names[] = { a, b, NULL };
 
-    profiles = rk_profile_files (w, names, NULL, &error);
+    profiles = rk_profile_files (w, names, NULL, NULL, &error);
   }
   g_assert_no_error (error);
   g_assert_cmpstr (((RkFileProfile *) g_ptr_array_index (profiles, 0))->error, ==,
@@ -912,7 +912,8 @@ test_csv_spectrum (void)
   {
     GAsyncResult *result = NULL;
 
-    rk_profile_files_async (w, (const char * const *) names->pdata, NULL, async_done_cb, &result);
+    rk_profile_files_async (w, (const char * const *) names->pdata, NULL, NULL, NULL, NULL, NULL, async_done_cb,
+                            &result);
     while (result == NULL)
       g_main_context_iteration (NULL, TRUE);
     profiles = rk_profile_files_finish (result, &error);
@@ -976,7 +977,7 @@ test_prompt_text (void)
   g_ptr_array_add (some, profile_of ("semicolon.csv"));
   g_ptr_array_add (some, profile_of ("book.xlsx"));
   g_ptr_array_add (some, profile_of ("garbage.csv"));
-  text = rk_profiles_to_prompt (some, 8192);
+  text = rk_profiles_to_prompt (some, 8192, RK_PROMPT_SAMPLES_DEFAULT);
   g_test_message ("%s", text);
   g_assert_cmpuint (strlen (text), <=, 8192);
   g_assert_nonnull (strstr (text, "File “semicolon.csv” (CSV"));
@@ -990,7 +991,7 @@ test_prompt_text (void)
   g_assert_true (strstr (text, "- prix:") < strstr (text, "First rows:"));
 
   /* A small budget still yields every file's name and stays bounded. */
-  tiny = rk_profiles_to_prompt (some, 1200);
+  tiny = rk_profiles_to_prompt (some, 1200, RK_PROMPT_SAMPLES_DEFAULT);
   g_assert_cmpuint (strlen (tiny), <=, 1200 + 600);
   g_assert_nonnull (strstr (tiny, "garbage.csv"));
 }
@@ -1068,7 +1069,7 @@ setup_fixture (void)
   fx.by_source = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (have_sandbox)
     {
-      fx.profiles = rk_profile_files (fx.ws, (const char * const *) names->pdata, NULL, &error);
+      fx.profiles = rk_profile_files (fx.ws, (const char * const *) names->pdata, NULL, NULL, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (fx.profiles->len, ==, sources->len);
       for (guint i = 0; i < sources->len; i++)

@@ -127,7 +127,7 @@ test_big_csv (void)
   run.loop = g_main_loop_new (NULL, FALSE);
   run.fractions = g_array_new (FALSE, FALSE, sizeof (double));
   uncache (big_path);
-  rk_profile_files_with_progress_async (handle, names, NULL, progress_cb, &run, NULL, profiled_cb, &run);
+  rk_profile_files_async (handle, names, NULL, progress_cb, NULL, &run, NULL, profiled_cb, &run);
   g_main_loop_run (run.loop);
   linger (run.loop);
 
@@ -223,8 +223,8 @@ test_partial (void)
   pr.run.loop = g_main_loop_new (NULL, FALSE);
   pr.run.fractions = g_array_new (FALSE, FALSE, sizeof (double));
   uncache (big_path);
-  rk_profile_files_with_partial_async (handle, names, &options, partial_progress_cb, partial_cb, &pr, NULL,
-                                       partial_profiled_cb, &pr);
+  rk_profile_files_async (handle, names, &options, partial_progress_cb, partial_cb, &pr, NULL,
+                          partial_profiled_cb, &pr);
   g_main_loop_run (pr.run.loop);
   linger (pr.run.loop);
 
@@ -267,8 +267,7 @@ test_cancel (void)
   run.loop = g_main_loop_new (NULL, FALSE);
   run.fractions = g_array_new (FALSE, FALSE, sizeof (double));
   run.cancel_on_progress = cancellable;
-  rk_profile_files_with_progress_async (handle, names, NULL, progress_cb, &run, cancellable,
-                                        profiled_cb, &run);
+  rk_profile_files_async (handle, names, NULL, progress_cb, NULL, &run, cancellable, profiled_cb, &run);
   g_main_loop_run (run.loop);
   n_at_cancel = run.fractions->len;
   linger (run.loop);

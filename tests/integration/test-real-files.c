@@ -298,7 +298,7 @@ check_profile (Truth *t)
     g_assert_cmpstr (p->reading->quotechar, ==, v);
   if (has_check (t, "whitespace"))
     {
-      g_autofree char *text = rk_file_profile_to_prompt (p, 4000);
+      g_autofree char *text = rk_file_profile_to_prompt (p, 4000, RK_PROMPT_SAMPLES_DEFAULT);
 
       g_assert_nonnull (strstr (text, "space-separated"));
     }
@@ -541,7 +541,7 @@ test_choices (void)
   {
     const char *names[] = { iris->name, NULL };
 
-    profiles = rk_profile_files_with_options (kt.workspace, names, &options, NULL, &error);
+    profiles = rk_profile_files (kt.workspace, names, &options, NULL, &error);
   }
   g_assert_no_error (error);
   p = g_ptr_array_index (profiles, 0);
@@ -556,7 +556,7 @@ test_choices (void)
   {
     const char *names[] = { blocks->name, NULL };
 
-    profiles = rk_profile_files_with_options (kt.workspace, names, &options, NULL, &error);
+    profiles = rk_profile_files (kt.workspace, names, &options, NULL, &error);
   }
   g_assert_no_error (error);
   p = g_ptr_array_index (profiles, 0);
@@ -570,7 +570,7 @@ test_choices (void)
   {
     const char *names[] = { xls->name, NULL };
 
-    profiles = rk_profile_files_with_options (kt.workspace, names, &options, NULL, &error);
+    profiles = rk_profile_files (kt.workspace, names, &options, NULL, &error);
   }
   g_assert_no_error (error);
   p = g_ptr_array_index (profiles, 0);
@@ -631,7 +631,7 @@ setup (void)
       g_ptr_array_add (with_file, t);
     }
   g_ptr_array_add (names, NULL);
-  profiles = rk_profile_files (kt.workspace, (const char * const *) names->pdata, NULL, &error);
+  profiles = rk_profile_files (kt.workspace, (const char * const *) names->pdata, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (profiles->len, ==, with_file->len);
   for (guint i = 0; i < with_file->len; i++)

@@ -571,7 +571,8 @@ test_error_view (void)
   Caught retried = { 0 };
   guint id;
 
-  id = rk_transcript_add_error (transcript, "c1", "KeyError", "'amount'", "Traceback ...\nKeyError: 'amount'");
+  id = rk_transcript_add_error (transcript, "c1", "KeyError", "'amount'", "Traceback ...\nKeyError: 'amount'",
+                                RK_SANDBOX_LIMIT_NONE, 0);
   rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
   g_assert_cmpstr (rk_error_view_get_message (RK_ERROR_VIEW (view)), ==, "KeyError: 'amount'");
   g_assert_cmpint (rk_error_view_get_limit (RK_ERROR_VIEW (view)), ==, RK_SANDBOX_LIMIT_NONE);
@@ -582,15 +583,15 @@ test_error_view (void)
 
   /* A sandbox limit, by the structured key the kernel gave, whatever the
    * language of its sentence. */
-  id = rk_transcript_add_limit_error (transcript, "c2", "SandboxLimit",
-                                      "Die Zelle wurde angehalten, weil sie mehr Speicher brauchte, als die Sandbox erlaubt.",
-                                      NULL, RK_SANDBOX_LIMIT_MEMORY, G_GUINT64_CONSTANT (2) << 30);
+  id = rk_transcript_add_error (transcript, "c2", "SandboxLimit",
+                                "Die Zelle wurde angehalten, weil sie mehr Speicher brauchte, als die Sandbox erlaubt.",
+                                NULL, RK_SANDBOX_LIMIT_MEMORY, G_GUINT64_CONSTANT (2) << 30);
   rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
   g_assert_cmpint (rk_error_view_get_limit (RK_ERROR_VIEW (view)), ==, RK_SANDBOX_LIMIT_MEMORY);
   g_assert_true (g_str_has_prefix (rk_error_view_get_message (RK_ERROR_VIEW (view)),
                                    "The cell used more memory than allowed"));
   /* An error nothing named: the exception's name says it. */
-  id = rk_transcript_add_error (transcript, "c2", "CPUTimeLimitExceeded", "…", "");
+  id = rk_transcript_add_error (transcript, "c2", "CPUTimeLimitExceeded", "…", "", RK_SANDBOX_LIMIT_NONE, 0);
   rk_error_view_set_entry (RK_ERROR_VIEW (view), rk_transcript_lookup (transcript, id));
   g_assert_cmpint (rk_error_view_get_limit (RK_ERROR_VIEW (view)), ==, RK_SANDBOX_LIMIT_CPU);
 
@@ -633,13 +634,13 @@ test_error_view_raise (void)
   g_settings_set_enum (settings, "approval-policy", 0);
   catch_chat_actions (view, &again);
 
-  mem = rk_transcript_add_limit_error (transcript, "c1", "MemoryError",
-                                       "la cellule avait besoin de plus de mémoire", "Traceback …\nMemoryError",
-                                       RK_SANDBOX_LIMIT_MEMORY, G_GUINT64_CONSTANT (2) << 30);
-  disk = rk_transcript_add_limit_error (transcript, "c2", "OSError", "[Errno 28] Kein Speicherplatz", "Traceback …",
-                                        RK_SANDBOX_LIMIT_DISK, G_GUINT64_CONSTANT (1) << 30);
-  time_id = rk_transcript_add_limit_error (transcript, "c3", "TimeLimitExceeded", "…", "", RK_SANDBOX_LIMIT_TIME, 120);
-  done_id = rk_transcript_add_limit_error (transcript, "c4", "OSError", "…", "", RK_SANDBOX_LIMIT_FILES, 0);
+  mem = rk_transcript_add_error (transcript, "c1", "MemoryError",
+                                 "la cellule avait besoin de plus de mémoire", "Traceback …\nMemoryError",
+                                 RK_SANDBOX_LIMIT_MEMORY, G_GUINT64_CONSTANT (2) << 30);
+  disk = rk_transcript_add_error (transcript, "c2", "OSError", "[Errno 28] Kein Speicherplatz", "Traceback …",
+                                  RK_SANDBOX_LIMIT_DISK, G_GUINT64_CONSTANT (1) << 30);
+  time_id = rk_transcript_add_error (transcript, "c3", "TimeLimitExceeded", "…", "", RK_SANDBOX_LIMIT_TIME, 120);
+  done_id = rk_transcript_add_error (transcript, "c4", "OSError", "…", "", RK_SANDBOX_LIMIT_FILES, 0);
 
   rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, mem));
   g_assert_cmpstr (rk_error_view_get_message (ev), ==, "The cell used more memory than allowed (2.0\u00a0GiB).");
@@ -680,7 +681,7 @@ test_error_view_raise (void)
 
   /* A kernel that died at a limit: the SandboxLimit entry after it offers
    * the fix, not this bare one too. */
-  done_id = rk_transcript_add_limit_error (transcript, "c5", "KernelDied", "…", "", RK_SANDBOX_LIMIT_DISK, G_GUINT64_CONSTANT (1) << 30);
+  done_id = rk_transcript_add_error (transcript, "c5", "KernelDied", "…", "", RK_SANDBOX_LIMIT_DISK, G_GUINT64_CONSTANT (1) << 30);
   rk_error_view_set_entry (ev, rk_transcript_lookup (transcript, done_id));
   g_assert_cmpint (rk_error_view_get_limit (ev), ==, RK_SANDBOX_LIMIT_NONE);
   g_assert_null (rk_error_view_get_raise_label (ev));

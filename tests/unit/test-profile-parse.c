@@ -66,7 +66,7 @@ test_good (void)
   p = g_ptr_array_index (files, 1);
   g_assert_cmpstr (p->error, ==, "This file is not a spreadsheet: it contains binary data.");
 
-  text = rk_profiles_to_prompt (files, 4096);
+  text = rk_profiles_to_prompt (files, 4096, RK_PROMPT_SAMPLES_DEFAULT);
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "File “s.csv” (CSV, 120 bytes, UTF-8, semicolon-separated, decimal comma)"));
   g_assert_nonnull (strstr (text, "- city: text, 1 missing, 2 distinct (Lyon, Nice)"));
@@ -180,7 +180,7 @@ test_prompt_budget (void)
   files = rk_profile_parse (s->str, s->len, &error);
   g_assert_no_error (error);
 
-  text = rk_profiles_to_prompt (files, 8000);
+  text = rk_profiles_to_prompt (files, 8000, RK_PROMPT_SAMPLES_DEFAULT);
   g_test_message ("%zu bytes", strlen (text));
   g_assert_cmpuint (strlen (text), <=, 8000 + 2000);
   /* Every file is named, each gets its share. */
@@ -238,7 +238,7 @@ test_reading (void)
   g_assert_cmpint (options.skip_lines, ==, 1);
   g_assert_cmpstr (label, ==, "Keep line 2 as part of the table");
   /* Whole numbers exactly, no exponent. */
-  text = rk_file_profile_to_prompt (p, 4000);
+  text = rk_file_profile_to_prompt (p, 4000, RK_PROMPT_SAMPLES_DEFAULT);
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "min 27607900, max 92433800, mean 55317175.1"));
   g_assert_nonnull (strstr (text, "Read as: the file “m.csv” inside a ZIP archive"));
@@ -303,7 +303,7 @@ test_engine (void)
   g_assert_cmpuint (p->memory_limit, ==, G_GUINT64_CONSTANT (2147483648));
   c = g_ptr_array_index (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->columns, 0);
   g_assert_true (c->category);
-  text = rk_file_profile_to_prompt (p, 4096);
+  text = rk_file_profile_to_prompt (p, 4096, RK_PROMPT_SAMPLES_DEFAULT);
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "statistics from a sample: the first 200000 rows"));
   g_assert_nonnull (strstr (text, "- region: text, loaded as pandas category"));
@@ -312,7 +312,7 @@ test_engine (void)
   g_assert_nonnull (strstr (text, "over a third of the sandbox's 2.0\u00a0GiB limit"));
   /* The closing lines fit the budget a big table leaves them. */
   g_clear_pointer (&text, g_free);
-  text = rk_file_profile_to_prompt (p, 1200);
+  text = rk_file_profile_to_prompt (p, 1200, RK_PROMPT_SAMPLES_DEFAULT);
   g_assert_nonnull (strstr (text, "lazy Dask DataFrame"));
 
   for (guint i = 0; i < G_N_ELEMENTS (hostile); i++)
@@ -332,7 +332,7 @@ test_engine (void)
       g_assert_cmpuint (p->memory_estimate, ==, 0);
       g_assert_cmpuint (p->memory_limit, ==, 0);
       g_assert_false (((RkColumnProfile *) g_ptr_array_index (((RkTableProfile *) g_ptr_array_index (p->tables, 0))->columns, 0))->category);
-      prompt = rk_file_profile_to_prompt (p, 4096);
+      prompt = rk_file_profile_to_prompt (p, 4096, RK_PROMPT_SAMPLES_DEFAULT);
       g_assert_null (strstr (prompt, "Dask"));
     }
 }
@@ -348,17 +348,17 @@ test_options_refused (void)
 
   /* Checked before any sandbox is started. */
   options.delimiter = ";;";
-  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
+  out = rk_profile_files (nowhere, names, &options, NULL, &error);
   g_assert_null (out);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   options.delimiter = "\n";
-  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
+  out = rk_profile_files (nowhere, names, &options, NULL, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   options.delimiter = "semicolon";
   options.sheet = "";
-  out = rk_profile_files_with_options (nowhere, names, &options, NULL, &error);
+  out = rk_profile_files (nowhere, names, &options, NULL, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
 }
 

@@ -212,9 +212,9 @@ test_samples (void)
   g_autofree char *usual = NULL, *none = NULL, *two = NULL;
 
   g_assert_no_error (error);
-  usual = rk_profiles_to_prompt (files, 8000);
-  none = rk_profiles_to_prompt_with_samples (files, 8000, 0);
-  two = rk_profiles_to_prompt_with_samples (files, 8000, 2);
+  usual = rk_profiles_to_prompt (files, 8000, RK_PROMPT_SAMPLES_DEFAULT);
+  none = rk_profiles_to_prompt (files, 8000, 0);
+  two = rk_profiles_to_prompt (files, 8000, 2);
   g_test_message ("%s\n---\n%s\n---\n%s", usual, none, two);
 
   g_assert_nonnull (strstr (usual, "(Lyon, Nice, Paris, Metz, Caen, Brest, …)"));

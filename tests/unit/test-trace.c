@@ -115,11 +115,11 @@ test_match_rules (void)
   g_autoptr(GArray) spans = NULL;
 
   rk_trace_index_add_value (index, 10, 1234.5678, 4, 2);   /* a table cell */
-  rk_trace_index_add_text (index, 11, "mean    0.333333\nshare 0.125\n");
+  rk_trace_index_add_text (index, 11, "mean    0.333333\nshare 0.125\n", RK_TRACE_COMPUTED);
   rk_trace_index_add_value (index, 12, -4.2, 0, 0);         /* a chart point */
   rk_trace_index_add_value (index, 12, 1234567.0, 1, 0);
-  rk_trace_index_add_text (index, 13, "3.141592653589793");
-  rk_trace_index_add_given_text (index, 1, "show the top 250 rows");
+  rk_trace_index_add_text (index, 13, "3.141592653589793", RK_TRACE_COMPUTED);
+  rk_trace_index_add_text (index, 1, "show the top 250 rows", RK_TRACE_GIVEN);
   g_assert_cmpuint (rk_trace_index_get_n_values (index), ==, 7);
 
   spans = rk_trace_index_match (index, answer);

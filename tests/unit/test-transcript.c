@@ -50,7 +50,8 @@ sample (void)
   rk_transcript_add_code (t, "c3", "1/0\n", 0);
   rk_transcript_add_approval (t, "c3", RK_DECISION_AUTO, NULL);
   rk_transcript_add_error (t, "c3", "ZeroDivisionError", "division by zero",
-                           "Traceback (most recent call last):\n  File \"<cell>\", line 1\nZeroDivisionError: division by zero");
+                           "Traceback (most recent call last):\n  File \"<cell>\", line 1\nZeroDivisionError: division by zero",
+                           RK_SANDBOX_LIMIT_NONE, 0);
   rk_transcript_add_code (t, "c4", "import os\nos.remove('x')\n", 0);
   rk_transcript_add_approval (t, "c4", RK_DECISION_SKIPPED, NULL);
   rk_transcript_add_answer (t, "Sales peaked in **March**.");
