@@ -260,6 +260,7 @@ test_cap (void)
 
     g_assert_true (fed);
     g_assert_cmpuint (g.got->len, ==, 1);
+    g_assert_cmpuint (final_rows (final), ==, 9);
     got_clear (&g);
   }
 }

@@ -32,7 +32,7 @@ test_plain (void)
   /* the scan agrees with a sanitized copy, byte class by byte class */
   {
     const char *samples[] = { "Größe € 名前 🙂\t", "a\rb", "a\x7f", "a\xc2\x85", "a\xc2\xa0",
-                              "\xe2\x80\xae" "evil", "\xe2\x81\xa7", "\xe2\x80\xa9", "bad \xff" };
+                              ("\xe2\x80\xae" "evil"), "\xe2\x81\xa7", "\xe2\x80\xa9", "bad \xff" };
 
     for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
       {
