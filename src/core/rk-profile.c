@@ -684,7 +684,8 @@ rk_file_profile_parse_one (const char *json)
     return NULL;
   doc = g_strdup_printf ("{\"version\": 1, \"files\": [%s]}", json);
   files = rk_profile_parse (doc, strlen (doc), NULL);
-  if (files == NULL || files->len == 0)
+  /* @json may close the array itself and add a second file: not one */
+  if (files == NULL || files->len != 1)
     return NULL;
   return rk_file_profile_copy (files->pdata[0]);
 }

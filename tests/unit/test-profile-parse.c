@@ -26,6 +26,43 @@ parse (const char  *s,
   return rk_profile_parse (s, strlen (s), error);
 }
 
+/* One file's object alone, as an attachment entry keeps it: the good one
+ * reads, anything else (several files, a broken or deep document, another
+ * JSON value) is refused without a crash. */
+static void
+test_parse_one (void)
+{
+  static const char *hostile[] = {
+    "", "{", "[]", "null", "\"s.csv\"",
+    "{\"name\": \"a.csv\"}, {\"name\": \"b.csv\"}",
+    "{\"name\": \"a.csv\"}]}, \"x\": [{",
+    "{\"name\": \"a.csv\"}]} trailing",
+  };
+  g_autoptr(RkFileProfile) one = rk_file_profile_parse_one ("{\"name\": \"s.csv\", \"kind\": \"csv\", \"size\": 7}");
+  g_autoptr(GString) deep = g_string_new ("{\"name\": \"d.csv\", \"notes\": ");
+
+  g_assert_nonnull (one);
+  g_assert_cmpstr (one->name, ==, "s.csv");
+  g_assert_cmpint (one->kind, ==, RK_FILE_KIND_CSV);
+  g_assert_cmpuint (one->size, ==, 7);
+
+  g_assert_null (rk_file_profile_parse_one (NULL));
+  /* a member of the wrong type reads as absent, as in a whole document */
+  {
+    g_autoptr(RkFileProfile) nameless = rk_file_profile_parse_one ("{\"name\": 1}");
+
+    g_assert_nonnull (nameless);
+    g_assert_cmpstr (nameless->name, ==, "");
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (hostile); i++)
+    g_assert_null (rk_file_profile_parse_one (hostile[i]));
+
+  for (guint i = 0; i < 10000; i++)
+    g_string_append_c (deep, '[');
+  g_string_append (deep, "}");
+  g_assert_null (rk_file_profile_parse_one (deep->str));
+}
+
 static void
 test_good (void)
 {
@@ -372,6 +409,7 @@ main (int    argc,
   g_test_add_func ("/rk/profile-parse/options-refused", test_options_refused);
 
   g_test_add_func ("/rk/profile-parse/good", test_good);
+  g_test_add_func ("/rk/profile-parse/one", test_parse_one);
   g_test_add_func ("/rk/profile-parse/hostile", test_hostile);
   g_test_add_func ("/rk/profile-parse/wrong-types-and-caps", test_wrong_types_and_caps);
   g_test_add_func ("/rk/profile-parse/prompt-budget", test_prompt_budget);
